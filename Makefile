@@ -1,0 +1,35 @@
+# tsibase: `make run` and `make test` are all a fresh machine needs.
+SHELL := /bin/bash
+NODE_MODULES_STAMP := node_modules/.install-stamp
+TS_SOURCES := $(shell find host-api runtime tests bench -name '*.ts' 2>/dev/null) tsconfig.json
+
+.PHONY: all install build services bench test run clean
+
+all: build
+
+install: $(NODE_MODULES_STAMP)
+
+$(NODE_MODULES_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund
+	@touch $@
+
+dist/.build-stamp: $(NODE_MODULES_STAMP) $(TS_SOURCES)
+	npx tsc -p tsconfig.json
+	@touch $@
+
+build: dist/.build-stamp
+
+services: build
+	node scripts/build-services.js
+
+test: build
+	node scripts/run-tests.js
+
+bench: build
+	node scripts/run-bench.js
+
+run: build
+	node bin/tsibase.js node data
+
+clean:
+	rm -rf dist build
