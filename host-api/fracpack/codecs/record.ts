@@ -1,0 +1,280 @@
+import { Codec, FixedCodec, describe, jsonError, valueError, withPath } from '../codec.js';
+import { FracpackError } from '../errors.js';
+import type { Reader } from '../reader.js';
+import type { Writer } from '../writer.js';
+
+export interface Member {
+  /** Property name (Object/Struct) or index (Tuple) in the native and JSON value. */
+  readonly key: string | number;
+  readonly codec: Codec;
+}
+
+type Fields = Record<string | number, unknown>;
+
+/** Member positions inside a fixed area, shared by all record framings. */
+class MemberLayout {
+  readonly keys: (string | number)[];
+  readonly codecs: Codec[];
+  /** offsets[i] = start of member i in the fixed area; offsets[n] = the whole area. */
+  readonly offsets: number[];
+
+  constructor(readonly name: string, readonly members: readonly Member[], readonly positional: boolean) {
+    this.keys = members.map((m) => m.key);
+    this.codecs = members.map((m) => m.codec);
+    this.offsets = [0];
+    for (const m of members) this.offsets.push(this.offsets[this.offsets.length - 1]! + m.codec.fixedSize);
+  }
+
+  fieldsOf(codec: Codec, value: unknown): Fields {
+    if (this.positional ? !Array.isArray(value) : (value === null || typeof value !== 'object' || Array.isArray(value))) {
+      throw valueError(codec, `expected ${this.positional ? 'an array' : 'an object'}, got ${describe(value)}`);
+    }
+    return value as Fields;
+  }
+
+  /** Writes the slots of members [0, count) and then their heap parts. */
+  write(w: Writer, v: Fields, count: number): void {
+    const { keys, codecs } = this;
+    const start = w.pos;
+    let i = 0;
+    try {
+      for (; i < count; i++) codecs[i]!.writeSlot(w, this.required(v, i));
+      for (i = 0; i < count; i++) {
+        const c = codecs[i]!;
+        if (c.isVariable) c.writeHeap(w, v[keys[i]!], start + this.offsets[i]!);
+      }
+    } catch (err) {
+      throw withPath(err, this.step(i));
+    }
+  }
+
+  private required(v: Fields, i: number): unknown {
+    const x = v[this.keys[i]!];
+    if (x === undefined && !this.codecs[i]!.isOptional) {
+      throw new FracpackError('FRACPACK_VALUE', `missing member`);
+    }
+    return x;
+  }
+
+  /** Reads all members from the fixed area starting at `at` (entirely present). */
+  readAll(r: Reader, at: number): Fields {
+    const { keys, codecs, offsets } = this;
+    const out: Fields = this.positional ? ([] as unknown as Fields) : {};
+    let i = 0;
+    try {
+      for (; i < codecs.length; i++) out[keys[i]!] = codecs[i]!.readSlot(r, at + offsets[i]!);
+    } catch (err) {
+      throw withPath(err, this.step(i));
+    }
+    return out;
+  }
+
+  step(i: number): string {
+    const key = this.keys[i];
+    return typeof key === 'number' ? `${this.name}[${key}]` : `${this.name}.${String(key)}`;
+  }
+
+  toJson(v: Fields): unknown {
+    const out: Fields = this.positional ? ([] as unknown as Fields) : {};
+    for (let i = 0; i < this.keys.length; i++) {
+      const k = this.keys[i]!;
+      out[k] = this.codecs[i]!.toJson(v[k]);
+    }
+    return out;
+  }
+
+  fromJson(codec: Codec, json: unknown): Fields {
+    if (this.positional ? !Array.isArray(json) : (json === null || typeof json !== 'object' || Array.isArray(json))) {
+      throw jsonError(codec, `expected ${this.positional ? 'an array' : 'an object'}, got ${describe(json)}`);
+    }
+    const src = json as Fields;
+    const out: Fields = this.positional ? ([] as unknown as Fields) : {};
+    for (let i = 0; i < this.keys.length; i++) {
+      const k = this.keys[i]!;
+      const c = this.codecs[i]!;
+      const x = src[k];
+      try {
+        if (x === undefined && !c.isOptional) throw new FracpackError('FRACPACK_JSON', 'missing member');
+        out[k] = c.fromJson(x);
+      } catch (err) {
+        throw withPath(err, this.step(i));
+      }
+    }
+    return out;
+  }
+}
+
+/**
+ * Object (extensible struct) and Tuple: u16 fixed-area length, the slots of the present members,
+ * heap. Trailing absent Options are dropped; unknown trailing slots (newer versions of the type)
+ * are skipped in compat mode and rejected in strict mode.
+ */
+export class ExtensibleCodec extends Codec<Fields> {
+  readonly fixedSize = 4;
+  readonly isVariable = true;
+  private readonly layout: MemberLayout;
+
+  constructor(name: string, members: readonly Member[], positional = false) {
+    super(name);
+    this.layout = new MemberLayout(name, members, positional);
+  }
+
+  get members(): readonly Member[] {
+    return this.layout.members;
+  }
+
+  writeFull(w: Writer, value: unknown): void {
+    const v = this.layout.fieldsOf(this, value);
+    const { codecs, keys, offsets } = this.layout;
+    let count = codecs.length;
+    while (count > 0 && codecs[count - 1]!.isOptional && v[keys[count - 1]!] == null) count--;
+    const fixedLength = offsets[count]!;
+    if (fixedLength > 0xffff) throw valueError(this, `fixed area of ${fixedLength} bytes exceeds 65535`);
+    w.u16(fixedLength);
+    this.layout.write(w, v, count);
+  }
+
+  readFull(r: Reader): Fields {
+    const at = r.pos;
+    r.need(at, 2, this.name);
+    const fixedLength = r.view.getUint16(at, true);
+    const fixedStart = at + 2;
+    const fixedEnd = fixedStart + fixedLength;
+    r.need(fixedStart, fixedLength, this.name);
+    r.pos = fixedEnd;
+
+    const { keys, codecs, offsets } = this.layout;
+    const out: Fields = this.layout.positional ? ([] as unknown as Fields) : {};
+    // Whether the last slot present so far holds 1 (an absent optional), which rule 6 forbids.
+    let lastIsAbsent = false;
+    let p = fixedStart;
+    let i = 0;
+    try {
+      for (; i < codecs.length; i++) {
+        const c = codecs[i]!;
+        if (p + c.fixedSize > fixedEnd) break;
+        lastIsAbsent = c.isOptional && r.u32(p) === 1;
+        out[keys[i]!] = c.readSlot(r, p);
+        p = fixedStart + offsets[i + 1]!;
+      }
+    } catch (err) {
+      throw withPath(err, this.layout.step(i));
+    }
+    if (i < codecs.length) {
+      // The fixed area ended early: only trailing optionals may be missing, and it must end exactly.
+      if (p !== fixedEnd) {
+        throw new FracpackError('FRACPACK_BAD_LENGTH', `${this.name}: fixed area of ${fixedLength} bytes ends inside member ${String(keys[i])}`);
+      }
+      for (; i < codecs.length; i++) {
+        if (!codecs[i]!.isOptional) {
+          throw new FracpackError('FRACPACK_TRUNCATED', `${this.name}: non-optional member ${String(keys[i])} is missing (fixed area is ${fixedLength} bytes)`);
+        }
+        out[keys[i]!] = null;
+      }
+    } else if (p < fixedEnd) {
+      lastIsAbsent = this.skipUnknown(r, p, fixedEnd);
+    }
+    if (lastIsAbsent) {
+      throw new FracpackError('FRACPACK_EMPTY_TRAILING', `${this.name}: last slot of the fixed area is an absent optional (it must be dropped)`);
+    }
+    return out;
+  }
+
+  /** Rule 5: unknown trailing slots hold 0, 1 or an in-order pointer to data we cannot size. */
+  private skipUnknown(r: Reader, from: number, fixedEnd: number): boolean {
+    if (!r.compat) {
+      throw new FracpackError('FRACPACK_UNKNOWN_FIELD', `${this.name}: ${fixedEnd - from} bytes of unknown fields (not allowed in strict mode)`);
+    }
+    if ((fixedEnd - from) % 4 !== 0) {
+      throw new FracpackError('FRACPACK_BAD_LENGTH', `${this.name}: unknown fields take ${fixedEnd - from} bytes, not a multiple of 4`);
+    }
+    let last = 0;
+    for (let p = from; p < fixedEnd; p += 4) {
+      last = r.u32(p);
+      if (last > 1) {
+        r.follow(p, last, `${this.name} unknown field`);
+        r.known = false;
+      }
+    }
+    return last === 1;
+  }
+
+  toJson(value: Fields): unknown {
+    return this.layout.toJson(value);
+  }
+
+  fromJson(json: unknown): Fields {
+    return this.layout.fromJson(this, json);
+  }
+}
+
+/** Non-extensible Struct with at least one variable member: slots then heap, no header. */
+export class VariableStructCodec extends Codec<Fields> {
+  readonly fixedSize = 4;
+  readonly isVariable = true;
+  private readonly layout: MemberLayout;
+
+  constructor(name: string, members: readonly Member[], positional = false) {
+    super(name);
+    this.layout = new MemberLayout(name, members, positional);
+  }
+
+  get members(): readonly Member[] {
+    return this.layout.members;
+  }
+
+  writeFull(w: Writer, value: unknown): void {
+    const v = this.layout.fieldsOf(this, value);
+    w.reserve(this.layout.offsets[this.layout.codecs.length]!);
+    this.layout.write(w, v, this.layout.codecs.length);
+  }
+
+  readFull(r: Reader): Fields {
+    const at = r.pos;
+    const size = this.layout.offsets[this.layout.codecs.length]!;
+    r.need(at, size, this.name);
+    r.pos = at + size;
+    return this.layout.readAll(r, at);
+  }
+
+  toJson(value: Fields): unknown {
+    return this.layout.toJson(value);
+  }
+
+  fromJson(json: unknown): Fields {
+    return this.layout.fromJson(this, json);
+  }
+}
+
+/** Struct whose members are all fixed: the members concatenated, inline in a parent. */
+export class FixedStructCodec extends FixedCodec<Fields> {
+  readonly fixedSize: number;
+  private readonly layout: MemberLayout;
+
+  constructor(name: string, members: readonly Member[], positional = false) {
+    super(name);
+    this.layout = new MemberLayout(name, members, positional);
+    this.fixedSize = this.layout.offsets[members.length]!;
+  }
+
+  get members(): readonly Member[] {
+    return this.layout.members;
+  }
+
+  writeFull(w: Writer, value: unknown): void {
+    const v = this.layout.fieldsOf(this, value);
+    this.layout.write(w, v, this.layout.codecs.length);
+  }
+
+  readSlot(r: Reader, at: number): Fields {
+    return this.layout.readAll(r, at);
+  }
+
+  toJson(value: Fields): unknown {
+    return this.layout.toJson(value);
+  }
+
+  fromJson(json: unknown): Fields {
+    return this.layout.fromJson(this, json);
+  }
+}

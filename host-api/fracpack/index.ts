@@ -1,0 +1,87 @@
+import type { Codec } from './codec.js';
+import { FracpackError } from './errors.js';
+import { Reader } from './reader.js';
+import { SchemaCompiler } from './compile.js';
+import type { AnyType, Schema } from './schema.js';
+import { withWriter } from './writer.js';
+
+export interface UnpackOptions {
+  /** Accept unknown extension fields (data from a newer version of the type). Default: strict. */
+  compat?: boolean;
+}
+
+/** The public face of one type: pack/unpack bytes and map values to and from JSON. */
+export class TypeCodec<T = unknown> {
+  constructor(readonly codec: Codec<T>) {}
+
+  get name(): string {
+    return this.codec.name;
+  }
+
+  pack(value: unknown): Uint8Array {
+    const codec = this.codec;
+    return withWriter((w) => codec.writeFull(w, value));
+  }
+
+  unpack(bytes: Uint8Array, options?: UnpackOptions): T {
+    if (!(bytes instanceof Uint8Array)) {
+      throw new FracpackError('FRACPACK_VALUE', `${this.name}: unpack needs a Uint8Array`);
+    }
+    const r = new Reader(bytes, options?.compat === true);
+    const value = this.codec.readFull(r);
+    if (r.known && r.pos !== r.end) {
+      throw new FracpackError('FRACPACK_TRAILING_BYTES', `${this.name}: ${r.end - r.pos} bytes left over after the value`);
+    }
+    return value;
+  }
+
+  /** Checks that `bytes` hold one valid value; returns the error instead of throwing. */
+  check(bytes: Uint8Array, options?: UnpackOptions): FracpackError | undefined {
+    try {
+      this.unpack(bytes, options);
+      return undefined;
+    } catch (err) {
+      if (err instanceof FracpackError) return err;
+      throw err;
+    }
+  }
+
+  toJson(value: T): unknown {
+    return this.codec.toJson(value);
+  }
+
+  fromJson(json: unknown): T {
+    return this.codec.fromJson(json);
+  }
+}
+
+export interface CompiledSchema {
+  /** The codec of a named type of the schema (or a built-in such as `u64`, `string`). */
+  type<T = unknown>(name: string): TypeCodec<T>;
+  /** The codec of an anonymous type expression, e.g. `{ List: 'Action' }`. */
+  typeOf<T = unknown>(type: AnyType): TypeCodec<T>;
+  has(name: string): boolean;
+}
+
+export function compileSchema(schema: Schema): CompiledSchema {
+  const compiler = new SchemaCompiler(schema);
+  const cache = new Map<string, TypeCodec>();
+  return {
+    type<T>(name: string): TypeCodec<T> {
+      let codec = cache.get(name);
+      if (!codec) {
+        codec = new TypeCodec(compiler.named(name));
+        cache.set(name, codec);
+      }
+      return codec as TypeCodec<T>;
+    },
+    typeOf<T>(type: AnyType): TypeCodec<T> {
+      return new TypeCodec(compiler.codec(type)) as TypeCodec<T>;
+    },
+    has: (name) => compiler.has(name),
+  };
+}
+
+export { FracpackError, type FracpackErrorCode } from './errors.js';
+export type { AnyType, Schema } from './schema.js';
+export { BUILTIN_TYPES } from './schema.js';

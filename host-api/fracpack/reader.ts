@@ -1,0 +1,71 @@
+import { FracpackError } from './errors.js';
+
+/**
+ * Decoder state of formats.md §1.4: the heap cursor `pos`, whether its position is exactly
+ * `known`, and the end of the current body. Offsets are plain JS numbers, so adding them can
+ * never wrap around at 32 bits.
+ */
+export class Reader {
+  readonly buf: Uint8Array;
+  readonly view: DataView;
+  readonly compat: boolean;
+  pos: number;
+  end: number;
+  known = true;
+
+  constructor(buf: Uint8Array, compat: boolean) {
+    this.buf = buf;
+    this.view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+    this.compat = compat;
+    this.pos = 0;
+    this.end = buf.length;
+  }
+
+  /** Throws unless [at, at + n) lies inside the current body. */
+  need(at: number, n: number, what: string): void {
+    if (at + n > this.end) {
+      throw new FracpackError('FRACPACK_TRUNCATED', `${what} at byte ${at} needs ${n} bytes but only ${Math.max(0, this.end - at)} remain`);
+    }
+  }
+
+  u32(at: number): number {
+    return this.view.getUint32(at, true);
+  }
+
+  /**
+   * Moves the heap cursor to the target of the pointer `offset` stored at `slotPos` (rule 2:
+   * in order, without gaps while the cursor is known).
+   */
+  follow(slotPos: number, offset: number, what: string): void {
+    if (offset < 4) {
+      throw new FracpackError('FRACPACK_BAD_OFFSET', `${what}: offset ${offset} at byte ${slotPos} is not valid here`);
+    }
+    const target = slotPos + offset;
+    if (target > this.end) {
+      throw new FracpackError('FRACPACK_TRUNCATED', `${what}: offset at byte ${slotPos} points past the end (${target} > ${this.end})`);
+    }
+    if (this.known ? target !== this.pos : target < this.pos) {
+      throw new FracpackError('FRACPACK_BAD_OFFSET', `${what}: offset at byte ${slotPos} points to ${target} but the heap continues at ${this.pos}`);
+    }
+    this.pos = target;
+    this.known = true;
+  }
+
+  /** Decodes one sized body (Variant, FracPack): it must be consumed exactly unless it ends in unknown data. */
+  body<T>(start: number, length: number, what: string, decode: () => T): T {
+    this.need(start, length, what);
+    const outerEnd = this.end;
+    const bodyEnd = start + length;
+    this.end = bodyEnd;
+    this.pos = start;
+    this.known = true;
+    const value = decode();
+    if (this.known && this.pos !== bodyEnd) {
+      throw new FracpackError('FRACPACK_TRAILING_BYTES', `${what}: ${bodyEnd - this.pos} bytes left over in a body of ${length} bytes`);
+    }
+    this.end = outerEnd;
+    this.pos = bodyEnd;
+    this.known = true;
+    return value;
+  }
+}

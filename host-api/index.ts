@@ -1,0 +1,12 @@
+// host-api: the contract shared by the node, services and clients. Nothing here uses
+// Node-only APIs, so it runs in browsers as well.
+
+export { TsibaseError } from './errors.js';
+export {
+  compileSchema, TypeCodec, FracpackError, BUILTIN_TYPES,
+  type CompiledSchema, type UnpackOptions, type AnyType, type Schema, type FracpackErrorCode,
+} from './fracpack/index.js';
+export * from './names/index.js';
+export * from './types/index.js';
+export { bytesToHex, hexToBytes } from './encoding/hex.js';
+export { formatTimePoint, parseTimePoint, type TimeUnit } from './encoding/time.js';
