@@ -1,0 +1,163 @@
+// formats.md §3: the JSON mapping of every kind of value.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { compileSchema, type FracpackErrorCode } from '../../../../host-api/index.js';
+import { bytesToHex } from '../../../lib/hex.js';
+
+const schema = compileSchema({
+  Big: { Object: { u: 'u64', i: 'i64' } },
+  Maybe: { Variant: { '@none': { Struct: {} }, '@num': 'u32', '@text': 'string', Tagged: 'u8' } },
+  Counts: { Custom: { type: { List: { Object: { key: 'string', value: 'u32' } } }, id: 'map' } },
+  ById: { Custom: { type: { List: { Tuple: ['u32', 'string'] } }, id: 'map' } },
+  Pairs: { Custom: { type: { List: { Struct: { a: 'u16', b: 'u8' } } }, id: 'hex' } },
+  Flags: { Custom: { type: { List: 'bool' }, id: 'hex' } },
+  Point: { Custom: { type: { Struct: { x: 'u16', y: 'u16' } }, id: 'hex' } },
+  Wrapped: { Custom: { type: { FracPack: 'u32' }, id: 'hex' } },
+  Unknown: { Custom: { type: 'u32', id: 'no-such-id' } },
+  Mismatched: { Custom: { type: 'u32', id: 'string' } },
+});
+
+function jsonRejects(type: string, json: unknown, code: FracpackErrorCode = 'FRACPACK_JSON'): void {
+  try {
+    schema.type(type).fromJson(json);
+  } catch (err) {
+    assert.is((err as { code: string }).code, code, (err as Error).message);
+    return;
+  }
+  assert.unreachable(`${type} accepted ${JSON.stringify(json)}`);
+}
+
+test('ints up to 32 bits are numbers; 64-bit are decimal strings out, number or string in', () => {
+  const big = schema.type('Big');
+  assert.equal(big.toJson({ u: 18446744073709551615n, i: -9223372036854775808n }), { u: '18446744073709551615', i: '-9223372036854775808' });
+  assert.equal(big.fromJson({ u: 5, i: '-7' }), { u: 5n, i: -7n });
+  assert.is(schema.type('u32').toJson(4294967295), 4294967295);
+  jsonRejects('u64', '18446744073709551616');
+  jsonRejects('u64', -1);
+  jsonRejects('i64', '9223372036854775808');
+  jsonRejects('u8', 256);
+  jsonRejects('i8', -129);
+  jsonRejects('u32', 1.5);
+  jsonRejects('u64', 2 ** 60); // not a safe integer: must come as a string
+  jsonRejects('u16', 'abc');
+});
+
+test('floats: f32 printed as its exact double; non-finite as strings; NaN packs as the quiet NaN', () => {
+  const f32 = schema.type<number>('f32');
+  const f64 = schema.type<number>('f64');
+  assert.is(JSON.stringify(f32.toJson(f32.unpack(f32.pack(1.401298464324817e-45)))), '1.401298464324817e-45');
+  assert.is(f32.toJson(f32.unpack(f32.pack(0.1))), 0.10000000149011612);
+  assert.is(f64.toJson(Infinity), 'Infinity');
+  assert.is(f64.toJson(-Infinity), '-Infinity');
+  assert.is(f64.toJson(NaN), 'NaN');
+  assert.is(bytesToHex(f32.pack(f32.fromJson('NaN'))), '0000C07F');
+  assert.is(bytesToHex(f64.pack(f64.fromJson('NaN'))), '000000000000F87F');
+  assert.is(f64.fromJson('-Infinity'), -Infinity);
+  jsonRejects('f64', 'nan');
+});
+
+test('bool, string, hex (uppercase out, any case in, exact length for fixed types)', () => {
+  assert.is(schema.type('bool').toJson(true), true);
+  jsonRejects('bool', 1);
+  assert.is(schema.type('string').toJson('héllo'), 'héllo');
+  const bytes = schema.type<Uint8Array>('bytes');
+  assert.is(bytes.toJson(new Uint8Array([0xab, 0x01])), 'AB01');
+  assert.equal([...bytes.fromJson('aBcD')], [0xab, 0xcd]);
+  jsonRejects('bytes', 'abc');
+  jsonRejects('bytes', 'zz');
+  const checksum = schema.type('Checksum256');
+  assert.is(checksum.toJson(checksum.fromJson('ab'.repeat(32))), 'AB'.repeat(32));
+  jsonRejects('Checksum256', 'AB'.repeat(31));
+});
+
+test('hex over a list of fixed structs, a fixed struct and a FracPack holds their raw bytes', () => {
+  const pairs = schema.type<Uint8Array>('Pairs');
+  const packed = pairs.pack('010002' + '030004');
+  assert.is(bytesToHex(packed), '06000000010002030004');
+  assert.is(pairs.toJson(pairs.unpack(packed)), '010002030004');
+  assert.throws(() => pairs.pack('0100'), /whole number/);
+  const flags = schema.type('Flags');
+  assert.is(flags.check(flags.pack('0001')), undefined);
+  assert.throws(() => flags.pack('02'), /bool/);
+  assert.is(flags.check(new Uint8Array([1, 0, 0, 0, 2]))?.code, 'FRACPACK_BAD_BOOL');
+  const point = schema.type('Point');
+  assert.is(bytesToHex(point.pack('01000200')), '01000200');
+  const wrapped = schema.type<Uint8Array>('Wrapped');
+  assert.is(wrapped.toJson(wrapped.unpack(wrapped.pack('07000000'))), '07000000');
+  assert.is(bytesToHex(wrapped.pack(wrapped.fromJson(7))), '0400000007000000'); // a structured value is packed
+  assert.throws(() => wrapped.pack('0700'), /FRACPACK|u32/);
+});
+
+test('variants: tagged one-key objects; @-named alternatives are untagged, first that packs wins', () => {
+  const maybe = schema.type('Maybe');
+  assert.equal(maybe.toJson({ '@num': 5 }), 5);
+  assert.equal(maybe.toJson({ Tagged: 5 }), { Tagged: 5 });
+  assert.equal(maybe.fromJson(5), { '@num': 5 });
+  assert.equal(maybe.fromJson('x'), { '@text': 'x' });
+  assert.equal(maybe.fromJson({}), { '@none': {} });
+  assert.equal(maybe.fromJson({ Tagged: 1 }), { Tagged: 1 });
+  assert.is(bytesToHex(maybe.pack('x')), '02' + '05000000' + '01000000' + '78');
+  jsonRejects('Maybe', [1]);
+  const ab = compileSchema({ AB: { Variant: { A: 'u8', B: 'string' } } }).type('AB');
+  assert.throws(() => ab.fromJson({ C: 1 }), /one-key object naming one of A, B/);
+  assert.throws(() => ab.fromJson({ A: 1, B: 'x' }), /one-key object/);
+});
+
+test('maps: JSON objects in list order; packing accepts the object or the list', () => {
+  const counts = schema.type('Counts');
+  const list = [{ key: 'b', value: 2 }, { key: 'a', value: 1 }];
+  assert.equal(counts.toJson(list), { b: 2, a: 1 });
+  assert.equal(Object.keys(counts.toJson(list) as object), ['b', 'a']);
+  assert.is(bytesToHex(counts.pack({ b: 2, a: 1 })), bytesToHex(counts.pack(list)));
+  assert.equal(counts.unpack(counts.pack({ b: 2, a: 1 })), list);
+  const byId = schema.type('ById');
+  assert.equal(byId.toJson([[7, 'seven']]), { 7: 'seven' });
+  assert.equal(byId.fromJson({ 7: 'seven' }), [[7, 'seven']]);
+});
+
+test('objects: absent optional is null, a missing key is absent, a missing required member fails', () => {
+  const o = compileSchema({ O: { Object: { a: 'u8', b: { Option: 'u8' } } } }).type('O');
+  assert.equal(o.fromJson({ a: 1 }), { a: 1, b: null });
+  assert.equal(o.toJson({ a: 1, b: null }), { a: 1, b: null });
+  assert.throws(() => o.fromJson({ b: 1 }), /O\.a: missing member/);
+  assert.throws(() => o.pack({ b: 1 }), /O\.a: missing member/);
+});
+
+test('AccountNumber and MethodNumber map to name strings', () => {
+  const account = schema.type<bigint>('AccountNumber');
+  const method = schema.type<bigint>('MethodNumber');
+  assert.is(account.fromJson('alice'), 351191174077921280n);
+  assert.is(account.toJson(331048532879956778n), 'a+42');
+  assert.is(bytesToHex(account.pack('a')), '005BB9FDE21E9804');
+  assert.is(method.fromJson('credit'), 1492602n);
+  assert.is(method.toJson(885881747009n), 'transfer');
+  assert.throws(() => account.fromJson('-bad'), /AccountNumber/);
+  jsonRejects('AccountNumber', 12);
+});
+
+test('TimePointSec and TimePointUSec: RFC 3339 out, any fraction and zone offset in', () => {
+  const sec = schema.type<bigint>('TimePointSec');
+  const usec = schema.type<bigint>('TimePointUSec');
+  assert.is(sec.toJson(1700000000n), '2023-11-14T22:13:20Z');
+  assert.is(usec.toJson(1700000000000000n), '2023-11-14T22:13:20.000000Z');
+  assert.is(usec.toJson(1700000000123456n), '2023-11-14T22:13:20.123456Z');
+  assert.is(sec.fromJson('2023-11-14T22:13:20Z'), 1700000000n);
+  assert.is(sec.fromJson('2023-11-14T22:13:20.999Z'), 1700000000n);
+  assert.is(usec.fromJson('2023-11-14T22:13:20.5Z'), 1700000000500000n);
+  assert.is(usec.fromJson('2023-11-14T22:13:20.1234567Z'), 1700000000123456n);
+  assert.is(sec.fromJson('2023-11-15T00:13:20+02:00'), 1700000000n);
+  assert.is(sec.fromJson('2023-11-14T21:13:20-0100'), 1700000000n);
+  assert.is(sec.fromJson('2023-11-15T00:13:20+02'), 1700000000n);
+  assert.is(usec.toJson(-1n), '1969-12-31T23:59:59.999999Z');
+  jsonRejects('TimePointSec', '2023-02-30T00:00:00Z');
+  jsonRejects('TimePointSec', '2023-11-14 22:13:20');
+  jsonRejects('TimePointSec', 1700000000);
+});
+
+test('an unknown custom id or a mismatched shape means the underlying type', () => {
+  assert.is(schema.type('Unknown').toJson(7), 7);
+  assert.is(schema.type('Mismatched').toJson(7), 7);
+  assert.is(bytesToHex(schema.type('Mismatched').pack(7)), '07000000');
+});
+
+test.run();
