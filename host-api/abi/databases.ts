@@ -1,0 +1,115 @@
+// Database ids, execution modes and the access matrix of host-abi.md §4-5, as data, so the host
+// enforces them and tools can show them.
+
+export const DbId = {
+  service: 0,
+  writeOnly: 1,
+  native: 2,
+  blockLog: 3,
+  historyEvent: 4,
+  uiEvent: 5,
+  merkleEvent: 6,
+  blockProof: 7,
+  prevAuthServices: 8,
+  subjective: 64,
+  nativeSubjective: 65,
+  temporary: 67,
+} as const;
+
+export type DbId = (typeof DbId)[keyof typeof DbId];
+
+/** transaction = TX, speculative = SPEC, rpc = RPC (queries), callback = CB, verify = VER. */
+export type Mode = 'transaction' | 'speculative' | 'rpc' | 'callback' | 'verify';
+
+export const MODES: readonly Mode[] = ['transaction', 'speculative', 'rpc', 'callback', 'verify'];
+
+/** Modes that see the subjective database, sockets, the clock and randomness. */
+export function isSubjectiveMode(mode: Mode): boolean {
+  return mode === 'rpc' || mode === 'callback';
+}
+
+export interface DbAccess {
+  /** kvGet and the ordered lookups: any key, keys under the caller's prefix only, or none. */
+  readonly read: 'any' | 'own' | 'none';
+  /** kvPut/kvRemove: own prefix, own prefix for privileged services, privileged (validated), or none. */
+  readonly write: 'own' | 'privileged-own' | 'privileged' | 'none';
+  /** putSequential (append) or getSequential (read) on event databases. */
+  readonly events: 'append' | 'read' | 'none';
+}
+
+const NONE: DbAccess = { read: 'none', write: 'none', events: 'none' };
+const access = (read: DbAccess['read'], write: DbAccess['write'], events: DbAccess['events'] = 'none'): DbAccess => ({ read, write, events });
+
+const OBJECTIVE: Partial<Record<number, DbAccess>> = {
+  [DbId.service]: access('any', 'own'),
+  [DbId.writeOnly]: access('none', 'own'),
+  [DbId.native]: access('any', 'privileged'),
+  [DbId.historyEvent]: access('none', 'none', 'append'),
+  [DbId.uiEvent]: access('none', 'none', 'append'),
+  [DbId.merkleEvent]: access('none', 'none', 'append'),
+};
+
+const QUERY: Partial<Record<number, DbAccess>> = {
+  [DbId.service]: access('any', 'none'),
+  [DbId.writeOnly]: access('any', 'none'),
+  [DbId.native]: access('any', 'none'),
+  [DbId.blockLog]: access('any', 'none'),
+  [DbId.historyEvent]: access('none', 'none', 'read'),
+  [DbId.uiEvent]: access('none', 'none', 'read'),
+  [DbId.merkleEvent]: access('none', 'none', 'read'),
+  [DbId.subjective]: access('own', 'privileged-own'),
+  [DbId.nativeSubjective]: access('none', 'privileged'),
+  [DbId.temporary]: access('own', 'privileged-own'),
+};
+
+const CALLBACK: Partial<Record<number, DbAccess>> = {
+  ...QUERY,
+  [DbId.writeOnly]: access('any', 'own'),
+};
+
+const MATRIX: Record<Mode, Partial<Record<number, DbAccess>>> = {
+  transaction: OBJECTIVE,
+  speculative: OBJECTIVE,
+  rpc: QUERY,
+  callback: CALLBACK,
+  verify: {},
+};
+
+/** What a service may do to database `db` in `mode` (everything else aborts). */
+export function dbAccess(mode: Mode, db: number): DbAccess {
+  return MATRIX[mode][db] ?? NONE;
+}
+
+/** Databases whose keys start with the owning service's account; iteration cannot cross owners. */
+export function isPrefixedDb(db: number): boolean {
+  return db === DbId.service || db === DbId.writeOnly || db === DbId.subjective || db === DbId.temporary;
+}
+
+/** nativeSubjective reads are privileged too (host-abi §4: R/W privileged). */
+export function readNeedsPrivilege(db: number): boolean {
+  return db === DbId.nativeSubjective;
+}
+
+export const EVENT_DBS: readonly number[] = [DbId.historyEvent, DbId.uiEvent, DbId.merkleEvent];
+
+/** Account code flags (host-abi §6). */
+export const CodeFlags = {
+  isPrivileged: 1n << 0n,
+  isVerify: 1n << 1n,
+} as const;
+
+export const Limits = {
+  maxKeySize: 128,
+  maxValueSize: 8 * 1024 * 1024,
+  maxServicesPerContext: 32,
+  maxSubjectiveDepth: 8,
+  /** Bytes of the shared wasm stack and the share reserved per `call`. */
+  wasmStackBytes: 1024 * 1024,
+  callStackReserve: 4096,
+  maxMemoryPages: 512,
+  maxTableElements: 8192,
+  maxMutableGlobalBytes: 1024,
+} as const;
+
+/** The "not found" size returned by data-returning imports. */
+export const NONE_SIZE = 0xffffffff;

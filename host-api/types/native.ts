@@ -1,0 +1,42 @@
+import { compileSchema, type TypeCodec } from '../fracpack/index.js';
+import { CORE_SCHEMA } from './schema.js';
+
+// Rows of the host-owned native tables (host-abi §4, §8; chain.md §1.4).
+const NATIVE_SCHEMA = {
+  ...CORE_SCHEMA,
+  StatusRow: { Object: { chainId: 'Checksum256', current: 'BlockHeader', head: { Option: 'BlockInfo' }, consensus: 'JointConsensus' } },
+  CodeRow: { Object: { codeNum: 'AccountNumber', flags: 'u64', codeHash: 'Checksum256', vmType: 'u8', vmVersion: 'u8' } },
+  CodeByHashRow: { Object: { codeHash: 'Checksum256', vmType: 'u8', vmVersion: 'u8', numRefs: 'u32', code: 'bytes' } },
+  DatabaseStatusRow: { Object: { nextHistoryEventNumber: 'u64', nextUiEventNumber: 'u64', nextMerkleEventNumber: 'u64' } },
+  ConfigRow: { Object: { maxKeySize: 'u32', maxValueSize: 'u32' } },
+  WasmConfigRow: { Object: { numExecutionMemories: 'u32', vmOptions: 'VMOptions' } },
+  NotifyRow: { Object: { type: 'u32', actions: { List: 'Action' } } },
+  ScheduledSnapshotRow: { Object: { blockNum: 'u32' } },
+} as const;
+
+const native = compileSchema(NATIVE_SCHEMA);
+
+export interface CodeRow { codeNum: bigint; flags: bigint; codeHash: Uint8Array; vmType: number; vmVersion: number }
+export interface CodeByHashRow { codeHash: Uint8Array; vmType: number; vmVersion: number; numRefs: number; code: Uint8Array }
+export interface ConfigRow { maxKeySize: number; maxValueSize: number }
+
+export const CodeRow: TypeCodec<CodeRow> = native.type('CodeRow');
+export const CodeByHashRow: TypeCodec<CodeByHashRow> = native.type('CodeByHashRow');
+export const ConfigRow: TypeCodec<ConfigRow> = native.type('ConfigRow');
+export const StatusRow: TypeCodec = native.type('StatusRow');
+export const DatabaseStatusRow: TypeCodec = native.type('DatabaseStatusRow');
+export const WasmConfigRow: TypeCodec = native.type('WasmConfigRow');
+export const NotifyRow: TypeCodec = native.type('NotifyRow');
+export const ScheduledSnapshotRow: TypeCodec = native.type('ScheduledSnapshotRow');
+
+/** Native tables whose rows a privileged service may write, with the codec that validates them. */
+export const WRITABLE_NATIVE_ROWS: ReadonlyMap<number, TypeCodec | undefined> = new Map<number, TypeCodec | undefined>([
+  [1, StatusRow],
+  [2, CodeRow],
+  [3, CodeByHashRow],
+  [5, WasmConfigRow],
+  [6, WasmConfigRow],
+  [7, ConfigRow],
+  [8, undefined], // notify rows are not checked
+  [12, ScheduledSnapshotRow],
+]);
