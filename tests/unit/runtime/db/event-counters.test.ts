@@ -73,6 +73,24 @@ test('counters roll back with a failed transaction and are dropped by abort', as
   }
 });
 
+test('counters read back from LMDB roll back too', async () => {
+  const dir = makeTempDir();
+  try {
+    const store = LmdbStore.open(dir);
+    store.putSequential(DbId.historyEvent, bytes(1));
+    store.commit();
+    const failed = store.checkpoint();
+    assert.is(store.putSequential(DbId.historyEvent, bytes(2)), 2n);
+    assert.is(store.putSequential(DbId.historyEvent, bytes(3)), 3n);
+    store.rollback(failed);
+    assert.is(hex(store.get(DbId.native, databaseStatusKey)), statusRow(2n, 1n, 1n));
+    assert.is(store.putSequential(DbId.historyEvent, bytes(2)), 2n);
+    await store.close();
+  } finally {
+    removeDir(dir);
+  }
+});
+
 test('a longer status row keeps its extra fields; a short one is refused', async () => {
   const dir = makeTempDir();
   try {

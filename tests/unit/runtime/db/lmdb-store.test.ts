@@ -55,16 +55,21 @@ test('get, put and remove through the overlay and after commit', () =>
     assert.is(store.get(DbId.service, key), undefined);
   }));
 
-test('put copies the caller\'s bytes', () =>
+test('put copies the caller\'s bytes, Buffers and views included', () =>
   withStore((store) => {
     const key = bytes(1, 1);
     const value = bytes(5, 6);
+    const memory = Buffer.from([0, 7, 8, 0]);
     store.put(DbId.service, key, value);
+    store.put(DbId.service, bytes(2), memory.subarray(1, 3));
     key[0] = 2;
     value[0] = 0;
+    memory.fill(0);
     assert.is(hex(store.get(DbId.service, bytes(1, 1))), '0506');
+    assert.is(hex(store.get(DbId.service, bytes(2))), '0708');
     store.commit();
     assert.is(hex(store.get(DbId.service, bytes(1, 1))), '0506');
+    assert.is(hex(store.get(DbId.service, bytes(2))), '0708');
   }));
 
 test('abort drops uncommitted writes, commit persists across reopen', async () => {

@@ -1,0 +1,60 @@
+// The host import table of host-abi.md §3 as data: the node checks deployed modules against it
+// and binds its implementations by these names; the service SDK declares its externals from it.
+// Every import lives in module `env`. A name may accept more than one signature (`call` has an
+// optional `flags` argument); a module imports each name once, with any one of them.
+
+export const HOST_IMPORT_MODULE = 'env';
+
+/** Value types that occur in host import signatures. */
+export type HostValueType = 'i32' | 'i64';
+
+export interface HostImportSignature {
+  readonly params: readonly HostValueType[];
+  readonly results: readonly HostValueType[];
+}
+
+function signature(params: readonly HostValueType[], results: readonly HostValueType[] = []): HostImportSignature {
+  return { params, results };
+}
+
+const i32 = 'i32';
+const i64 = 'i64';
+
+export const HOST_IMPORTS = {
+  getResult: [signature([i32, i32, i32], [i32])],
+  getKey: [signature([i32, i32], [i32])],
+  writeConsole: [signature([i32, i32])],
+  abortMessage: [signature([i32, i32])],
+  getCurrentAction: [signature([], [i32])],
+  // (actionPtr, actionLen [, flags]) -> len(V); flags 1 = callee in RPC mode, 2 = CB mode (§6)
+  call: [signature([i32, i32], [i32]), signature([i32, i32, i64], [i32])],
+  setRetval: [signature([i32, i32])],
+  kvPut: [signature([i32, i32, i32, i32, i32])],
+  kvRemove: [signature([i32, i32, i32])],
+  kvGet: [signature([i32, i32, i32], [i32])],
+  kvGreaterEqual: [signature([i32, i32, i32, i32], [i32])],
+  kvLessThan: [signature([i32, i32, i32, i32], [i32])],
+  kvMax: [signature([i32, i32, i32], [i32])],
+  putSequential: [signature([i32, i32, i32], [i64])],
+  getSequential: [signature([i32, i64], [i32])],
+  checkoutSubjective: [signature([])],
+  commitSubjective: [signature([], [i32])],
+  abortSubjective: [signature([])],
+  clockTimeGet: [signature([i32, i32], [i32])],
+  getRandom: [signature([i32, i32])],
+  setMaxTransactionTime: [signature([i64])],
+  socketSend: [signature([i32, i32, i32], [i32])],
+  socketAutoClose: [signature([i32, i32], [i32])],
+  // tsibase extension, verify mode only (DESIGN decision 5):
+  //   ecdsaVerify(keyPtr, keyLen, messagePtr, messageLen, signaturePtr, signatureLen) -> i32
+  // key = DER SubjectPublicKeyInfo (P-256 or secp256k1), signature = 64-byte r||s over
+  // SHA-256(message); the host hashes the message itself (node:crypto cannot verify a digest
+  // hashed elsewhere). Returns 1 when the signature is valid, 0 when it is not.
+  ecdsaVerify: [signature([i32, i32, i32, i32, i32, i32], [i32])],
+} as const satisfies Record<string, readonly HostImportSignature[]>;
+
+export type HostImportName = keyof typeof HOST_IMPORTS;
+
+export function isHostImportName(name: string): name is HostImportName {
+  return Object.hasOwn(HOST_IMPORTS, name);
+}

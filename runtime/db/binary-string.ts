@@ -1,0 +1,47 @@
+// Overlay keys are "binary strings": one UTF-16 unit per byte, each in 0..255. Such strings
+// compare with `<` exactly as the bytes compare with memcmp (shorter prefix first), and hash
+// fast as Map keys, so the overlay needs no byte comparator of its own.
+
+// Bytes per String.fromCharCode.apply call: small enough to stay clear of argument-count limits.
+const APPLY_CHUNK = 4096;
+
+export function toBinaryString(bytes: Uint8Array): string {
+  if (bytes.length <= APPLY_CHUNK) {
+    return String.fromCharCode.apply(null, bytes as unknown as number[]);
+  }
+  let text = '';
+  for (let at = 0; at < bytes.length; at += APPLY_CHUNK) {
+    text += String.fromCharCode.apply(null, bytes.subarray(at, at + APPLY_CHUNK) as unknown as number[]);
+  }
+  return text;
+}
+
+export function fromBinaryString(text: string): Uint8Array {
+  const bytes = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+  return bytes;
+}
+
+/**
+ * The smallest byte string greater than every string that starts with `prefix`, or undefined
+ * when there is none (an empty prefix, or one of only 0xff bytes).
+ */
+export function prefixSuccessor(prefix: Uint8Array): Uint8Array | undefined {
+  let end = prefix.length;
+  while (end > 0 && prefix[end - 1] === 0xff) end--;
+  if (end === 0) return undefined;
+  const successor = prefix.slice(0, end);
+  successor[end - 1]++;
+  return successor;
+}
+
+/** A copy that shares no memory with `bytes` (Buffer's slice() would return a view). */
+export function copyBytes(bytes: Uint8Array): Uint8Array {
+  return new Uint8Array(bytes);
+}
+
+export function startsWithBytes(key: Uint8Array, prefix: Uint8Array): boolean {
+  if (key.length < prefix.length) return false;
+  for (let i = 0; i < prefix.length; i++) if (key[i] !== prefix[i]) return false;
+  return true;
+}

@@ -1,0 +1,117 @@
+// The Store on lmdb-js: reads merge the write overlay of the database's undo domain with LMDB,
+// writes go to that overlay, and commit moves the overlay into LMDB in one transaction.
+
+import { TsibaseError } from '../../host-api/errors.js';
+import { copyBytes, toBinaryString } from './binary-string.js';
+import { DbId, isChainDb, isSubjectiveDb } from './db-ids.js';
+import { counterIndexOf, databaseStatusKey, eventKey, readCounter, withCounter } from './event-counters.js';
+import { requireBytes, requireMatchLength, requireStorableKey } from './input-checks.js';
+import { LmdbEnvironment } from './lmdb-environment.js';
+import { LmdbUndoScope } from './lmdb-undo-scope.js';
+import * as lookup from './ordered-lookup.js';
+import type { KvEntry, Store, UndoScope } from './store.js';
+import { WriteOverlay } from './write-overlay.js';
+
+export class LmdbStore implements Store {
+  readonly subjective: UndoScope;
+  private readonly chainOverlay = new WriteOverlay();
+  private readonly subjectiveOverlay = new WriteOverlay();
+  private readonly chain: UndoScope;
+
+  private constructor(private readonly environment: LmdbEnvironment) {
+    this.chain = new LmdbUndoScope(this.chainOverlay, environment);
+    this.subjective = new LmdbUndoScope(this.subjectiveOverlay, environment);
+  }
+
+  /** Opens (creating if needed) the LMDB environment in `directory`. */
+  static open(directory: string): LmdbStore {
+    return new LmdbStore(LmdbEnvironment.open(directory));
+  }
+
+  get(db: number, key: Uint8Array): Uint8Array | undefined {
+    requireBytes('key', key);
+    return lookup.readValue(this.overlayOf(db).table(db), this.environment.committed(db), key);
+  }
+
+  greaterEqual(db: number, key: Uint8Array, matchLength: number): KvEntry | undefined {
+    requireBytes('key', key);
+    requireMatchLength(key, matchLength);
+    return lookup.greaterEqual(this.overlayOf(db).table(db), this.environment.committed(db), key, matchLength);
+  }
+
+  lessThan(db: number, key: Uint8Array, matchLength: number): KvEntry | undefined {
+    requireBytes('key', key);
+    requireMatchLength(key, matchLength);
+    return lookup.lessThan(this.overlayOf(db).table(db), this.environment.committed(db), key, matchLength);
+  }
+
+  max(db: number, prefix: Uint8Array): KvEntry | undefined {
+    requireBytes('prefix', prefix);
+    return lookup.max(this.overlayOf(db).table(db), this.environment.committed(db), prefix);
+  }
+
+  put(db: number, key: Uint8Array, value: Uint8Array): void {
+    requireStorableKey(key);
+    requireBytes('value', value);
+    this.overlayOf(db).write(db, toBinaryString(key), copyBytes(value));
+  }
+
+  remove(db: number, key: Uint8Array): void {
+    requireBytes('key', key);
+    const overlay = this.overlayOf(db);
+    // LMDB holds no empty key, so there is nothing to remove (and LMDB would refuse the delete).
+    if (key.length > 0) overlay.write(db, toBinaryString(key), null);
+  }
+
+  putSequential(db: number, value: Uint8Array): bigint {
+    const counter = counterIndexOf(db);
+    requireBytes('value', value);
+    const row = this.get(DbId.native, databaseStatusKey);
+    const id = readCounter(row, counter);
+    this.put(DbId.native, databaseStatusKey, withCounter(row, counter, id + 1n));
+    this.put(db, eventKey(id), value);
+    return id;
+  }
+
+  getSequential(db: number, id: bigint): Uint8Array | undefined {
+    counterIndexOf(db);
+    return this.get(db, eventKey(id));
+  }
+
+  checkpoint(): number {
+    return this.chain.checkpoint();
+  }
+
+  rollback(checkpoint: number): void {
+    this.chain.rollback(checkpoint);
+  }
+
+  release(checkpoint: number): void {
+    this.chain.release(checkpoint);
+  }
+
+  commit(): void {
+    this.chain.commit();
+  }
+
+  abort(): void {
+    this.chain.abort();
+  }
+
+  /** Closes LMDB; uncommitted writes are dropped. */
+  close(): Promise<void> {
+    this.chainOverlay.clear();
+    this.subjectiveOverlay.clear();
+    return this.environment.close();
+  }
+
+  private overlayOf(db: number): WriteOverlay {
+    if (isChainDb(db)) return this.chainOverlay;
+    if (isSubjectiveDb(db)) return this.subjectiveOverlay;
+    if (db === DbId.temporary) {
+      throw new TsibaseError('DB_NOT_PERSISTED',
+        'the temporary database (67) belongs to an execution context: use a TemporaryDb');
+    }
+    throw new TsibaseError('DB_UNKNOWN', `unknown database ${db}`);
+  }
+}

@@ -1,0 +1,103 @@
+// The lookups of host-abi §3 over one database: an overlay table merged with the committed
+// content in key order. Overlay keys shadow committed ones and tombstones hide them, so a
+// lookup walks both in step until the first visible key, or until it leaves the prefix.
+
+import { fromBinaryString, prefixSuccessor, startsWithBytes, toBinaryString } from './binary-string.js';
+import type { KvEntry } from './store.js';
+import type { OverlayTable } from './write-overlay.js';
+
+/** Read access to what a database holds in LMDB. */
+export interface CommittedTable {
+  get(key: Uint8Array): Uint8Array | undefined;
+  /** Entries with key >= start, ascending. */
+  ascending(start: Uint8Array): Iterator<KvEntry>;
+  /** Entries with key < bound (every entry when bound is undefined), descending. */
+  descending(bound: Uint8Array | undefined): Iterator<KvEntry>;
+}
+
+interface CommittedStep {
+  entry: KvEntry;
+  key: string;
+}
+
+export function readValue(
+  overlay: OverlayTable | undefined, committed: CommittedTable, key: Uint8Array,
+): Uint8Array | undefined {
+  if (overlay && overlay.values.size > 0) {
+    const own = overlay.values.get(toBinaryString(key));
+    if (own !== undefined) return own ?? undefined;
+  }
+  return committed.get(key);
+}
+
+export function greaterEqual(
+  overlay: OverlayTable | undefined, committed: CommittedTable, key: Uint8Array, matchLength: number,
+): KvEntry | undefined {
+  const prefix = key.subarray(0, matchLength);
+  const entries = committed.ascending(key);
+  try {
+    if (!overlay || overlay.values.size === 0) return withPrefix(entries.next().value, prefix);
+    const prefixString = toBinaryString(prefix);
+    let base = step(entries);
+    let own = overlay.order.ceiling(toBinaryString(key), true);
+    for (;;) {
+      if (base && (own === undefined || base.key < own)) {
+        return base.key.startsWith(prefixString) ? base.entry : undefined;
+      }
+      if (own === undefined || !own.startsWith(prefixString)) return undefined;
+      if (base && base.key === own) base = step(entries);
+      const value = overlay.values.get(own)!;
+      if (value !== null) return { key: fromBinaryString(own), value };
+      own = overlay.order.ceiling(own, false);
+    }
+  } finally {
+    entries.return?.();
+  }
+}
+
+export function lessThan(
+  overlay: OverlayTable | undefined, committed: CommittedTable, key: Uint8Array, matchLength: number,
+): KvEntry | undefined {
+  return lastBelow(overlay, committed, key, key.subarray(0, matchLength));
+}
+
+export function max(
+  overlay: OverlayTable | undefined, committed: CommittedTable, prefix: Uint8Array,
+): KvEntry | undefined {
+  return lastBelow(overlay, committed, prefixSuccessor(prefix), prefix);
+}
+
+/** The largest visible key < bound (any key when bound is undefined) if it starts with prefix. */
+function lastBelow(
+  overlay: OverlayTable | undefined, committed: CommittedTable,
+  bound: Uint8Array | undefined, prefix: Uint8Array,
+): KvEntry | undefined {
+  const entries = committed.descending(bound);
+  try {
+    if (!overlay || overlay.values.size === 0) return withPrefix(entries.next().value, prefix);
+    const prefixString = toBinaryString(prefix);
+    let base = step(entries);
+    let own = bound ? overlay.order.floor(toBinaryString(bound), false) : overlay.order.last();
+    for (;;) {
+      if (base && (own === undefined || base.key > own)) {
+        return base.key.startsWith(prefixString) ? base.entry : undefined;
+      }
+      if (own === undefined || !own.startsWith(prefixString)) return undefined;
+      if (base && base.key === own) base = step(entries);
+      const value = overlay.values.get(own)!;
+      if (value !== null) return { key: fromBinaryString(own), value };
+      own = overlay.order.floor(own, false);
+    }
+  } finally {
+    entries.return?.();
+  }
+}
+
+function step(entries: Iterator<KvEntry>): CommittedStep | undefined {
+  const next = entries.next();
+  return next.done ? undefined : { entry: next.value, key: toBinaryString(next.value.key) };
+}
+
+function withPrefix(entry: KvEntry | undefined, prefix: Uint8Array): KvEntry | undefined {
+  return entry && startsWithBytes(entry.key, prefix) ? entry : undefined;
+}

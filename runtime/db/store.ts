@@ -1,0 +1,56 @@
+// The state store seam (DESIGN.md decision 8): what the host imports and block production need
+// from chain state, with LmdbStore (lmdb-store.ts) as its one implementation.
+//
+// Keys and values are bytes; keys order bytewise. The store copies what it is given (callers may
+// pass views of wasm memory) and the bytes it returns must be treated as read-only.
+
+export interface KvEntry {
+  readonly key: Uint8Array;
+  readonly value: Uint8Array;
+}
+
+/** The lookups of host-abi §3; they see every uncommitted write. */
+export interface KvReader {
+  get(db: number, key: Uint8Array): Uint8Array | undefined;
+  /** The smallest key >= `key` whose first `matchLength` bytes equal those of `key`. */
+  greaterEqual(db: number, key: Uint8Array, matchLength: number): KvEntry | undefined;
+  /** The largest key < `key` whose first `matchLength` bytes equal those of `key`. */
+  lessThan(db: number, key: Uint8Array, matchLength: number): KvEntry | undefined;
+  /** The largest key that starts with `prefix`. */
+  max(db: number, prefix: Uint8Array): KvEntry | undefined;
+}
+
+export interface KvWriter {
+  put(db: number, key: Uint8Array, value: Uint8Array): void;
+  remove(db: number, key: Uint8Array): void;
+}
+
+/**
+ * Nested undo over uncommitted writes. A checkpoint id stays valid until it, or a checkpoint
+ * opened before it, is rolled back or released.
+ */
+export interface UndoScope {
+  checkpoint(): number;
+  /** Discards every write since the checkpoint. */
+  rollback(checkpoint: number): void;
+  /** Folds the writes since the checkpoint into the enclosing level. */
+  release(checkpoint: number): void;
+  /** Writes everything in one durable LMDB transaction; no checkpoint may be open. */
+  commit(): void;
+  /** Drops every uncommitted write and checkpoint. */
+  abort(): void;
+}
+
+/**
+ * Reads and writes address any persisted database; undo and commit on the store itself cover
+ * the chain databases (0-8), those of `subjective` the subjective ones (64, 65), so rolling back
+ * a transaction never touches subjective writes and each side commits on its own.
+ * The temporary database (67) is not here: each execution context gets a TemporaryDb.
+ */
+export interface Store extends KvReader, KvWriter, UndoScope {
+  readonly subjective: UndoScope;
+  /** Appends an event to database 4, 5 or 6 and returns its id (host-abi §9). */
+  putSequential(db: number, value: Uint8Array): bigint;
+  getSequential(db: number, id: bigint): Uint8Array | undefined;
+  close(): Promise<void>;
+}

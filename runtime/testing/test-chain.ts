@@ -1,0 +1,124 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DbId, EVENT_DBS, type Mode } from '../../host-api/abi/databases.js';
+import { databaseStatusKey } from '../../host-api/abi/keys.js';
+import { accountNumberFromName } from '../../host-api/names/index.js';
+import { Action, type ActionTrace } from '../../host-api/types/index.js';
+import { DatabaseStatusRow } from '../../host-api/types/native.js';
+import { LmdbStore } from '../db/lmdb-store.js';
+import type { Store } from '../db/store.js';
+import type { ExecutionBudget } from '../wasm/admission/index.js';
+import { Engine } from '../wasm/engine.js';
+import { ExecutionContext } from '../wasm/execution-context.js';
+import { writeServiceCode } from '../wasm/service-code.js';
+import { consoleOf } from '../wasm/trace.js';
+
+// The in-process harness for service authors (no HTTP, no blocks): deploy .wasm files into a
+// temporary LMDB store and run actions in any mode, getting back the return value, the trace,
+// the console output and the events the action emitted.
+
+export interface RunOptions {
+  mode?: Mode;
+  budget?: ExecutionBudget;
+  /** VER mode: bytes whose SHA-256 a signature check may meet (see ExecutionContext). */
+  signedData?: ReadonlyMap<string, Uint8Array>;
+}
+
+export interface EmittedEvent {
+  readonly db: number;
+  readonly id: bigint;
+  readonly value: Uint8Array;
+}
+
+export interface RunResult {
+  /** The action's return value (empty when it failed). */
+  readonly retval: Uint8Array;
+  readonly trace: ActionTrace;
+  readonly console: string;
+  /** The error message when the action failed, else undefined. */
+  readonly error?: string;
+  /** The stable code of the error (SERVICE_ABORTED, WASM_FUEL_EXHAUSTED, ...). */
+  readonly errorCode?: string;
+  readonly events: readonly EmittedEvent[];
+}
+
+/** An action as the harness takes it: names, hex and numbers as packing accepts them. */
+export type ActionInput = Parameters<typeof Action.pack>[0];
+
+type Counters = Record<number, bigint>;
+
+export class TestChain {
+  readonly engine = new Engine();
+
+  private constructor(readonly store: Store, private readonly directory: string | undefined) {}
+
+  /** A chain in a fresh temporary directory (removed by close), or in `directory` if given. */
+  static open(directory?: string): TestChain {
+    const dir = directory ?? mkdtempSync(join(tmpdir(), 'tsibase-test-'));
+    return new TestChain(LmdbStore.open(dir), directory ? undefined : dir);
+  }
+
+  /** Installs `code` as the account's service with `flags` (isPrivileged = 1, isVerify = 2). */
+  deploy(account: bigint | string, code: Uint8Array, flags = 0n): Uint8Array {
+    const number = typeof account === 'string' ? accountNumberFromName(account) : account;
+    const hash = writeServiceCode(this.store, number, code, flags);
+    this.store.commit();
+    return hash;
+  }
+
+  /**
+   * Runs one action. In transaction mode its writes are committed when it succeeds and rolled
+   * back when it fails; speculative runs are always rolled back; query and callback runs cannot
+   * write chain state.
+   */
+  run(input: ActionInput, options: RunOptions = {}): RunResult {
+    const mode = options.mode ?? 'transaction';
+    const action = Action.unpack(Action.pack(input));
+    const ctx = new ExecutionContext({ mode, store: this.store, engine: this.engine, budget: options.budget, signedData: options.signedData });
+    const before = this.eventCounters();
+    const checkpoint = this.store.checkpoint();
+    let retval: Uint8Array = new Uint8Array(0);
+    let failure: (Error & { code?: string }) | undefined;
+    try {
+      retval = ctx.runAction(action);
+    } catch (err) {
+      failure = err as Error & { code?: string };
+    } finally {
+      ctx.dispose();
+    }
+    const events = failure ? [] : this.eventsSince(before);
+    if (failure || mode === 'speculative') this.store.rollback(checkpoint);
+    else this.store.release(checkpoint);
+    this.store.commit();
+    const trace = ctx.actionTraces[0]!;
+    return { retval, trace, console: consoleOf(trace), error: failure?.message, errorCode: failure?.code, events };
+  }
+
+  async close(): Promise<void> {
+    await this.store.close();
+    if (this.directory) rmSync(this.directory, { recursive: true, force: true });
+  }
+
+  private eventCounters(): Counters {
+    const row = this.store.get(DbId.native, databaseStatusKey());
+    const status = row ? (DatabaseStatusRow.unpack(row) as Record<string, bigint>) : undefined;
+    return {
+      [DbId.historyEvent]: status?.nextHistoryEventNumber ?? 1n,
+      [DbId.uiEvent]: status?.nextUiEventNumber ?? 1n,
+      [DbId.merkleEvent]: status?.nextMerkleEventNumber ?? 1n,
+    };
+  }
+
+  private eventsSince(before: Counters): EmittedEvent[] {
+    const after = this.eventCounters();
+    const events: EmittedEvent[] = [];
+    for (const db of EVENT_DBS) {
+      for (let id = before[db]!; id < after[db]!; id++) {
+        const value = this.store.getSequential(db, id);
+        if (value) events.push({ db, id, value });
+      }
+    }
+    return events;
+  }
+}

@@ -1,0 +1,81 @@
+import { createHash } from 'node:crypto';
+import type { HostImportName } from '../../../host-api/abi/imports.js';
+import { AdmissionError } from './admission-error.js';
+import { DEFAULT_ADMISSION_OPTIONS, type AdmissionOptions } from './admission-options.js';
+import { readModule } from './binary/module-reader.js';
+import type { ExportKind, FunctionType } from './binary/module-types.js';
+import { checkHostImports } from './checks/host-imports.js';
+import { checkResourceLimits } from './checks/resource-limits.js';
+import { analyseFunction } from './metering/analyse-function.js';
+import { stackCharges } from './metering/stack-charges.js';
+import { rewriteModule } from './rewrite-module.js';
+import { WebAssemblyJs } from './webassembly-api.js';
+
+export interface AdmittedModule {
+  /** The metered module, ready for `new WebAssembly.Module`. */
+  readonly bytes: Uint8Array;
+  /** SHA-256 of the deployed (original) bytes: the code's identity on chain. */
+  readonly codeHash: Uint8Array;
+  /** Host ABI functions the module imports, each once. */
+  readonly imports: readonly HostImportName[];
+  readonly exports: readonly { readonly name: string; readonly kind: ExportKind }[];
+  /** The module's memory after admission, in 64 KiB pages; undefined when it has none. */
+  readonly memory: { readonly initial: number; readonly maximum: number } | undefined;
+}
+
+/**
+ * Checks a deployed module against the admitted subset of WebAssembly and the host ABI, then
+ * returns it metered. Throws AdmissionError (see its codes) when the module is refused.
+ */
+export function admitModule(bytes: Uint8Array, options: AdmissionOptions = {}): AdmittedModule {
+  const limits = { ...DEFAULT_ADMISSION_OPTIONS, ...options };
+  const bulkShift = Math.log2(limits.bulkBytesPerFuel);
+  if (!Number.isInteger(bulkShift) || bulkShift < 0) {
+    throw new RangeError(`bulkBytesPerFuel must be a power of two, got ${limits.bulkBytesPerFuel}`);
+  }
+  if (bytes.length > limits.maxCodeBytes) {
+    throw new AdmissionError('WASM_LIMIT', `module has ${bytes.length} bytes; at most ${limits.maxCodeBytes} are allowed`);
+  }
+
+  const module = readModule(bytes);
+  const imports = checkHostImports(module);
+  const memoryMaximum = checkResourceLimits(module, limits);
+  const functions = {
+    types: module.types,
+    functionTypes: [...module.imports.map((i) => i.typeIndex), ...module.functionTypes].map((typeIndex, index) =>
+      typeOf(module.types, typeIndex, index),
+    ),
+  };
+  const plans = module.bodies.map((body, i) => analyseFunction(bytes, body, module.imports.length + i, functions));
+  confirmValid(bytes, 'module');
+
+  const metered = rewriteModule(module, { plans, stackCharges: stackCharges(plans), memoryMaximum, bulkShift });
+  confirmValid(metered, 'metered module');
+
+  const memory = module.memories[0];
+  return {
+    bytes: metered,
+    codeHash: createHash('sha256').update(bytes).digest(),
+    imports,
+    exports: module.exports.map(({ name, kind }) => ({ name, kind })),
+    memory: memory && { initial: memory.initial, maximum: memoryMaximum },
+  };
+}
+
+function typeOf(types: readonly FunctionType[], typeIndex: number, functionIndex: number): FunctionType {
+  const type = types[typeIndex];
+  if (type === undefined) throw new AdmissionError('WASM_INVALID', `function ${functionIndex} names missing type ${typeIndex}`);
+  return type;
+}
+
+/** The engine's validator has the last word; compiling is only needed to get its reason. */
+function confirmValid(bytes: Uint8Array, what: string): void {
+  if (WebAssemblyJs.validate(bytes)) return;
+  let reason = 'rejected by the engine';
+  try {
+    new WebAssemblyJs.Module(bytes);
+  } catch (error) {
+    reason = error instanceof Error ? error.message : String(error);
+  }
+  throw new AdmissionError('WASM_INVALID', `${what} does not validate: ${reason}`);
+}

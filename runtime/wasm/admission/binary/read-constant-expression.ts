@@ -1,0 +1,63 @@
+import { AdmissionError, forbiddenFeature, malformed } from '../admission-error.js';
+import type { ByteReader } from './byte-reader.js';
+import { FUNCREF } from './wasm-constants.js';
+
+const END = 0x0b;
+
+/**
+ * Steps over a constant expression (global initialiser, segment offset): exactly one numeric
+ * or v128 constant followed by `end`. `global.get` is refused because in the admitted subset
+ * it could only name an imported global, and services import none.
+ */
+export function skipConstantExpression(reader: ByteReader, where: string): void {
+  const start = reader.offset;
+  const opcode = reader.u8();
+  switch (opcode) {
+    case 0x41:
+      reader.signed(32);
+      break;
+    case 0x42:
+      reader.skipS64();
+      break;
+    case 0x43:
+      reader.skip(4);
+      break;
+    case 0x44:
+      reader.skip(8);
+      break;
+    case 0xfd:
+      if (reader.u32() !== 0x0c) throw invalidConstant(where);
+      reader.skip(16);
+      break;
+    case 0x23:
+      throw new AdmissionError('WASM_INVALID', `global.get in ${where} would need an imported global, and services cannot import globals`);
+    case 0xd0:
+    case 0xd2:
+      throw forbiddenFeature(`reference constant in ${where}`, 'reference types');
+    case 0x6a:
+    case 0x6b:
+    case 0x6c:
+    case 0x7c:
+    case 0x7d:
+    case 0x7e:
+      throw forbiddenFeature(`arithmetic in ${where}`, 'extended constant expressions');
+    default:
+      throw invalidConstant(where);
+  }
+  if (reader.u8() !== END) throw malformed(`${where} must be a single constant followed by end`, start);
+}
+
+/** Steps over one element of an expression-encoded element segment: `ref.func i` or `ref.null func`. */
+export function skipElementExpression(reader: ByteReader): void {
+  const start = reader.offset;
+  const opcode = reader.u8();
+  if (opcode === 0xd2) reader.u32();
+  else if (opcode !== 0xd0 || reader.u8() !== FUNCREF) {
+    throw malformed('element expression must be ref.func or ref.null func', start);
+  }
+  if (reader.u8() !== END) throw malformed('element expression must end after one reference', start);
+}
+
+function invalidConstant(where: string): AdmissionError {
+  return new AdmissionError('WASM_INVALID', `${where} is not a constant expression of the admitted instruction set`);
+}

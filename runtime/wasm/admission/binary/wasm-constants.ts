@@ -1,0 +1,88 @@
+// Numeric codes of the WebAssembly binary format that the admission reader and writer share.
+
+export const WASM_MAGIC = [0x00, 0x61, 0x73, 0x6d] as const;
+export const WASM_VERSION = [0x01, 0x00, 0x00, 0x00] as const;
+
+export const SectionId = {
+  custom: 0,
+  type: 1,
+  import: 2,
+  function: 3,
+  table: 4,
+  memory: 5,
+  global: 6,
+  export: 7,
+  start: 8,
+  element: 9,
+  code: 10,
+  data: 11,
+  dataCount: 12,
+  tag: 13,
+} as const;
+
+/** Position of each non-custom section id in the required order (the tag section sits after memory). */
+export const SECTION_ORDER: Readonly<Record<number, number>> = {
+  [SectionId.type]: 1,
+  [SectionId.import]: 2,
+  [SectionId.function]: 3,
+  [SectionId.table]: 4,
+  [SectionId.memory]: 5,
+  [SectionId.tag]: 6,
+  [SectionId.global]: 7,
+  [SectionId.export]: 8,
+  [SectionId.start]: 9,
+  [SectionId.element]: 10,
+  [SectionId.dataCount]: 11,
+  [SectionId.code]: 12,
+  [SectionId.data]: 13,
+};
+
+export const ValueType = {
+  i32: 0x7f,
+  i64: 0x7e,
+  f32: 0x7d,
+  f64: 0x7c,
+  v128: 0x7b,
+} as const;
+
+export type ValueTypeCode = (typeof ValueType)[keyof typeof ValueType];
+
+const VALUE_TYPE_NAMES: Readonly<Record<number, string>> = {
+  0x7f: 'i32',
+  0x7e: 'i64',
+  0x7d: 'f32',
+  0x7c: 'f64',
+  0x7b: 'v128',
+};
+
+export function isValueType(code: number): code is ValueTypeCode {
+  return VALUE_TYPE_NAMES[code] !== undefined;
+}
+
+export function valueTypeName(code: number): string {
+  return VALUE_TYPE_NAMES[code] ?? `0x${code.toString(16)}`;
+}
+
+/** Byte size of a value of the type (mutable-global budget, frame estimates). */
+export function valueTypeSize(code: ValueTypeCode): number {
+  switch (code) {
+    case ValueType.i32:
+    case ValueType.f32:
+      return 4;
+    case ValueType.v128:
+      return 16;
+    default:
+      return 8;
+  }
+}
+
+/** Reference type codes: only ever met to be refused (reference types, GC). */
+export const FUNCREF = 0x70;
+export const EXTERNREF = 0x6f;
+
+export const ExternalKind = { function: 0, table: 1, memory: 2, global: 3, tag: 4 } as const;
+
+export const EXTERNAL_KIND_NAMES = ['function', 'table', 'memory', 'global', 'tag'] as const;
+
+/** The empty block type. */
+export const BLOCK_TYPE_EMPTY = 0x40;

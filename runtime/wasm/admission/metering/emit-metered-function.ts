@@ -1,0 +1,128 @@
+import { ByteWriter } from '../binary/byte-writer.js';
+import { BLOCK_TYPE_EMPTY, ValueType } from '../binary/wasm-constants.js';
+import { EDIT_STRIDE, EditKind, type FunctionPlan } from './analyse-function.js';
+import { FUEL_GLOBAL_INDEX, STACK_GLOBAL_INDEX } from './meter-imports.js';
+
+const Op = {
+  unreachable: 0x00,
+  block: 0x02,
+  if: 0x04,
+  end: 0x0b,
+  br: 0x0c,
+  localGet: 0x20,
+  localSet: 0x21,
+  localTee: 0x22,
+  globalGet: 0x23,
+  globalSet: 0x24,
+  i32Const: 0x41,
+  i64Const: 0x42,
+  i32LtS: 0x48,
+  i64LtS: 0x53,
+  i32Add: 0x6a,
+  i32Sub: 0x6b,
+  i64Sub: 0x7d,
+  i64ShrU: 0x88,
+  i64ExtendI32U: 0xad,
+} as const;
+
+/**
+ * Pass two of metering: writes the body with the plan's edits applied. The metered body is
+ *
+ *   stack -= stackCharge; trap if stack < 0      (call depth, shared with the host's `call`)
+ *   fuel local := fuel global
+ *   block (result of the function)
+ *     <original code: a fuel charge at every basic block, a check at entry and loop headers,
+ *      the fuel stored around calls, `return` turned into a branch to this block>
+ *   end
+ *   stack += stackCharge; fuel global := fuel local; trap if fuel < 0
+ *
+ * so every exit except a trap gives its frame back and publishes the fuel it used. Small leaf
+ * functions have no stack lines (stackCharge 0, see stack-charges.ts).
+ * `bulkShift`: memory.copy/fill/init of n bytes cost n >> bulkShift on top of 1. Appends to `out`.
+ */
+export function emitMeteredFunction(
+  bytes: Uint8Array,
+  plan: FunctionPlan,
+  stackCharge: number,
+  bulkShift: number,
+  out: ByteWriter,
+): void {
+  const fuel = plan.fuelLocal;
+  const scratch = plan.scratchLocal;
+
+  const trapIfFuelNegative = () => {
+    out.u8(Op.i64Const).signed(0).u8(Op.i64LtS).u8(Op.if).u8(BLOCK_TYPE_EMPTY);
+    out.u8(Op.localGet).u32(fuel).u8(Op.globalSet).u32(FUEL_GLOBAL_INDEX).u8(Op.unreachable).u8(Op.end);
+  };
+  const charge = (cost: number, check: boolean) => {
+    if (cost > 0) {
+      out.u8(Op.localGet).u32(fuel).u8(Op.i64Const).signed(cost).u8(Op.i64Sub);
+      out.u8(check ? Op.localTee : Op.localSet).u32(fuel);
+    } else if (check) {
+      out.u8(Op.localGet).u32(fuel);
+    }
+    if (check) trapIfFuelNegative();
+  };
+
+  // Locals: the original groups, then one group each for the fuel (i64) and scratch (i32) locals.
+  out.u32(plan.localGroupCount + 2);
+  out.bytes(bytes.subarray(plan.localGroupsStart, plan.codeStart));
+  out.u32(1).u8(ValueType.i64).u32(1).u8(ValueType.i32);
+
+  // Prologue.
+  if (stackCharge > 0) {
+    out.u8(Op.globalGet).u32(STACK_GLOBAL_INDEX).u8(Op.i32Const).signed(stackCharge).u8(Op.i32Sub);
+    out.u8(Op.localTee).u32(scratch).u8(Op.globalSet).u32(STACK_GLOBAL_INDEX);
+    out.u8(Op.localGet).u32(scratch).u8(Op.i32Const).signed(0).u8(Op.i32LtS);
+    out.u8(Op.if).u8(BLOCK_TYPE_EMPTY).u8(Op.unreachable).u8(Op.end);
+  }
+  out.u8(Op.globalGet).u32(FUEL_GLOBAL_INDEX).u8(Op.localSet).u32(fuel);
+  out.u8(Op.block).u8(plan.type.results[0] ?? BLOCK_TYPE_EMPTY);
+
+  const edits = plan.edits;
+  let copied = plan.codeStart;
+  for (let i = 0; i < edits.length; i += EDIT_STRIDE) {
+    const start = edits[i]!;
+    const kind = edits[i + 2]!;
+    const value = edits[i + 3]!;
+    out.bytes(bytes.subarray(copied, start));
+    copied = edits[i + 1]!;
+    switch (kind) {
+      case EditKind.charge:
+        charge(value, false);
+        break;
+      case EditKind.chargeAndCheck:
+        charge(value, true);
+        break;
+      case EditKind.storeFuelBeforeCall:
+        out.u8(Op.localGet).u32(fuel).u8(Op.globalSet).u32(FUEL_GLOBAL_INDEX);
+        break;
+      case EditKind.loadFuelAfterCall:
+        out.u8(Op.globalGet).u32(FUEL_GLOBAL_INDEX).u8(Op.localSet).u32(fuel);
+        break;
+      case EditKind.chargeBulk:
+        out.u8(Op.localTee).u32(scratch);
+        out.u8(Op.localGet).u32(fuel).u8(Op.localGet).u32(scratch).u8(Op.i64ExtendI32U);
+        out.u8(Op.i64Const).signed(bulkShift).u8(Op.i64ShrU).u8(Op.i64Sub).u8(Op.localTee).u32(fuel);
+        trapIfFuelNegative();
+        break;
+      case EditKind.remapGlobal:
+        out.u8(bytes[start]!).u32(value);
+        break;
+      case EditKind.returnToWrapper:
+        out.u8(Op.br).u32(value);
+        break;
+      case EditKind.functionEnd:
+        out.u8(Op.end);
+        if (stackCharge > 0) {
+          out.u8(Op.globalGet).u32(STACK_GLOBAL_INDEX).u8(Op.i32Const).signed(stackCharge).u8(Op.i32Add);
+          out.u8(Op.globalSet).u32(STACK_GLOBAL_INDEX);
+        }
+        out.u8(Op.localGet).u32(fuel).u8(Op.globalSet).u32(FUEL_GLOBAL_INDEX);
+        out.u8(Op.localGet).u32(fuel);
+        out.u8(Op.i64Const).signed(0).u8(Op.i64LtS).u8(Op.if).u8(BLOCK_TYPE_EMPTY).u8(Op.unreachable).u8(Op.end);
+        out.u8(Op.end);
+        break;
+    }
+  }
+}

@@ -1,0 +1,88 @@
+import { TsibaseError } from '../../../../host-api/errors.js';
+import { WebAssemblyJs, type WasmGlobal } from '../webassembly-api.js';
+import { FUEL_IMPORT_NAME, METER_IMPORT_MODULE, STACK_IMPORT_NAME } from './meter-imports.js';
+
+export type ExecutionLimitCode = 'WASM_FUEL_EXHAUSTED' | 'WASM_STACK_OVERFLOW';
+
+/** An execution context ran out of fuel or stack; every node reaches the same verdict. */
+export class ExecutionLimitError extends TsibaseError {
+  declare readonly code: ExecutionLimitCode;
+
+  constructor(code: ExecutionLimitCode, message: string) {
+    super(code, message);
+  }
+}
+
+export interface ExecutionBudget {
+  /** Instructions (fuel units) the whole context may execute. */
+  readonly fuel: bigint;
+  /** Bytes of estimated wasm stack (frames plus the host's reservations for `call`). */
+  readonly stackBytes?: number;
+}
+
+/**
+ * Default stack budget. Estimates are upper bounds of V8's real frames, so half of Node's
+ * default ~984 KiB native stack leaves room for the host's own frames between nested calls.
+ */
+export const DEFAULT_STACK_BYTES = 512 * 1024;
+
+/**
+ * The fuel and stack counters of one execution context (one transaction, query or callback),
+ * shared by all its instances through the imported meter globals.
+ */
+export class ExecutionMeter {
+  readonly fuel: WasmGlobal<bigint>;
+  readonly stack: WasmGlobal<number>;
+  readonly budget: Required<ExecutionBudget>;
+
+  constructor(budget: ExecutionBudget) {
+    this.budget = { stackBytes: DEFAULT_STACK_BYTES, ...budget };
+    this.fuel = new WebAssemblyJs.Global({ value: 'i64', mutable: true }, this.budget.fuel);
+    this.stack = new WebAssemblyJs.Global({ value: 'i32', mutable: true }, this.budget.stackBytes);
+  }
+
+  /** The import object entry every metered instance of this context needs. */
+  importObject(): Record<string, Record<string, unknown>> {
+    return { [METER_IMPORT_MODULE]: { [FUEL_IMPORT_NAME]: this.fuel, [STACK_IMPORT_NAME]: this.stack } };
+  }
+
+  /** Fuel used so far (more than the budget once exhausted: the charge that crossed zero counts). */
+  consumedFuel(): bigint {
+    return this.budget.fuel - this.fuel.value;
+  }
+
+  /** Charges fuel for host work (e.g. per byte copied by an import). */
+  chargeFuel(amount: bigint): void {
+    this.fuel.value -= amount;
+    if (this.fuel.value < 0n) throw this.fuelExhausted();
+  }
+
+  /** Reserves stack for a nested `call` (host-abi.md §6 step 1); pair with releaseStack. */
+  reserveStack(bytes: number): void {
+    this.stack.value -= bytes;
+    if (this.stack.value < 0) throw this.stackOverflow();
+  }
+
+  releaseStack(bytes: number): void {
+    this.stack.value += bytes;
+  }
+
+  /**
+   * The limit error behind a trap, if any: metered code traps with `unreachable` after leaving
+   * the exhausted counter negative, so a caught WebAssembly.RuntimeError is a limit error exactly
+   * when a counter is below zero (fuel is checked first). Use: `catch (e) { throw meter.limitError() ?? e; }`.
+   */
+  limitError(): ExecutionLimitError | undefined {
+    if (this.fuel.value < 0n) return this.fuelExhausted();
+    if (this.stack.value < 0) return this.stackOverflow();
+    return undefined;
+  }
+
+  private fuelExhausted(): ExecutionLimitError {
+    return new ExecutionLimitError('WASM_FUEL_EXHAUSTED', `fuel exhausted: the execution needs more than its budget of ${this.budget.fuel} instructions`);
+  }
+
+  private stackOverflow(): ExecutionLimitError {
+    return new ExecutionLimitError('WASM_STACK_OVERFLOW', `stack overflow: nested calls need more than the stack budget of ${this.budget.stackBytes} bytes`);
+  }
+}

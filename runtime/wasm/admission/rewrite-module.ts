@@ -1,0 +1,115 @@
+import { ByteWriter } from './binary/byte-writer.js';
+import type { SectionRange, WasmModule } from './binary/module-types.js';
+import {
+  EXTERNAL_KIND_NAMES,
+  ExternalKind,
+  SECTION_ORDER,
+  SectionId,
+  ValueType,
+  WASM_MAGIC,
+  WASM_VERSION,
+} from './binary/wasm-constants.js';
+import type { FunctionPlan } from './metering/analyse-function.js';
+import { emitMeteredFunction } from './metering/emit-metered-function.js';
+import {
+  FUEL_IMPORT_NAME,
+  METER_GLOBAL_COUNT,
+  METER_IMPORT_MODULE,
+  STACK_IMPORT_NAME,
+} from './metering/meter-imports.js';
+import { rewriteNameSection } from './rewrite-name-section.js';
+
+export interface RewriteSettings {
+  /** Metering plan of every defined function, in order. */
+  readonly plans: readonly FunctionPlan[];
+  /** Stack bytes each defined function reserves (see stackCharges). */
+  readonly stackCharges: readonly number[];
+  /** Maximum pages written for the memory (when the module has one). */
+  readonly memoryMaximum: number;
+  /** Bulk memory operations cost 1 fuel per 2^bulkShift bytes. */
+  readonly bulkShift: number;
+}
+
+/**
+ * Writes the admitted module: the meter globals appended to the imports, the memory maximum
+ * capped, global indices of exports moved past the meter globals, and every body metered.
+ * All other sections are copied byte for byte, in place (the `name` section is adjusted).
+ */
+export function rewriteModule(module: WasmModule, settings: RewriteSettings): Uint8Array {
+  const out = new ByteWriter(module.bytes.length * 2 + 256);
+  out.bytes(Uint8Array.from(WASM_MAGIC)).bytes(Uint8Array.from(WASM_VERSION));
+  const content = new ByteWriter();
+  const emit = (id: number, write: (w: ByteWriter) => void) => {
+    write(content.reset());
+    out.u8(id).sized(content);
+  };
+
+  let importsWritten = false;
+  for (const section of module.sections) {
+    const order = SECTION_ORDER[section.id];
+    if (!importsWritten && order !== undefined && order >= SECTION_ORDER[SectionId.import]!) {
+      emit(SectionId.import, (w) => writeImports(w, module));
+      importsWritten = true;
+      if (section.id === SectionId.import) continue;
+    }
+    switch (section.id) {
+      case SectionId.memory:
+        emit(SectionId.memory, (w) => writeMemory(w, module, settings.memoryMaximum));
+        break;
+      case SectionId.export:
+        emit(SectionId.export, (w) => writeExports(w, module));
+        break;
+      case SectionId.code:
+        emit(SectionId.code, (w) => writeCode(w, module, settings));
+        break;
+      case SectionId.custom:
+        if (section.customName === 'name') {
+          const names = rewriteNameSection(module.bytes, section.start, section.end);
+          if (names !== undefined) out.u8(SectionId.custom).u32(names.length).bytes(names);
+          break;
+        }
+        copySection(out, module, section);
+        break;
+      default:
+        copySection(out, module, section);
+    }
+  }
+  if (!importsWritten) emit(SectionId.import, (w) => writeImports(w, module));
+  return out.view().slice();
+}
+
+function copySection(out: ByteWriter, module: WasmModule, section: SectionRange): void {
+  out.u8(section.id).u32(section.end - section.start).bytes(module.bytes.subarray(section.start, section.end));
+}
+
+function writeImports(w: ByteWriter, module: WasmModule): void {
+  w.u32(module.imports.length + METER_GLOBAL_COUNT);
+  for (const entry of module.imports) {
+    w.name(entry.module).name(entry.name).u8(ExternalKind.function).u32(entry.typeIndex);
+  }
+  // Order fixes the global indices: FUEL_GLOBAL_INDEX, STACK_GLOBAL_INDEX.
+  w.name(METER_IMPORT_MODULE).name(FUEL_IMPORT_NAME).u8(ExternalKind.global).u8(ValueType.i64).u8(1);
+  w.name(METER_IMPORT_MODULE).name(STACK_IMPORT_NAME).u8(ExternalKind.global).u8(ValueType.i32).u8(1);
+}
+
+function writeMemory(w: ByteWriter, module: WasmModule, maximum: number): void {
+  w.u32(module.memories.length);
+  for (const memory of module.memories) w.u8(0x01).u32(memory.initial).u32(maximum);
+}
+
+function writeExports(w: ByteWriter, module: WasmModule): void {
+  w.u32(module.exports.length);
+  for (const entry of module.exports) {
+    const kind = EXTERNAL_KIND_NAMES.indexOf(entry.kind);
+    w.name(entry.name).u8(kind).u32(kind === ExternalKind.global ? entry.index + METER_GLOBAL_COUNT : entry.index);
+  }
+}
+
+function writeCode(w: ByteWriter, module: WasmModule, settings: RewriteSettings): void {
+  const body = new ByteWriter();
+  w.u32(settings.plans.length);
+  settings.plans.forEach((plan, i) => {
+    emitMeteredFunction(module.bytes, plan, settings.stackCharges[i]!, settings.bulkShift, body.reset());
+    w.sized(body);
+  });
+}

@@ -1,0 +1,220 @@
+import { CodeFlags, Limits, type Mode } from '../../host-api/abi/databases.js';
+import { accountNameFromNumber } from '../../host-api/names/index.js';
+import { FracpackError } from '../../host-api/fracpack/index.js';
+import { Action, type ActionTrace } from '../../host-api/types/index.js';
+import { TsibaseError } from '../../host-api/errors.js';
+import type { Store } from '../db/store.js';
+import { TemporaryDb } from '../db/temporary-db.js';
+import { WebAssemblyJs } from './admission/webassembly-api.js';
+import { ExecutionMeter, type ExecutionBudget } from './admission/index.js';
+import type { Engine } from './engine.js';
+import { HostError } from './errors.js';
+import { linkHostImports, type SocketHost } from './linker.js';
+import { readServiceCode } from './service-code.js';
+import { ServiceInstance } from './service-instance.js';
+import { appendAction, newActionTrace } from './trace.js';
+
+const EMPTY = new Uint8Array(0);
+
+/** Fuel of one context when the caller sets none: ample for real work, short for a runaway loop. */
+export const DEFAULT_FUEL = 500_000_000n;
+
+export interface ContextOptions {
+  readonly mode: Mode;
+  readonly store: Store;
+  readonly engine: Engine;
+  readonly budget?: ExecutionBudget;
+  /** Connections a privileged service may write to in subjective modes. */
+  readonly sockets?: SocketHost;
+  /** VER mode: signed bytes by the hex of their SHA-256, so signature checks can use node:crypto. */
+  readonly signedData?: ReadonlyMap<string, Uint8Array>;
+}
+
+/** One action running in a service instance: the stack entry of host-abi §6. */
+export interface Frame {
+  readonly instance: ServiceInstance;
+  readonly action: Action;
+  readonly packedAction: Uint8Array;
+  readonly trace: ActionTrace;
+  /** Subjective views open when the action started; views it opens are discarded when it returns. */
+  readonly subjectiveDepth: number;
+  retval: Uint8Array;
+}
+
+/**
+ * One transaction, query, callback or signature check: its mode, its fuel and stack meter, the
+ * service instances it has created (fresh memory each), the call stack and the trace. Imports
+ * are bound once per context and act on the instance at the top of the stack.
+ */
+export class ExecutionContext {
+  readonly mode: Mode;
+  readonly store: Store;
+  readonly meter: ExecutionMeter;
+  readonly temporary = new TemporaryDb();
+  readonly sockets: SocketHost | undefined;
+  readonly signedData: ReadonlyMap<string, Uint8Array>;
+  /** Top-level action traces, in order. */
+  readonly actionTraces: ActionTrace[] = [];
+  /** Checkpoints of the open subjective views, innermost last. */
+  readonly subjectiveViews: number[] = [];
+  /** CPU limit a privileged service asked for (setMaxTransactionTime), in nanoseconds. */
+  maxTransactionTime: bigint | undefined;
+  readonly cpuAtStart = process.cpuUsage();
+
+  private readonly engine: Engine;
+  private readonly instances = new Map<bigint, ServiceInstance>();
+  private readonly stack: Frame[] = [];
+  private readonly imports: Record<string, Record<string, unknown>>;
+
+  constructor(options: ContextOptions) {
+    this.mode = options.mode;
+    this.store = options.store;
+    this.engine = options.engine;
+    this.sockets = options.sockets;
+    this.signedData = options.signedData ?? new Map();
+    this.meter = new ExecutionMeter(options.budget ?? { fuel: DEFAULT_FUEL });
+    this.imports = { env: linkHostImports(this), ...this.meter.importObject() } as Record<string, Record<string, unknown>>;
+  }
+
+  /** The innermost running action. */
+  get frame(): Frame {
+    const frame = this.stack[this.stack.length - 1];
+    if (!frame) throw new HostError('HOST_BAD_ARGUMENT', 'a host import was called with no action running');
+    return frame;
+  }
+
+  get depth(): number {
+    return this.stack.length;
+  }
+
+  /** The stack entries from the outermost action, for services that inspect their callers. */
+  frames(): readonly Frame[] {
+    return this.stack;
+  }
+
+  /** Runs `action` on behalf of the host (any sender); returns its return value. */
+  runAction(action: Action): Uint8Array {
+    const packed = Action.pack(action);
+    return this.runTopLevel(action, packed, (inst) => this.invokeCalled(inst, action));
+  }
+
+  /**
+   * Invokes a host-called export (processTransaction, serve, recv) of `service`; the action the
+   * guest reads has sender 0, method 0 and `rawData` as given (host-abi §7).
+   */
+  runExport(service: bigint, exportName: string, rawData: Uint8Array = EMPTY): Uint8Array {
+    const action: Action = { sender: 0n, service, method: 0n, rawData };
+    return this.runTopLevel(action, Action.pack(action), (inst) => {
+      const fn = inst.exports[exportName];
+      if (typeof fn !== 'function') throw new HostError('HOST_BAD_ARGUMENT', `service '${inst.name}' has no export ${exportName}`);
+      (fn as () => void)();
+    });
+  }
+
+  /** The `call` import: runs a packed Action for the current service (host-abi §6). */
+  callFromService(packed: Uint8Array): Uint8Array {
+    const caller = this.frame;
+    this.meter.reserveStack(Limits.callStackReserve);
+    try {
+      let action: Action;
+      try {
+        action = Action.unpack(packed);
+      } catch (err) {
+        if (err instanceof FracpackError) throw new HostError('HOST_BAD_ARGUMENT', `call: malformed action: ${err.message}`);
+        throw err;
+      }
+      if (action.sender !== caller.instance.service && !caller.instance.isPrivileged) {
+        throw new HostError('HOST_ACCESS_DENIED',
+          `call: service '${caller.instance.name}' may not send an action as '${accountNameFromNumber(action.sender)}' (not privileged)`);
+      }
+      return this.execute(action, packed, caller.trace, (inst) => this.invokeCalled(inst, action));
+    } finally {
+      this.meter.releaseStack(Limits.callStackReserve);
+    }
+  }
+
+  /** Discards what the context leaves behind: open subjective views and the temporary database. */
+  dispose(): void {
+    while (this.subjectiveViews.length) this.store.subjective.rollback(this.subjectiveViews.pop()!);
+  }
+
+  private runTopLevel(action: Action, packed: Uint8Array, invoke: (inst: ServiceInstance) => void): Uint8Array {
+    const stackBefore = this.meter.stack.value;
+    const trace = newActionTrace(action);
+    this.actionTraces.push(trace);
+    try {
+      return this.execute(action, packed, undefined, invoke, trace);
+    } finally {
+      this.meter.stack.value = stackBefore;
+    }
+  }
+
+  private invokeCalled(inst: ServiceInstance, action: Action): void {
+    if (!inst.exports.called) throw new HostError('HOST_BAD_ARGUMENT', `service '${inst.name}' has no export called`);
+    inst.exports.called(action.service, action.sender);
+  }
+
+  private execute(
+    action: Action,
+    packed: Uint8Array,
+    parentTrace: ActionTrace | undefined,
+    invoke: (inst: ServiceInstance) => void,
+    trace: ActionTrace = newActionTrace(action),
+  ): Uint8Array {
+    if (parentTrace) appendAction(parentTrace, trace);
+    const started = process.hrtime.bigint();
+    try {
+      const instance = this.instanceOf(action.service);
+      const frame: Frame = { instance, action, packedAction: packed, trace, subjectiveDepth: this.subjectiveViews.length, retval: EMPTY };
+      this.stack.push(frame);
+      try {
+        if (!instance.started) {
+          instance.started = true;
+          instance.exports.start?.(action.service);
+        }
+        invoke(instance);
+      } finally {
+        this.stack.pop();
+        this.closeViewsAbove(frame.subjectiveDepth);
+      }
+      trace.rawRetval = frame.retval;
+      return frame.retval;
+    } catch (err) {
+      const error = this.classify(err, action);
+      trace.error = error.message;
+      throw error;
+    } finally {
+      trace.totalTime = process.hrtime.bigint() - started;
+    }
+  }
+
+  /** Turns a wasm trap into the limit error behind it, or a SERVICE_TRAPPED error; host errors pass. */
+  private classify(err: unknown, action: Action): Error {
+    if (err instanceof TsibaseError) return err;
+    const limit = this.meter.limitError();
+    if (limit) return limit;
+    const message = err instanceof Error ? err.message : String(err);
+    return new HostError('SERVICE_TRAPPED', `service '${accountNameFromNumber(action.service)}' trapped: ${message}`);
+  }
+
+  private closeViewsAbove(depth: number): void {
+    while (this.subjectiveViews.length > depth) this.store.subjective.rollback(this.subjectiveViews.pop()!);
+  }
+
+  private instanceOf(service: bigint): ServiceInstance {
+    const existing = this.instances.get(service);
+    if (existing) return existing;
+    if (this.instances.size >= Limits.maxServicesPerContext) {
+      throw new HostError('HOST_LIMIT', `more than ${Limits.maxServicesPerContext} services in one execution context`);
+    }
+    const code = readServiceCode(this.store, service);
+    if (!code) throw new HostError('SERVICE_NOT_FOUND', `service '${accountNameFromNumber(service)}' has no code`);
+    if (this.mode === 'verify' && (code.flags & CodeFlags.isVerify) === 0n) {
+      throw new HostError('HOST_ACCESS_DENIED', `service '${accountNameFromNumber(service)}' is not a verify service and cannot run in verify mode`);
+    }
+    const module = this.engine.module(code.codeHash, code.code);
+    const instance = new ServiceInstance(service, code.flags, new WebAssemblyJs.Instance(module, this.imports));
+    this.instances.set(service, instance);
+    return instance;
+  }
+}

@@ -1,0 +1,97 @@
+import {
+  DbId, Limits, dbAccess, isPrefixedDb, isSubjectiveMode, readNeedsPrivilege,
+} from '../../../host-api/abi/databases.js';
+import { configKey } from '../../../host-api/abi/keys.js';
+import { ConfigRow } from '../../../host-api/types/native.js';
+import type { KvReader, KvWriter } from '../../db/store.js';
+import { HostError } from '../errors.js';
+import type { ExecutionContext } from '../execution-context.js';
+import type { ServiceInstance } from '../service-instance.js';
+
+// The access rules of host-abi §3-5 for the kv imports: which database a mode may touch, owner
+// prefixes, privileges, open subjective views and size limits. Every refusal names the import,
+// the database and the reason.
+
+const PREFIX_BYTES = 8;
+
+function denied(what: string, db: number, reason: string): HostError {
+  return new HostError('HOST_ACCESS_DENIED', `${what}: database ${db} ${reason}`);
+}
+
+function startsWithOwner(key: Uint8Array, owner: bigint): boolean {
+  if (key.length < PREFIX_BYTES) return false;
+  let v = 0n;
+  for (let i = 0; i < PREFIX_BYTES; i++) v = (v << 8n) | BigInt(key[i]!);
+  return v === owner;
+}
+
+/** The reader/writer behind a database id: the context's temporary database or the store. */
+export function backingDb(ctx: ExecutionContext, db: number): KvReader & KvWriter {
+  return db === DbId.temporary ? ctx.temporary : ctx.store;
+}
+
+function requireOpenView(ctx: ExecutionContext, what: string, db: number): void {
+  if (db === DbId.subjective && ctx.subjectiveViews.length === 0) {
+    throw denied(what, db, 'needs an open subjective view (checkoutSubjective)');
+  }
+}
+
+/** Checks a read (kvGet, lookups); `matchLength` is given for ordered lookups. */
+export function checkRead(ctx: ExecutionContext, inst: ServiceInstance, what: string, db: number, key: Uint8Array, matchLength?: number): void {
+  const rule = dbAccess(ctx.mode, db).read;
+  if (rule === 'none' && !(readNeedsPrivilege(db) && inst.isPrivileged && isSubjectiveMode(ctx.mode))) {
+    throw denied(what, db, `is not readable in ${ctx.mode} mode`);
+  }
+  if (rule === 'own' && !startsWithOwner(key, inst.service)) {
+    throw denied(what, db, `only allows reading keys that start with the service's own account ('${inst.name}')`);
+  }
+  requireOpenView(ctx, what, db);
+  if (matchLength !== undefined) {
+    if (matchLength >>> 0 > key.length) throw new HostError('HOST_BAD_ARGUMENT', `${what}: match length ${matchLength >>> 0} exceeds the key length ${key.length}`);
+    if (isPrefixedDb(db) && matchLength >>> 0 < PREFIX_BYTES) {
+      throw denied(what, db, `lookups must match at least the ${PREFIX_BYTES}-byte owner prefix (got ${matchLength >>> 0})`);
+    }
+  }
+}
+
+/** Checks a kvMax prefix: on prefixed databases it must hold at least the owner account. */
+export function checkMaxPrefix(ctx: ExecutionContext, inst: ServiceInstance, db: number, prefix: Uint8Array): void {
+  checkRead(ctx, inst, 'kvMax', db, prefix);
+  if (isPrefixedDb(db) && prefix.length < PREFIX_BYTES) {
+    throw denied('kvMax', db, `prefix must hold at least the ${PREFIX_BYTES}-byte owner account`);
+  }
+}
+
+/** Checks a write (kvPut, kvRemove). */
+export function checkWrite(ctx: ExecutionContext, inst: ServiceInstance, what: string, db: number, key: Uint8Array): void {
+  const rule = dbAccess(ctx.mode, db).write;
+  if (rule === 'none') throw denied(what, db, `is read-only or unavailable in ${ctx.mode} mode`);
+  if ((rule === 'privileged' || rule === 'privileged-own') && !inst.isPrivileged) {
+    throw denied(what, db, `can only be written by privileged services ('${inst.name}' is not)`);
+  }
+  if ((rule === 'own' || rule === 'privileged-own') && !startsWithOwner(key, inst.service)) {
+    throw denied(what, db, `only allows writing keys that start with the service's own account ('${inst.name}')`);
+  }
+  requireOpenView(ctx, what, db);
+}
+
+export interface SizeLimits {
+  readonly maxKeySize: number;
+  readonly maxValueSize: number;
+}
+
+const limitsOfContext = new WeakMap<ExecutionContext, SizeLimits>();
+
+/**
+ * The chain's key and value limits (native config row, else the defaults of host-abi §3), read
+ * once per context: a change takes effect for the next transaction.
+ */
+export function sizeLimits(ctx: ExecutionContext): SizeLimits {
+  let limits = limitsOfContext.get(ctx);
+  if (!limits) {
+    const row = ctx.store.get(DbId.native, configKey());
+    limits = row ? ConfigRow.unpack(row) : { maxKeySize: Limits.maxKeySize, maxValueSize: Limits.maxValueSize };
+    limitsOfContext.set(ctx, limits);
+  }
+  return limits;
+}

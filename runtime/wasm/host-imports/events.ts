@@ -1,0 +1,43 @@
+import { NONE_SIZE, dbAccess } from '../../../host-api/abi/databases.js';
+import { HostError } from '../errors.js';
+import type { ExecutionContext } from '../execution-context.js';
+import type { ImportGroup } from '../linker.js';
+
+// Event databases (host-abi §9): append in transactions, read back by id in queries.
+
+/** bytes 2..9 of a packed event (after the u16 fixed-area length) hold its service, little-endian. */
+function eventService(value: Uint8Array): bigint | undefined {
+  if (value.length < 10) return undefined;
+  return new DataView(value.buffer, value.byteOffset + 2, 8).getBigUint64(0, true);
+}
+
+export function eventImports(ctx: ExecutionContext): ImportGroup {
+  return {
+    putSequential(db: number, ptr: number, len: number): bigint {
+      const inst = ctx.frame.instance;
+      if (dbAccess(ctx.mode, db).events !== 'append') {
+        throw new HostError('HOST_ACCESS_DENIED', `putSequential: database ${db} does not take events in ${ctx.mode} mode`);
+      }
+      const value = inst.view(ptr, len, 'putSequential');
+      if (eventService(value) !== inst.service) {
+        throw new HostError('HOST_BAD_ARGUMENT', `putSequential: the event must name its own service '${inst.name}' as its first member`);
+      }
+      const id = ctx.store.putSequential(db, value);
+      inst.clearResult();
+      return id;
+    },
+    getSequential(db: number, id: bigint): number {
+      const inst = ctx.frame.instance;
+      if (dbAccess(ctx.mode, db).events !== 'read') {
+        throw new HostError('HOST_ACCESS_DENIED', `getSequential: database ${db} cannot be read by id in ${ctx.mode} mode`);
+      }
+      const value = ctx.store.getSequential(db, BigInt.asUintN(64, id));
+      if (!value) {
+        inst.clearResult();
+        return NONE_SIZE;
+      }
+      inst.setResult(value);
+      return value.length;
+    },
+  };
+}

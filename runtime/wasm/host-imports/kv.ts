@@ -1,0 +1,73 @@
+import { DbId, NONE_SIZE } from '../../../host-api/abi/databases.js';
+import type { KvEntry } from '../../db/store.js';
+import { HostError } from '../errors.js';
+import type { ExecutionContext } from '../execution-context.js';
+import type { ImportGroup } from '../linker.js';
+import type { ServiceInstance } from '../service-instance.js';
+import { backingDb, checkMaxPrefix, checkRead, checkWrite, sizeLimits } from './db-access.js';
+import { validateNativeWrite } from './native-rows.js';
+
+// The key-value imports of host-abi §3. Results go to V (and K for the ordered lookups).
+
+function entryResult(inst: ServiceInstance, entry: KvEntry | undefined): number {
+  if (!entry) {
+    inst.clearResult();
+    return NONE_SIZE;
+  }
+  inst.setResult(entry.value, entry.key);
+  return entry.value.length;
+}
+
+export function kvImports(ctx: ExecutionContext): ImportGroup {
+  return {
+    kvPut(db: number, kptr: number, klen: number, vptr: number, vlen: number): void {
+      const inst = ctx.frame.instance;
+      const key = inst.view(kptr, klen, 'kvPut key');
+      checkWrite(ctx, inst, 'kvPut', db, key);
+      const limits = sizeLimits(ctx);
+      if (key.length > limits.maxKeySize) throw new HostError('HOST_BAD_ARGUMENT', `kvPut: key of ${key.length} bytes exceeds the limit of ${limits.maxKeySize}`);
+      if (vlen >>> 0 > limits.maxValueSize) throw new HostError('HOST_BAD_ARGUMENT', `kvPut: value of ${vlen >>> 0} bytes exceeds the limit of ${limits.maxValueSize}`);
+      const value = inst.view(vptr, vlen, 'kvPut value');
+      if (db === DbId.native) validateNativeWrite(key, value);
+      backingDb(ctx, db).put(db, key, value);
+      inst.clearResult();
+    },
+    kvRemove(db: number, kptr: number, klen: number): void {
+      const inst = ctx.frame.instance;
+      const key = inst.view(kptr, klen, 'kvRemove key');
+      checkWrite(ctx, inst, 'kvRemove', db, key);
+      backingDb(ctx, db).remove(db, key);
+      inst.clearResult();
+    },
+    kvGet(db: number, kptr: number, klen: number): number {
+      const inst = ctx.frame.instance;
+      const key = inst.view(kptr, klen, 'kvGet key');
+      checkRead(ctx, inst, 'kvGet', db, key);
+      const value = backingDb(ctx, db).get(db, key);
+      if (!value) {
+        inst.clearResult();
+        return NONE_SIZE;
+      }
+      inst.setResult(value);
+      return value.length;
+    },
+    kvGreaterEqual(db: number, kptr: number, klen: number, match: number): number {
+      const inst = ctx.frame.instance;
+      const key = inst.view(kptr, klen, 'kvGreaterEqual key');
+      checkRead(ctx, inst, 'kvGreaterEqual', db, key, match);
+      return entryResult(inst, backingDb(ctx, db).greaterEqual(db, key, match >>> 0));
+    },
+    kvLessThan(db: number, kptr: number, klen: number, match: number): number {
+      const inst = ctx.frame.instance;
+      const key = inst.view(kptr, klen, 'kvLessThan key');
+      checkRead(ctx, inst, 'kvLessThan', db, key, match);
+      return entryResult(inst, backingDb(ctx, db).lessThan(db, key, match >>> 0));
+    },
+    kvMax(db: number, kptr: number, klen: number): number {
+      const inst = ctx.frame.instance;
+      const prefix = inst.view(kptr, klen, 'kvMax prefix');
+      checkMaxPrefix(ctx, inst, db, prefix);
+      return entryResult(inst, backingDb(ctx, db).max(db, prefix));
+    },
+  };
+}

@@ -1,0 +1,37 @@
+import { Limits, isSubjectiveMode } from '../../../host-api/abi/databases.js';
+import { HostError } from '../errors.js';
+import type { ExecutionContext } from '../execution-context.js';
+import type { ImportGroup } from '../linker.js';
+
+// Nested views of the subjective database (host-abi §3). The node runs one context at a time on
+// its chain thread, so an outermost commit never meets a conflicting writer and returns 1.
+
+function requireSubjectiveMode(ctx: ExecutionContext, what: string): void {
+  if (!isSubjectiveMode(ctx.mode)) throw new HostError('HOST_ACCESS_DENIED', `${what}: the subjective database is not available in ${ctx.mode} mode`);
+}
+
+export function subjectiveImports(ctx: ExecutionContext): ImportGroup {
+  return {
+    checkoutSubjective(): void {
+      requireSubjectiveMode(ctx, 'checkoutSubjective');
+      if (ctx.subjectiveViews.length >= Limits.maxSubjectiveDepth) {
+        throw new HostError('HOST_LIMIT', `checkoutSubjective: views nest at most ${Limits.maxSubjectiveDepth} deep`);
+      }
+      ctx.subjectiveViews.push(ctx.store.subjective.checkpoint());
+    },
+    commitSubjective(): number {
+      requireSubjectiveMode(ctx, 'commitSubjective');
+      const view = ctx.subjectiveViews.pop();
+      if (view === undefined) throw new HostError('HOST_BAD_ARGUMENT', 'commitSubjective: no subjective view is open');
+      ctx.store.subjective.release(view);
+      if (ctx.subjectiveViews.length === 0) ctx.store.subjective.commit();
+      return 1;
+    },
+    abortSubjective(): void {
+      requireSubjectiveMode(ctx, 'abortSubjective');
+      const view = ctx.subjectiveViews.pop();
+      if (view === undefined) throw new HostError('HOST_BAD_ARGUMENT', 'abortSubjective: no subjective view is open');
+      ctx.store.subjective.rollback(view);
+    },
+  };
+}

@@ -1,0 +1,68 @@
+import { randomFillSync } from 'node:crypto';
+import { isSubjectiveMode } from '../../../host-api/abi/databases.js';
+import { HostError } from '../errors.js';
+import type { ExecutionContext } from '../execution-context.js';
+import type { ImportGroup } from '../linker.js';
+import type { ServiceInstance } from '../service-instance.js';
+
+// Clock, randomness, CPU limit and sockets: only where they cannot break determinism.
+
+const EINVAL = 28;
+const EBADF = 8;
+
+function subjectiveOnly(ctx: ExecutionContext, what: string): void {
+  if (!isSubjectiveMode(ctx.mode)) throw new HostError('HOST_ACCESS_DENIED', `${what} is only available in rpc and callback modes, not ${ctx.mode}`);
+}
+
+function privilegedOnly(inst: ServiceInstance, what: string): void {
+  if (!inst.isPrivileged) throw new HostError('HOST_ACCESS_DENIED', `${what} needs a privileged service ('${inst.name}' is not)`);
+}
+
+function cpuNanoseconds(ctx: ExecutionContext): bigint {
+  const used = process.cpuUsage(ctx.cpuAtStart);
+  return BigInt(used.user + used.system) * 1000n;
+}
+
+export function systemImports(ctx: ExecutionContext): ImportGroup {
+  return {
+    clockTimeGet(id: number, outPtr: number): number {
+      const inst = ctx.frame.instance;
+      subjectiveOnly(ctx, 'clockTimeGet');
+      let ns: bigint;
+      switch (id) {
+        case 0: ns = BigInt(Math.round((performance.timeOrigin + performance.now()) * 1e6)); break;
+        case 1: ns = process.hrtime.bigint(); break;
+        case 2:
+        case 3: ns = cpuNanoseconds(ctx); break;
+        default: return EINVAL;
+      }
+      const out = inst.view(outPtr, 8, 'clockTimeGet');
+      new DataView(out.buffer, out.byteOffset, 8).setBigUint64(0, ns, true);
+      inst.clearResult();
+      return 0;
+    },
+    getRandom(ptr: number, len: number): void {
+      const inst = ctx.frame.instance;
+      subjectiveOnly(ctx, 'getRandom');
+      randomFillSync(inst.view(ptr, len, 'getRandom'));
+    },
+    setMaxTransactionTime(ns: bigint): void {
+      const inst = ctx.frame.instance;
+      privilegedOnly(inst, 'setMaxTransactionTime');
+      ctx.maxTransactionTime = BigInt.asUintN(64, ns);
+      inst.clearResult();
+    },
+    socketSend(fd: number, ptr: number, len: number): number {
+      const inst = ctx.frame.instance;
+      subjectiveOnly(ctx, 'socketSend');
+      privilegedOnly(inst, 'socketSend');
+      return ctx.sockets ? ctx.sockets.send(fd, inst.copy(ptr, len, 'socketSend')) : EBADF;
+    },
+    socketAutoClose(fd: number, on: number): number {
+      const inst = ctx.frame.instance;
+      subjectiveOnly(ctx, 'socketAutoClose');
+      privilegedOnly(inst, 'socketAutoClose');
+      return ctx.sockets ? ctx.sockets.autoClose(fd, on !== 0) : EBADF;
+    },
+  };
+}

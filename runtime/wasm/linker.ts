@@ -1,0 +1,37 @@
+import { HOST_IMPORTS, type HostImportName } from '../../host-api/abi/imports.js';
+import type { ExecutionContext } from './execution-context.js';
+import { actionImports } from './host-imports/actions.js';
+import { cryptoImports } from './host-imports/crypto.js';
+import { eventImports } from './host-imports/events.js';
+import { kvImports } from './host-imports/kv.js';
+import { resultImports } from './host-imports/result.js';
+import { subjectiveImports } from './host-imports/subjective.js';
+import { systemImports } from './host-imports/system.js';
+
+/** Connections of the HTTP front end that privileged services may write to (RPC/CB modes). */
+export interface SocketHost {
+  /** Sends bytes; returns 0 or an errno. */
+  send(fd: number, data: Uint8Array): number;
+  /** Gives the context ownership of the socket (on) or takes it back; returns 0 or an errno. */
+  autoClose(fd: number, on: boolean): number;
+}
+
+export type HostFunction = (...args: never[]) => unknown;
+export type ImportGroup = Partial<Record<HostImportName, HostFunction>>;
+
+/** The `env` import object of one context: every function of the host import table. */
+export function linkHostImports(ctx: ExecutionContext): Record<HostImportName, HostFunction> {
+  const table: ImportGroup = {
+    ...resultImports(ctx),
+    ...actionImports(ctx),
+    ...kvImports(ctx),
+    ...eventImports(ctx),
+    ...subjectiveImports(ctx),
+    ...systemImports(ctx),
+    ...cryptoImports(ctx),
+  };
+  for (const name of Object.keys(HOST_IMPORTS) as HostImportName[]) {
+    if (!table[name]) throw new Error(`host import ${name} has no implementation`);
+  }
+  return table as Record<HostImportName, HostFunction>;
+}

@@ -1,0 +1,73 @@
+import { CodeFlags } from '../../host-api/abi/databases.js';
+import { accountNameFromNumber } from '../../host-api/names/index.js';
+import { HostError } from './errors.js';
+import { WebAssemblyJs, type WasmInstanceObject, type WasmMemory } from './admission/webassembly-api.js';
+
+const EMPTY = new Uint8Array(0);
+
+interface ServiceExports {
+  readonly memory: WasmMemory;
+  readonly called?: (receiver: bigint, sender: bigint) => void;
+  readonly start?: (thisService: bigint) => void;
+  readonly [name: string]: unknown;
+}
+
+/**
+ * One service's wasm instance inside one execution context, with the result buffers of
+ * host-abi §2 (value V and key K) and bounds-checked access to its linear memory.
+ */
+export class ServiceInstance {
+  /** The value buffer V. */
+  value: Uint8Array = EMPTY;
+  /** The key buffer K. */
+  key: Uint8Array = EMPTY;
+  started = false;
+  readonly name: string;
+  readonly exports: ServiceExports;
+
+  constructor(readonly service: bigint, readonly flags: bigint, instance: WasmInstanceObject) {
+    this.name = accountNameFromNumber(service);
+    this.exports = instance.exports as unknown as ServiceExports;
+    if (!(this.exports.memory instanceof WebAssemblyJs.Memory)) {
+      throw new HostError('HOST_BAD_ARGUMENT', `service '${this.name}' does not export its memory`);
+    }
+  }
+
+  get isPrivileged(): boolean {
+    return (this.flags & CodeFlags.isPrivileged) !== 0n;
+  }
+
+  get isVerify(): boolean {
+    return (this.flags & CodeFlags.isVerify) !== 0n;
+  }
+
+  setResult(value: Uint8Array, key: Uint8Array = EMPTY): void {
+    this.value = value;
+    this.key = key;
+  }
+
+  clearResult(): void {
+    this.value = EMPTY;
+    this.key = EMPTY;
+  }
+
+  /** A view of memory [ptr, ptr + len); wasm passes i32s, so both are read as unsigned. */
+  view(ptr: number, len: number, what: string): Uint8Array {
+    const start = ptr >>> 0;
+    const length = len >>> 0;
+    const buffer = this.exports.memory.buffer;
+    if (start + length > buffer.byteLength) {
+      throw new HostError('HOST_BAD_ARGUMENT', `${what}: range ${start}+${length} is outside the memory of service '${this.name}' (${buffer.byteLength} bytes)`);
+    }
+    return new Uint8Array(buffer, start, length);
+  }
+
+  /** A copy of memory [ptr, ptr + len), for data the host keeps after the import returns. */
+  copy(ptr: number, len: number, what: string): Uint8Array {
+    return this.view(ptr, len, what).slice();
+  }
+
+  write(ptr: number, bytes: Uint8Array, what: string): void {
+    this.view(ptr, bytes.length, what).set(bytes);
+  }
+}
