@@ -1,14 +1,12 @@
 // Event ids come from consensus counters kept in the native database-status row (host-abi §8,
-// §9), so they advance, and roll back, with the chain state. Row key: table 4 (u16 big-endian)
-// then index 0. Row value: fracpack extensible struct {nextHistoryEventNumber u64,
-// nextUiEventNumber u64, nextMerkleEventNumber u64} = u16 fixed size, then the u64s
-// little-endian. No row yet means every counter is at 1.
+// §9; key: databaseStatusKey()), so they advance, and roll back, with the chain state. Row value:
+// fracpack extensible struct {nextHistoryEventNumber u64, nextUiEventNumber u64,
+// nextMerkleEventNumber u64} = u16 fixed size, then the u64s little-endian. Encoded here by hand
+// because it runs for every event. No row yet means every counter is at 1.
 
+import { DbId } from '../../host-api/abi/databases.js';
 import { TsibaseError } from '../../host-api/errors.js';
 import { copyBytes } from './binary-string.js';
-import { DbId } from './db-ids.js';
-
-export const databaseStatusKey = Uint8Array.of(0, 4, 0);
 
 const COUNTERS_OFFSET = 2;
 const COUNTERS_SIZE = 24;
@@ -37,14 +35,10 @@ export function withCounter(row: Uint8Array | undefined, index: number, value: b
   return updated;
 }
 
-/** The storage key of an event: its id as u64 big-endian. */
-export function eventKey(id: bigint): Uint8Array {
-  if (id < 0n || id > 0xffff_ffff_ffff_ffffn) {
+export function requireEventId(id: bigint): void {
+  if (typeof id !== 'bigint' || id < 0n || id > 0xffff_ffff_ffff_ffffn) {
     throw new TsibaseError('DB_BAD_EVENT_ID', `event id ${id} is not a u64`);
   }
-  const key = new Uint8Array(8);
-  new DataView(key.buffer).setBigUint64(0, id, false);
-  return key;
 }
 
 function newRow(): Uint8Array {

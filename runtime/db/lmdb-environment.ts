@@ -3,8 +3,8 @@
 
 import { open, type Database, type RootDatabase } from 'lmdb';
 import { fromBinaryString } from './binary-string.js';
-import { lmdbNameOf, persistedDbIds } from './db-ids.js';
 import type { CommittedTable } from './ordered-lookup.js';
+import { lmdbNameOf, persistedDbIds } from './persisted-dbs.js';
 import type { KvEntry } from './store.js';
 import type { WriteOverlay } from './write-overlay.js';
 

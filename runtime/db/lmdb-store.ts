@@ -1,16 +1,20 @@
 // The Store on lmdb-js: reads merge the write overlay of the database's undo domain with LMDB,
 // writes go to that overlay, and commit moves the overlay into LMDB in one transaction.
 
+import { DbId } from '../../host-api/abi/databases.js';
+import { databaseStatusKey, eventKey } from '../../host-api/abi/keys.js';
 import { TsibaseError } from '../../host-api/errors.js';
 import { copyBytes, toBinaryString } from './binary-string.js';
-import { DbId, isChainDb, isSubjectiveDb } from './db-ids.js';
-import { counterIndexOf, databaseStatusKey, eventKey, readCounter, withCounter } from './event-counters.js';
+import { counterIndexOf, readCounter, requireEventId, withCounter } from './event-counters.js';
 import { requireBytes, requireMatchLength, requireStorableKey } from './input-checks.js';
 import { LmdbEnvironment } from './lmdb-environment.js';
 import { LmdbUndoScope } from './lmdb-undo-scope.js';
 import * as lookup from './ordered-lookup.js';
+import { isChainDb, isSubjectiveDb } from './persisted-dbs.js';
 import type { KvEntry, Store, UndoScope } from './store.js';
 import { WriteOverlay } from './write-overlay.js';
+
+const statusKey = databaseStatusKey();
 
 export class LmdbStore implements Store {
   readonly subjective: UndoScope;
@@ -66,15 +70,16 @@ export class LmdbStore implements Store {
   putSequential(db: number, value: Uint8Array): bigint {
     const counter = counterIndexOf(db);
     requireBytes('value', value);
-    const row = this.get(DbId.native, databaseStatusKey);
+    const row = this.get(DbId.native, statusKey);
     const id = readCounter(row, counter);
-    this.put(DbId.native, databaseStatusKey, withCounter(row, counter, id + 1n));
+    this.put(DbId.native, statusKey, withCounter(row, counter, id + 1n));
     this.put(db, eventKey(id), value);
     return id;
   }
 
   getSequential(db: number, id: bigint): Uint8Array | undefined {
     counterIndexOf(db);
+    requireEventId(id);
     return this.get(db, eventKey(id));
   }
 

@@ -21,7 +21,7 @@ export class SortedKeys {
     if (chunk.length > MAX_CHUNK) chunks.splice(c + 1, 0, chunk.splice(MAX_CHUNK >> 1));
   }
 
-  /** Removes a key that is in the set. */
+  /** Removes a key; absent keys are ignored. */
   delete(key: string): void {
     const c = this.firstChunkEndingAtOrAfter(key);
     const chunk = this.chunks[c];
@@ -69,11 +69,7 @@ export class SortedKeys {
     return chunk && lastOf(chunk);
   }
 
-  *[Symbol.iterator](): IterableIterator<string> {
-    for (const chunk of this.chunks) yield* chunk;
-  }
-
-  /** In order; cheaper than the iterator on the commit path. */
+  /** Visits every key in order. */
   forEach(visit: (key: string) => void): void {
     for (const chunk of this.chunks) {
       for (let i = 0; i < chunk.length; i++) visit(chunk[i]);

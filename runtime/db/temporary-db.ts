@@ -3,7 +3,7 @@
 
 import { TsibaseError } from '../../host-api/errors.js';
 import { copyBytes, toBinaryString } from './binary-string.js';
-import { DbId } from './db-ids.js';
+import { DbId } from '../../host-api/abi/databases.js';
 import { requireBytes, requireMatchLength, requireStorableKey } from './input-checks.js';
 import * as lookup from './ordered-lookup.js';
 import type { KvEntry, KvReader, KvWriter } from './store.js';

@@ -8,7 +8,7 @@ import { Action, type ActionTrace } from '../../host-api/types/index.js';
 import { DatabaseStatusRow } from '../../host-api/types/native.js';
 import { LmdbStore } from '../db/lmdb-store.js';
 import type { Store } from '../db/store.js';
-import type { ExecutionBudget } from '../wasm/admission/index.js';
+import { admitModule, type ExecutionBudget } from '../wasm/admission/index.js';
 import { Engine } from '../wasm/engine.js';
 import { ExecutionContext } from '../wasm/execution-context.js';
 import { writeServiceCode } from '../wasm/service-code.js';
@@ -59,8 +59,12 @@ export class TestChain {
     return new TestChain(LmdbStore.open(dir), directory ? undefined : dir);
   }
 
-  /** Installs `code` as the account's service with `flags` (isPrivileged = 1, isVerify = 2). */
+  /**
+   * Installs `code` as the account's service with `flags` (isPrivileged = 1, isVerify = 2).
+   * A module that admission refuses throws its AdmissionError and changes nothing.
+   */
   deploy(account: bigint | string, code: Uint8Array, flags = 0n): Uint8Array {
+    admitModule(code);
     const number = typeof account === 'string' ? accountNumberFromName(account) : account;
     const hash = writeServiceCode(this.store, number, code, flags);
     this.store.commit();

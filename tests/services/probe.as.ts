@@ -92,6 +92,7 @@ function recurse(n: u32): u32 {
 }
 
 let thisService: u64 = 0;
+let entries: u32 = 0;
 
 export function start(service: u64): void {
   thisService = service;
@@ -129,7 +130,12 @@ export function called(receiver: u64, sender: u64): void {
     case 11: { const t = f.bytes(); abortMessage(t.dataStart, t.length); break; }
     case 12: { const out = new Uint8Array(8); store<u64>(out.dataStart, spin(3)); retval(out); break; }
     case 13: { recurse(0); break; }
-    case 14: { while (true) { if (memory.grow(16) < 0) { const t = Uint8Array.wrap(String.UTF8.encode('grow failed')); abortMessage(t.dataStart, t.length); } } }
+    case 14: {
+      // Grows until the host's cap refuses, then reports the size reached in pages.
+      while (memory.grow(1) >= 0) {}
+      const out = new Uint8Array(4); store<u32>(out.dataStart, <u32>memory.size()); retval(out);
+      break;
+    }
     case 15: { checkoutSubjective(); break; }
     case 16: { const out = new Uint8Array(4); store<u32>(out.dataStart, commitSubjective()); retval(out); break; }
     case 17: { abortSubjective(); break; }
@@ -166,6 +172,38 @@ export function called(receiver: u64, sender: u64): void {
     }
     case 25: { const out = new Uint8Array(8); store<u64>(out.dataStart, thisService); retval(out); break; }
     case 26: { const out = new Uint8Array(8); store<u64>(out.dataStart, sender); retval(out); break; }
+    case 27: {
+      // Counts entries into this instance; with a nested action, calls it and returns its result.
+      entries++;
+      if (raw.length > 0) { const a = f.bytes(); retval(result(call(a.dataStart, a.length))); break; }
+      const out = new Uint8Array(4); store<u32>(out.dataStart, entries); retval(out);
+      break;
+    }
+    case 28: {
+      // checkout; put into the subjective db; commit (flag 1) or abort (flag 0), all in one action.
+      const k = f.bytes(); const v = f.bytes(); const commit = f.u32();
+      checkoutSubjective();
+      kvPut(64, k.dataStart, k.length, v.dataStart, v.length);
+      const out = new Uint8Array(4);
+      if (commit) store<u32>(out.dataStart, commitSubjective()); else abortSubjective();
+      retval(out);
+      break;
+    }
+    case 29: { const n = f.u32(); for (let i: u32 = 0; i < n; i++) checkoutSubjective(); break; }
+    case 30: {
+      // checkout, then read a subjective key (inside the view).
+      const k = f.bytes();
+      checkoutSubjective();
+      lookupResult(kvGet(64, k.dataStart, k.length), false);
+      break;
+    }
+    case 31: {
+      // checkout and put without closing the view: the host discards it when the action returns.
+      const k = f.bytes(); const v = f.bytes();
+      checkoutSubjective();
+      kvPut(64, k.dataStart, k.length, v.dataStart, v.length);
+      break;
+    }
     default: {
       const t = Uint8Array.wrap(String.UTF8.encode('unknown probe method'));
       abortMessage(t.dataStart, t.length);

@@ -23,10 +23,12 @@ export interface Instruction {
   index: number;
   /** Results of a block, loop or if (0 or 1: multi-value block types are refused). */
   blockResults: number;
+  /** Label depths of a br_table, default last. */
+  readonly targets: number[];
 }
 
 export function emptyInstruction(): Instruction {
-  return { info: SINGLE_BYTE_OPCODES[0x01] as OpcodeInfo, start: 0, index: 0, blockResults: 0 };
+  return { info: SINGLE_BYTE_OPCODES[0x01] as OpcodeInfo, start: 0, index: 0, blockResults: 0, targets: [] };
 }
 
 /**
@@ -62,7 +64,8 @@ export class InstructionReader {
       case Immediate.labelTable: {
         const count = r.u32();
         if (count > r.end - r.offset) throw malformed('br_table target list does not fit the body', out.start);
-        for (let i = 0; i <= count; i++) r.u32();
+        out.targets.length = 0;
+        for (let i = 0; i <= count; i++) out.targets.push(r.u32());
         return;
       }
       case Immediate.callIndirect:

@@ -1,6 +1,6 @@
 import { AdmissionError, malformed } from '../admission-error.js';
 import { ByteReader } from '../binary/byte-reader.js';
-import { InstructionReader, emptyInstruction } from '../binary/instruction-reader.js';
+import { InstructionReader, emptyInstruction, type Instruction } from '../binary/instruction-reader.js';
 import type { BodyRange, FunctionType } from '../binary/module-types.js';
 import { Flow } from '../binary/opcodes.js';
 import { readValueType } from '../binary/read-value-type.js';
@@ -10,7 +10,7 @@ import { METER_GLOBAL_COUNT } from './meter-imports.js';
 
 /** Where the metered body differs from the original. */
 export const EditKind = {
-  /** Insert `fuel -= value` (start of a basic block). */
+  /** Insert `fuel -= value` (start of a region). */
   charge: 0,
   /** Insert `fuel -= value` and trap when negative (function entry, loop header). */
   chargeAndCheck: 1,
@@ -49,172 +49,258 @@ export interface FunctionPlan {
   readonly edits: readonly number[];
 }
 
-/** Locals V8 accepts per function, parameters included. */
-const ENGINE_MAX_LOCALS = 50_000;
-/** The injected fuel and scratch locals. */
-export const METER_LOCAL_COUNT = 2;
-/** Operand slots the injected sequences push on top of the body's own. */
-const METER_OPERAND_SLOTS = 3;
-
 export interface ModuleFunctions {
   readonly types: readonly FunctionType[];
   /** Type of every function in the index space (imports first). */
   readonly functionTypes: readonly FunctionType[];
 }
 
+/** Locals V8 accepts per function, parameters included. */
+const ENGINE_MAX_LOCALS = 50_000;
+/** The injected fuel and scratch locals. */
+const METER_LOCAL_COUNT = 2;
+/** Operand slots the injected sequences push on top of the body's own. */
+const METER_OPERAND_SLOTS = 3;
+
+/** A region is named by the edit-list slot holding its cost; code that cannot run has none. */
+const UNREACHABLE = -1;
+
+interface ControlFrame {
+  readonly flow: number;
+  /** Operand-stack height when the construct starts. */
+  readonly height: number;
+  readonly results: number;
+  /** Region of the instruction that opens the construct (an if's false path leaves from it). */
+  readonly entryRegion: number;
+  /** For an if that has an else: the region in which the then-branch reaches the else. */
+  thenExit: number | undefined;
+  /** A branch targets the construct's label, so its end can be reached from inside. */
+  targeted: boolean;
+}
+
 /**
- * Pass one of metering: decodes a body (refusing forbidden instructions), splits it into basic
- * blocks with their static fuel cost, and records every place the metered body differs.
+ * Pass one of metering: decodes a body (refusing forbidden instructions), splits it into
+ * regions charged up front with their static cost, and records every place the metered body
+ * differs from the original.
+ *
+ * Regions start at the function entry, at loop headers, at then and else branches, and at the
+ * end of a construct that several paths reach. Code after a br_if, or after an end that only one
+ * path reaches, stays in the region before it: that region is charged whenever the code runs,
+ * and an exit taken early is charged for code it skipped, which keeps the counting cheap and
+ * still deterministic. Fuel is checked at entry and at loop headers, the only places where
+ * execution can come back, so a loop or recursion always meets a check.
  */
-export function analyseFunction(
-  bytes: Uint8Array,
-  body: BodyRange,
-  functionIndex: number,
-  module: ModuleFunctions,
-): FunctionPlan {
-  const where = `function ${functionIndex}`;
-  const type = module.functionTypes[functionIndex]!;
-  const r = new ByteReader(bytes, body.start, body.end);
+export function analyseFunction(bytes: Uint8Array, body: BodyRange, functionIndex: number, module: ModuleFunctions): FunctionPlan {
+  return new FunctionAnalysis(bytes, body, functionIndex, module).run();
+}
 
-  let scalarLocals = 0;
-  let vectorLocals = 0;
-  const countLocal = (valueType: ValueTypeCode, count: number) => {
-    if (valueType === ValueType.v128) vectorLocals += count;
-    else scalarLocals += count;
-  };
-  for (const param of type.params) countLocal(param, 1);
-  const localGroupCount = r.u32();
-  const localGroupsStart = r.offset;
-  for (let i = 0; i < localGroupCount; i++) {
-    const count = r.u32();
-    countLocal(readValueType(r, `among the locals of ${where}`), count);
-    if (scalarLocals + vectorLocals > ENGINE_MAX_LOCALS - METER_LOCAL_COUNT) {
-      throw new AdmissionError('WASM_LIMIT', `${where} has more than ${ENGINE_MAX_LOCALS - METER_LOCAL_COUNT} locals`);
-    }
+class FunctionAnalysis {
+  private readonly where: string;
+  private readonly type: FunctionType;
+  private readonly r: ByteReader;
+  private readonly edits: number[] = [];
+  private readonly frames: ControlFrame[] = [];
+  private region = UNREACHABLE;
+  private height = 0;
+  private maxHeight = 0;
+  private makesCalls = false;
+  private hasLoops = false;
+  private usesVectors = false;
+
+  constructor(
+    bytes: Uint8Array,
+    body: BodyRange,
+    functionIndex: number,
+    private readonly module: ModuleFunctions,
+  ) {
+    this.where = `function ${functionIndex}`;
+    this.type = module.functionTypes[functionIndex]!;
+    this.r = new ByteReader(bytes, body.start, body.end);
   }
-  const fuelLocal = scalarLocals + vectorLocals;
-  const codeStart = r.offset;
 
-  const edits: number[] = [];
-  const edit = (start: number, end: number, kind: number, value = 0): number => {
-    edits.push(start, end, kind, value);
-    return edits.length - EDIT_STRIDE;
-  };
+  run(): FunctionPlan {
+    const r = this.r;
+    const locals = this.readLocals();
+    const codeStart = r.offset;
+    const entryEdit = this.edits.length;
+    this.region = this.startRegion(codeStart, EditKind.chargeAndCheck);
+    this.frames.push({ flow: Flow.block, height: 0, results: this.type.results.length, entryRegion: this.region, thenExit: undefined, targeted: false });
 
-  // Control frames: operand height at entry and result count; frame 0 is the function itself.
-  const frameHeights = [0];
-  const frameResults = [type.results.length];
-  let height = 0;
-  let maxHeight = 0;
-  let usesVectors = vectorLocals > 0;
-  const popPush = (pops: number, pushes: number) => {
-    // Below the frame's entry height the stack is polymorphic (unreachable code): clamp.
-    height = Math.max(frameHeights[frameHeights.length - 1]!, height - pops) + pushes;
-    if (height > maxHeight) maxHeight = height;
-  };
+    const reader = new InstructionReader(r, this.module.types, this.where);
+    const ins = emptyInstruction();
+    while (this.frames.length > 0) {
+      if (r.atEnd()) throw malformed(`${this.where} ends without a final end`, r.offset);
+      reader.read(ins);
+      this.step(ins);
+    }
+    if (!r.atEnd()) throw malformed(`code after the final end of ${this.where}`, r.offset);
+    // Without loops or calls a body runs through at most once: charging it is enough.
+    if (!this.hasLoops && !this.makesCalls) this.edits[entryEdit + 2] = EditKind.charge;
 
-  let makesCalls = false;
-  let hasLoops = false;
-  // The value slot of the charge edit that opened the current basic block; -1 in dead code.
-  const entryCharge = edit(codeStart, codeStart, EditKind.chargeAndCheck);
-  let blockCharge = entryCharge + 3;
-  const startBlock = (at: number, kind: number) => {
-    blockCharge = edit(at, at, kind) + 3;
-  };
-  const endReachableCode = () => {
-    height = frameHeights[frameHeights.length - 1]!;
-    blockCharge = -1;
-  };
+    return {
+      type: this.type,
+      localGroupCount: locals.groupCount,
+      localGroupsStart: locals.groupsStart,
+      codeStart,
+      fuelLocal: locals.count,
+      scratchLocal: locals.count + 1,
+      frameBytes: estimateFrameBytes({
+        scalarLocals: locals.count - locals.vectors + METER_LOCAL_COUNT,
+        vectorLocals: locals.vectors,
+        maxOperandDepth: this.maxHeight + METER_OPERAND_SLOTS,
+        usesVectors: this.usesVectors || locals.vectors > 0,
+      }),
+      makesCalls: this.makesCalls,
+      edits: this.edits,
+    };
+  }
 
-  const reader = new InstructionReader(r, module.types, where);
-  const ins = emptyInstruction();
-  for (;;) {
-    if (r.atEnd()) throw malformed(`${where} ends without a final end`, r.offset);
-    reader.read(ins);
+  private readLocals(): { groupCount: number; groupsStart: number; count: number; vectors: number } {
+    const r = this.r;
+    let count = this.type.params.length;
+    let vectors = this.type.params.filter((t) => t === ValueType.v128).length;
+    const groupCount = r.u32();
+    const groupsStart = r.offset;
+    for (let i = 0; i < groupCount; i++) {
+      const n = r.u32();
+      const valueType: ValueTypeCode = readValueType(r, `among the locals of ${this.where}`);
+      count += n;
+      if (valueType === ValueType.v128) vectors += n;
+      if (count > ENGINE_MAX_LOCALS - METER_LOCAL_COUNT) {
+        throw new AdmissionError('WASM_LIMIT', `${this.where} has more than ${ENGINE_MAX_LOCALS - METER_LOCAL_COUNT} locals`);
+      }
+    }
+    return { groupCount, groupsStart, count, vectors };
+  }
+
+  private step(ins: Instruction): void {
     const info = ins.info;
-    if (blockCharge >= 0) edits[blockCharge]! += info.cost;
-    if (info.vector) usesVectors = true;
+    const end = this.r.offset;
+    if (this.region !== UNREACHABLE) this.edits[this.region]! += info.cost;
+    if (info.vector) this.usesVectors = true;
     switch (info.flow) {
       case Flow.plain:
-        popPush(info.pops, info.pushes);
-        break;
+        this.popPush(info.pops, info.pushes);
+        return;
       case Flow.global:
-        popPush(info.pops, info.pushes);
-        edit(ins.start, r.offset, EditKind.remapGlobal, ins.index + METER_GLOBAL_COUNT);
-        break;
+        this.popPush(info.pops, info.pushes);
+        this.edit(ins.start, end, EditKind.remapGlobal, ins.index + METER_GLOBAL_COUNT);
+        return;
       case Flow.call:
       case Flow.callIndirect: {
-        const callee = info.flow === Flow.call ? module.functionTypes[ins.index] : module.types[ins.index];
+        const direct = info.flow === Flow.call;
+        const callee = direct ? this.module.functionTypes[ins.index] : this.module.types[ins.index];
         if (callee === undefined) {
-          throw new AdmissionError('WASM_INVALID', `${info.name} in ${where} names missing ${info.flow === Flow.call ? 'function' : 'type'} ${ins.index}`);
+          throw new AdmissionError('WASM_INVALID', `${info.name} in ${this.where} names missing ${direct ? 'function' : 'type'} ${ins.index}`);
         }
-        makesCalls = true;
-        edit(ins.start, ins.start, EditKind.storeFuelBeforeCall);
-        popPush(callee.params.length + info.pops, callee.results.length);
-        edit(r.offset, r.offset, EditKind.loadFuelAfterCall);
-        break;
+        this.makesCalls = true;
+        this.edit(ins.start, ins.start, EditKind.storeFuelBeforeCall);
+        this.popPush(callee.params.length + info.pops, callee.results.length);
+        this.edit(end, end, EditKind.loadFuelAfterCall);
+        return;
       }
       case Flow.sizedBulk:
-        edit(ins.start, ins.start, EditKind.chargeBulk);
-        popPush(info.pops, info.pushes);
-        break;
+        this.edit(ins.start, ins.start, EditKind.chargeBulk);
+        this.popPush(info.pops, info.pushes);
+        return;
       case Flow.block:
       case Flow.loop:
-      case Flow.if:
-        popPush(info.pops, 0);
-        frameHeights.push(height);
-        frameResults.push(ins.blockResults);
+      case Flow.if: {
+        this.popPush(info.pops, 0);
+        const entryRegion = this.region;
+        this.frames.push({ flow: info.flow, height: this.height, results: ins.blockResults, entryRegion, thenExit: undefined, targeted: false });
         if (info.flow === Flow.loop) {
-          hasLoops = true;
-          startBlock(r.offset, EditKind.chargeAndCheck);
+          this.hasLoops = true;
+          this.region = this.startRegion(end, EditKind.chargeAndCheck);
+        } else if (info.flow === Flow.if) {
+          this.region = entryRegion === UNREACHABLE ? UNREACHABLE : this.startRegion(end, EditKind.charge);
         }
-        else if (info.flow === Flow.if) startBlock(r.offset, EditKind.charge);
-        break;
-      case Flow.else:
-        if (frameHeights.length === 1) throw malformed(`else without if in ${where}`, ins.start);
-        height = frameHeights[frameHeights.length - 1]!;
-        startBlock(r.offset, EditKind.charge);
-        break;
+        return;
+      }
+      case Flow.else: {
+        const frame = this.innermost();
+        if (frame.flow !== Flow.if || frame.thenExit !== undefined) throw malformed(`else without if in ${this.where}`, ins.start);
+        frame.thenExit = this.region;
+        this.height = frame.height;
+        this.region = frame.entryRegion === UNREACHABLE ? UNREACHABLE : this.startRegion(end, EditKind.charge);
+        return;
+      }
       case Flow.end:
-        if (frameHeights.length === 1) {
-          if (!r.atEnd()) throw malformed(`code after the final end of ${where}`, r.offset);
-          edit(ins.start, r.offset, EditKind.functionEnd);
-          // Without loops or calls a body runs at most once through: charging is enough.
-          if (!hasLoops && !makesCalls) edits[entryCharge + 2] = EditKind.charge;
-          return {
-            type,
-            localGroupCount,
-            localGroupsStart,
-            codeStart,
-            fuelLocal,
-            scratchLocal: fuelLocal + 1,
-            frameBytes: estimateFrameBytes({
-              scalarLocals: scalarLocals + METER_LOCAL_COUNT,
-              vectorLocals,
-              maxOperandDepth: maxHeight + METER_OPERAND_SLOTS,
-              usesVectors,
-            }),
-            makesCalls,
-            edits,
-          };
-        }
-        height = frameHeights.pop()! + frameResults.pop()!;
-        if (height > maxHeight) maxHeight = height;
-        startBlock(r.offset, EditKind.charge);
-        break;
+        this.endConstruct(ins, end);
+        return;
       case Flow.brIf:
-        popPush(info.pops, 0);
-        startBlock(r.offset, EditKind.charge);
-        break;
-      case Flow.return:
-        edit(ins.start, r.offset, EditKind.returnToWrapper, frameHeights.length - 1);
-        endReachableCode();
-        break;
+        this.popPush(info.pops, 0);
+        this.target(ins.index);
+        return;
       case Flow.br:
+        this.target(ins.index);
+        this.becomeUnreachable();
+        return;
       case Flow.brTable:
+        for (const depth of ins.targets) this.target(depth);
+        this.becomeUnreachable();
+        return;
+      case Flow.return:
+        this.edit(ins.start, end, EditKind.returnToWrapper, this.frames.length - 1);
+        this.becomeUnreachable();
+        return;
       case Flow.unreachable:
-        endReachableCode();
-        break;
+        this.becomeUnreachable();
+        return;
     }
+  }
+
+  /** After an end: which region the following code belongs to. */
+  private endConstruct(ins: Instruction, end: number): void {
+    const frame = this.frames.pop()!;
+    if (this.frames.length === 0) {
+      this.edit(ins.start, end, EditKind.functionEnd);
+      return;
+    }
+    const fallthrough = this.region;
+    this.height = frame.height + frame.results;
+    this.maxHeight = Math.max(this.maxHeight, this.height);
+    if (frame.flow === Flow.loop || frame.targeted) {
+      // A loop's end follows its last region once per loop, not once per iteration; a targeted
+      // end is reached from inside: both start a region of their own.
+      this.region = this.startRegion(end, EditKind.charge);
+      return;
+    }
+    // The other way to the end: an if's false path, or the then-branch when there is an else.
+    const other = frame.flow !== Flow.if ? UNREACHABLE : (frame.thenExit ?? frame.entryRegion);
+    if (fallthrough === UNREACHABLE) this.region = other;
+    else if (other === UNREACHABLE) this.region = fallthrough;
+    else this.region = this.startRegion(end, EditKind.charge);
+  }
+
+  private innermost(): ControlFrame {
+    return this.frames[this.frames.length - 1]!;
+  }
+
+  private target(depth: number): void {
+    const frame = this.frames[this.frames.length - 1 - depth];
+    if (frame === undefined) throw new AdmissionError('WASM_INVALID', `branch to missing label ${depth} in ${this.where}`);
+    frame.targeted = true;
+  }
+
+  private becomeUnreachable(): void {
+    this.height = this.innermost().height;
+    this.region = UNREACHABLE;
+  }
+
+  private popPush(pops: number, pushes: number): void {
+    // Below the construct's entry height the stack is polymorphic (unreachable code): clamp.
+    this.height = Math.max(this.innermost().height, this.height - pops) + pushes;
+    if (this.height > this.maxHeight) this.maxHeight = this.height;
+  }
+
+  private edit(start: number, end: number, kind: number, value = 0): void {
+    this.edits.push(start, end, kind, value);
+  }
+
+  /** Adds a charge edit and returns the slot of its cost. */
+  private startRegion(at: number, kind: number): number {
+    this.edit(at, at, kind);
+    return this.edits.length - 1;
   }
 }

@@ -1,8 +1,9 @@
 // Child process of durability.test.ts, killed with SIGKILL by it. `once <dir>`: commit one block,
 // say "committed", wait to be killed. `blocks <dir>`: commit block after block forever, each
-// rewriting every key with the block number, and print each number once its commit returned.
+// rewriting every key with the block number; print "commit N" before each commit and "N" once
+// it returned.
 
-import { DbId } from '../../../../runtime/db/db-ids.js';
+import { DbId } from '../../../../host-api/abi/databases.js';
 import { LmdbStore } from '../../../../runtime/db/lmdb-store.js';
 
 export const KEYS_PER_BLOCK = 2000;
@@ -32,6 +33,7 @@ if (mode && dir) {
       value.writeUInt32BE(block, 0);
       for (let i = 0; i < KEYS_PER_BLOCK; i++) store.put(DbId.service, blockKey(i), value);
       store.put(DbId.service, headKey, value.subarray(0, 4));
+      process.stdout.write(`commit ${block}\n`);
       store.commit();
       // Pipe writes are synchronous on Linux: once printed, the commit has returned.
       process.stdout.write(`${block}\n`);

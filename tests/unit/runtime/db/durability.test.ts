@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { DbId } from '../../../../runtime/db/db-ids.js';
+import { DbId } from '../../../../host-api/abi/databases.js';
 import { LmdbStore } from '../../../../runtime/db/lmdb-store.js';
 import { KEYS_PER_BLOCK, blockKey, headKey } from './commit-child.js';
 import { hex, makeTempDir, randomInt, removeDir, seededRandom } from './helpers.js';
@@ -57,9 +57,12 @@ test('kill -9 during a stream of commits leaves the last or the next block, neve
   const dir = makeTempDir();
   try {
     let previous = 0;
-    for (let round = 0; round < 6; round++) {
-      const lines = await runAndKill('blocks', dir, (printed) => (printed.length > 0 ? randomInt(random, 200) : undefined));
-      const acknowledged = Number(lines[lines.length - 1]);
+    let killedInCommit = 0;
+    // Run until several kills have landed inside a commit (most of a block's time is its commit).
+    for (let round = 0; round < 30 && (round < 4 || killedInCommit < 3); round++) {
+      const lines = await runAndKill('blocks', dir, (printed) => (printed.length > 0 ? randomInt(random, 150) : undefined));
+      const acknowledged = Number(lines.filter((line) => /^\d+$/.test(line)).pop());
+      if (lines[lines.length - 1].startsWith('commit')) killedInCommit++;
       const head = await reopened(dir, (store) => {
         const head = Buffer.from(store.get(DbId.service, headKey)!).readUInt32BE(0);
         for (let i = 0; i < KEYS_PER_BLOCK; i++) {
@@ -73,6 +76,7 @@ test('kill -9 during a stream of commits leaves the last or the next block, neve
       assert.ok(acknowledged > previous, 'each run continues from the state the last one left');
       previous = head;
     }
+    assert.ok(killedInCommit >= 3, `only ${killedInCommit} kills landed inside a commit`);
   } finally {
     removeDir(dir);
   }

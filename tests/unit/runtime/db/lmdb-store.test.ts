@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { DbId } from '../../../../runtime/db/db-ids.js';
+import { DbId } from '../../../../host-api/abi/databases.js';
 import { LmdbStore } from '../../../../runtime/db/lmdb-store.js';
 import {
   bytes, entryHex, hex, makeTempDir, modelGreaterEqual, modelLessThan, modelMax, modelScan,

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { DbId } from '../../../../runtime/db/db-ids.js';
+import { DbId } from '../../../../host-api/abi/databases.js';
 import { TemporaryDb } from '../../../../runtime/db/temporary-db.js';
 import {
   entryHex, hex, modelGreaterEqual, modelLessThan, modelMax, modelScan, randomInt, randomKey,
