@@ -1,5 +1,5 @@
 // The WebAssembly JS API, typed. With lib es2022 and @types/node 20 TypeScript knows no
-// `WebAssembly` global; this handle types the part admission and metered execution use without
+// `WebAssembly` global; this handle types the part admission and the host runtime use without
 // declaring a global that other code might declare too.
 
 export interface WasmGlobal<T> {
