@@ -72,10 +72,16 @@ interface ControlFrame {
   readonly results: number;
   /** Region of the instruction that opens the construct (an if's false path leaves from it). */
   readonly entryRegion: number;
+  /** Region opened by the construct itself: a loop's header, an if's then-branch. */
+  readonly ownRegion: number;
   /** For an if that has an else: the region in which the then-branch reaches the else. */
   thenExit: number | undefined;
   /** A branch targets the construct's label, so its end can be reached from inside. */
   targeted: boolean;
+}
+
+function frame(flow: number, height: number, results: number, entryRegion: number, ownRegion: number): ControlFrame {
+  return { flow, height, results, entryRegion, ownRegion, thenExit: undefined, targeted: false };
 }
 
 /**
@@ -87,8 +93,8 @@ interface ControlFrame {
  * end of a construct that several paths reach. Code after a br_if, or after an end that only one
  * path reaches, stays in the region before it: that region is charged whenever the code runs,
  * and an exit taken early is charged for code it skipped, which keeps the counting cheap and
- * still deterministic. Fuel is checked at entry and at loop headers, the only places where
- * execution can come back, so a loop or recursion always meets a check.
+ * still deterministic (see also foldLoopExitTest). Fuel is checked at entry and at loop headers,
+ * the only places where execution can come back, so a loop or recursion always meets a check.
  */
 export function analyseFunction(bytes: Uint8Array, body: BodyRange, functionIndex: number, module: ModuleFunctions): FunctionPlan {
   return new FunctionAnalysis(bytes, body, functionIndex, module).run();
@@ -106,6 +112,8 @@ class FunctionAnalysis {
   private makesCalls = false;
   private hasLoops = false;
   private usesVectors = false;
+  /** The last if without else whose then-branch cannot fall through, and the offset after its end. */
+  private lastClosedIf: { end: number; frame: ControlFrame } | undefined;
 
   constructor(
     bytes: Uint8Array,
@@ -124,7 +132,7 @@ class FunctionAnalysis {
     const codeStart = r.offset;
     const entryEdit = this.edits.length;
     this.region = this.startRegion(codeStart, EditKind.chargeAndCheck);
-    this.frames.push({ flow: Flow.block, height: 0, results: this.type.results.length, entryRegion: this.region, thenExit: undefined, targeted: false });
+    this.frames.push(frame(Flow.block, 0, this.type.results.length, this.region, this.region));
 
     const reader = new InstructionReader(r, this.module.types, this.where);
     const ins = emptyInstruction();
@@ -208,13 +216,13 @@ class FunctionAnalysis {
       case Flow.if: {
         this.popPush(info.pops, 0);
         const entryRegion = this.region;
-        this.frames.push({ flow: info.flow, height: this.height, results: ins.blockResults, entryRegion, thenExit: undefined, targeted: false });
         if (info.flow === Flow.loop) {
           this.hasLoops = true;
           this.region = this.startRegion(end, EditKind.chargeAndCheck);
         } else if (info.flow === Flow.if) {
           this.region = entryRegion === UNREACHABLE ? UNREACHABLE : this.startRegion(end, EditKind.charge);
         }
+        this.frames.push(frame(info.flow, this.height, ins.blockResults, entryRegion, this.region));
         return;
       }
       case Flow.else: {
@@ -260,6 +268,7 @@ class FunctionAnalysis {
     const fallthrough = this.region;
     this.height = frame.height + frame.results;
     this.maxHeight = Math.max(this.maxHeight, this.height);
+    if (frame.flow === Flow.loop) this.foldLoopExitTest(ins.start);
     if (frame.flow === Flow.loop || frame.targeted) {
       // A loop's end follows its last region once per loop, not once per iteration; a targeted
       // end is reached from inside: both start a region of their own.
@@ -271,6 +280,23 @@ class FunctionAnalysis {
     if (fallthrough === UNREACHABLE) this.region = other;
     else if (other === UNREACHABLE) this.region = fallthrough;
     else this.region = this.startRegion(end, EditKind.charge);
+    if (frame.flow === Flow.if && frame.thenExit === undefined && fallthrough === UNREACHABLE && !frame.targeted) {
+      this.lastClosedIf = { end, frame };
+    }
+  }
+
+  /**
+   * Compilers shape loops as `loop (if cond (then body... br loop))`: the if's false path is the
+   * loop exit. Its then-branch's first region then joins the region of the test, so an iteration
+   * pays one charge; the exit pays for code it skips, once per loop.
+   */
+  private foldLoopExitTest(loopEnd: number): void {
+    const closed = this.lastClosedIf;
+    if (closed === undefined || closed.end !== loopEnd) return;
+    const { entryRegion, ownRegion } = closed.frame;
+    if (entryRegion === UNREACHABLE || ownRegion === UNREACHABLE) return;
+    this.edits[entryRegion]! += this.edits[ownRegion]!;
+    this.edits[ownRegion] = 0;
   }
 
   private innermost(): ControlFrame {

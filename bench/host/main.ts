@@ -1,0 +1,95 @@
+// bench/host: transfer-like transactions per second (2 reads + 2 writes, a fresh execution
+// context per transaction, one LMDB commit per 1,000), instantiation cost, and what metering
+// costs (metered vs unmetered, same run). Run: make bench (or node dist/bench/host/main.js).
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { accountNumberFromName } from '../../host-api/index.js';
+import { Action } from '../../host-api/types/index.js';
+import { LmdbStore } from '../../runtime/db/lmdb-store.js';
+import { WebAssemblyJs } from '../../runtime/wasm/admission/webassembly-api.js';
+import { Engine } from '../../runtime/wasm/engine.js';
+import { ExecutionContext } from '../../runtime/wasm/execution-context.js';
+import { linkHostImports } from '../../runtime/wasm/linker.js';
+import { writeServiceCode } from '../../runtime/wasm/service-code.js';
+import { loadAsc } from '../../tests/lib/asc.js';
+import { formatRate } from '../lib/measure.js';
+
+const BLOCK = 1000;
+const SECONDS = 2;
+const TARGET_TPS = 10_000;
+const MAX_METERING_OVERHEAD = 0.15;
+
+const source = readFileSync(join(process.cwd(), 'bench', 'services', 'transfer.as.ts'), 'utf8');
+const compiled = await (await loadAsc()).compileString(source, { optimizeLevel: 3, shrinkLevel: 1, runtime: 'stub', use: ['abort='] });
+if (!compiled.binary) throw new Error(`transfer service does not compile: ${compiled.stderr.toString()}`);
+const code = compiled.binary;
+
+const TOKENS = accountNumberFromName('tokens');
+function transfer(i: number): Action {
+  const raw = new Uint8Array(24);
+  const view = new DataView(raw.buffer);
+  view.setBigUint64(0, BigInt(i % 1000), true);
+  view.setBigUint64(8, BigInt((i * 7 + 1) % 1000), true);
+  view.setBigUint64(16, 1n, true);
+  return { sender: accountNumberFromName('alice'), service: TOKENS, method: 1n, rawData: raw };
+}
+
+function transactionsPerSecond(metering: boolean): { tps: number; count: number } {
+  const dir = mkdtempSync(join(tmpdir(), 'tsibase-bench-host-'));
+  const store = LmdbStore.open(dir);
+  const engine = new Engine({ metering });
+  writeServiceCode(store, TOKENS, code, 0n);
+  store.commit();
+  const actions = Array.from({ length: 4096 }, (_, i) => transfer(i));
+  const runOne = (i: number): void => {
+    const ctx = new ExecutionContext({ mode: 'transaction', store, engine });
+    const cp = store.checkpoint();
+    try {
+      ctx.runAction(actions[i & 4095]!);
+      store.release(cp);
+    } catch (err) {
+      store.rollback(cp);
+      throw err;
+    }
+    if ((i + 1) % BLOCK === 0) store.commit();
+  };
+  for (let i = 0; i < 2000; i++) runOne(i); // warm-up
+  let count = 0;
+  const start = performance.now();
+  while (performance.now() - start < SECONDS * 1000) runOne(count++);
+  const elapsed = (performance.now() - start) / 1000;
+  store.commit();
+  void store.close().then(() => rmSync(dir, { recursive: true, force: true }));
+  return { tps: count / elapsed, count };
+}
+
+function instantiationsPerSecond(): number {
+  const dir = mkdtempSync(join(tmpdir(), 'tsibase-bench-inst-'));
+  const store = LmdbStore.open(dir);
+  const engine = new Engine();
+  writeServiceCode(store, TOKENS, code, 0n);
+  store.commit();
+  const ctx = new ExecutionContext({ mode: 'transaction', store, engine });
+  const module = engine.module(new Uint8Array(32), () => code);
+  const imports = { env: linkHostImports(ctx), ...ctx.meter.importObject() };
+  let n = 0;
+  const start = performance.now();
+  while (performance.now() - start < 1000) {
+    new WebAssemblyJs.Instance(module, imports);
+    n++;
+  }
+  void store.close().then(() => rmSync(dir, { recursive: true, force: true }));
+  return n / ((performance.now() - start) / 1000);
+}
+
+console.log(`bench/host (node ${process.version}); transfer service ${code.length} bytes, ${SECONDS} s per figure, commit every ${BLOCK}`);
+const unmetered = transactionsPerSecond(false);
+const metered = transactionsPerSecond(true);
+const overhead = 1 - metered.tps / unmetered.tps;
+const verdict = (ok: boolean) => (ok ? 'met' : 'NOT met');
+console.log(`${'transfer transactions, metered'.padEnd(48)} ${formatRate(metered.tps).padStart(12)} /s  (target ${formatRate(TARGET_TPS)}: ${verdict(metered.tps >= TARGET_TPS)})`);
+console.log(`${'transfer transactions, unmetered'.padEnd(48)} ${formatRate(unmetered.tps).padStart(12)} /s`);
+console.log(`${'metering overhead'.padEnd(48)} ${(overhead * 100).toFixed(1).padStart(11)} %   (target <= ${MAX_METERING_OVERHEAD * 100}%: ${verdict(overhead <= MAX_METERING_OVERHEAD)})`);
+const inst = instantiationsPerSecond();
+console.log(`${'instantiation of the transfer module'.padEnd(48)} ${formatRate(inst).padStart(12)} /s  (${(1e6 / inst).toFixed(1)} µs each)`);
