@@ -1,7 +1,13 @@
 import { bytesToHex } from '../../host-api/encoding/hex.js';
-import { admitModule, type AdmissionOptions } from './admission/index.js';
+import {
+  METER_IMPORT_MODULE, FUEL_IMPORT_NAME, STACK_IMPORT_NAME, admitModule, createMeterGlobals,
+  type AdmissionOptions, type MeterGlobals,
+} from './admission/index.js';
+import { WebAssemblyJs, type WasmInstanceObject, type WasmModuleObject } from './admission/webassembly-api.js';
+import { HostError } from './errors.js';
+import type { ExecutionContext } from './execution-context.js';
+import { linkHostImports, type HostBinding } from './linker.js';
 import { ModuleCache } from './module-cache.js';
-import { WasmModuleObject, WebAssemblyJs } from './admission/webassembly-api.js';
 
 export interface EngineOptions {
   /** Compiled modules kept (least recently used evicted). */
@@ -15,18 +21,50 @@ export interface EngineOptions {
 }
 
 /**
- * Compiles service code once per code hash: admission (validation, memory cap, metering) and
- * V8 compilation happen on first use; later contexts reuse the compiled module.
+ * Compiles service code once per code hash (admission, then V8) and instantiates it against one
+ * import object: host functions that act on the running context, and one pair of meter globals
+ * that the running context loads with its budget. Contexts run one at a time; a context started
+ * from inside another (nested) restores the outer one's counters when it ends.
  */
-export class Engine {
+export class Engine implements HostBinding {
+  readonly meterGlobals: MeterGlobals = createMeterGlobals();
   private readonly cache: ModuleCache;
   private readonly admission: AdmissionOptions;
   private readonly metering: boolean;
+  private readonly imports: Record<string, Record<string, unknown>>;
+  private readonly running: ExecutionContext[] = [];
 
   constructor(options: EngineOptions = {}) {
     this.cache = new ModuleCache(options.cacheCapacity);
     this.admission = options.admission ?? {};
     this.metering = options.metering ?? true;
+    this.imports = {
+      env: linkHostImports(this),
+      [METER_IMPORT_MODULE]: { [FUEL_IMPORT_NAME]: this.meterGlobals.fuel, [STACK_IMPORT_NAME]: this.meterGlobals.stack },
+    };
+  }
+
+  /** The context whose code is running now. */
+  get context(): ExecutionContext {
+    const ctx = this.running[this.running.length - 1];
+    if (!ctx) throw new HostError('HOST_BAD_ARGUMENT', 'a host import was called outside an execution context');
+    return ctx;
+  }
+
+  /** Runs `body` with `ctx` as the running context and its counters loaded. */
+  run<T>(ctx: ExecutionContext, body: () => T): T {
+    const { fuel, stack } = this.meterGlobals;
+    const outer = { fuel: fuel.value, stack: stack.value };
+    this.running.push(ctx);
+    ctx.loadCounters();
+    try {
+      return body();
+    } finally {
+      ctx.saveCounters();
+      this.running.pop();
+      fuel.value = outer.fuel;
+      stack.value = outer.stack;
+    }
   }
 
   /** The compiled, metered module of `code`; `codeHash` is SHA-256 of `code`. */
@@ -40,6 +78,11 @@ export class Engine {
       this.cache.set(key, module);
     }
     return module;
+  }
+
+  /** A fresh instance of the code (new memory, globals at their initial values). */
+  instantiate(codeHash: Uint8Array, code: () => Uint8Array): WasmInstanceObject {
+    return new WebAssemblyJs.Instance(this.module(codeHash, code), this.imports);
   }
 
   get cachedModules(): number {

@@ -1,15 +1,14 @@
-import { CodeFlags, Limits, type Mode } from '../../host-api/abi/databases.js';
+import { CodeFlags, Limits, isSubjectiveMode, type Mode } from '../../host-api/abi/databases.js';
 import { accountNameFromNumber } from '../../host-api/names/index.js';
 import { FracpackError } from '../../host-api/fracpack/index.js';
 import { Action, type ActionTrace } from '../../host-api/types/index.js';
 import { TsibaseError } from '../../host-api/errors.js';
 import type { Store } from '../db/store.js';
 import { TemporaryDb } from '../db/temporary-db.js';
-import { WebAssemblyJs } from './admission/webassembly-api.js';
 import { ExecutionMeter, type ExecutionBudget } from './admission/index.js';
 import type { Engine } from './engine.js';
 import { HostError } from './errors.js';
-import { linkHostImports, type SocketHost } from './linker.js';
+import type { SocketHost } from './linker.js';
 import { readServiceCode } from './service-code.js';
 import { ServiceInstance } from './service-instance.js';
 import { appendAction, newActionTrace } from './trace.js';
@@ -59,12 +58,14 @@ export class ExecutionContext {
   readonly subjectiveViews: number[] = [];
   /** CPU limit a privileged service asked for (setMaxTransactionTime), in nanoseconds. */
   maxTransactionTime: bigint | undefined;
-  readonly cpuAtStart = process.cpuUsage();
+  /** Process CPU time when the context began; taken only where services may ask for it. */
+  readonly cpuAtStart: NodeJS.CpuUsage | undefined;
 
   private readonly engine: Engine;
   private readonly instances = new Map<bigint, ServiceInstance>();
   private readonly stack: Frame[] = [];
-  private readonly imports: Record<string, Record<string, unknown>>;
+  /** The fuel left while the context is not running (the engine's counters hold it while it runs). */
+  private fuelLeft: bigint;
 
   constructor(options: ContextOptions) {
     this.mode = options.mode;
@@ -72,8 +73,20 @@ export class ExecutionContext {
     this.engine = options.engine;
     this.sockets = options.sockets;
     this.signedData = options.signedData ?? new Map();
-    this.meter = new ExecutionMeter(options.budget ?? { fuel: DEFAULT_FUEL });
-    this.imports = { env: linkHostImports(this), ...this.meter.importObject() } as Record<string, Record<string, unknown>>;
+    this.meter = new ExecutionMeter(options.budget ?? { fuel: DEFAULT_FUEL }, this.engine.meterGlobals);
+    this.fuelLeft = this.meter.budget.fuel;
+    this.cpuAtStart = isSubjectiveMode(this.mode) ? process.cpuUsage() : undefined;
+  }
+
+  /** Called by the engine as the context starts running: its budget goes into the counters. */
+  loadCounters(): void {
+    this.meter.fuel.value = this.fuelLeft;
+    this.meter.stack.value = this.meter.budget.stackBytes;
+  }
+
+  /** Called by the engine as the context stops running; the stack is unwound by then. */
+  saveCounters(): void {
+    this.fuelLeft = this.meter.fuel.value;
   }
 
   /** The innermost running action. */
@@ -139,14 +152,9 @@ export class ExecutionContext {
   }
 
   private runTopLevel(action: Action, packed: Uint8Array, invoke: (inst: ServiceInstance) => void): Uint8Array {
-    const stackBefore = this.meter.stack.value;
     const trace = newActionTrace(action);
     this.actionTraces.push(trace);
-    try {
-      return this.execute(action, packed, undefined, invoke, trace);
-    } finally {
-      this.meter.stack.value = stackBefore;
-    }
+    return this.engine.run(this, () => this.execute(action, packed, undefined, invoke, trace));
   }
 
   private invokeCalled(inst: ServiceInstance, action: Action): void {
@@ -212,8 +220,7 @@ export class ExecutionContext {
     if (this.mode === 'verify' && (code.flags & CodeFlags.isVerify) === 0n) {
       throw new HostError('HOST_ACCESS_DENIED', `service '${accountNameFromNumber(service)}' is not a verify service and cannot run in verify mode`);
     }
-    const module = this.engine.module(code.codeHash, code.code);
-    const instance = new ServiceInstance(service, code.flags, new WebAssemblyJs.Instance(module, this.imports));
+    const instance = new ServiceInstance(service, code.flags, this.engine.instantiate(code.codeHash, code.code));
     this.instances.set(service, instance);
     return instance;
   }

@@ -16,19 +16,27 @@ export interface SocketHost {
   autoClose(fd: number, on: boolean): number;
 }
 
+/**
+ * Where imports find the execution context that is running now. Imports are bound once (per
+ * engine) and instances outlive a context, so no import holds a context of its own.
+ */
+export interface HostBinding {
+  readonly context: ExecutionContext;
+}
+
 export type HostFunction = (...args: never[]) => unknown;
 export type ImportGroup = Partial<Record<HostImportName, HostFunction>>;
 
-/** The `env` import object of one context: every function of the host import table. */
-export function linkHostImports(ctx: ExecutionContext): Record<HostImportName, HostFunction> {
+/** The `env` import object: every function of the host import table. */
+export function linkHostImports(host: HostBinding): Record<HostImportName, HostFunction> {
   const table: ImportGroup = {
-    ...resultImports(ctx),
-    ...actionImports(ctx),
-    ...kvImports(ctx),
-    ...eventImports(ctx),
-    ...subjectiveImports(ctx),
-    ...systemImports(ctx),
-    ...cryptoImports(ctx),
+    ...resultImports(host),
+    ...actionImports(host),
+    ...kvImports(host),
+    ...eventImports(host),
+    ...subjectiveImports(host),
+    ...systemImports(host),
+    ...cryptoImports(host),
   };
   for (const name of Object.keys(HOST_IMPORTS) as HostImportName[]) {
     if (!table[name]) throw new Error(`host import ${name} has no implementation`);

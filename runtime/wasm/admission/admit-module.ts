@@ -7,6 +7,7 @@ import type { ExportKind, FunctionType } from './binary/module-types.js';
 import { checkHostImports } from './checks/host-imports.js';
 import { checkResourceLimits } from './checks/resource-limits.js';
 import { analyseFunction } from './metering/analyse-function.js';
+import { hostEntryPoints } from './metering/host-entry-points.js';
 import { stackCharges } from './metering/stack-charges.js';
 import { rewriteModule } from './rewrite-module.js';
 import { WebAssemblyJs } from './webassembly-api.js';
@@ -49,7 +50,13 @@ export function admitModule(bytes: Uint8Array, options: AdmissionOptions = {}): 
   const plans = module.bodies.map((body, i) => analyseFunction(bytes, body, module.imports.length + i, functions));
   confirmValid(bytes, 'module');
 
-  const metered = rewriteModule(module, { plans, stackCharges: stackCharges(plans), memoryMaximum, bulkShift });
+  const metered = rewriteModule(module, {
+    plans,
+    stackCharges: stackCharges(plans),
+    checksOnReturn: hostEntryPoints(module),
+    memoryMaximum,
+    bulkShift,
+  });
   confirmValid(metered, 'metered module');
 
   const memory = module.memories[0];

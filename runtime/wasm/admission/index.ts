@@ -24,7 +24,9 @@ export {
   DEFAULT_STACK_BYTES,
   ExecutionLimitError,
   ExecutionMeter,
+  createMeterGlobals,
   type ExecutionBudget,
+  type MeterGlobals,
   type ExecutionLimitCode,
 } from './metering/execution-meter.js';
 export { FUEL_IMPORT_NAME, METER_IMPORT_MODULE, STACK_IMPORT_NAME } from './metering/meter-imports.js';

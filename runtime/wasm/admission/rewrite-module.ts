@@ -24,6 +24,8 @@ export interface RewriteSettings {
   readonly plans: readonly FunctionPlan[];
   /** Stack bytes each defined function reserves (see stackCharges). */
   readonly stackCharges: readonly number[];
+  /** Which defined functions check fuel on return (see hostEntryPoints). */
+  readonly checksOnReturn: readonly boolean[];
   /** Maximum pages written for the memory (when the module has one). */
   readonly memoryMaximum: number;
   /** Bulk memory operations cost 1 fuel per 2^bulkShift bytes. */
@@ -109,7 +111,8 @@ function writeCode(w: ByteWriter, module: WasmModule, settings: RewriteSettings)
   const body = new ByteWriter();
   w.u32(settings.plans.length);
   settings.plans.forEach((plan, i) => {
-    emitMeteredFunction(module.bytes, plan, settings.stackCharges[i]!, settings.bulkShift, body.reset());
+    const shape = { stackCharge: settings.stackCharges[i]!, checkOnReturn: settings.checksOnReturn[i]!, bulkShift: settings.bulkShift };
+    emitMeteredFunction(module.bytes, plan, shape, body.reset());
     w.sized(body);
   });
 }

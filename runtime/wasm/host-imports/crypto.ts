@@ -1,13 +1,13 @@
 import { bytesToHex } from '../../../host-api/encoding/hex.js';
 import { verifyDigest } from '../../crypto/ecdsa.js';
 import { HostError } from '../errors.js';
-import type { ExecutionContext } from '../execution-context.js';
-import type { ImportGroup } from '../linker.js';
+import type { HostBinding, ImportGroup } from '../linker.js';
 
 // The tsibase extension import for verify services: ECDSA over a 32-byte SHA-256 digest.
-export function cryptoImports(ctx: ExecutionContext): ImportGroup {
+export function cryptoImports(host: HostBinding): ImportGroup {
   return {
     ecdsaVerify(keyPtr: number, keyLen: number, digestPtr: number, digestLen: number, sigPtr: number, sigLen: number): number {
+      const ctx = host.context;
       const inst = ctx.frame.instance;
       if (ctx.mode !== 'verify') throw new HostError('HOST_ACCESS_DENIED', `ecdsaVerify is only available in verify mode, not ${ctx.mode}`);
       const digest = inst.view(digestPtr, digestLen, 'ecdsaVerify digest');

@@ -1,7 +1,6 @@
 import { NONE_SIZE, dbAccess } from '../../../host-api/abi/databases.js';
 import { HostError } from '../errors.js';
-import type { ExecutionContext } from '../execution-context.js';
-import type { ImportGroup } from '../linker.js';
+import type { HostBinding, ImportGroup } from '../linker.js';
 
 // Event databases (host-abi §9): append in transactions, read back by id in queries.
 
@@ -11,9 +10,10 @@ function eventService(value: Uint8Array): bigint | undefined {
   return new DataView(value.buffer, value.byteOffset + 2, 8).getBigUint64(0, true);
 }
 
-export function eventImports(ctx: ExecutionContext): ImportGroup {
+export function eventImports(host: HostBinding): ImportGroup {
   return {
     putSequential(db: number, ptr: number, len: number): bigint {
+      const ctx = host.context;
       const inst = ctx.frame.instance;
       if (dbAccess(ctx.mode, db).events !== 'append') {
         throw new HostError('HOST_ACCESS_DENIED', `putSequential: database ${db} does not take events in ${ctx.mode} mode`);
@@ -27,6 +27,7 @@ export function eventImports(ctx: ExecutionContext): ImportGroup {
       return id;
     },
     getSequential(db: number, id: bigint): number {
+      const ctx = host.context;
       const inst = ctx.frame.instance;
       if (dbAccess(ctx.mode, db).events !== 'read') {
         throw new HostError('HOST_ACCESS_DENIED', `getSequential: database ${db} cannot be read by id in ${ctx.mode} mode`);

@@ -1,8 +1,7 @@
 import { DbId, NONE_SIZE } from '../../../host-api/abi/databases.js';
 import type { KvEntry } from '../../db/store.js';
 import { HostError } from '../errors.js';
-import type { ExecutionContext } from '../execution-context.js';
-import type { ImportGroup } from '../linker.js';
+import type { HostBinding, ImportGroup } from '../linker.js';
 import type { ServiceInstance } from '../service-instance.js';
 import { backingDb, checkMaxPrefix, checkRead, checkWrite, sizeLimits } from './db-access.js';
 import { validateNativeWrite } from './native-rows.js';
@@ -18,9 +17,10 @@ function entryResult(inst: ServiceInstance, entry: KvEntry | undefined): number 
   return entry.value.length;
 }
 
-export function kvImports(ctx: ExecutionContext): ImportGroup {
+export function kvImports(host: HostBinding): ImportGroup {
   return {
     kvPut(db: number, kptr: number, klen: number, vptr: number, vlen: number): void {
+      const ctx = host.context;
       const inst = ctx.frame.instance;
       const key = inst.view(kptr, klen, 'kvPut key');
       checkWrite(ctx, inst, 'kvPut', db, key);
@@ -33,6 +33,7 @@ export function kvImports(ctx: ExecutionContext): ImportGroup {
       inst.clearResult();
     },
     kvRemove(db: number, kptr: number, klen: number): void {
+      const ctx = host.context;
       const inst = ctx.frame.instance;
       const key = inst.view(kptr, klen, 'kvRemove key');
       checkWrite(ctx, inst, 'kvRemove', db, key);
@@ -40,6 +41,7 @@ export function kvImports(ctx: ExecutionContext): ImportGroup {
       inst.clearResult();
     },
     kvGet(db: number, kptr: number, klen: number): number {
+      const ctx = host.context;
       const inst = ctx.frame.instance;
       const key = inst.view(kptr, klen, 'kvGet key');
       checkRead(ctx, inst, 'kvGet', db, key);
@@ -52,18 +54,21 @@ export function kvImports(ctx: ExecutionContext): ImportGroup {
       return value.length;
     },
     kvGreaterEqual(db: number, kptr: number, klen: number, match: number): number {
+      const ctx = host.context;
       const inst = ctx.frame.instance;
       const key = inst.view(kptr, klen, 'kvGreaterEqual key');
       checkRead(ctx, inst, 'kvGreaterEqual', db, key, match);
       return entryResult(inst, backingDb(ctx, db).greaterEqual(db, key, match >>> 0));
     },
     kvLessThan(db: number, kptr: number, klen: number, match: number): number {
+      const ctx = host.context;
       const inst = ctx.frame.instance;
       const key = inst.view(kptr, klen, 'kvLessThan key');
       checkRead(ctx, inst, 'kvLessThan', db, key, match);
       return entryResult(inst, backingDb(ctx, db).lessThan(db, key, match >>> 0));
     },
     kvMax(db: number, kptr: number, klen: number): number {
+      const ctx = host.context;
       const inst = ctx.frame.instance;
       const prefix = inst.view(kptr, klen, 'kvMax prefix');
       checkMaxPrefix(ctx, inst, db, prefix);

@@ -1,10 +1,10 @@
-import type { ExecutionContext } from '../execution-context.js';
-import type { ImportGroup } from '../linker.js';
+import type { HostBinding, ImportGroup } from '../linker.js';
 
 // host-abi §2: data-returning imports leave their result in V (and K); the guest copies it out.
-export function resultImports(ctx: ExecutionContext): ImportGroup {
+export function resultImports(host: HostBinding): ImportGroup {
   return {
     getResult(dest: number, cap: number, offset: number): number {
+      const ctx = host.context;
       const inst = ctx.frame.instance;
       const value = inst.value;
       const start = offset >>> 0;
@@ -15,6 +15,7 @@ export function resultImports(ctx: ExecutionContext): ImportGroup {
       return value.length;
     },
     getKey(dest: number, cap: number): number {
+      const ctx = host.context;
       const inst = ctx.frame.instance;
       const key = inst.key;
       const n = Math.min(cap >>> 0, key.length);

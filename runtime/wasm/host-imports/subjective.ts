@@ -1,7 +1,7 @@
 import { Limits, isSubjectiveMode } from '../../../host-api/abi/databases.js';
 import { HostError } from '../errors.js';
 import type { ExecutionContext } from '../execution-context.js';
-import type { ImportGroup } from '../linker.js';
+import type { HostBinding, ImportGroup } from '../linker.js';
 
 // Nested views of the subjective database (host-abi §3). The node runs one context at a time on
 // its chain thread, so an outermost commit never meets a conflicting writer and returns 1.
@@ -10,9 +10,10 @@ function requireSubjectiveMode(ctx: ExecutionContext, what: string): void {
   if (!isSubjectiveMode(ctx.mode)) throw new HostError('HOST_ACCESS_DENIED', `${what}: the subjective database is not available in ${ctx.mode} mode`);
 }
 
-export function subjectiveImports(ctx: ExecutionContext): ImportGroup {
+export function subjectiveImports(host: HostBinding): ImportGroup {
   return {
     checkoutSubjective(): void {
+      const ctx = host.context;
       requireSubjectiveMode(ctx, 'checkoutSubjective');
       if (ctx.subjectiveViews.length >= Limits.maxSubjectiveDepth) {
         throw new HostError('HOST_LIMIT', `checkoutSubjective: views nest at most ${Limits.maxSubjectiveDepth} deep`);
@@ -20,6 +21,7 @@ export function subjectiveImports(ctx: ExecutionContext): ImportGroup {
       ctx.subjectiveViews.push(ctx.store.subjective.checkpoint());
     },
     commitSubjective(): number {
+      const ctx = host.context;
       requireSubjectiveMode(ctx, 'commitSubjective');
       const view = ctx.subjectiveViews.pop();
       if (view === undefined) throw new HostError('HOST_BAD_ARGUMENT', 'commitSubjective: no subjective view is open');
@@ -28,6 +30,7 @@ export function subjectiveImports(ctx: ExecutionContext): ImportGroup {
       return 1;
     },
     abortSubjective(): void {
+      const ctx = host.context;
       requireSubjectiveMode(ctx, 'abortSubjective');
       const view = ctx.subjectiveViews.pop();
       if (view === undefined) throw new HostError('HOST_BAD_ARGUMENT', 'abortSubjective: no subjective view is open');

@@ -2,7 +2,7 @@ import { randomFillSync } from 'node:crypto';
 import { isSubjectiveMode } from '../../../host-api/abi/databases.js';
 import { HostError } from '../errors.js';
 import type { ExecutionContext } from '../execution-context.js';
-import type { ImportGroup } from '../linker.js';
+import type { HostBinding, ImportGroup } from '../linker.js';
 import type { ServiceInstance } from '../service-instance.js';
 
 // Clock, randomness, CPU limit and sockets: only where they cannot break determinism.
@@ -19,13 +19,14 @@ function privilegedOnly(inst: ServiceInstance, what: string): void {
 }
 
 function cpuNanoseconds(ctx: ExecutionContext): bigint {
-  const used = process.cpuUsage(ctx.cpuAtStart);
+  const used = process.cpuUsage(ctx.cpuAtStart!);
   return BigInt(used.user + used.system) * 1000n;
 }
 
-export function systemImports(ctx: ExecutionContext): ImportGroup {
+export function systemImports(host: HostBinding): ImportGroup {
   return {
     clockTimeGet(id: number, outPtr: number): number {
+      const ctx = host.context;
       const inst = ctx.frame.instance;
       subjectiveOnly(ctx, 'clockTimeGet');
       let ns: bigint;
@@ -42,23 +43,27 @@ export function systemImports(ctx: ExecutionContext): ImportGroup {
       return 0;
     },
     getRandom(ptr: number, len: number): void {
+      const ctx = host.context;
       const inst = ctx.frame.instance;
       subjectiveOnly(ctx, 'getRandom');
       randomFillSync(inst.view(ptr, len, 'getRandom'));
     },
     setMaxTransactionTime(ns: bigint): void {
+      const ctx = host.context;
       const inst = ctx.frame.instance;
       privilegedOnly(inst, 'setMaxTransactionTime');
       ctx.maxTransactionTime = BigInt.asUintN(64, ns);
       inst.clearResult();
     },
     socketSend(fd: number, ptr: number, len: number): number {
+      const ctx = host.context;
       const inst = ctx.frame.instance;
       subjectiveOnly(ctx, 'socketSend');
       privilegedOnly(inst, 'socketSend');
       return ctx.sockets ? ctx.sockets.send(fd, inst.copy(ptr, len, 'socketSend')) : EBADF;
     },
     socketAutoClose(fd: number, on: number): number {
+      const ctx = host.context;
       const inst = ctx.frame.instance;
       subjectiveOnly(ctx, 'socketAutoClose');
       privilegedOnly(inst, 'socketAutoClose');

@@ -44,6 +44,7 @@ class ModuleReader {
   private readonly globals: GlobalDefinition[] = [];
   private readonly exports: Export[] = [];
   private readonly bodies: BodyRange[] = [];
+  private start: number | undefined;
 
   constructor(private readonly bytes: Uint8Array) {
     this.reader = new ByteReader(bytes);
@@ -88,6 +89,7 @@ class ModuleReader {
       memories: this.memories,
       globals: this.globals,
       exports: this.exports,
+      start: this.start,
       bodies: this.bodies,
     };
   }
@@ -121,7 +123,7 @@ class ModuleReader {
       case SectionId.export:
         return this.readVector(r, () => this.readExport(r));
       case SectionId.start:
-        r.u32();
+        this.start = r.u32();
         return;
       case SectionId.element:
         return this.readVector(r, () => this.readElementSegment(r));

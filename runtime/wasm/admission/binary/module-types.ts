@@ -60,5 +60,7 @@ export interface WasmModule {
   readonly memories: readonly Limits[];
   readonly globals: readonly GlobalDefinition[];
   readonly exports: readonly Export[];
+  /** Function the start section names. */
+  readonly start: number | undefined;
   readonly bodies: readonly BodyRange[];
 }

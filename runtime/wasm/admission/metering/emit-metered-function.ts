@@ -25,28 +25,30 @@ const Op = {
   i64ExtendI32U: 0xad,
 } as const;
 
+export interface MeteringShape {
+  /** Stack bytes the function reserves; 0 for none (small leaves, see stack-charges.ts). */
+  readonly stackCharge: number;
+  /** Trap on return when fuel is negative (functions the host calls, see host-entry-points.ts). */
+  readonly checkOnReturn: boolean;
+  /** memory.copy/fill/init of n bytes cost n >> bulkShift on top of 1. */
+  readonly bulkShift: number;
+}
+
 /**
- * Pass two of metering: writes the body with the plan's edits applied. The metered body is
+ * Pass two of metering: writes the body with the plan's edits applied, appending to `out`:
  *
  *   stack -= stackCharge; trap if stack < 0      (call depth, shared with the host's `call`)
  *   fuel local := fuel global
  *   block (result of the function)
- *     <original code: a fuel charge at every basic block, a check at entry and loop headers,
- *      the fuel stored around calls, `return` turned into a branch to this block>
+ *     <original code: a charge per region, a check at entry and loop headers, the fuel
+ *      stored around calls, `return` turned into a branch to this block>
  *   end
- *   stack += stackCharge; fuel global := fuel local; trap if fuel < 0
+ *   stack += stackCharge; fuel global := fuel local; [trap if fuel < 0]
  *
- * so every exit except a trap gives its frame back and publishes the fuel it used. Small leaf
- * functions have no stack lines (stackCharge 0, see stack-charges.ts).
- * `bulkShift`: memory.copy/fill/init of n bytes cost n >> bulkShift on top of 1. Appends to `out`.
+ * so every exit except a trap gives its frame back and publishes the fuel it used.
  */
-export function emitMeteredFunction(
-  bytes: Uint8Array,
-  plan: FunctionPlan,
-  stackCharge: number,
-  bulkShift: number,
-  out: ByteWriter,
-): void {
+export function emitMeteredFunction(bytes: Uint8Array, plan: FunctionPlan, shape: MeteringShape, out: ByteWriter): void {
+  const { stackCharge, checkOnReturn, bulkShift } = shape;
   const fuel = plan.fuelLocal;
   const scratch = plan.scratchLocal;
 
@@ -119,8 +121,10 @@ export function emitMeteredFunction(
           out.u8(Op.globalSet).u32(STACK_GLOBAL_INDEX);
         }
         out.u8(Op.localGet).u32(fuel).u8(Op.globalSet).u32(FUEL_GLOBAL_INDEX);
-        out.u8(Op.localGet).u32(fuel);
-        out.u8(Op.i64Const).signed(0).u8(Op.i64LtS).u8(Op.if).u8(BLOCK_TYPE_EMPTY).u8(Op.unreachable).u8(Op.end);
+        if (checkOnReturn) {
+          out.u8(Op.localGet).u32(fuel);
+          out.u8(Op.i64Const).signed(0).u8(Op.i64LtS).u8(Op.if).u8(BLOCK_TYPE_EMPTY).u8(Op.unreachable).u8(Op.end);
+        }
         out.u8(Op.end);
         break;
     }

@@ -26,6 +26,19 @@ export interface ExecutionBudget {
  */
 export const DEFAULT_STACK_BYTES = 512 * 1024;
 
+export interface MeterGlobals {
+  readonly fuel: WasmGlobal<bigint>;
+  readonly stack: WasmGlobal<number>;
+}
+
+/** A fresh pair of counter globals, as metered modules import them. */
+export function createMeterGlobals(): MeterGlobals {
+  return {
+    fuel: new WebAssemblyJs.Global({ value: 'i64', mutable: true }, 0n),
+    stack: new WebAssemblyJs.Global({ value: 'i32', mutable: true }, 0),
+  };
+}
+
 /**
  * The fuel and stack counters of one execution context (one transaction, query or callback),
  * shared by all its instances through the imported meter globals.
@@ -35,10 +48,14 @@ export class ExecutionMeter {
   readonly stack: WasmGlobal<number>;
   readonly budget: Required<ExecutionBudget>;
 
-  constructor(budget: ExecutionBudget) {
+  /**
+   * `globals`, when given, are counters shared with other meters (an engine whose instances
+   * outlive one context); their owner loads this meter's budget into them while its context runs.
+   */
+  constructor(budget: ExecutionBudget, globals?: MeterGlobals) {
     this.budget = { stackBytes: DEFAULT_STACK_BYTES, ...budget };
-    this.fuel = new WebAssemblyJs.Global({ value: 'i64', mutable: true }, this.budget.fuel);
-    this.stack = new WebAssemblyJs.Global({ value: 'i32', mutable: true }, this.budget.stackBytes);
+    this.fuel = globals?.fuel ?? new WebAssemblyJs.Global({ value: 'i64', mutable: true }, this.budget.fuel);
+    this.stack = globals?.stack ?? new WebAssemblyJs.Global({ value: 'i32', mutable: true }, this.budget.stackBytes);
   }
 
   /** The import object entry every metered instance of this context needs. */
