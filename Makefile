@@ -10,7 +10,9 @@ all: build
 install: $(NODE_MODULES_STAMP)
 
 $(NODE_MODULES_STAMP): package.json package-lock.json
-	npm ci --no-audit --no-fund
+	# npm ci rejects locks that npm 11 itself writes when packages have optional per-platform
+	# dependencies; install honours the lock without rewriting it.
+	npm install --no-audit --no-fund --no-save
 	@touch $@
 
 dist/.build-stamp: $(NODE_MODULES_STAMP) $(TS_SOURCES)
