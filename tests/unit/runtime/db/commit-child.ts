@@ -15,8 +15,9 @@ export function blockKey(i: number): Uint8Array {
 
 export const headKey = Uint8Array.of(0x01);
 
+// Only as the spawned child: when a test imports the constants above, argv is uvu's.
 const [mode, dir] = process.argv.slice(2);
-if (mode && dir) {
+if ((mode === 'once' || mode === 'blocks') && dir) {
   const store = LmdbStore.open(dir);
   if (mode === 'once') {
     store.put(DbId.service, Uint8Array.of(1, 2, 3), Uint8Array.of(4, 5, 6));
