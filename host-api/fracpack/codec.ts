@@ -60,13 +60,18 @@ export abstract class FixedCodec<T> extends Codec<T> {
   }
 
   override readFull(r: Reader): T {
-    const at = r.pos;
-    r.need(at, this.fixedSize, this.name);
-    r.pos = at + this.fixedSize;
-    return this.readSlot(r, at);
+    return readFixedFull(this, r);
   }
 
   abstract override readSlot(r: Reader, at: number): T;
+}
+
+/** The full encoding of a fixed-size type is its slot, read at the heap cursor. */
+export function readFixedFull<T>(codec: Codec<T>, r: Reader): T {
+  const at = r.pos;
+  r.need(at, codec.fixedSize, codec.name);
+  r.pos = at + codec.fixedSize;
+  return codec.readSlot(r, at);
 }
 
 /**

@@ -8,7 +8,7 @@ import { BoolCodec, IntCodec, SmallIntCodec, isIntCodec } from './codecs/int.js'
 import { ListCodec, StringCodec } from './codecs/list.js';
 import { MapCodec } from './codecs/map.js';
 import { ACCOUNT, METHOD, NameCodec } from './codecs/name.js';
-import { EmptyNestedCodec, NestedCodec } from './codecs/nested.js';
+import { NestedCodec } from './codecs/nested.js';
 import { OptionCodec } from './codecs/option.js';
 import { ExtensibleCodec, FixedStructCodec, VariableStructCodec, type Member } from './codecs/record.js';
 import { TimeCodec } from './codecs/time.js';
@@ -149,8 +149,7 @@ export class SchemaCompiler {
       case 'List': return new ListCodec(label, this.codec(body as AnyType, `${label}[]`));
       case 'Option': return new OptionCodec(label, this.codec(body as AnyType, `${label}?`));
       case 'FracPack': {
-        const inner = this.codec(body as AnyType, label);
-        return !inner.isVariable && inner.fixedSize === 0 ? new EmptyNestedCodec(label, inner) : new NestedCodec(label, inner);
+        return new NestedCodec(label, this.codec(body as AnyType, label));
       }
       case 'Custom': {
         const { type: inner, id } = (body ?? {}) as { type: AnyType; id: string };

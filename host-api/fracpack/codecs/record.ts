@@ -1,4 +1,4 @@
-import { Codec, FixedCodec, describe, jsonError, valueError, withPath } from '../codec.js';
+import { Codec, describe, jsonError, readFixedFull, valueError, withPath } from '../codec.js';
 import { FracpackError } from '../errors.js';
 import type { Reader } from '../reader.js';
 import type { Writer } from '../writer.js';
@@ -104,23 +104,39 @@ class MemberLayout {
   }
 }
 
-/**
- * Object (extensible struct) and Tuple: u16 fixed-area length, the slots of the present members,
- * heap. Trailing absent Options are dropped; unknown trailing slots (newer versions of the type)
- * are skipped in compat mode and rejected in strict mode.
- */
-export class ExtensibleCodec extends Codec<Fields> {
-  readonly fixedSize = 4;
-  readonly isVariable = true;
-  private readonly layout: MemberLayout;
+/** What every record framing shares: its members, their layout and the JSON mapping. */
+abstract class RecordCodec extends Codec<Fields> {
+  protected readonly layout: MemberLayout;
 
-  constructor(name: string, members: readonly Member[], positional = false) {
+  constructor(name: string, members: readonly Member[], positional: boolean) {
     super(name);
     this.layout = new MemberLayout(name, members, positional);
   }
 
   get members(): readonly Member[] {
     return this.layout.members;
+  }
+
+  toJson(value: Fields): unknown {
+    return this.layout.toJson(value);
+  }
+
+  fromJson(json: unknown): Fields {
+    return this.layout.fromJson(this, json);
+  }
+}
+
+/**
+ * Object (extensible struct) and Tuple: u16 fixed-area length, the slots of the present members,
+ * heap. Trailing absent Options are dropped; unknown trailing slots (newer versions of the type)
+ * are skipped in compat mode and rejected in strict mode.
+ */
+export class ExtensibleCodec extends RecordCodec {
+  readonly fixedSize = 4;
+  readonly isVariable = true;
+
+  constructor(name: string, members: readonly Member[], positional = false) {
+    super(name, members, positional);
   }
 
   writeFull(w: Writer, value: unknown): void {
@@ -199,28 +215,15 @@ export class ExtensibleCodec extends Codec<Fields> {
     return last === 1;
   }
 
-  toJson(value: Fields): unknown {
-    return this.layout.toJson(value);
-  }
-
-  fromJson(json: unknown): Fields {
-    return this.layout.fromJson(this, json);
-  }
 }
 
 /** Non-extensible Struct with at least one variable member: slots then heap, no header. */
-export class VariableStructCodec extends Codec<Fields> {
+export class VariableStructCodec extends RecordCodec {
   readonly fixedSize = 4;
   readonly isVariable = true;
-  private readonly layout: MemberLayout;
 
-  constructor(name: string, members: readonly Member[], positional = false) {
-    super(name);
-    this.layout = new MemberLayout(name, members, positional);
-  }
-
-  get members(): readonly Member[] {
-    return this.layout.members;
+  constructor(name: string, members: readonly Member[]) {
+    super(name, members, false);
   }
 
   writeFull(w: Writer, value: unknown): void {
@@ -237,28 +240,24 @@ export class VariableStructCodec extends Codec<Fields> {
     return this.layout.readAll(r, at);
   }
 
-  toJson(value: Fields): unknown {
-    return this.layout.toJson(value);
-  }
-
-  fromJson(json: unknown): Fields {
-    return this.layout.fromJson(this, json);
-  }
 }
 
 /** Struct whose members are all fixed: the members concatenated, inline in a parent. */
-export class FixedStructCodec extends FixedCodec<Fields> {
+export class FixedStructCodec extends RecordCodec {
   readonly fixedSize: number;
-  private readonly layout: MemberLayout;
+  readonly isVariable = false;
 
-  constructor(name: string, members: readonly Member[], positional = false) {
-    super(name);
-    this.layout = new MemberLayout(name, members, positional);
+  constructor(name: string, members: readonly Member[]) {
+    super(name, members, false);
     this.fixedSize = this.layout.offsets[members.length]!;
   }
 
-  get members(): readonly Member[] {
-    return this.layout.members;
+  override writeSlot(w: Writer, value: unknown): void {
+    this.writeFull(w, value);
+  }
+
+  readFull(r: Reader): Fields {
+    return readFixedFull(this, r);
   }
 
   writeFull(w: Writer, value: unknown): void {
@@ -266,15 +265,8 @@ export class FixedStructCodec extends FixedCodec<Fields> {
     this.layout.write(w, v, this.layout.codecs.length);
   }
 
-  readSlot(r: Reader, at: number): Fields {
+  override readSlot(r: Reader, at: number): Fields {
     return this.layout.readAll(r, at);
   }
 
-  toJson(value: Fields): unknown {
-    return this.layout.toJson(value);
-  }
-
-  fromJson(json: unknown): Fields {
-    return this.layout.fromJson(this, json);
-  }
 }
