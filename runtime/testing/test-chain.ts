@@ -41,6 +41,8 @@ export interface RunResult {
   /** The stable code of the error (SERVICE_ABORTED, WASM_FUEL_EXHAUSTED, ...). */
   readonly errorCode?: string;
   readonly events: readonly EmittedEvent[];
+  /** Instructions (fuel) the run used: identical on every node for the same state and action. */
+  readonly fuelUsed: bigint;
 }
 
 /** An action as the harness takes it: names, hex and numbers as packing accepts them. */
@@ -96,7 +98,7 @@ export class TestChain {
     else this.store.release(checkpoint);
     this.store.commit();
     const trace = ctx.actionTraces[0]!;
-    return { retval, trace, console: consoleOf(trace), error: failure?.message, errorCode: failure?.code, events };
+    return { retval, trace, console: consoleOf(trace), error: failure?.message, errorCode: failure?.code, events, fuelUsed: ctx.fuelUsed };
   }
 
   async close(): Promise<void> {

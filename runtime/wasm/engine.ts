@@ -7,6 +7,7 @@ import { WebAssemblyJs, type WasmInstanceObject, type WasmModuleObject } from '.
 import { HostError } from './errors.js';
 import type { ExecutionContext } from './execution-context.js';
 import { linkHostImports, type HostBinding } from './linker.js';
+import { InstancePool } from './instance-pool.js';
 import { ModuleCache } from './module-cache.js';
 
 export interface EngineOptions {
@@ -18,6 +19,15 @@ export interface EngineOptions {
    * measuring what metering costs (bench/host); a node always meters.
    */
   metering?: boolean;
+  /** false creates every instance afresh instead of resetting idle ones (for measurements). */
+  pooling?: boolean;
+}
+
+/** A compiled module and its pool of idle instances. */
+interface CompiledCode {
+  readonly module: WasmModuleObject;
+  /** Undefined when instances of this module cannot be reset exactly (or pooling is off). */
+  readonly pool: InstancePool | undefined;
 }
 
 /**
@@ -28,9 +38,10 @@ export interface EngineOptions {
  */
 export class Engine implements HostBinding {
   readonly meterGlobals: MeterGlobals = createMeterGlobals();
-  private readonly cache: ModuleCache;
+  private readonly cache: ModuleCache<CompiledCode>;
   private readonly admission: AdmissionOptions;
   private readonly metering: boolean;
+  private readonly pooling: boolean;
   private readonly imports: Record<string, Record<string, unknown>>;
   private readonly running: ExecutionContext[] = [];
 
@@ -38,6 +49,7 @@ export class Engine implements HostBinding {
     this.cache = new ModuleCache(options.cacheCapacity);
     this.admission = options.admission ?? {};
     this.metering = options.metering ?? true;
+    this.pooling = options.pooling ?? true;
     this.imports = {
       env: linkHostImports(this),
       [METER_IMPORT_MODULE]: { [FUEL_IMPORT_NAME]: this.meterGlobals.fuel, [STACK_IMPORT_NAME]: this.meterGlobals.stack },
@@ -69,20 +81,45 @@ export class Engine implements HostBinding {
 
   /** The compiled, metered module of `code`; `codeHash` is SHA-256 of `code`. */
   module(codeHash: Uint8Array, code: () => Uint8Array): WasmModuleObject {
-    const key = bytesToHex(codeHash);
-    let module = this.cache.get(key);
-    if (!module) {
-      const bytes = code();
-      const admitted = admitModule(bytes, this.admission);
-      module = new WebAssemblyJs.Module(this.metering ? admitted.bytes : bytes);
-      this.cache.set(key, module);
-    }
-    return module;
+    return this.compiled(codeHash, code).module;
   }
 
-  /** A fresh instance of the code (new memory, globals at their initial values). */
+  /**
+   * An instance in its initial state (new memory, globals at their initial values): an idle
+   * one reset, or a new one. Must run inside `run`: instantiation runs metered start code.
+   */
   instantiate(codeHash: Uint8Array, code: () => Uint8Array): WasmInstanceObject {
-    return new WebAssemblyJs.Instance(this.module(codeHash, code), this.imports);
+    const compiled = this.compiled(codeHash, code);
+    const reused = compiled.pool?.take();
+    if (reused) {
+      this.meterGlobals.fuel.value -= compiled.pool!.snapshot!.startFuel;
+      return reused;
+    }
+    const fuelBefore = this.meterGlobals.fuel.value;
+    const instance = new WebAssemblyJs.Instance(compiled.module, this.imports);
+    if (compiled.pool && !compiled.pool.snapshot) compiled.pool.capture(instance, fuelBefore - this.meterGlobals.fuel.value);
+    return instance;
+  }
+
+  /** Hands back an instance whose context has ended, for reuse. */
+  release(codeHash: Uint8Array, instance: WasmInstanceObject): void {
+    this.cache.get(bytesToHex(codeHash))?.pool?.give(instance);
+  }
+
+  private compiled(codeHash: Uint8Array, code: () => Uint8Array): CompiledCode {
+    const key = bytesToHex(codeHash);
+    let compiled = this.cache.get(key);
+    if (!compiled) {
+      const bytes = code();
+      const admitted = admitModule(bytes, this.admission);
+      const poolable = this.pooling && this.metering && admitted.resettable;
+      compiled = {
+        module: new WebAssemblyJs.Module(this.metering ? admitted.bytes : bytes),
+        pool: poolable ? new InstancePool(admitted.mutableGlobalExports) : undefined,
+      };
+      this.cache.set(key, compiled);
+    }
+    return compiled;
   }
 
   get cachedModules(): number {

@@ -78,6 +78,11 @@ export class ExecutionContext {
     this.cpuAtStart = isSubjectiveMode(this.mode) ? process.cpuUsage() : undefined;
   }
 
+  /** Fuel the context has used so far (read between runs). */
+  get fuelUsed(): bigint {
+    return this.meter.budget.fuel - this.fuelLeft;
+  }
+
   /** Called by the engine as the context starts running: its budget goes into the counters. */
   loadCounters(): void {
     this.meter.fuel.value = this.fuelLeft;
@@ -146,9 +151,14 @@ export class ExecutionContext {
     }
   }
 
-  /** Discards what the context leaves behind: open subjective views and the temporary database. */
+  /**
+   * Ends the context: discards open subjective views (and with the context its temporary
+   * database) and hands its instances back to the engine for reuse.
+   */
   dispose(): void {
     while (this.subjectiveViews.length) this.store.subjective.rollback(this.subjectiveViews.pop()!);
+    for (const instance of this.instances.values()) this.engine.release(instance.codeHash, instance.instance);
+    this.instances.clear();
   }
 
   private runTopLevel(action: Action, packed: Uint8Array, invoke: (inst: ServiceInstance) => void): Uint8Array {
@@ -220,7 +230,7 @@ export class ExecutionContext {
     if (this.mode === 'verify' && (code.flags & CodeFlags.isVerify) === 0n) {
       throw new HostError('HOST_ACCESS_DENIED', `service '${accountNameFromNumber(service)}' is not a verify service and cannot run in verify mode`);
     }
-    const instance = new ServiceInstance(service, code.flags, this.engine.instantiate(code.codeHash, code.code));
+    const instance = new ServiceInstance(service, code.flags, code.codeHash, this.engine.instantiate(code.codeHash, code.code));
     this.instances.set(service, instance);
     return instance;
   }

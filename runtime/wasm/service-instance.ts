@@ -25,7 +25,7 @@ export class ServiceInstance {
   readonly name: string;
   readonly exports: ServiceExports;
 
-  constructor(readonly service: bigint, readonly flags: bigint, instance: WasmInstanceObject) {
+  constructor(readonly service: bigint, readonly flags: bigint, readonly codeHash: Uint8Array, readonly instance: WasmInstanceObject) {
     this.name = accountNameFromNumber(service);
     this.exports = instance.exports as unknown as ServiceExports;
     if (!(this.exports.memory instanceof WebAssemblyJs.Memory)) {

@@ -9,7 +9,7 @@ import { checkResourceLimits } from './checks/resource-limits.js';
 import { analyseFunction } from './metering/analyse-function.js';
 import { hostEntryPoints } from './metering/host-entry-points.js';
 import { stackCharges } from './metering/stack-charges.js';
-import { rewriteModule } from './rewrite-module.js';
+import { RESERVED_EXPORT_PREFIX, globalExportName, mutableGlobalIndices, rewriteModule } from './rewrite-module.js';
 import { WebAssemblyJs } from './webassembly-api.js';
 
 export interface AdmittedModule {
@@ -22,6 +22,13 @@ export interface AdmittedModule {
   readonly exports: readonly { readonly name: string; readonly kind: ExportKind }[];
   /** The module's memory after admission, in 64 KiB pages; undefined when it has none. */
   readonly memory: { readonly initial: number; readonly maximum: number } | undefined;
+  /** Export names of the module's mutable globals (admission exports each one). */
+  readonly mutableGlobalExports: readonly string[];
+  /**
+   * True when an instance's whole state is its memory and its mutable globals (no
+   * memory.init, table.init or table.copy), so restoring those two recreates a fresh instance.
+   */
+  readonly resettable: boolean;
 }
 
 /**
@@ -39,6 +46,10 @@ export function admitModule(bytes: Uint8Array, options: AdmissionOptions = {}): 
   }
 
   const module = readModule(bytes);
+  const reserved = module.exports.find((e) => e.name.startsWith(RESERVED_EXPORT_PREFIX));
+  if (reserved) {
+    throw new AdmissionError('WASM_FORBIDDEN_FEATURE', `export name '${reserved.name}' uses the prefix ${RESERVED_EXPORT_PREFIX}, which is reserved for the host`);
+  }
   const imports = checkHostImports(module);
   const memoryMaximum = checkResourceLimits(module, limits);
   const functions = {
@@ -66,6 +77,8 @@ export function admitModule(bytes: Uint8Array, options: AdmissionOptions = {}): 
     imports,
     exports: module.exports.map(({ name, kind }) => ({ name, kind })),
     memory: memory && { initial: memory.initial, maximum: memoryMaximum },
+    mutableGlobalExports: mutableGlobalIndices(module).map(globalExportName),
+    resettable: plans.every((plan) => !plan.usesSegmentState),
   };
 }
 

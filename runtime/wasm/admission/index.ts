@@ -6,16 +6,19 @@
 //   (host-api/abi/imports.ts) with their exact signatures, within the limits of host-abi.md §10.
 //   Anything else throws AdmissionError with a stable code (WASM_MALFORMED, WASM_INVALID,
 //   WASM_FORBIDDEN_IMPORT, WASM_FORBIDDEN_FEATURE, WASM_LIMIT) and a message naming the reason.
-// - The returned bytes are metered: memory maximum capped, and every function charges fuel
-//   (one unit per instruction, bulk memory per 64 bytes) and reserves an estimate of its stack
-//   frame. Both counters are mutable globals imported from module `tsibase` (`fuel` i64, `stack`
-//   i32) that all instances of one execution context share.
-// - Running metered code: create one ExecutionMeter per context and pass
-//   meter.importObject() next to the `env` functions to every instantiation. A trap with fuel or
-//   stack below zero is a limit error: `catch (e) { throw meter.limitError() ?? e; }`. A normal
-//   return always leaves fuel >= 0. Host imports charge with meter.chargeFuel; `call` brackets
-//   the nested execution with meter.reserveStack/releaseStack. A host that catches an error and
-//   keeps running the context must restore meter.stack.value to its value before the call.
+// - The returned bytes are metered: the memory maximum is capped, every function charges fuel
+//   (one unit per instruction, structure free, bulk memory one more per 64 bytes; charged per
+//   region up front, so an early exit may pay for code it skipped, identically on every node) and
+//   reserves an upper-bound estimate of its stack frame. The counters are two mutable globals
+//   imported from module `tsibase` (`fuel` i64, `stack` i32, bytes left) shared by all
+//   instances of one execution context.
+// - Running metered code: one ExecutionMeter per context (createMeterGlobals when instances
+//   outlive a context and the counters are reloaded per context); pass its importObject() next to
+//   the `env` functions. A trap while a counter is below zero is that limit: `catch (e) { throw
+//   meter.limitError() ?? e; }`. A normal return from an export or the start function leaves fuel
+//   >= 0. Host imports charge with meter.chargeFuel; `call` brackets the nested execution with
+//   meter.reserveStack/releaseStack. A host that catches an error and keeps running the context
+//   must restore meter.stack.value to its value before the call (frames left by the trap).
 
 export { admitModule, type AdmittedModule } from './admit-module.js';
 export { AdmissionError, type AdmissionErrorCode } from './admission-error.js';

@@ -47,6 +47,7 @@ export function rewriteModule(module: WasmModule, settings: RewriteSettings): Ui
   };
 
   let importsWritten = false;
+  let exportsWritten = false;
   for (const section of module.sections) {
     const order = SECTION_ORDER[section.id];
     if (!importsWritten && order !== undefined && order >= SECTION_ORDER[SectionId.import]!) {
@@ -54,12 +55,18 @@ export function rewriteModule(module: WasmModule, settings: RewriteSettings): Ui
       importsWritten = true;
       if (section.id === SectionId.import) continue;
     }
+    if (!exportsWritten && order !== undefined && order >= SECTION_ORDER[SectionId.export]!) {
+      emit(SectionId.export, (w) => writeExports(w, module));
+      exportsWritten = true;
+      if (section.id === SectionId.export) continue;
+    }
     switch (section.id) {
       case SectionId.memory:
         emit(SectionId.memory, (w) => writeMemory(w, module, settings.memoryMaximum));
         break;
       case SectionId.export:
-        emit(SectionId.export, (w) => writeExports(w, module));
+        if (module.exports.some((e) => e.kind === 'global')) emit(SectionId.export, (w) => writeExports(w, module));
+        else copySection(out, module, section);
         break;
       case SectionId.code:
         emit(SectionId.code, (w) => writeCode(w, module, settings));
@@ -77,11 +84,12 @@ export function rewriteModule(module: WasmModule, settings: RewriteSettings): Ui
     }
   }
   if (!importsWritten) emit(SectionId.import, (w) => writeImports(w, module));
+  if (!exportsWritten) emit(SectionId.export, (w) => writeExports(w, module));
   return out.view().slice();
 }
 
 function copySection(out: ByteWriter, module: WasmModule, section: SectionRange): void {
-  out.u8(section.id).u32(section.end - section.start).bytes(module.bytes.subarray(section.start, section.end));
+  out.u8(section.id).u32(section.end - section.start).copy(module.bytes, section.start, section.end);
 }
 
 function writeImports(w: ByteWriter, module: WasmModule): void {
@@ -100,12 +108,28 @@ function writeMemory(w: ByteWriter, module: WasmModule, maximum: number): void {
 }
 
 function writeExports(w: ByteWriter, module: WasmModule): void {
-  w.u32(module.exports.length);
+  const mutable = mutableGlobalIndices(module);
+  w.u32(module.exports.length + mutable.length);
   for (const entry of module.exports) {
     const kind = EXTERNAL_KIND_NAMES.indexOf(entry.kind);
     w.name(entry.name).u8(kind).u32(kind === ExternalKind.global ? entry.index + METER_GLOBAL_COUNT : entry.index);
   }
+  // Every mutable global is exported too, so the host can reset a reused instance exactly.
+  for (const index of mutable) w.name(globalExportName(index)).u8(ExternalKind.global).u32(index + METER_GLOBAL_COUNT);
 }
+
+/** Indices (in the module's own global space) of its mutable globals. */
+export function mutableGlobalIndices(module: WasmModule): number[] {
+  return module.globals.flatMap((g, i) => (g.mutable ? [i] : []));
+}
+
+/** The export name under which admission exposes mutable global `index`. */
+export function globalExportName(index: number): string {
+  return `${RESERVED_EXPORT_PREFIX}global_${index}`;
+}
+
+/** Export names starting with this are added by admission; modules may not use it themselves. */
+export const RESERVED_EXPORT_PREFIX = '__tsibase_';
 
 function writeCode(w: ByteWriter, module: WasmModule, settings: RewriteSettings): void {
   const body = new ByteWriter();

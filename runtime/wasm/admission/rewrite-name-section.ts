@@ -29,7 +29,7 @@ export function rewriteNameSection(bytes: Uint8Array, start: number, end: number
         for (let i = 0; i < count; i++) subsection.u32(names.u32() + METER_GLOBAL_COUNT).name(names.name());
         out.u8(id).sized(subsection);
       } else {
-        out.u8(id).u32(size).bytes(bytes.subarray(contentStart, contentStart + size));
+        out.u8(id).u32(size).copy(bytes, contentStart, contentStart + size);
       }
     }
     return out.view();

@@ -1,3 +1,5 @@
+const utf8 = new TextEncoder();
+
 /** Growable output buffer with the primitive encodings of the WebAssembly binary format. */
 export class ByteWriter {
   private buffer: Uint8Array;
@@ -45,6 +47,20 @@ export class ByteWriter {
     }
   }
 
+  /** Appends source[start, end); short spans are copied byte by byte (no subarray object). */
+  copy(source: Uint8Array, start: number, end: number): this {
+    const length = end - start;
+    this.reserve(length);
+    if (length > 32) {
+      this.buffer.set(source.subarray(start, end), this.length);
+    } else {
+      const buffer = this.buffer;
+      for (let i = 0; i < length; i++) buffer[this.length + i] = source[start + i]!;
+    }
+    this.length += length;
+    return this;
+  }
+
   bytes(data: Uint8Array): this {
     this.reserve(data.length);
     this.buffer.set(data, this.length);
@@ -53,7 +69,7 @@ export class ByteWriter {
   }
 
   name(text: string): this {
-    const encoded = new TextEncoder().encode(text);
+    const encoded = utf8.encode(text);
     return this.u32(encoded.length).bytes(encoded);
   }
 

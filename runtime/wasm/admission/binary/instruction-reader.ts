@@ -10,7 +10,6 @@ import {
   SIMD_OPCODES,
   SINGLE_BYTE_OPCODES,
   isForbidden,
-  type OpcodeEntry,
   type OpcodeInfo,
 } from './opcodes.js';
 import { BLOCK_TYPE_EMPTY, EXTERNREF, FUNCREF, isValueType } from './wasm-constants.js';
@@ -124,18 +123,16 @@ export class InstructionReader {
     const r = this.reader;
     const start = r.offset;
     const first = r.u8();
-    let entry: OpcodeEntry | undefined;
-    let label = hex(first);
+    let entry = SINGLE_BYTE_OPCODES[first];
+    let sub: number | undefined;
     if (first === PREFIX_MISC || first === PREFIX_SIMD || FORBIDDEN_PREFIXES[first] !== undefined) {
-      const sub = r.u32();
-      label += ` ${hex(sub)}`;
+      sub = r.u32();
       entry = first === PREFIX_MISC ? MISC_OPCODES[sub] : first === PREFIX_SIMD ? SIMD_OPCODES[sub] : FORBIDDEN_PREFIXES[first];
-    } else {
-      entry = SINGLE_BYTE_OPCODES[first];
     }
+    if (entry !== undefined && !isForbidden(entry)) return entry;
+    const label = sub === undefined ? hex(first) : `${hex(first)} ${hex(sub)}`;
     if (entry === undefined) throw malformed(`unknown opcode ${label} in ${this.where}`, start);
-    if (isForbidden(entry)) throw forbiddenFeature(`opcode ${label} (${entry.name}) in ${this.where}`, entry.feature);
-    return entry;
+    throw forbiddenFeature(`opcode ${label} (${entry.name}) in ${this.where}`, entry.feature);
   }
 
   /** Block types: empty, one value type, or a type index without params and with at most one result. */

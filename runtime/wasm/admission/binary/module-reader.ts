@@ -60,16 +60,14 @@ class ModuleReader {
       const size = r.u32();
       const start = r.offset;
       if (size > r.end - start) throw malformed(`section ${id} extends past the end of the module`, idOffset);
-      if (id !== SectionId.custom) {
-        const order = SECTION_ORDER[id];
-        if (order === undefined) throw malformed(`unknown section id ${id}`, idOffset);
-        if (order <= lastOrder) throw malformed(`section ${id} is duplicated or out of order`, idOffset);
-        lastOrder = order;
-      }
       const section = new ByteReader(this.bytes, start, start + size);
       if (id === SectionId.custom) {
         this.sections.push({ id, customName: section.name(), start, end: start + size });
       } else {
+        const order = SECTION_ORDER[id];
+        if (order === undefined) throw malformed(`unknown section id ${id}`, idOffset);
+        if (order <= lastOrder) throw malformed(`section ${id} is duplicated or out of order`, idOffset);
+        lastOrder = order;
         this.readSection(id, section);
         if (!section.atEnd()) throw malformed(`section ${id} has ${section.end - section.offset} bytes left over`, section.offset);
         this.sections.push({ id, start, end: start + size });

@@ -34,18 +34,17 @@ export function skipConstantExpression(reader: ByteReader, where: string): void 
     case 0xd0:
     case 0xd2:
       throw forbiddenFeature(`reference constant in ${where}`, 'reference types');
-    case 0x6a:
-    case 0x6b:
-    case 0x6c:
-    case 0x7c:
-    case 0x7d:
-    case 0x7e:
-      throw forbiddenFeature(`arithmetic in ${where}`, 'extended constant expressions');
     default:
       throw invalidConstant(where);
   }
-  if (reader.u8() !== END) throw malformed(`${where} must be a single constant followed by end`, start);
+  const next = reader.u8();
+  if (next === END) return;
+  if (EXTENDED_CONSTANT_OPCODES.has(next)) throw forbiddenFeature(`arithmetic in ${where}`, 'extended constant expressions');
+  throw malformed(`${where} must be a single constant followed by end`, start);
 }
+
+/** i32/i64 const, add, sub, mul: the instructions the extended-const proposal allows. */
+const EXTENDED_CONSTANT_OPCODES = new Set([0x41, 0x42, 0x6a, 0x6b, 0x6c, 0x7c, 0x7d, 0x7e]);
 
 /** Steps over one element of an expression-encoded element segment: `ref.func i` or `ref.null func`. */
 export function skipElementExpression(reader: ByteReader): void {

@@ -45,6 +45,11 @@ export interface FunctionPlan {
   readonly frameBytes: number;
   /** Whether the body contains call or call_indirect (a leaf makes no calls). */
   readonly makesCalls: boolean;
+  /**
+   * Whether the body reads segments or changes the table (memory.init, table.init, table.copy):
+   * then an instance's state is more than its memory and globals, and it cannot be reset.
+   */
+  readonly usesSegmentState: boolean;
   /** Edits in offset order, EDIT_STRIDE numbers each: start, end (of replaced bytes), kind, value. */
   readonly edits: readonly number[];
 }
@@ -54,6 +59,8 @@ export interface ModuleFunctions {
   /** Type of every function in the index space (imports first). */
   readonly functionTypes: readonly FunctionType[];
 }
+
+const SEGMENT_STATE_OPS: ReadonlySet<string> = new Set(['memory.init', 'table.init', 'table.copy']);
 
 /** Locals V8 accepts per function, parameters included. */
 const ENGINE_MAX_LOCALS = 50_000;
@@ -110,6 +117,7 @@ class FunctionAnalysis {
   private height = 0;
   private maxHeight = 0;
   private makesCalls = false;
+  private usesSegmentState = false;
   private hasLoops = false;
   private usesVectors = false;
   /** The last if without else whose then-branch cannot fall through, and the offset after its end. */
@@ -159,6 +167,7 @@ class FunctionAnalysis {
         usesVectors: this.usesVectors || locals.vectors > 0,
       }),
       makesCalls: this.makesCalls,
+      usesSegmentState: this.usesSegmentState,
       edits: this.edits,
     };
   }
@@ -186,6 +195,7 @@ class FunctionAnalysis {
     const end = this.r.offset;
     if (this.region !== UNREACHABLE) this.edits[this.region]! += info.cost;
     if (info.vector) this.usesVectors = true;
+    if (SEGMENT_STATE_OPS.has(info.name)) this.usesSegmentState = true;
     switch (info.flow) {
       case Flow.plain:
         this.popPush(info.pops, info.pushes);

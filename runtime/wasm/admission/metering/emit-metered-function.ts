@@ -68,7 +68,7 @@ export function emitMeteredFunction(bytes: Uint8Array, plan: FunctionPlan, shape
 
   // Locals: the original groups, then one group each for the fuel (i64) and scratch (i32) locals.
   out.u32(plan.localGroupCount + 2);
-  out.bytes(bytes.subarray(plan.localGroupsStart, plan.codeStart));
+  out.copy(bytes, plan.localGroupsStart, plan.codeStart);
   out.u32(1).u8(ValueType.i64).u32(1).u8(ValueType.i32);
 
   // Prologue.
@@ -87,7 +87,7 @@ export function emitMeteredFunction(bytes: Uint8Array, plan: FunctionPlan, shape
     const start = edits[i]!;
     const kind = edits[i + 2]!;
     const value = edits[i + 3]!;
-    out.bytes(bytes.subarray(copied, start));
+    out.copy(bytes, copied, start);
     copied = edits[i + 1]!;
     switch (kind) {
       case EditKind.charge:
@@ -123,7 +123,7 @@ export function emitMeteredFunction(bytes: Uint8Array, plan: FunctionPlan, shape
         out.u8(Op.localGet).u32(fuel).u8(Op.globalSet).u32(FUEL_GLOBAL_INDEX);
         if (checkOnReturn) {
           out.u8(Op.localGet).u32(fuel);
-          out.u8(Op.i64Const).signed(0).u8(Op.i64LtS).u8(Op.if).u8(BLOCK_TYPE_EMPTY).u8(Op.unreachable).u8(Op.end);
+          trapIfFuelNegative();
         }
         out.u8(Op.end);
         break;

@@ -54,6 +54,12 @@ export class ExecutionMeter {
    */
   constructor(budget: ExecutionBudget, globals?: MeterGlobals) {
     this.budget = { stackBytes: DEFAULT_STACK_BYTES, ...budget };
+    // The counters are a signed i64 and a signed i32 that start non-negative.
+    const { fuel, stackBytes } = this.budget;
+    if (fuel < 0n || fuel >= 1n << 63n) throw new RangeError(`fuel budget out of range: ${fuel}`);
+    if (!Number.isInteger(stackBytes) || stackBytes < 0 || stackBytes > 0x7fffffff) {
+      throw new RangeError(`stack budget out of range: ${stackBytes}`);
+    }
     this.fuel = globals?.fuel ?? new WebAssemblyJs.Global({ value: 'i64', mutable: true }, this.budget.fuel);
     this.stack = globals?.stack ?? new WebAssemblyJs.Global({ value: 'i32', mutable: true }, this.budget.stackBytes);
   }

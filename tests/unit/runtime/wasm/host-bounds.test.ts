@@ -43,6 +43,21 @@ test('the node keeps working after each bound is hit', ({ chain }) => {
   assert.is(r.console, 'alive');
 });
 
+test('fuel used is the same for a fresh and a reused (reset) instance', async () => {
+  // A new chain has a new engine: its first run instantiates, the later ones reuse the instance.
+  const chain = TestChain.open();
+  try {
+    chain.deploy('probe', await probeWasm());
+    const action = { sender: 'alice', service: 'probe', method: Probe.countEntries, rawData: '' };
+    const runs = [chain.run(action), chain.run(action), chain.run(action)];
+    assert.ok(runs[0]!.fuelUsed > 0n);
+    assert.equal(runs.map((r) => r.fuelUsed), [runs[0]!.fuelUsed, runs[0]!.fuelUsed, runs[0]!.fuelUsed]);
+    assert.equal(runs.map((r) => new DataView(r.retval.buffer, r.retval.byteOffset).getUint32(0, true)), [1, 1, 1], 'globals reset');
+  } finally {
+    await chain.close();
+  }
+});
+
 test('a module that admission refuses is not deployed', async ({ chain }) => {
   assert.throws(() => chain.deploy('bad', Uint8Array.of(0, 0x61, 0x73, 0x6d, 2, 0, 0, 0)), (err: Error & { code?: string }) => err.code === 'WASM_MALFORMED');
   const r = chain.run({ sender: 'alice', service: 'bad', method: 1n, rawData: '' });

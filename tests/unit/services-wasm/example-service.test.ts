@@ -1,0 +1,122 @@
+// The example service, built like `make services` builds it, running on the real host in the
+// in-process test chain: dispatch, tables with a secondary index, events, serveSys, errors, and
+// a second service calling it through the generated ExampleActor.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { accountNumberFromName, compileSchema, methodNumberFromName, type AnyType, type Schema } from '../../../host-api/index.js';
+import { TestChain } from '../../../runtime/testing/test-chain.js';
+import { buildScript } from './program.js';
+
+interface ServiceSchema {
+  service: string;
+  types: Schema;
+  actions: Record<string, { params: AnyType; result?: AnyType }>;
+  history: Record<string, AnyType>;
+}
+
+const CALLER = 'tests/unit/services-wasm/programs/caller.ts';
+const CALLER_SOURCE = `
+import { ExampleActor } from "../../../../services-wasm/example/index";
+@service("caller")
+class Caller {
+  /** Increments the caller's own counter in the example service, twice. */
+  @action twice(name: string, by: u64): u64 {
+    const example = new ExampleActor();
+    example.increment(name, by);
+    return example.increment(name, by);
+  }
+}
+`;
+
+let chain: TestChain;
+let schema: ServiceSchema;
+let types: ReturnType<typeof compileSchema>;
+
+test.before(async () => {
+  const build = await buildScript();
+  const example = await build.compileService('services-wasm/example/index.ts');
+  const caller = await build.compileService(CALLER, { [CALLER]: CALLER_SOURCE });
+  schema = example.schema as ServiceSchema;
+  types = compileSchema(schema.types);
+  chain = TestChain.open();
+  chain.deploy('example', example.binary);
+  chain.deploy('caller', caller.binary);
+});
+
+test.after(async () => {
+  await chain.close();
+});
+
+function run(sender: string, action: string, args: unknown, mode?: 'rpc') {
+  const rawData = types.typeOf(schema.actions[action]!.params).pack(args);
+  const result = chain.run({ sender, service: 'example', method: action, rawData }, { mode });
+  const resultType = schema.actions[action]!.result;
+  return { ...result, value: result.error || !resultType ? undefined : types.typeOf(resultType).unpack(result.retval) };
+}
+
+test('the schema names the service, its actions and its event', () => {
+  assert.is(schema.service, 'example');
+  assert.equal(Object.keys(schema.actions), ['increment', 'reset', 'get', 'top', 'serveSys']);
+  assert.equal(schema.actions.increment, { params: { Object: { name: 'string', by: 'u64' } }, result: 'u64' });
+  assert.equal(schema.history, { incremented: { Object: { owner: 'AccountNumber', name: 'string', value: 'u64' } } });
+});
+
+test('increment returns the new value and get reads it back', () => {
+  assert.is(run('alice', 'increment', { name: 'a', by: 5n }).value, 5n);
+  assert.is(run('alice', 'increment', { name: 'a', by: 2n }).value, 7n);
+  assert.is(run('bob', 'get', { owner: 'alice', name: 'a' }).value, 7n);
+  assert.is(run('bob', 'get', { owner: 'bob', name: 'a' }).value, null);
+});
+
+test('increment emits a history event in the format of host-abi.md §9', () => {
+  const { events, error } = run('carol', 'increment', { name: 'c', by: 1n });
+  assert.is(error, undefined);
+  assert.is(events.length, 1);
+  assert.is(events[0]!.db, 4);
+  const envelope = types.typeOf({
+    Object: { service: 'AccountNumber', type: { Option: 'MethodNumber' }, data: { Option: schema.history.incremented! } },
+  }).unpack(events[0]!.value);
+  assert.equal(envelope, {
+    service: accountNumberFromName('example'),
+    type: methodNumberFromName('incremented'),
+    data: { owner: accountNumberFromName('carol'), name: 'c', value: 1n },
+  });
+});
+
+test('top walks the secondary index from the highest value; reset removes rows and index entries', () => {
+  run('dave', 'increment', { name: 'd', by: 100n });
+  run('erin', 'increment', { name: 'e', by: 50n });
+  const top = run('bob', 'top', { limit: 2 }).value as { owner: bigint; name: string; value: bigint }[];
+  assert.equal(top.map((c) => c.value), [100n, 50n]);
+  assert.is(run('dave', 'reset', { name: 'd' }).error, undefined);
+  const after = run('bob', 'top', { limit: 10 }).value as { value: bigint }[];
+  assert.equal(after.map((c) => c.value), [50n, 7n, 1n]);
+});
+
+test('failed checks and unknown actions abort with their messages', () => {
+  assert.match(run('alice', 'increment', { name: '', by: 1n }).error ?? '', 'a counter needs a name');
+  const unknown = chain.run({ sender: 'alice', service: 'example', method: 'nosuchaction', rawData: '0000' });
+  assert.match(unknown.error ?? '', `unknown action ${methodNumberFromName('nosuchaction')}`);
+});
+
+test('serveSys answers GET /counter for the http-server service only', () => {
+  const request = (target: string) => ({ host: 'example.tsibase.localhost', method: 'GET', target, contentType: '', headers: [], body: '' });
+  const ok = run('http', 'serveSys', { request: request('/counter?owner=alice&name=a'), socket: 3, user: null }, 'rpc');
+  assert.is(ok.error, undefined);
+  const reply = ok.value as { status: number; contentType: string; body: Uint8Array };
+  assert.is(reply.status, 200);
+  assert.is(reply.contentType, 'application/json');
+  assert.is(new TextDecoder().decode(reply.body), '7');
+  assert.is(run('http', 'serveSys', { request: request('/other'), socket: null, user: null }, 'rpc').value, null);
+  assert.match(run('alice', 'serveSys', { request: request('/counter'), socket: null, user: null }, 'rpc').error ?? '', 'http-server');
+});
+
+test('another service calls example through ExampleActor, as itself', () => {
+  const rawData = compileSchema({}).typeOf({ Object: { name: 'string', by: 'u64' } }).pack({ name: 'x', by: 4n });
+  const result = chain.run({ sender: 'alice', service: 'caller', method: 'twice', rawData });
+  assert.is(result.error, undefined);
+  assert.is(compileSchema({}).type('u64').unpack(result.retval), 8n);
+  assert.is(run('bob', 'get', { owner: 'caller', name: 'x' }).value, 8n);
+});
+
+test.run();

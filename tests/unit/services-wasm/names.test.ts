@@ -1,0 +1,46 @@
+// Account names in AssemblyScript against host-api's implementation (formats.md §4).
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { accountNameFromNumber, accountNumberFromName, compileSchema, isValidAccountName } from '../../../host-api/index.js';
+import { Random } from '../../lib/random.js';
+import { utf8 } from './program.js';
+import { sdkProgram } from './sdk-program.js';
+
+const u64 = compileSchema({}).type<bigint>('u64');
+const bool = compileSchema({}).type<boolean>('bool');
+
+const NAMES = ['', 'a', 'abc123', 'spiderman', 'alice', 'tokens', '0', 'zzzzzzzzzz', 'a+42', 'Alice', 'verify-sig', 'a-b-c', 'x+255'];
+const INVALID = ['-a', 'a-', 'a--b', 'abcdefghijk', 'a_b', 'é', 'a+0', 'a+256', 'a+', 'a+01'];
+
+test('names to numbers match host-api (formats.md §4 examples included)', async () => {
+  const p = await sdkProgram();
+  for (const name of NAMES) {
+    assert.is(u64.unpack(p.run('accountNumber', utf8(name))), accountNumberFromName(name), name);
+    assert.is(bool.unpack(p.run('isValidAccountName', utf8(name))), true, name);
+  }
+  assert.is(u64.unpack(p.run('accountNumber', utf8('a'))), 331048532879956736n);
+});
+
+test('invalid names abort and are not valid', async () => {
+  const p = await sdkProgram();
+  for (const name of INVALID) {
+    assert.is(isValidAccountName(name), false, `host-api accepts ${name}`);
+    assert.is(bool.unpack(p.run('isValidAccountName', utf8(name))), false, name);
+    assert.ok(p.abortOf('accountNumber', utf8(name))?.includes('invalid account name'), name);
+  }
+});
+
+test('numbers to names match host-api, random ranks included', async () => {
+  const p = await sdkProgram();
+  const rnd = new Random(7);
+  const numbers = NAMES.map((n) => accountNumberFromName(n));
+  for (let i = 0; i < 300; i++) numbers.push((BigInt(rnd.int(2 ** 26)) * BigInt(rnd.int(2 ** 26)) % 4655369993624389n) * 256n + BigInt(rnd.int(256)));
+  for (const n of numbers) {
+    const key = p.run('accountName', u64.pack(n));
+    // The program returns the name key-encoded (00 00 terminated); names have no 00 bytes.
+    assert.is(new TextDecoder().decode(key.subarray(0, key.length - 2)), accountNameFromNumber(n), String(n));
+  }
+  assert.ok(p.abortOf('accountName', u64.pack(4655369993624389n * 256n)) !== undefined, 'rank past zzzzzzzzzz');
+});
+
+test.run();
