@@ -46,10 +46,10 @@ export const HOST_IMPORTS = {
   socketSend: [signature([i32, i32, i32], [i32])],
   socketAutoClose: [signature([i32, i32], [i32])],
   // tsibase extension, verify mode only (DESIGN decision 5):
-  //   ecdsaVerify(keyPtr, keyLen, messagePtr, messageLen, signaturePtr, signatureLen) -> i32
-  // key = DER SubjectPublicKeyInfo (P-256 or secp256k1), signature = 64-byte r||s over
-  // SHA-256(message); the host hashes the message itself (node:crypto cannot verify a digest
-  // hashed elsewhere). Returns 1 when the signature is valid, 0 when it is not.
+  //   ecdsaVerify(keyPtr, keyLen, digestPtr, digestLen, signaturePtr, signatureLen) -> i32
+  // key = DER SubjectPublicKeyInfo (P-256 or secp256k1), digest = the 32-byte SHA-256 of the
+  // signed data (a verify service only receives the transaction id), signature = 64-byte r||s.
+  // Returns 1 when the signature is valid, 0 when it is not.
   ecdsaVerify: [signature([i32, i32, i32, i32, i32, i32], [i32])],
 } as const satisfies Record<string, readonly HostImportSignature[]>;
 
