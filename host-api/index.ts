@@ -10,3 +10,8 @@ export * from './names/index.js';
 export * from './types/index.js';
 export { bytesToHex, hexToBytes } from './encoding/hex.js';
 export { formatTimePoint, parseTimePoint, type TimeUnit } from './encoding/time.js';
+export * from './chain/index.js';
+export {
+  fromPem, generateKeyPair, keyPairFromPkcs8, keyPairFromPrivate, parsePublicKey, privateKeyToPkcs8,
+  signData, signDigest, toPem, verifyDigest, type KeyCurve, type KeyPair,
+} from './crypto/keys.js';

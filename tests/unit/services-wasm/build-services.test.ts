@@ -4,7 +4,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { admitModule } from '../../../runtime/wasm/admission/index.js';
-import { buildScript, WasmApi } from './program.js';
+import { buildScript, compiledService, WasmApi } from './program.js';
 
 test('service folders: every folder with an index.ts but the SDK', async () => {
   const names = (await buildScript()).serviceNames();
@@ -13,7 +13,7 @@ test('service folders: every folder with an index.ts but the SDK', async () => {
 });
 
 test('the example module passes admission and exports called, start and memory', async () => {
-  const { binary, module } = await (await buildScript()).compileService('services-wasm/example/index.ts');
+  const { binary, module } = await compiledService('example');
   const admitted = admitModule(binary);
   assert.ok(admitted.imports.length > 0);
   assert.equal(WasmApi.Module.exports(module).map((e) => `${e.kind} ${e.name}`).sort(), ['function called', 'function start', 'memory memory']);
@@ -23,9 +23,8 @@ test('the example module passes admission and exports called, start and memory',
 });
 
 test('builds are deterministic', async () => {
-  const build = await buildScript();
-  const first = await build.compileService('services-wasm/example/index.ts');
-  const second = await build.compileService('services-wasm/example/index.ts');
+  const first = await compiledService('example');
+  const second = await (await buildScript()).compileService('services-wasm/example/index.ts');
   assert.ok(Buffer.from(first.binary).equals(Buffer.from(second.binary)));
 });
 

@@ -5,7 +5,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { accountNumberFromName, compileSchema, methodNumberFromName, type AnyType, type Schema } from '../../../host-api/index.js';
 import { TestChain } from '../../../runtime/testing/test-chain.js';
-import { buildScript } from './program.js';
+import { buildScript, compiledService } from './program.js';
 
 interface ServiceSchema {
   service: string;
@@ -33,9 +33,8 @@ let schema: ServiceSchema;
 let types: ReturnType<typeof compileSchema>;
 
 test.before(async () => {
-  const build = await buildScript();
-  const example = await build.compileService('services-wasm/example/index.ts');
-  const caller = await build.compileService(CALLER, { [CALLER]: CALLER_SOURCE });
+  const example = await compiledService('example');
+  const caller = await (await buildScript()).compileService(CALLER, { [CALLER]: CALLER_SOURCE });
   schema = example.schema as ServiceSchema;
   types = compileSchema(schema.types);
   chain = TestChain.open();

@@ -102,6 +102,18 @@ export class Program {
   }
 }
 
+const services = new Map<string, Promise<CompiledService>>();
+
+/** A service folder's module as `make services` builds it, compiled once per process. */
+export function compiledService(name: string): Promise<CompiledService> {
+  let p = services.get(name);
+  if (!p) {
+    p = buildScript().then((build) => build.compileService(`services-wasm/${name}/index.ts`));
+    services.set(name, p);
+  }
+  return p;
+}
+
 const compiled = new Map<string, Promise<Program>>();
 
 /**

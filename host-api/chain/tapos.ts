@@ -1,0 +1,24 @@
+import { blockSuffix } from './block-id.js';
+
+// formats.md §6 and chain.md §2: a transaction references a recent block by index and suffix.
+
+/** The TaPoS index of a block among the latest 128 (blockNum & 0x7F). */
+export function recentBlockIndex(blockNum: number): number {
+  return blockNum & 0x7f;
+}
+
+/** The TaPoS index of a block whose number is a multiple of 8192 ((blockNum >> 13) | 0x80). */
+export function milestoneBlockIndex(blockNum: number): number {
+  if (blockNum % 8192 !== 0) throw new RangeError(`block ${blockNum} is not a multiple of 8192`);
+  return ((blockNum >>> 13) | 0x80) & 0xff;
+}
+
+export interface TaposReference {
+  refBlockIndex: number;
+  refBlockSuffix: number;
+}
+
+/** The reference a transaction uses to name the block `blockId` (one of the latest 128). */
+export function taposReference(blockNum: number, blockId: Uint8Array): TaposReference {
+  return { refBlockIndex: recentBlockIndex(blockNum), refBlockSuffix: blockSuffix(blockId) };
+}
