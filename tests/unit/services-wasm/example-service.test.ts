@@ -110,6 +110,49 @@ test('serveSys answers GET /counter for the http-server service only', () => {
   assert.match(run('alice', 'serveSys', { request: request('/counter'), socket: null, user: null }, 'rpc').error ?? '', 'http-server');
 });
 
+test('the simple UI helper serves /action_templates and the root page', () => {
+  const get = (target: string) => run('http', 'serveSys', {
+    request: { host: 'example.tsibase.localhost', method: 'GET', target, contentType: '', headers: [], body: '' }, socket: null, user: null,
+  }, 'rpc').value as { contentType: string; body: Uint8Array };
+  const templates = get('/action_templates');
+  assert.is(templates.contentType, 'application/json');
+  assert.equal(JSON.parse(new TextDecoder().decode(templates.body)), {
+    increment: { name: '', by: '0' },
+    reset: { name: '' },
+    get: { owner: '', name: '' },
+    top: { limit: 0 },
+    serveSys: { request: { host: '', method: '', target: '', contentType: '', headers: [], body: '' }, socket: null, user: null },
+  });
+  const page = get('/');
+  assert.is(page.contentType, 'text/html');
+  assert.match(new TextDecoder().decode(page.body), '<script src="/common/SimpleUI.mjs" type="module"></script>');
+});
+
+test('the simple UI helper packs action arguments from JSON: POST /pack_action/<action>', () => {
+  const post = (action: string, json: unknown) => run('http', 'serveSys', {
+    request: { host: 'example.tsibase.localhost', method: 'POST', target: `/pack_action/${action}`, contentType: 'application/json', headers: [], body: new TextEncoder().encode(typeof json === 'string' ? json : JSON.stringify(json)) },
+    socket: null, user: null,
+  }, 'rpc');
+  const cases: [string, unknown][] = [
+    ['increment', { name: 'a', by: '18446744073709551615' }],
+    ['get', { owner: 'alice', name: 'ünï\u0000😀"\\' }],
+    ['get', '{"owner": "alice", "name": "\\ud83d\\ude00 \\n"}'],
+    ['top', { limit: 4294967295 }],
+    ['serveSys', { request: { host: 'h', method: 'GET', target: '/', contentType: '', headers: [{ name: 'A', value: 'b' }], body: '00FF' }, socket: -3, user: 'bob' }],
+  ];
+  for (const [action, json] of cases) {
+    const reply = post(action, json).value as { contentType: string; body: Uint8Array };
+    assert.is(reply.contentType, 'application/octet-stream');
+    const params = types.typeOf(schema.actions[action]!.params);
+    assert.equal(reply.body, params.pack(params.fromJson(typeof json === 'string' ? JSON.parse(json) : json)), action);
+  }
+  assert.is(post('nosuchaction', {}).value, null);
+  assert.match(post('increment', { name: 'a' }).error ?? '', 'increment.by: missing');
+  assert.match(post('increment', { name: 'a', by: '-1' }).error ?? '', 'increment.by: expected an integer in range');
+  assert.match(post('get', { owner: 'Not_Valid', name: '' }).error ?? '', 'invalid account name');
+  assert.match(post('top', '{"limit": 1,}').error ?? '', 'invalid JSON');
+});
+
 test('another service calls example through ExampleActor, as itself', () => {
   const rawData = compileSchema({}).typeOf({ Object: { name: 'string', by: 'u64' } }).pack({ name: 'x', by: 4n });
   const result = chain.run({ sender: 'alice', service: 'caller', method: 'twice', rawData });

@@ -1,5 +1,5 @@
-// The worked examples of formats.md §7, packed and unpacked by the AssemblyScript SDK, and the
-// SDK's core types packed like host-api's.
+// The worked examples of formats.md §7 (and a generic record), packed and unpacked by the
+// AssemblyScript SDK, and the SDK's core types packed like host-api's.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Action, HttpReply, HttpRequest } from '../../../host-api/index.js';
@@ -16,6 +16,7 @@ const EXAMPLES = `
 @fracpack class V0V1 { v0: sdk.Option<u32> = new sdk.Option<u32>(); v1: Empty = new Empty(); }
 @struct class Tapos { expiration: sdk.TimePointSec = 0; refBlockSuffix: u32 = 0; flags: u16 = 0; refBlockIndex: u8 = 0; }
 @fracpack class Claim { service: sdk.AccountNumber = 0; rawData: Uint8Array = new Uint8Array(0); }
+@fracpack class Box<T> { value!: T; label: string = ""; }
 @fracpack class Transaction { tapos: Tapos = new Tapos(); actions: Array<sdk.Action> = []; claims: Array<Claim> = []; }
 
 function ex1(b: string | null, c: sdk.Option<u8>): Ex1 { const v = new Ex1(); v.a = 7; v.b = b; v.c = c; return v; }
@@ -48,6 +49,8 @@ export function transaction(): void {
   t.actions = [new sdk.Action(sdk.account("alice"), sdk.account("tokens"), 1492602, data)];
   output = sdk.pack(t);
 }
+export function genericRecord(): void { const b = new Box<Array<string>>(); b.value = ["a"]; output = sdk.pack(b); }
+export function repackGenericRecord(strict: bool): void { output = sdk.pack(sdk.unpack<Box<Array<string>>>(input, strict)); }
 export function lone(): void { output = sdk.pack<string>("a" + String.fromCharCode(0xd800) + "b"); }
 export function httpRequest(): void {
   const headers = [new sdk.HttpHeader("Accept", "*/*"), new sdk.HttpHeader("Cookie", "a=1")];
@@ -91,6 +94,8 @@ const VECTORS: [string, number | undefined, string, string][] = [
   ['pq', undefined, '0700 0100 02 04000000 03000000 0300 04', 'repackPQ'],
   ['v0v1', undefined, '0400 01000000', 'repackV0V1'],
   ['transaction', undefined, TRANSACTION, 'repackTransaction'],
+  // Not in formats.md: a generic record, Object{value: List<string>, label: string}.
+  ['genericRecord', undefined, '0800 08000000 00000000 04000000 04000000 01000000 61', 'repackGenericRecord'],
 ];
 
 for (const [name, arg, expected, repack] of VECTORS) {

@@ -1,8 +1,13 @@
-// One test program over the SDK's non-fracpack pieces (account names, key encoding, table keys,
-// HTTP request accessors), shared by the test files that exercise them.
+// One test program over the SDK's non-fracpack pieces (aborts, account names, key encoding, table
+// keys, HTTP request accessors), shared by the test files that exercise them.
 import { program, type Program } from './program.js';
 
 const SOURCE = `
+// Aborts.
+export function failCheck(): void { sdk.check(input.length > 0, "input needed"); }
+export function failAssert(): void { assert(input.length > 0, "assertion"); }
+export function failBounds(): void { output = new Uint8Array(input[3]); }
+
 // Account names: input = UTF-8 name or u64 LE number.
 export function accountNumber(): void { output = sdk.pack<u64>(sdk.account(String.UTF8.decodeUnsafe(input.dataStart, input.length))); }
 export function isValidAccountName(): void { output = sdk.pack<bool>(sdk.isValidAccountName(String.UTF8.decodeUnsafe(input.dataStart, input.length))); }

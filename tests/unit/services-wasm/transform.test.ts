@@ -84,6 +84,7 @@ const ERRORS: [string, string, string, Record<string, string>?][] = [
   ['records that extend a class', 'class B {}\n@fracpack class A extends B { a: u8 = 0; }', 'A: a record class cannot extend another class'],
   ['two record decorators', '@fracpack @struct class A { a: u8 = 0; }', 'takes only one of @fracpack, @struct, @variant'],
   ['a variant with its own tag', '@variant class V { tag: u8 = 0; a: u8 = 0; }', "gets its own 'tag' field"],
+  ['an action outside a service', 'class S { @action a(): void {} }', 'S.a: @action works only in a @service class'],
   ['an unknown event kind', '@service("s") class S { @event("audit") e(): void {} }', 'event kind'],
   ['an event with a body', '@service("s") class S { @event("ui") e(): void { sdk.abort("x"); } }', 'leave it empty'],
   ['an action parameter with a default', '@service("s") class S { @action a(x: u32 = 1): void {} }', 'no default value'],

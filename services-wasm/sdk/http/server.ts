@@ -1,0 +1,17 @@
+// The http-server service (`http`) calls serveSys. A service that trusts the `socket` or `user`
+// arguments must check that the caller is that service (seed 1 §5).
+
+import { AccountNumber } from "../names/types";
+import { account } from "../names/account";
+import { getSender } from "../service/context";
+import { check } from "../abort";
+
+/** The account of the http-server service. */
+export function httpServer(): AccountNumber {
+  return account("http");
+}
+
+/** Aborts unless the running action was sent by the http-server service. */
+export function checkHttpServerCaller(): void {
+  check(getSender() == httpServer(), "only the http-server service may call this action");
+}

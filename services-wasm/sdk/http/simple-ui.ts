@@ -1,0 +1,33 @@
+// The simple UI helper of seed 1 §4.4: GET /action_templates (every action with sample
+// arguments), POST /pack_action/<action> (JSON arguments in, fracpack out) and, when `root` is
+// on, GET / (a page that loads /common/SimpleUI.mjs). Anything else, and an action the service
+// does not have, is declined (null), so serveSys goes on with its other handlers.
+
+import { HttpRequest } from "./request";
+import { HttpReply } from "./reply";
+import { parseJson } from "../json/parse";
+import { decodeUtf8, isValidUtf8 } from "../utf8";
+import { check } from "../abort";
+
+const SIMPLE_UI_PAGE = `<html>
+<div id="root" class="ui container"></div>
+<script src="/common/SimpleUI.mjs" type="module"></script>
+</html>
+`;
+
+const PACK_ACTION = "/pack_action/";
+
+/** `service`: the @service class instance (`this` in serveSys). */
+export function serveSimpleUi<S>(service: S, request: HttpRequest, root: bool = false): HttpReply | null {
+  const path = request.path();
+  if (request.method == "POST" && path.startsWith(PACK_ACTION)) {
+    const body = request.body;
+    check(isValidUtf8(body.dataStart, body.length), "pack_action: the body is not UTF-8");
+    const packed = service.__packAction(path.substring(PACK_ACTION.length), parseJson(decodeUtf8(body.dataStart, body.length)));
+    return packed !== null ? HttpReply.bytes("application/octet-stream", packed) : null;
+  }
+  if (request.method != "GET") return null;
+  if (path == "/action_templates") return HttpReply.json(service.__actionTemplates());
+  if (root && path == "/") return HttpReply.html(SIMPLE_UI_PAGE);
+  return null;
+}

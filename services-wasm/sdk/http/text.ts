@@ -1,0 +1,56 @@
+// ASCII text helpers for HTTP fields (header names are case-insensitive ASCII).
+
+function lowerAscii(c: i32): i32 {
+  return c >= 0x41 && c <= 0x5a ? c + 0x20 : c;
+}
+
+export function equalsIgnoreCase(a: string, b: string): bool {
+  if (a.length != b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    if (lowerAscii(a.charCodeAt(i)) != lowerAscii(b.charCodeAt(i))) return false;
+  }
+  return true;
+}
+
+function isSpace(c: i32): bool {
+  return c == 0x20 || c == 0x09;
+}
+
+/** `s` without leading and trailing spaces and tabs. */
+export function trimSpaces(s: string): string {
+  let start = 0;
+  let end = s.length;
+  while (start < end && isSpace(s.charCodeAt(start))) start++;
+  while (end > start && isSpace(s.charCodeAt(end - 1))) end--;
+  return s.substring(start, end);
+}
+
+function hexDigit(c: i32): i32 {
+  if (c >= 0x30 && c <= 0x39) return c - 0x30;
+  c = lowerAscii(c);
+  if (c >= 0x61 && c <= 0x66) return c - 0x61 + 10;
+  return -1;
+}
+
+/** Decodes `%XX` escapes (a `%` not followed by two hex digits stays as it is). */
+export function decodePercent(s: string): string {
+  if (s.indexOf("%") < 0) return s;
+  const text = String.UTF8.encode(s);
+  const input = Uint8Array.wrap(text);
+  const out = new Uint8Array(input.length);
+  let n = 0;
+  for (let i = 0; i < input.length; i++) {
+    const c = <i32>input[i];
+    if (c == 0x25 && i + 2 < input.length) {
+      const hi = hexDigit(input[i + 1]);
+      const lo = hexDigit(input[i + 2]);
+      if (hi >= 0 && lo >= 0) {
+        out[n++] = <u8>((hi << 4) | lo);
+        i += 2;
+        continue;
+      }
+    }
+    out[n++] = <u8>c;
+  }
+  return String.UTF8.decodeUnsafe(out.dataStart, n);
+}

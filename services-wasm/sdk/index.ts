@@ -1,0 +1,32 @@
+// The tsibase service SDK for AssemblyScript. See README.md.
+
+import * as host from "./host";
+import * as kv from "./tables/db";
+export { host, kv };
+
+export { abort, check } from "./abort";
+export { writeConsole } from "./console";
+export { verifySignature } from "./crypto";
+export { checkoutSubjective, commitSubjective, abortSubjective } from "./host";
+
+export { AccountNumber, MethodNumber, TimePointSec, TimePointUSec } from "./names/types";
+export { account, accountName, isValidAccountName } from "./names/account";
+
+export { pack, unpack, Writer, Reader, Option, some, none, Checksum256, encodeKey } from "./fracpack/index";
+export { parseJson, JsonValue, JsonKind } from "./json/index";
+
+export { Action, currentAction } from "./service/action";
+export { getService, getReceiver, getSender } from "./service/context";
+export { callAction } from "./service/call";
+
+export { DbId, KeyValue } from "./tables/db";
+export { Table } from "./tables/table";
+export { TableLocation } from "./tables/location";
+export { Index } from "./tables/table-index";
+export { Cursor } from "./tables/cursor";
+
+export { HttpHeader } from "./http/header";
+export { HttpRequest, QueryParam } from "./http/request";
+export { HttpReply } from "./http/reply";
+export { httpServer, checkHttpServerCaller } from "./http/server";
+export { serveSimpleUi } from "./http/simple-ui";

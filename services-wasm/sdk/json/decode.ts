@@ -1,0 +1,155 @@
+// JSON to AssemblyScript values in the mapping of formats.md §3, for the code the transform
+// generates (`__fpFromJson` of records, `__packAction` of services). Every decoder takes the JSON
+// value (null when a member is missing) and a label for error messages; bad input aborts.
+
+import { JsonKind, JsonValue } from "./value";
+import { parseTimePointSec, parseTimePointUSec } from "./time";
+import { account } from "../names/account";
+import { Checksum256 } from "../fracpack/checksum";
+import { Option } from "../fracpack/option";
+import { abort } from "../abort";
+
+/** Decodes one JSON value (null: missing) into a T; `what` names it in errors. */
+export type Decoder<T> = (json: JsonValue | null, what: string) => T;
+
+function fail(what: string, expected: string): void {
+  abort(what + ": expected " + expected);
+}
+
+function present(json: JsonValue | null, what: string): JsonValue {
+  if (json === null) abort(what + ": missing");
+  return json!;
+}
+
+function kindOf(json: JsonValue | null, kind: JsonKind, what: string, expected: string): JsonValue {
+  const v = present(json, what);
+  if (v.kind != kind) fail(what, expected);
+  return v;
+}
+
+/** An integer: a JSON number or a decimal string, in the range of T. */
+export function asInteger<T>(json: JsonValue | null, what: string): T {
+  const v = present(json, what);
+  if (v.kind != JsonKind.Number && v.kind != JsonKind.String) fail(what, "an integer");
+  const text = v.text;
+  const negative = text.length > 0 && text.charCodeAt(0) == 0x2d;
+  const start = negative ? 1 : 0;
+  if (text.length == start) fail(what, "an integer");
+  let magnitude: u64 = 0;
+  for (let i = start; i < text.length; i++) {
+    const digit = <u64>(text.charCodeAt(i) - 0x30);
+    if (digit > 9 || magnitude > (u64.MAX_VALUE - digit) / 10) fail(what, "an integer in range");
+    magnitude = magnitude * 10 + digit;
+  }
+  const bits = <u64>sizeof<T>() * 8;
+  if (isSigned<T>()) {
+    const limit: u64 = (<u64>1 << (bits - 1)) - (negative ? 0 : 1);
+    if (magnitude > limit) fail(what, "an integer in range");
+    return <T>(negative ? -<i64>magnitude : <i64>magnitude);
+  }
+  if ((negative && magnitude != 0) || (bits < 64 && magnitude >= <u64>1 << bits)) fail(what, "an integer in range");
+  return <T>magnitude;
+}
+
+/** A float: a JSON number, or "Infinity", "-Infinity", "NaN". */
+export function asFloat<T>(json: JsonValue | null, what: string): T {
+  const v = present(json, what);
+  if (v.kind == JsonKind.String) {
+    if (v.text == "Infinity") return <T>Infinity;
+    if (v.text == "-Infinity") return <T>-Infinity;
+    if (v.text == "NaN") return <T>NaN;
+  }
+  if (v.kind != JsonKind.Number) fail(what, "a number");
+  return <T>parseFloat(v.text);
+}
+
+export function asBool(json: JsonValue | null, what: string): bool {
+  return kindOf(json, JsonKind.Bool, what, "true or false").boolean;
+}
+
+export function asString(json: JsonValue | null, what: string): string {
+  return kindOf(json, JsonKind.String, what, "a string").text;
+}
+
+function hexDigit(c: i32): i32 {
+  if (c >= 0x30 && c <= 0x39) return c - 0x30;
+  if (c >= 0x61 && c <= 0x66) return c - 0x61 + 10;
+  if (c >= 0x41 && c <= 0x46) return c - 0x41 + 10;
+  return -1;
+}
+
+/** Bytes from hex (either case). */
+export function asBytes(json: JsonValue | null, what: string): Uint8Array {
+  const text = asString(json, what);
+  if (text.length % 2 != 0) fail(what, "hex");
+  const out = new Uint8Array(text.length / 2);
+  for (let i = 0; i < out.length; i++) {
+    const hi = hexDigit(text.charCodeAt(2 * i));
+    const lo = hexDigit(text.charCodeAt(2 * i + 1));
+    if (hi < 0 || lo < 0) fail(what, "hex");
+    out[i] = <u8>((hi << 4) | lo);
+  }
+  return out;
+}
+
+export function asChecksum256(json: JsonValue | null, what: string): Checksum256 {
+  const b = asBytes(json, what);
+  if (b.length != 32) fail(what, "32 bytes of hex");
+  return new Checksum256(b);
+}
+
+/** An account name. */
+export function asAccountNumber(json: JsonValue | null, what: string): u64 {
+  return account(asString(json, what));
+}
+
+/** A method number: only as a number (the SDK has no method name encoder). */
+export function asMethodNumber(json: JsonValue | null, what: string): u64 {
+  return asInteger<u64>(json, what);
+}
+
+export function asTimePointSec(json: JsonValue | null, what: string): i64 {
+  return parseTimePointSec(asString(json, what));
+}
+
+export function asTimePointUSec(json: JsonValue | null, what: string): i64 {
+  return parseTimePointUSec(asString(json, what));
+}
+
+export function asList<E>(json: JsonValue | null, what: string, element: Decoder<E>): Array<E> {
+  const items = kindOf(json, JsonKind.Array, what, "an array").items;
+  const out = new Array<E>(items.length);
+  for (let i = 0; i < items.length; i++) unchecked(out[i] = element(items[i], what + "[" + i.toString() + "]"));
+  return out;
+}
+
+/** `T | null`: null or a missing member is absent. */
+export function asNullable<T>(json: JsonValue | null, what: string, inner: Decoder<T>): T | null {
+  return json === null || json.kind == JsonKind.Null ? null : inner(json, what);
+}
+
+/** Option<T>: null or a missing member is absent. */
+export function asOption<T>(json: JsonValue | null, what: string, inner: Decoder<T>): Option<T> {
+  return json === null || json.kind == JsonKind.Null ? new Option<T>() : new Option<T>(true, inner(json, what));
+}
+
+/** A record: a JSON object decoded by the class's generated __fpFromJson. */
+export function asRecord<T>(json: JsonValue | null, what: string): T {
+  return changetype<T>(0).__fpFromJson(json, what);
+}
+
+/** The JSON object of a record (its members are looked up by name). */
+export function asObject(json: JsonValue | null, what: string): JsonValue {
+  return kindOf(json, JsonKind.Object, what, "an object");
+}
+
+/** The one member of a Variant's object: `{"Alternative": value}`; returns its name. */
+export function alternativeName(json: JsonValue | null, what: string): string {
+  const v = asObject(json, what);
+  if (v.keys.length != 1) fail(what, "an object with one member naming an alternative");
+  return v.keys[0];
+}
+
+export function noAlternative(what: string, name: string): void {
+  abort(what + ": no alternative " + name);
+}

@@ -1,0 +1,25 @@
+// Events (host-abi.md §9): putSequential of the packed extensible struct
+// {service u64, type Option<MethodNumber>, data Option<argument Object>} into event db 4
+// (history), 5 (ui) or 6 (merkle). Services declare them as @event methods; see the README.
+
+import { MethodNumber } from "../names/types";
+import { putSequential } from "../host";
+import { Writer } from "../fracpack/writer";
+import { writeFull } from "../fracpack/codec";
+import { DbId } from "../tables/db";
+import { getService } from "./context";
+
+/** Emits event `type` with argument Object `data`; returns the event's id. */
+export function emitEvent<T>(db: DbId, type: MethodNumber, data: T): u64 {
+  const w = new Writer();
+  w.u16(16); // fixed area: service (8) + type slot (4) + data slot (4)
+  w.u64(getService());
+  const typeSlot = w.slot();
+  const dataSlot = w.slot();
+  w.pointHere(typeSlot);
+  w.u64(type);
+  w.pointHere(dataSlot);
+  writeFull<T>(w, data);
+  const bytes = w.finish();
+  return putSequential(<u32>db, bytes.dataStart, bytes.length);
+}

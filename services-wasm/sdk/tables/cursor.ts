@@ -1,0 +1,68 @@
+// A position in a table index, moving in key order within the index (and an optional range).
+
+import { greaterEqual, KeyValue, lessThan } from "./db";
+import { PREFIX_LENGTH } from "./location";
+import { Index } from "./table-index";
+
+/** Compares byte strings like the store does (bytewise, a prefix first). */
+export function compareBytes(a: Uint8Array, b: Uint8Array): i32 {
+  const n = min(a.length, b.length);
+  const c = memory.compare(a.dataStart, b.dataStart, n);
+  return c != 0 ? c : a.length - b.length;
+}
+
+/** `key` followed by 0x00: the smallest key greater than `key`. */
+export function successor(key: Uint8Array): Uint8Array {
+  const next = new Uint8Array(key.length + 1);
+  memory.copy(next.dataStart, key.dataStart, key.length);
+  return next;
+}
+
+export class Cursor<Row, K> {
+  /** The full key of the current entry (valid only while `valid`). */
+  key: Uint8Array = new Uint8Array(0);
+  /** The current entry's stored value: a row, or for a secondary index the row's full key. */
+  value: Uint8Array = new Uint8Array(0);
+  valid: bool = false;
+
+  /** `lower` (inclusive) and `upper` (exclusive) bound the full keys, when given. */
+  constructor(readonly index: Index<Row, K>, entry: KeyValue | null, private lower: Uint8Array | null, private upper: Uint8Array | null) {
+    this.moveTo(entry);
+  }
+
+  /** The row at the current entry. */
+  row(): Row {
+    return this.index.rowOf(this.value);
+  }
+
+  next(): void {
+    if (this.valid) this.moveTo(greaterEqual(this.index.location.db, successor(this.key), PREFIX_LENGTH));
+  }
+
+  prev(): void {
+    if (this.valid) this.moveTo(lessThan(this.index.location.db, this.key, PREFIX_LENGTH));
+  }
+
+  /** The rows from here on (at most `limit`), moving forward. */
+  rows(limit: i32 = i32.MAX_VALUE): Array<Row> {
+    const out = new Array<Row>();
+    while (this.valid && out.length < limit) {
+      out.push(this.row());
+      this.next();
+    }
+    return out;
+  }
+
+  private moveTo(entry: KeyValue | null): void {
+    // The host keeps entries inside the index (match length = PREFIX_LENGTH); the range is ours.
+    if (entry === null) {
+      this.valid = false;
+      return;
+    }
+    const lower = this.lower;
+    const upper = this.upper;
+    this.valid = (lower === null || compareBytes(entry.key, lower) >= 0) && (upper === null || compareBytes(entry.key, upper) < 0);
+    this.key = entry.key;
+    this.value = entry.value;
+  }
+}

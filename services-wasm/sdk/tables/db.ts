@@ -1,0 +1,61 @@
+// Database ids (host-abi.md §4) and the raw key-value operations on guest byte arrays.
+
+import { kvGet, kvGreaterEqual, kvLessThan, kvMax, kvPut, kvRemove, NONE } from "../host";
+import { takeKey, takeResult } from "../result";
+
+export enum DbId {
+  /** Service tables (objective, read/write by the owner in transactions). */
+  service = 0,
+  /** Derived data for queries; written in transactions, read only in queries. */
+  writeOnly = 1,
+  native = 2,
+  blockLog = 3,
+  historyEvent = 4,
+  uiEvent = 5,
+  merkleEvent = 6,
+  /** Node-local data (queries and callbacks; needs checkoutSubjective). */
+  subjective = 64,
+  nativeSubjective = 65,
+  /** Scratch space discarded when the execution context ends. */
+  temporary = 67,
+}
+
+/** A key and its value, as an iteration step returns them. */
+export class KeyValue {
+  constructor(public key: Uint8Array, public value: Uint8Array) {}
+}
+
+export function put(db: DbId, key: Uint8Array, value: Uint8Array): void {
+  kvPut(<u32>db, key.dataStart, key.length, value.dataStart, value.length);
+}
+
+export function remove(db: DbId, key: Uint8Array): void {
+  kvRemove(<u32>db, key.dataStart, key.length);
+}
+
+/** The value stored at `key`, or null. */
+export function get(db: DbId, key: Uint8Array): Uint8Array | null {
+  const size = kvGet(<u32>db, key.dataStart, key.length);
+  return size == NONE ? null : takeResult(size);
+}
+
+function entry(size: u32): KeyValue | null {
+  if (size == NONE) return null;
+  const value = takeResult(size);
+  return new KeyValue(takeKey(), value);
+}
+
+/** The first entry with key >= `key` whose key starts with key[0, matchLength), or null. */
+export function greaterEqual(db: DbId, key: Uint8Array, matchLength: u32): KeyValue | null {
+  return entry(kvGreaterEqual(<u32>db, key.dataStart, key.length, matchLength));
+}
+
+/** The last entry with key < `key` whose key starts with key[0, matchLength), or null. */
+export function lessThan(db: DbId, key: Uint8Array, matchLength: u32): KeyValue | null {
+  return entry(kvLessThan(<u32>db, key.dataStart, key.length, matchLength));
+}
+
+/** The last entry whose key starts with `prefix`, or null. */
+export function max(db: DbId, prefix: Uint8Array): KeyValue | null {
+  return entry(kvMax(<u32>db, prefix.dataStart, prefix.length));
+}

@@ -1,0 +1,77 @@
+// One index of a table: the primary index (0) maps keys to rows, a secondary index (1..255) maps
+// its keys to the full primary key of a row.
+
+import { unpack } from "../fracpack/codec";
+import { check } from "../abort";
+import { get, greaterEqual, lessThan, max } from "./db";
+import { PREFIX_LENGTH, TableLocation } from "./location";
+import { Cursor, successor } from "./cursor";
+
+/** An index seen without its key type, as the table maintains it. */
+export abstract class RowIndex<Row> {
+  constructor(readonly location: TableLocation, readonly number: u8) {}
+
+  /** The full key of `row`'s entry in this index. */
+  abstract rowKey(row: Row): Uint8Array;
+}
+
+export class Index<Row, K> extends RowIndex<Row> {
+  constructor(location: TableLocation, number: u8, readonly keyOf: (row: Row) => K) {
+    super(location, number);
+  }
+
+  rowKey(row: Row): Uint8Array {
+    return this.keyBytes(this.keyOf(row));
+  }
+
+  /** The full key of `key` in this index. */
+  keyBytes(key: K): Uint8Array {
+    return this.location.key<K>(this.number, key);
+  }
+
+  /** The row stored under `key`, or null. */
+  get(key: K): Row | null {
+    const value = get(this.location.db, this.keyBytes(key));
+    return value === null ? null : this.rowOf(value);
+  }
+
+  /** The row an entry's value stands for (a secondary entry holds the row's full key). */
+  rowOf(value: Uint8Array): Row {
+    if (this.number == 0) return unpack<Row>(value);
+    const row = get(this.location.db, value);
+    check(row !== null, "table index entry without a row");
+    return unpack<Row>(row!);
+  }
+
+  /** At the smallest key. */
+  first(): Cursor<Row, K> {
+    return new Cursor<Row, K>(this, greaterEqual(this.location.db, this.location.prefix(this.number), PREFIX_LENGTH), null, null);
+  }
+
+  /** At the largest key (move with prev()). */
+  last(): Cursor<Row, K> {
+    return new Cursor<Row, K>(this, max(this.location.db, this.location.prefix(this.number)), null, null);
+  }
+
+  /** At the first key >= `key`. */
+  lowerBound(key: K): Cursor<Row, K> {
+    return new Cursor<Row, K>(this, greaterEqual(this.location.db, this.keyBytes(key), PREFIX_LENGTH), null, null);
+  }
+
+  /** At the first key > `key`. */
+  upperBound(key: K): Cursor<Row, K> {
+    return new Cursor<Row, K>(this, greaterEqual(this.location.db, successor(this.keyBytes(key)), PREFIX_LENGTH), null, null);
+  }
+
+  /** Keys in [lower, upper), starting at the smallest. */
+  range(lower: K, upper: K): Cursor<Row, K> {
+    const from = this.keyBytes(lower);
+    return new Cursor<Row, K>(this, greaterEqual(this.location.db, from, PREFIX_LENGTH), from, this.keyBytes(upper));
+  }
+
+  /** Keys in [lower, upper), starting at the largest (move with prev()). */
+  rangeDescending(lower: K, upper: K): Cursor<Row, K> {
+    const to = this.keyBytes(upper);
+    return new Cursor<Row, K>(this, lessThan(this.location.db, to, PREFIX_LENGTH), this.keyBytes(lower), to);
+  }
+}

@@ -1,0 +1,125 @@
+// The SDK's asc transform (`--transform services-wasm/sdk/transform/index.mjs`). After parsing it
+//   1. turns every @service class into dispatch code, argument classes and an Actor (services.mjs),
+//   2. adds the fracpack protocol to every @fracpack / @struct / @variant class (records.mjs),
+//   3. gives every service its schema's action templates (`__actionTemplates()`) and JSON
+//      decoding of its actions' arguments (`__packAction`, records' `__fpFromJson`; json.mjs),
+//   4. imports the SDK modules the generated code uses into each file it touched;
+// after compiling it embeds the entry service's schema as the custom section `service-schema`.
+
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { NodeKind, SourceKind } from 'assemblyscript';
+import { Transform } from 'assemblyscript/transform';
+import { appendMembers, appendStatements, decoratorName, methods, sourceError } from './ast.mjs';
+import { Record, takeRecordKind } from './records.mjs';
+import { serviceSchema } from './schema.mjs';
+import { Service } from './services.mjs';
+import { actionTemplates } from './templates.mjs';
+import { JsonDecoding } from './json.mjs';
+
+const SDK_DIR = fileURLToPath(new URL('..', import.meta.url));
+/** SDK folder -> the name generated code imports it as. */
+const IMPORT_NAMES = { fracpack: '__fp', service: '__svc', json: '__json' };
+export const SCHEMA_SECTION = 'service-schema';
+
+function isUserSource(source) {
+  return source.sourceKind === SourceKind.User || source.sourceKind === SourceKind.UserEntry;
+}
+
+function topLevelDeclarations(source, kind) {
+  // `export class X` and `class X` are both plain declarations at the top level in the AST.
+  return source.statements.filter((s) => s.kind === kind);
+}
+
+export default class SdkTransform extends Transform {
+  afterParse(parser) {
+    const sources = parser.sources.filter(isUserSource);
+    // source -> the SDK modules its generated code uses
+    const needs = new Map();
+    const need = (source, ...modules) => needs.set(source, new Set([...(needs.get(source) ?? []), ...modules]));
+
+    const services = [];
+    for (const source of sources) {
+      for (const classDecl of topLevelDeclarations(source, NodeKind.ClassDeclaration)) {
+        const service = Service.take(classDecl, source);
+        if (!service) {
+          this.checkNoStrayMethodDecorators(classDecl);
+          continue;
+        }
+        service.generate(parser);
+        services.push(service);
+        need(source, 'fracpack', 'service', 'json');
+      }
+    }
+
+    const records = new Map();
+    for (const source of sources) {
+      for (const classDecl of topLevelDeclarations(source, NodeKind.ClassDeclaration)) {
+        const kind = takeRecordKind(classDecl);
+        if (!kind) continue;
+        const record = new Record(classDecl, source, kind);
+        const clash = records.get(record.name);
+        if (clash) throw sourceError(classDecl, `record class ${record.name} is also declared in ${clash.source.normalizedPath}`);
+        records.set(record.name, record);
+        record.generate(parser);
+        need(source, 'fracpack');
+      }
+    }
+
+    const aliases = this.typeAliases(sources);
+    const json = new JsonDecoding(records, aliases);
+    const decodable = new Set();
+    const schemas = new Map();
+    for (const service of services) {
+      const schema = serviceSchema(service, records, aliases);
+      schemas.set(service, schema);
+      // For the simple UI helper (sdk/http/simple-ui.ts); compiled only into services that use it.
+      appendMembers(parser, service.source, service.classDecl, `__actionTemplates(): string { return ${JSON.stringify(actionTemplates(schema))}; }`);
+      json.generateService(parser, service);
+      for (const name of [...Object.keys(schema.types), ...service.actions.map((a) => a.argsClass)]) {
+        if (records.has(name)) decodable.add(records.get(name));
+      }
+    }
+    for (const record of decodable) {
+      json.generateRecord(parser, record);
+      need(record.source, 'json');
+    }
+
+    for (const [source, modules] of needs) this.importSdk(parser, source, modules);
+
+    const entryServices = services.filter((s) => s.source.sourceKind === SourceKind.UserEntry);
+    if (entryServices.length > 1) throw sourceError(entryServices[1].classDecl, 'an entry file declares at most one @service class');
+    this.schema = entryServices.length ? schemas.get(entryServices[0]) : null;
+  }
+
+  afterCompile(module) {
+    if (this.schema) module.addCustomSection(SCHEMA_SECTION, new TextEncoder().encode(JSON.stringify(this.schema)));
+  }
+
+  /** Imports SDK modules for generated code: `__fp` fracpack, `__svc` service, `__json` json. */
+  importSdk(parser, source, modules) {
+    const from = path.dirname(path.resolve(this.baseDir, source.normalizedPath));
+    const imports = [...modules].map((module) => {
+      const relative = path.relative(from, path.join(SDK_DIR, module, 'index')).split(path.sep).join('/');
+      return `import * as ${IMPORT_NAMES[module]} from "${relative.startsWith('.') ? relative : `./${relative}`}";`;
+    });
+    appendStatements(parser, source, imports.join('\n'));
+  }
+
+  /** @action and @event left on a class mean it is not a @service: AssemblyScript would ignore them. */
+  checkNoStrayMethodDecorators(classDecl) {
+    for (const method of methods(classDecl)) {
+      const stray = (method.decorators ?? []).map(decoratorName).find((name) => name === 'action' || name === 'event');
+      if (stray) throw sourceError(method, `${classDecl.name.text}.${method.name.text}: @${stray} works only in a @service class`);
+    }
+  }
+
+  /** `type Name = ...` declarations, so a schema can see through user aliases. */
+  typeAliases(sources) {
+    const aliases = new Map();
+    for (const source of sources) {
+      for (const declaration of topLevelDeclarations(source, NodeKind.TypeDeclaration)) aliases.set(declaration.name.text, declaration.type);
+    }
+    return aliases;
+  }
+}

@@ -1,0 +1,107 @@
+// JSON decoding (formats.md §3) of action arguments, as POST /pack_action uses it: every kind of
+// member, packed in wasm and compared with host-api's fromJson + pack; and malformed JSON or
+// values rejected where host-api rejects them.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { compileSchema, type AnyType, type Schema } from '../../../host-api/index.js';
+import { bytesToHex } from '../../lib/hex.js';
+import { program, utf8 } from './program.js';
+
+const SOURCE = `
+@struct class Point { x: i32 = 0; y: i32 = 0; }
+@variant class Shape { circle: u32 = 0; polygon: Array<Point> = []; }
+type Amount = u64;
+@fracpack class Everything {
+  flag: bool = false; small: u8 = 0; signed: i16 = 0; word: u32 = 0; big: i64 = 0; amount: Amount = 0;
+  single: f32 = 0; double: f64 = 0; text: string = ""; data: Uint8Array = new Uint8Array(0);
+  owner: sdk.AccountNumber = 0; seconds: sdk.TimePointSec = 0; micros: sdk.TimePointUSec = 0;
+  hash: sdk.Checksum256 = new sdk.Checksum256(); count: sdk.Option<u16> = new sdk.Option<u16>();
+  note: string | null = null; points: Array<Point> = []; shape: Shape = new Shape();
+  nested: Array<sdk.Option<string> | null> = [];
+}
+@service("jsontest")
+class JsonTest {
+  @action everything(value: Everything, extra: sdk.Option<u8>): void {}
+}
+export function packEverything(): void {
+  output = new JsonTest().__packAction("everything", sdk.parseJson(String.UTF8.decodeUnsafe(input.dataStart, input.length)))!;
+}
+`;
+
+const schema: Schema = {
+  Point: { Struct: { x: 'i32', y: 'i32' } },
+  Shape: { Variant: { circle: 'u32', polygon: { List: 'Point' } } },
+  Everything: {
+    Object: {
+      flag: 'bool', small: 'u8', signed: 'i16', word: 'u32', big: 'i64', amount: 'u64',
+      single: 'f32', double: 'f64', text: 'string', data: 'bytes',
+      owner: 'AccountNumber', seconds: 'TimePointSec', micros: 'TimePointUSec',
+      hash: 'Checksum256', count: { Option: 'u16' },
+      note: { Option: 'string' }, points: { List: 'Point' }, shape: 'Shape',
+      nested: { List: { Option: { Option: 'string' } } },
+    },
+  },
+};
+const params = compileSchema(schema).typeOf({ Object: { value: 'Everything', extra: { Option: 'u8' } } } as AnyType);
+
+const BASE = {
+  flag: true, small: 255, signed: -32768, word: 4294967295, big: '-9223372036854775808', amount: '18446744073709551615',
+  single: 1.5, double: -2.25e300, text: 'tëxt\u0000', data: '00ff10AB',
+  owner: 'alice', seconds: '2023-11-14T22:13:20Z', micros: '2023-11-14T22:13:20.123456Z',
+  hash: 'AB'.repeat(32), count: 7, note: null, points: [{ x: 1, y: -1 }], shape: { polygon: [{ x: 0, y: 2 }] },
+  nested: [null, 'x'],
+};
+
+const VALID: [string, object][] = [
+  ['all members', { value: BASE, extra: 3 }],
+  ['absent options', { value: { ...BASE, count: null, note: 'n' } }],
+  ['numbers as strings and the other alternative', { value: { ...BASE, small: '7', word: 0, big: 5, shape: { circle: 9 } } }],
+  ['special floats', { value: { ...BASE, single: 'Infinity', double: 'NaN' } }],
+  ['float text', { value: { ...BASE, single: 3.4028234663852886e38, double: 5e-324 } }],
+  ['time zones and fractions', { value: { ...BASE, seconds: '2000-02-29T23:59:59.999+02:30', micros: '1969-12-31T23:59:59.5-01:00' } }],
+  ['subaccounts and empty names', { value: { ...BASE, owner: 'a+7' } }],
+];
+
+const INVALID: [string, unknown][] = [
+  ['a missing member', { value: { ...BASE, flag: undefined } }],
+  ['an integer out of range', { value: { ...BASE, small: 256 } }],
+  ['a negative unsigned integer', { value: { ...BASE, amount: '-1' } }],
+  ['a fraction for an integer', { value: { ...BASE, word: 1.5 } }],
+  ['a bad bool', { value: { ...BASE, flag: 1 } }],
+  ['odd hex', { value: { ...BASE, data: 'abc' } }],
+  ['a short checksum', { value: { ...BASE, hash: 'AB' } }],
+  ['a bad account', { value: { ...BASE, owner: '-x' } }],
+  ['a bad time', { value: { ...BASE, seconds: '2023-02-29T00:00:00Z' } }],
+  ['an unknown alternative', { value: { ...BASE, shape: { square: 1 } } }],
+  ['two alternatives', { value: { ...BASE, shape: { circle: 1, polygon: [] } } }],
+  ['a list that is not an array', { value: { ...BASE, points: {} } }],
+];
+
+const MALFORMED = ['', '{', '{"value": }', '[1,]', '{"a" 1}', '"\\x"', '01', '1.', 'tru', '{"a": 1} x', '"\u0001"'];
+
+const packer = () => program('json', SOURCE);
+
+for (const [what, json] of VALID) {
+  test(`packs ${what} like host-api`, async () => {
+    const p = await packer();
+    assert.is(bytesToHex(p.run('packEverything', utf8(JSON.stringify(json)))), bytesToHex(params.pack(params.fromJson(json))));
+  });
+}
+
+for (const [what, json] of INVALID) {
+  test(`rejects ${what}, as host-api does`, async () => {
+    const p = await packer();
+    assert.throws(() => params.fromJson(json));
+    assert.ok(p.abortOf('packEverything', utf8(JSON.stringify(json))) !== undefined);
+  });
+}
+
+test('rejects malformed JSON', async () => {
+  const p = await packer();
+  for (const text of MALFORMED) {
+    assert.throws(() => JSON.parse(text), text);
+    assert.match(p.abortOf('packEverything', utf8(text)) ?? '', 'invalid JSON', text);
+  }
+});
+
+test.run();
