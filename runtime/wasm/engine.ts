@@ -112,9 +112,9 @@ export class Engine implements HostBinding {
     if (!compiled) {
       const bytes = code();
       const admitted = admitModule(bytes, this.admission);
-      const poolable = this.pooling && this.metering && admitted.resettable;
+      const poolable = this.pooling && admitted.resettable;
       compiled = {
-        module: new WebAssemblyJs.Module(this.metering ? admitted.bytes : bytes),
+        module: new WebAssemblyJs.Module(this.metering ? admitted.bytes : admitted.unmeteredBytes()),
         pool: poolable ? new InstancePool(admitted.mutableGlobalExports) : undefined,
       };
       this.cache.set(key, compiled);

@@ -9,7 +9,7 @@ import { checkResourceLimits } from './checks/resource-limits.js';
 import { analyseFunction } from './metering/analyse-function.js';
 import { hostEntryPoints } from './metering/host-entry-points.js';
 import { stackCharges } from './metering/stack-charges.js';
-import { RESERVED_EXPORT_PREFIX, globalExportName, mutableGlobalIndices, rewriteModule } from './rewrite-module.js';
+import { RESERVED_EXPORT_PREFIX, exportGlobalsOnly, globalExportName, mutableGlobalIndices, rewriteModule } from './rewrite-module.js';
 import { WebAssemblyJs } from './webassembly-api.js';
 
 export interface AdmittedModule {
@@ -29,6 +29,8 @@ export interface AdmittedModule {
    * memory.init, table.init or table.copy), so restoring those two recreates a fresh instance.
    */
   readonly resettable: boolean;
+  /** The module without metering (mutable globals exported): for measuring metering only. */
+  readonly unmeteredBytes: () => Uint8Array;
 }
 
 /**
@@ -79,6 +81,7 @@ export function admitModule(bytes: Uint8Array, options: AdmissionOptions = {}): 
     memory: memory && { initial: memory.initial, maximum: memoryMaximum },
     mutableGlobalExports: mutableGlobalIndices(module).map(globalExportName),
     resettable: plans.every((plan) => !plan.usesSegmentState),
+    unmeteredBytes: () => exportGlobalsOnly(module),
   };
 }
 

@@ -107,15 +107,42 @@ function writeMemory(w: ByteWriter, module: WasmModule, maximum: number): void {
   for (const memory of module.memories) w.u8(0x01).u32(memory.initial).u32(maximum);
 }
 
-function writeExports(w: ByteWriter, module: WasmModule): void {
+/** `globalShift`: how far global indices moved (the meter globals come first when metered). */
+function writeExports(w: ByteWriter, module: WasmModule, globalShift = METER_GLOBAL_COUNT): void {
   const mutable = mutableGlobalIndices(module);
   w.u32(module.exports.length + mutable.length);
   for (const entry of module.exports) {
     const kind = EXTERNAL_KIND_NAMES.indexOf(entry.kind);
-    w.name(entry.name).u8(kind).u32(kind === ExternalKind.global ? entry.index + METER_GLOBAL_COUNT : entry.index);
+    w.name(entry.name).u8(kind).u32(kind === ExternalKind.global ? entry.index + globalShift : entry.index);
   }
   // Every mutable global is exported too, so the host can reset a reused instance exactly.
-  for (const index of mutable) w.name(globalExportName(index)).u8(ExternalKind.global).u32(index + METER_GLOBAL_COUNT);
+  for (const index of mutable) w.name(globalExportName(index)).u8(ExternalKind.global).u32(index + globalShift);
+}
+
+/**
+ * The module unchanged but for the exports of its mutable globals: no metering. Only for
+ * measuring what metering costs with everything else equal (bench/host).
+ */
+export function exportGlobalsOnly(module: WasmModule): Uint8Array {
+  const out = new ByteWriter(module.bytes.length + 256);
+  out.bytes(Uint8Array.from(WASM_MAGIC)).bytes(Uint8Array.from(WASM_VERSION));
+  const content = new ByteWriter();
+  let exportsWritten = false;
+  const writeExportSection = () => {
+    writeExports(content.reset(), module, 0);
+    out.u8(SectionId.export).sized(content);
+    exportsWritten = true;
+  };
+  for (const section of module.sections) {
+    const order = SECTION_ORDER[section.id];
+    if (!exportsWritten && order !== undefined && order >= SECTION_ORDER[SectionId.export]!) {
+      writeExportSection();
+      if (section.id === SectionId.export) continue;
+    }
+    copySection(out, module, section);
+  }
+  if (!exportsWritten) writeExportSection();
+  return out.view().slice();
 }
 
 /** Indices (in the module's own global space) of its mutable globals. */
