@@ -2,6 +2,7 @@ import { p256 } from '@noble/curves/nist.js';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { TsibaseError } from '../errors.js';
+import { concatBytes } from '../encoding/bytes.js';
 import { bytesToHex, hexToBytes } from '../encoding/hex.js';
 
 // Client-side keys (DESIGN decision 5): P-256 (default) or secp256k1; public keys travel as DER
@@ -50,7 +51,7 @@ export function generateKeyPair(curve: KeyCurve = 'P-256'): KeyPair {
 export function keyPairFromPrivate(curve: KeyCurve, privateKey: Uint8Array): KeyPair {
   if (!CURVES[curve].utils.isValidSecretKey(privateKey)) throw keyError(`not a valid ${curve} private key`);
   const point = CURVES[curve].getPublicKey(privateKey, false);
-  return { curve, privateKey, publicKey: concat(hexToBytes(SPKI_PREFIX[curve]), point) };
+  return { curve, privateKey, publicKey: concatBytes(hexToBytes(SPKI_PREFIX[curve]), point) };
 }
 
 /** The curve and uncompressed point of a DER SubjectPublicKeyInfo (compressed points accepted). */
@@ -69,7 +70,7 @@ export function parsePublicKey(der: Uint8Array): { curve: KeyCurve; point: Uint8
 }
 
 export function privateKeyToPkcs8(pair: KeyPair): Uint8Array {
-  return concat(hexToBytes(PKCS8_PREFIX[pair.curve]), pair.privateKey, hexToBytes(PKCS8_PUBLIC_MARK), pair.publicKey.subarray(-65));
+  return concatBytes(hexToBytes(PKCS8_PREFIX[pair.curve]), pair.privateKey, hexToBytes(PKCS8_PUBLIC_MARK), pair.publicKey.subarray(-65));
 }
 
 export function keyPairFromPkcs8(der: Uint8Array): KeyPair {
@@ -114,14 +115,4 @@ export function fromPem(text: string): { label: string; der: Uint8Array } {
   if (!m) throw keyError('not a PEM block');
   const binary = atob(m[2]!.replace(/\s+/g, ''));
   return { label: m[1]!, der: Uint8Array.from(binary, (c) => c.charCodeAt(0)) };
-}
-
-function concat(...parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
 }

@@ -52,15 +52,7 @@ export function u64(n: bigint): Uint8Array {
   return out;
 }
 
-export function concat(...parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
+export { concatBytes as concat } from '../../host-api/encoding/bytes.js';
 
 /** An account's 8 bytes as they start a key (big-endian). */
 export function accountPrefix(account: bigint): Uint8Array {

@@ -35,3 +35,9 @@ export class Random {
     return out;
   }
 }
+
+/** A function returning uniform numbers in [0, 1) from `seed`. */
+export function seededRandom(seed: number): () => number {
+  const rnd = new Random(seed);
+  return () => rnd.next();
+}

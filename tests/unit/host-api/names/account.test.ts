@@ -6,16 +6,8 @@ import {
   accountNumberFromName,
   isValidAccountName,
 } from '../../../../host-api/names/index.js';
+import { seededRandom } from '../../../lib/random.js';
 
-// Deterministic PRNG so random cases are reproducible.
-function mulberry32(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const ALPHANUMERIC = '0123456789abcdefghijklmnopqrstuvwxyz';
 
@@ -129,7 +121,7 @@ test('the largest rank is the number of valid names minus one', () => {
 });
 
 test('random valid names round-trip, with and without subaccounts', () => {
-  const random = mulberry32(0x5eed);
+  const random = seededRandom(0x5eed);
   for (let i = 0; i < 5000; i++) {
     const name = randomValidName(random);
     assert.ok(isValidAccountName(name), name);
@@ -143,7 +135,7 @@ test('random valid names round-trip, with and without subaccounts', () => {
 });
 
 test('number order matches name order (end < - < 0-9 < a-z)', () => {
-  const random = mulberry32(42);
+  const random = seededRandom(42);
   const names = new Set<string>();
   while (names.size < 5000) names.add(randomValidName(random));
   // In ASCII '-' < '0'-'9' < 'a'-'z', and a prefix sorts first: the spec's order.
@@ -155,7 +147,7 @@ test('number order matches name order (end < - < 0-9 < a-z)', () => {
 });
 
 test('random ranks decode to names that encode back, in increasing order', () => {
-  const random = mulberry32(7);
+  const random = seededRandom(7);
   for (let i = 0; i < 5000; i++) {
     const draw = BigInt(Math.floor(random() * 2 ** 26)) * 2n ** 26n + BigInt(Math.floor(random() * 2 ** 26));
     const rank = draw % MAX_RANK; // rank + 1 is still valid

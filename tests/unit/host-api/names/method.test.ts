@@ -7,16 +7,8 @@ import {
   seahash,
   tryMethodNumberFromName,
 } from '../../../../host-api/names/index.js';
+import { seededRandom } from '../../../lib/random.js';
 
-// Deterministic PRNG so random cases are reproducible.
-function mulberry32(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function randomString(random: () => number, alphabet: string, length: number): string {
   let s = '';
@@ -132,7 +124,7 @@ test('seahash matches a direct BigInt transcription of the spec', () => {
     }
     return g(s[0] ^ s[1] ^ s[2] ^ s[3] ^ BigInt(bytes.length));
   };
-  const random = mulberry32(99);
+  const random = seededRandom(99);
   for (let i = 0; i < 500; i++) {
     const bytes = new Uint8Array(Math.floor(random() * 80)).map(() => Math.floor(random() * 256));
     assert.is(seahash(bytes), reference(bytes));
@@ -168,7 +160,7 @@ test('typical method names round-trip exactly', () => {
 
 test('longer names mostly round-trip; the rest are stable after one pass', () => {
   // A code that needs more than 64 bits loses its tail (psibase drops those bits too).
-  const random = mulberry32(1234);
+  const random = seededRandom(1234);
   let coded = 0;
   let exact = 0;
   for (let i = 0; i < 20000; i++) {
@@ -189,7 +181,7 @@ test('longer names mostly round-trip; the rest are stable after one pass', () =>
 });
 
 test('decode(encode(x)) is stable for any name', () => {
-  const random = mulberry32(777);
+  const random = seededRandom(777);
   const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789_';
   for (let i = 0; i < 10000; i++) {
     const name = randomString(random, alphabet, 1 + Math.floor(random() * 16));
@@ -205,7 +197,7 @@ test('decode(encode(x)) is stable for any name', () => {
 });
 
 test('random numbers decode to letters that code back to the same name', () => {
-  const random = mulberry32(2024);
+  const random = seededRandom(2024);
   for (let i = 0; i < 10000; i++) {
     const number = randomU64(random) & ~HASH_FLAG;
     const name = methodNameFromNumber(number);
@@ -216,7 +208,7 @@ test('random numbers decode to letters that code back to the same name', () => {
 });
 
 test('random hash numbers round-trip through the # form', () => {
-  const random = mulberry32(31337);
+  const random = seededRandom(31337);
   for (let i = 0; i < 2000; i++) {
     const number = randomU64(random) | HASH_FLAG;
     const name = methodNameFromNumber(number);
