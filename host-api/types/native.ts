@@ -1,4 +1,5 @@
 import { compileSchema, type TypeCodec } from '../fracpack/index.js';
+import type { Action, BlockHeader, Claim, Consensus, TransactionTrace } from './index.js';
 import { CORE_SCHEMA } from './schema.js';
 
 // Rows of the host-owned native tables (host-abi §4, §8; chain.md §1.4).
@@ -12,6 +13,10 @@ const NATIVE_SCHEMA = {
   WasmConfigRow: { Object: { numExecutionMemories: 'u32', vmOptions: 'VMOptions' } },
   NotifyRow: { Object: { type: 'u32', actions: { List: 'Action' } } },
   ScheduledSnapshotRow: { Object: { blockNum: 'u32' } },
+  // The node <-> transact contract (docs/system-services.md).
+  ProcessTransactionArgs: { Object: { transaction: 'bytes', id: 'Checksum256', speculative: 'bool' } },
+  VerifyArgs: { Object: { transactionHash: 'Checksum256', claim: 'Claim', proof: 'bytes' } },
+  TransactionCallbackArgs: { Object: { id: 'Checksum256', trace: 'TransactionTrace' } },
 } as const;
 
 const native = compileSchema(NATIVE_SCHEMA);
@@ -20,13 +25,27 @@ export interface CodeRow { codeNum: bigint; flags: bigint; codeHash: Uint8Array;
 export interface CodeByHashRow { codeHash: Uint8Array; vmType: number; vmVersion: number; numRefs: number; code: Uint8Array }
 export interface ConfigRow { maxKeySize: number; maxValueSize: number }
 
+export interface BlockInfo { header: BlockHeader; blockId: Uint8Array }
+export interface JointConsensus { current: Consensus; next: { consensus: Consensus; blockNum: number } | null }
+export interface StatusRow { chainId: Uint8Array; current: BlockHeader; head: BlockInfo | null; consensus: JointConsensus }
+export interface NotifyRow { type: number; actions: Action[] }
+export interface ProcessTransactionArgs { transaction: Uint8Array; id: Uint8Array; speculative: boolean }
+export interface VerifyArgs { transactionHash: Uint8Array; claim: Claim; proof: Uint8Array }
+export interface TransactionInfo { transactionId: Uint8Array; signatureHash: Uint8Array; subjectiveDataHash: Uint8Array }
+
 export const CodeRow: TypeCodec<CodeRow> = native.type('CodeRow');
 export const CodeByHashRow: TypeCodec<CodeByHashRow> = native.type('CodeByHashRow');
 export const ConfigRow: TypeCodec<ConfigRow> = native.type('ConfigRow');
-export const StatusRow: TypeCodec = native.type('StatusRow');
+export const StatusRow: TypeCodec<StatusRow> = native.type('StatusRow');
+export const JointConsensus: TypeCodec<JointConsensus> = native.type('JointConsensus');
+export const BlockInfo: TypeCodec<BlockInfo> = native.type('BlockInfo');
+export const TransactionInfo: TypeCodec<TransactionInfo> = native.type('TransactionInfo');
+export const ProcessTransactionArgs: TypeCodec<ProcessTransactionArgs> = native.type('ProcessTransactionArgs');
+export const VerifyArgs: TypeCodec<VerifyArgs> = native.type('VerifyArgs');
+export const TransactionCallbackArgs: TypeCodec<{ id: Uint8Array; trace: TransactionTrace }> = native.type('TransactionCallbackArgs');
 export const DatabaseStatusRow: TypeCodec = native.type('DatabaseStatusRow');
 export const WasmConfigRow: TypeCodec = native.type('WasmConfigRow');
-export const NotifyRow: TypeCodec = native.type('NotifyRow');
+export const NotifyRow: TypeCodec<NotifyRow> = native.type('NotifyRow');
 export const ScheduledSnapshotRow: TypeCodec = native.type('ScheduledSnapshotRow');
 
 /** Native tables whose rows a privileged service may write, with the codec that validates them. */

@@ -1,0 +1,143 @@
+import { createHash } from 'node:crypto';
+import { DbId } from '../../host-api/abi/databases.js';
+import { databaseStatusKey } from '../../host-api/abi/keys.js';
+import { blockId as computeBlockId } from '../../host-api/chain/block-id.js';
+import { merkleLeaf, merkleRoot, merkleRootOfLeaves } from '../../host-api/chain/merkle.js';
+import { compileSchema } from '../../host-api/fracpack/index.js';
+import { methodNumberFromName } from '../../host-api/names/index.js';
+import type { Block, BlockHeader, Consensus, SignedTransaction } from '../../host-api/types/index.js';
+import { DatabaseStatusRow, JointConsensus, TransactionInfo, type StatusRow } from '../../host-api/types/native.js';
+import type { Store } from '../db/store.js';
+import type { Engine } from '../wasm/engine.js';
+import { ExecutionContext } from '../wasm/execution-context.js';
+import { writeBlock } from './block-log.js';
+import { readStatus, writeStatus } from './chain-state.js';
+import { ChainError } from './errors.js';
+import { TRANSACT, type DecodedTransaction, type TransactionProcessor } from './transaction-processor.js';
+
+const START_BLOCK = methodNumberFromName('startBlock');
+const EMPTY_ARGS = Uint8Array.of(0, 0);
+const ZERO_ID = new Uint8Array(32);
+const SECOND = 1_000_000n;
+const wire = compileSchema({ Proofs: { List: 'bytes' }, SubjectiveData: { Option: { List: 'bytes' } } });
+const Proofs = wire.type('Proofs');
+const SubjectiveData = wire.type('SubjectiveData');
+
+function sha256(data: Uint8Array): Uint8Array {
+  return new Uint8Array(createHash('sha256').update(data).digest());
+}
+
+/** The consensus of a new chain: its one producer, with unsigned blocks. */
+export function initialConsensus(producer: bigint): JointConsensus {
+  const current: Consensus = {
+    data: { CftConsensus: { producers: [{ name: producer, auth: { service: 0n, rawData: new Uint8Array(0) } }] } },
+    services: [],
+    wasmConfig: { numExecutionMemories: 32, vmOptions: { maxMutableGlobalBytes: 1024, maxPages: 512, maxTableElements: 8192, maxStackBytes: 1024 * 1024 } },
+  };
+  return { current, next: null };
+}
+
+function merkleEventCount(store: Store): bigint {
+  const row = store.get(DbId.native, databaseStatusKey());
+  return row ? (DatabaseStatusRow.unpack(row) as { nextMerkleEventNumber: bigint }).nextMerkleEventNumber : 1n;
+}
+
+/**
+ * Builds one block on top of the store's state: sets the status row's `current`, runs
+ * transact::startBlock (after block 2), applies transactions (failed ones are left out), then
+ * computes the roots and the id, writes the block log and the status row, and commits once.
+ */
+export class BlockBuilder {
+  readonly header: BlockHeader;
+  private readonly status: StatusRow;
+  private readonly included: DecodedTransaction[] = [];
+  private readonly merkleEventsAtStart: bigint;
+
+  constructor(
+    private readonly store: Store,
+    private readonly engine: Engine,
+    private readonly processor: TransactionProcessor,
+    producer: bigint,
+    time: bigint,
+  ) {
+    const previous = readStatus(store);
+    const head = previous?.head ?? null;
+    this.header = {
+      previous: head ? head.blockId : ZERO_ID,
+      blockNum: head ? head.header.blockNum + 1 : 2,
+      time,
+      producer,
+      term: 0,
+      commitNum: 0,
+      consensusState: ZERO_ID,
+      trxMerkleRoot: ZERO_ID,
+      eventMerkleRoot: ZERO_ID,
+      newConsensus: null,
+      authCode: null,
+    };
+    this.status = previous
+      ? { ...previous, current: this.header }
+      : { chainId: ZERO_ID, current: this.header, head: null, consensus: initialConsensus(producer) };
+    writeStatus(store, this.status);
+    this.merkleEventsAtStart = merkleEventCount(store);
+  }
+
+  get blockNum(): number {
+    return this.header.blockNum;
+  }
+
+  /** Runs the start-of-block hook; a failure aborts the block (the caller discards its state). */
+  start(): void {
+    if (this.header.blockNum <= 2) return;
+    const ctx = new ExecutionContext({ mode: 'transaction', store: this.store, engine: this.engine });
+    try {
+      ctx.runAction({ sender: 0n, service: TRANSACT, method: START_BLOCK, rawData: EMPTY_ARGS });
+    } catch (err) {
+      throw new ChainError('BLOCK_FAILED', `startBlock of block ${this.header.blockNum} failed: ${(err as Error).message}`);
+    } finally {
+      ctx.dispose();
+    }
+  }
+
+  /** Applies a transaction whose proofs verified; it joins the block when it succeeds. */
+  push(trx: DecodedTransaction, trace = this.processor.apply(trx)): typeof trace {
+    if (trace.error === null) this.included.push(trx);
+    return trace;
+  }
+
+  get transactionCount(): number {
+    return this.included.length;
+  }
+
+  /** Completes the block: roots, id, block log, status row; one durable commit. */
+  finish(): { block: Block; blockId: Uint8Array } {
+    const transactions: SignedTransaction[] = this.included.map((t) => ({ transaction: t.transaction, proofs: t.proofs, subjectiveData: [] }));
+    const infos = transactions.map((t, i) =>
+      TransactionInfo.pack({
+        transactionId: this.included[i]!.id,
+        signatureHash: sha256(Proofs.pack(t.proofs)),
+        subjectiveDataHash: sha256(SubjectiveData.pack(t.subjectiveData)),
+      }),
+    );
+    const merkleEvents = Number(merkleEventCount(this.store) - this.merkleEventsAtStart);
+    const status = readStatus(this.store) ?? this.status;
+    const header: BlockHeader = {
+      ...this.header,
+      commitNum: this.header.blockNum, // one producer: every block is final when committed
+      consensusState: sha256(JointConsensus.pack(status.consensus)),
+      trxMerkleRoot: merkleRoot(infos),
+      eventMerkleRoot: merkleRootOfLeaves(new Array(merkleEvents).fill(merkleLeaf(EMPTY_ARGS))),
+    };
+    const id = computeBlockId(header);
+    const block: Block = { header, transactions };
+    writeBlock(this.store, block);
+    writeStatus(this.store, {
+      ...status,
+      chainId: header.blockNum === 2 ? id : status.chainId,
+      head: { header, blockId: id },
+      current: { ...header, previous: id, blockNum: header.blockNum + 1, time: header.time + SECOND, trxMerkleRoot: ZERO_ID, eventMerkleRoot: ZERO_ID },
+    });
+    this.store.commit();
+    return { block, blockId: id };
+  }
+}

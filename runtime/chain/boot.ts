@@ -1,0 +1,58 @@
+import { accountNameFromNumber } from '../../host-api/names/index.js';
+import { GenesisActionData, SignedTransaction, Transaction, coreSchema, type TransactionTrace } from '../../host-api/types/index.js';
+import type { Store } from '../db/store.js';
+import { readServiceCode, writeServiceCode } from '../wasm/service-code.js';
+import { BlockBuilder } from './block-builder.js';
+import { ChainError } from './errors.js';
+import { decodeTransaction, type DecodedTransaction } from './transaction-processor.js';
+
+const BootList = coreSchema.typeOf<unknown[]>({ List: 'SignedTransaction' });
+
+/** Splits a push_boot body (fracpack List<SignedTransaction>) into packed signed transactions. */
+export function splitBootList(body: Uint8Array): Uint8Array[] {
+  try {
+    return BootList.unpack(body).map((t) => SignedTransaction.pack(t));
+  } catch (err) {
+    throw new ChainError('TRANSACTION_INVALID', `boot transactions have invalid format: ${(err as Error).message}`);
+  }
+}
+
+/** Genesis (chain.md §4): the node itself installs the listed services' code; no wasm runs. */
+function applyGenesis(store: Store, trx: DecodedTransaction): TransactionTrace {
+  const transaction = Transaction.unpack(trx.transaction);
+  if (transaction.actions.length !== 1) {
+    throw new ChainError('TRANSACTION_INVALID', `the genesis transaction must hold one action, not ${transaction.actions.length}`);
+  }
+  const action = transaction.actions[0]!;
+  const genesis = GenesisActionData.unpack(action.rawData);
+  for (const service of genesis.services) {
+    const name = accountNameFromNumber(service.service);
+    if (service.service === 0n) throw new ChainError('TRANSACTION_INVALID', 'genesis: a service account may not be empty');
+    if (readServiceCode(store, service.service)) throw new ChainError('TRANSACTION_INVALID', `genesis: account '${name}' already has code`);
+    if (service.vmType !== 0 || service.vmVersion !== 0) throw new ChainError('TRANSACTION_INVALID', `genesis: service '${name}' has vmType/vmVersion other than 0`);
+    writeServiceCode(store, service.service, service.code, service.flags);
+  }
+  return {
+    actionTraces: [{ action, rawRetval: new Uint8Array(0), innerTraces: [], totalTime: 0n, error: null }],
+    error: null,
+  };
+}
+
+/**
+ * Builds block 2 from the boot transactions, in order: genesis natively, the rest through
+ * transact. Any failure discards the whole block; the trace of the failing (or last)
+ * transaction is returned.
+ */
+export function bootBlock(builder: BlockBuilder, store: Store, packedTransactions: Uint8Array[]): TransactionTrace {
+  if (packedTransactions.length === 0) throw new ChainError('TRANSACTION_INVALID', 'push_boot needs at least the genesis transaction');
+  const transactions = packedTransactions.map(decodeTransaction);
+  if (transactions.some((t) => t.proofs.length > 0)) {
+    throw new ChainError('TRANSACTION_PROOFS', 'boot transactions may not carry proofs');
+  }
+  let trace = builder.push(transactions[0]!, applyGenesis(store, transactions[0]!));
+  for (const trx of transactions.slice(1)) {
+    trace = builder.push(trx);
+    if (trace.error !== null) return trace;
+  }
+  return trace;
+}

@@ -1,0 +1,211 @@
+import { DbId } from '../../host-api/abi/databases.js';
+import { notifyKey } from '../../host-api/abi/keys.js';
+import { accountNumberFromName } from '../../host-api/names/index.js';
+import type { TransactionTrace } from '../../host-api/types/index.js';
+import { NotifyRow, TransactionCallbackArgs, type StatusRow } from '../../host-api/types/native.js';
+import type { Store } from '../db/store.js';
+import type { Engine } from '../wasm/engine.js';
+import { ExecutionContext } from '../wasm/execution-context.js';
+import { BlockBuilder } from './block-builder.js';
+import { bootBlock, splitBootList } from './boot.js';
+import { readStatus } from './chain-state.js';
+import { ChainError } from './errors.js';
+import { TransactionProcessor, decodeTransaction } from './transaction-processor.js';
+
+export type WaitFor = 'applied' | 'final';
+
+/** Notify row types: subjective callbacks the node runs in callback mode. */
+export const NotifyType = { acceptTransaction: 0, acceptBlock: 1 } as const;
+
+export interface ChainOptions {
+  /** Account that produces blocks; empty or absent = this node does not produce. */
+  readonly producer?: string;
+  /** Block interval in milliseconds (1 s by default). */
+  readonly blockIntervalMs?: number;
+  /** Milliseconds since 1970 (tests may pass their own clock). */
+  readonly now?: () => number;
+  /** Where errors of subjective callbacks go (they never affect consensus). */
+  readonly onCallbackError?: (error: Error) => void;
+  /** Called after each block is committed. */
+  readonly onBlock?: (blockNum: number) => void;
+}
+
+interface FinalWaiter {
+  readonly blockNum: number;
+  readonly resolve: () => void;
+}
+
+/**
+ * A single-producer chain (chain.md §1): boots block 2 from push_boot, keeps one block open
+ * that pushed transactions apply to at once (so `applied` answers immediately), and closes it at
+ * the end of its slot: one block per interval, empty blocks too. With one producer a block is
+ * final when committed.
+ */
+export class Chain {
+  readonly processor: TransactionProcessor;
+  private readonly intervalUs: bigint;
+  private readonly now: () => number;
+  private producerName: string;
+  private open: BlockBuilder | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private finalWaiters: FinalWaiter[] = [];
+
+  constructor(readonly store: Store, readonly engine: Engine, private readonly options: ChainOptions = {}) {
+    this.processor = new TransactionProcessor(store, engine);
+    this.intervalUs = BigInt(options.blockIntervalMs ?? 1000) * 1000n;
+    this.now = options.now ?? Date.now;
+    this.producerName = options.producer ?? '';
+  }
+
+  get status(): StatusRow | undefined {
+    return readStatus(this.store);
+  }
+
+  /** True once block 2 exists. */
+  get hasChain(): boolean {
+    return this.status?.head != null;
+  }
+
+  get producer(): string {
+    return this.producerName;
+  }
+
+  /** Changes the producer name; production follows (stops when empty or not in the producer set). */
+  setProducer(name: string): void {
+    this.producerName = name;
+    if (this.isActiveProducer()) this.start();
+    else this.stop();
+  }
+
+  /** POST /native/admin/push_boot: builds block 2. Returns the trace (its `error` says if boot failed). */
+  boot(body: Uint8Array): TransactionTrace {
+    if (!this.producerName) throw new ChainError('CHAIN_NO_PRODUCER', 'no producer name set');
+    if (this.hasChain) throw new ChainError('CHAIN_ALREADY_BOOTED', 'chain is already booted');
+    const transactions = splitBootList(body);
+    const builder = new BlockBuilder(this.store, this.engine, this.processor, accountNumberFromName(this.producerName), this.slotTime());
+    let trace: TransactionTrace;
+    try {
+      trace = bootBlock(builder, this.store, transactions);
+    } catch (err) {
+      this.store.abort();
+      throw err;
+    }
+    if (trace.error !== null) {
+      this.store.abort();
+      return trace;
+    }
+    builder.finish();
+    this.options.onBlock?.(builder.blockNum);
+    this.start();
+    return trace;
+  }
+
+  /**
+   * push_transaction: decodes, verifies proofs, applies the transaction to the open block and
+   * answers with its trace: at once (`applied`) or once its block is final (`final`; a failed
+   * transaction's trace comes at its expiration).
+   */
+  async push(packed: Uint8Array, waitFor: WaitFor = 'final'): Promise<TransactionTrace> {
+    if (!this.hasChain) throw new ChainError('CHAIN_NOT_BOOTED', 'the node has no chain yet (push_boot first)');
+    const trx = decodeTransaction(packed);
+    this.processor.verifyProofs(trx);
+    const block = this.openBlock();
+    const trace = block.push(trx);
+    this.notify(NotifyType.acceptTransaction, TransactionCallbackArgs.pack({ id: trx.id, trace }));
+    if (waitFor === 'applied') return trace;
+    if (trace.error !== null) {
+      const untilExpiration = Number(trx.expiration) * 1000 - this.now();
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, untilExpiration)).unref());
+      return trace;
+    }
+    await new Promise<void>((resolve) => this.finalWaiters.push({ blockNum: block.blockNum, resolve }));
+    return trace;
+  }
+
+  /** Starts (or resumes after a restart) block production when this node is an active producer. */
+  start(): void {
+    if (this.timer || !this.hasChain || !this.isActiveProducer()) return;
+    this.openBlock();
+    this.schedule();
+  }
+
+  /** Stops production; the open block is completed first, so applied transactions are kept. */
+  stop(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.open) this.closeBlock();
+  }
+
+  private isActiveProducer(): boolean {
+    if (!this.producerName) return false;
+    const consensus = this.status?.consensus.current.data;
+    if (!consensus) return true; // no chain yet: whoever boots it produces
+    const producers = 'CftConsensus' in consensus ? consensus.CftConsensus.producers : consensus.BftConsensus.producers;
+    const me = accountNumberFromName(this.producerName);
+    return producers.some((p) => p.name === me);
+  }
+
+  /** The time of the next block: max(head + interval, now floored to the interval). */
+  private slotTime(): bigint {
+    const nowUs = BigInt(this.now()) * 1000n;
+    const floored = nowUs - (nowUs % this.intervalUs);
+    const head = this.status?.head?.header.time;
+    return head !== undefined && head + this.intervalUs > floored ? head + this.intervalUs : floored;
+  }
+
+  private openBlock(): BlockBuilder {
+    if (this.open) return this.open;
+    if (!this.producerName) throw new ChainError('CHAIN_NO_PRODUCER', 'this node does not produce blocks (no producer name set)');
+    const builder = new BlockBuilder(this.store, this.engine, this.processor, accountNumberFromName(this.producerName), this.slotTime());
+    try {
+      builder.start();
+    } catch (err) {
+      this.store.abort();
+      throw err;
+    }
+    this.open = builder;
+    return builder;
+  }
+
+  private closeBlock(): void {
+    const builder = this.open!;
+    this.open = undefined;
+    builder.finish();
+    const final = this.finalWaiters.filter((w) => w.blockNum <= builder.blockNum);
+    this.finalWaiters = this.finalWaiters.filter((w) => w.blockNum > builder.blockNum);
+    for (const w of final) w.resolve();
+    this.notify(NotifyType.acceptBlock, Uint8Array.of(0, 0));
+    this.options.onBlock?.(builder.blockNum);
+  }
+
+  /** Closes the open block at the end of its slot and opens the next. */
+  private schedule(): void {
+    const open = this.openBlock();
+    const closeAt = Number((open.header.time + this.intervalUs) / 1000n);
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      try {
+        this.closeBlock();
+      } catch (err) {
+        this.options.onCallbackError?.(err as Error);
+      }
+      if (this.isActiveProducer()) this.schedule();
+    }, Math.max(0, closeAt - this.now()));
+  }
+
+  /** Runs the subjective callbacks of a notify row in callback mode; their errors are only reported. */
+  private notify(type: number, rawData: Uint8Array): void {
+    const row = this.store.get(DbId.native, notifyKey(type));
+    if (!row) return;
+    for (const action of NotifyRow.unpack(row).actions) {
+      const ctx = new ExecutionContext({ mode: 'callback', store: this.store, engine: this.engine });
+      try {
+        ctx.runAction({ ...action, rawData });
+      } catch (err) {
+        this.options.onCallbackError?.(err as Error);
+      } finally {
+        ctx.dispose();
+      }
+    }
+  }
+}

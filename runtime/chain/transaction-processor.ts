@@ -1,0 +1,104 @@
+import { createHash } from 'node:crypto';
+import { bytesToHex } from '../../host-api/encoding/hex.js';
+import { FracpackError } from '../../host-api/fracpack/index.js';
+import { accountNumberFromName, methodNumberFromName } from '../../host-api/names/index.js';
+import {
+  SignedTransaction, Transaction, type ActionTrace, type TransactionTrace,
+} from '../../host-api/types/index.js';
+import { ProcessTransactionArgs, VerifyArgs } from '../../host-api/types/native.js';
+import type { Store } from '../db/store.js';
+import type { Engine } from '../wasm/engine.js';
+import { ExecutionContext } from '../wasm/execution-context.js';
+import { ChainError } from './errors.js';
+
+export const TRANSACT = accountNumberFromName('transact');
+const VERIFY_SYS = methodNumberFromName('verifySys');
+
+/** A signed transaction decoded far enough to process it. */
+export interface DecodedTransaction {
+  /** The packed SignedTransaction as received. */
+  readonly packed: Uint8Array;
+  /** The packed Transaction (its id is the SHA-256 of these bytes). */
+  readonly transaction: Uint8Array;
+  readonly id: Uint8Array;
+  readonly claims: Transaction['claims'];
+  readonly proofs: Uint8Array[];
+  readonly expiration: bigint;
+  readonly doNotBroadcast: boolean;
+}
+
+function sha256(data: Uint8Array): Uint8Array {
+  return new Uint8Array(createHash('sha256').update(data).digest());
+}
+
+/** Decodes a packed SignedTransaction; throws TRANSACTION_INVALID naming the problem. */
+export function decodeTransaction(packed: Uint8Array): DecodedTransaction {
+  try {
+    const signed = SignedTransaction.unpack(packed);
+    const transaction = Transaction.unpack(signed.transaction);
+    return {
+      packed,
+      transaction: signed.transaction,
+      id: sha256(signed.transaction),
+      claims: transaction.claims,
+      proofs: signed.proofs,
+      expiration: transaction.tapos.expiration,
+      doNotBroadcast: (transaction.tapos.flags & 1) !== 0,
+    };
+  } catch (err) {
+    if (err instanceof FracpackError) throw new ChainError('TRANSACTION_INVALID', `transaction has invalid format: ${err.message}`);
+    throw err;
+  }
+}
+
+/**
+ * Runs transactions: proofs in verify contexts (chain.md §3), then transact's
+ * processTransaction in a transaction context inside an undo level, so a failure leaves no
+ * trace in state.
+ */
+export class TransactionProcessor {
+  constructor(private readonly store: Store, private readonly engine: Engine) {}
+
+  /** Checks every proof with its claim's verify service; throws TRANSACTION_PROOFS. */
+  verifyProofs(trx: DecodedTransaction): void {
+    if (trx.proofs.length !== trx.claims.length) {
+      throw new ChainError('TRANSACTION_PROOFS', 'proofs and claims must have same size');
+    }
+    const signedData = new Map([[bytesToHex(trx.id), trx.transaction]]);
+    trx.claims.forEach((claim, i) => {
+      const ctx = new ExecutionContext({ mode: 'verify', store: this.store, engine: this.engine, signedData });
+      try {
+        ctx.runAction({
+          sender: 0n,
+          service: claim.service,
+          method: VERIFY_SYS,
+          rawData: VerifyArgs.pack({ transactionHash: trx.id, claim, proof: trx.proofs[i]! }),
+        });
+      } catch (err) {
+        throw new ChainError('TRANSACTION_PROOFS', (err as Error).message);
+      } finally {
+        ctx.dispose();
+      }
+    });
+  }
+
+  /**
+   * Applies a transaction whose proofs verified: success keeps its writes in the current block,
+   * failure rolls them back. The trace tells which (its `error`).
+   */
+  apply(trx: DecodedTransaction, speculative = false): TransactionTrace {
+    const ctx = new ExecutionContext({ mode: speculative ? 'speculative' : 'transaction', store: this.store, engine: this.engine });
+    const checkpoint = this.store.checkpoint();
+    let error: string | null = null;
+    try {
+      ctx.runExport(TRANSACT, 'processTransaction', ProcessTransactionArgs.pack({ transaction: trx.transaction, id: trx.id, speculative }));
+    } catch (err) {
+      error = (err as Error).message;
+    } finally {
+      ctx.dispose();
+    }
+    if (error !== null || speculative) this.store.rollback(checkpoint);
+    else this.store.release(checkpoint);
+    return { actionTraces: ctx.actionTraces as ActionTrace[], error };
+  }
+}
