@@ -15,3 +15,4 @@ export {
   fromPem, generateKeyPair, keyPairFromPkcs8, keyPairFromPrivate, parsePublicKey, privateKeyToPkcs8,
   signData, signDigest, toPem, verifyDigest, type KeyCurve, type KeyPair,
 } from './crypto/keys.js';
+export * from './boot/index.js';

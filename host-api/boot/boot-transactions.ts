@@ -1,0 +1,113 @@
+import { sha256 } from '@noble/hashes/sha2.js';
+import { accountNumberFromName } from '../names/index.js';
+import { GenesisActionData, SignedTransaction, Transaction, coreSchema, type Action } from '../types/index.js';
+import type { Bundle } from './bundle.js';
+import { systemAction } from './system-actions.js';
+
+// The boot sequence of chain.md §4 built from a bundle: genesis, the transact/producers
+// transaction, startBoot with the ids of everything after it, then accounts, code, flags,
+// HTTP registrations, site files and init actions in transactions of at most ~1 MiB, and
+// finishBoot last.
+
+export interface BootOptions {
+  /** The producer of the new chain. */
+  producer: string;
+  /** Auth service of the accounts the boot creates (dev chains use `auth-any`). */
+  authService?: string;
+  /** Seconds since 1970 used for expirations (now + 120 s). */
+  now?: number;
+  /** Largest packed transaction the boot creates. */
+  maxTransactionBytes?: number;
+}
+
+export interface BootTransactions {
+  /** Body of POST /native/admin/push_boot (fracpack List<SignedTransaction>). */
+  pushBoot: Uint8Array;
+  /** Packed SignedTransactions to push in order afterwards (push_transaction). */
+  later: Uint8Array[];
+}
+
+const ONE_MIB = 1024 * 1024;
+
+function transaction(actions: Action[], expiration: bigint): Uint8Array {
+  return Transaction.pack({ tapos: { expiration, refBlockSuffix: 0, flags: 0, refBlockIndex: 0 }, actions, claims: [] });
+}
+
+const BootList = coreSchema.typeOf({ List: 'SignedTransaction' });
+
+function unsigned(packedTransaction: Uint8Array): SignedTransaction {
+  return { transaction: packedTransaction, proofs: [], subjectiveData: null };
+}
+
+/** Groups actions into transactions of at most `limit` packed bytes, in order. */
+function batches(actions: Action[], expiration: bigint, limit: number): Uint8Array[] {
+  const out: Uint8Array[] = [];
+  let current: Action[] = [];
+  for (const action of actions) {
+    const candidate = [...current, action];
+    if (current.length > 0 && transaction(candidate, expiration).length > limit) {
+      out.push(transaction(current, expiration));
+      current = [action];
+    } else {
+      current = candidate;
+    }
+  }
+  if (current.length) out.push(transaction(current, expiration));
+  return out;
+}
+
+export function bootTransactions(bundle: Bundle, options: BootOptions): BootTransactions {
+  const expiration = BigInt((options.now ?? Math.floor(Date.now() / 1000)) + 120);
+  const limit = options.maxTransactionBytes ?? ONE_MIB;
+  const authService = options.authService ?? 'auth-any';
+  const has = (name: string) => bundle.services.some((s) => s.account === accountNumberFromName(name));
+  const genesisServices = bundle.services.filter((s) => s.genesis);
+  const others = bundle.services.filter((s) => !s.genesis);
+
+  const genesis = transaction([{
+    sender: 0n,
+    service: 0n,
+    method: 0n, // by convention sender, service and method of the genesis action are 0
+    rawData: GenesisActionData.pack({
+      memo: 'tsibase boot',
+      services: genesisServices.map((s) => ({ service: s.account, flags: s.flags, vmType: 0, vmVersion: 0, code: s.code })),
+    }),
+  }], expiration);
+
+  const transact = bundle.services.find((s) => s.account === accountNumberFromName('transact'));
+  const second: Action[] = [];
+  if (transact?.server !== null && transact?.server !== undefined && has('http')) {
+    second.push(systemAction('transact', 'http.registerServer', { server: transact.server }));
+  }
+  second.push(...(transact?.initActions ?? []));
+  second.push(systemAction('producers', 'producers.setProducers', {
+    producers: [{ name: options.producer, auth: { service: 0n, rawData: new Uint8Array(0) } }],
+  }));
+
+  const rest: Action[] = [];
+  if (has('accounts')) rest.push(systemAction('accounts', 'accounts.init'));
+  for (const s of others) rest.push(systemAction('accounts', 'accounts.newAccount', { name: s.account, authService, requireNew: true }));
+  for (const s of others) {
+    rest.push(systemAction(s.account, 'setcode.setCode', { service: s.account, vmType: 0, vmVersion: 0, code: s.code }));
+    if (s.flags !== 0n) rest.push(systemAction('setcode', 'setcode.setFlags', { service: s.account, flags: s.flags }));
+  }
+  for (const s of bundle.services) {
+    if (s.server !== null && s.account !== accountNumberFromName('transact')) rest.push(systemAction(s.account, 'http.registerServer', { server: s.server }));
+    for (const f of s.files) rest.push(systemAction(s.account, 'sites.storeSys', f as unknown as Record<string, unknown>));
+  }
+  for (const s of others) rest.push(...s.initActions);
+  for (const account of new Set([options.producer, 'root'])) {
+    rest.push(systemAction('accounts', 'accounts.newAccount', { name: account, authService, requireNew: false }));
+  }
+  const later = batches(rest, expiration, limit);
+  later.push(transaction([systemAction('transact', 'transact.finishBoot')], expiration));
+
+  const startBoot = transaction([
+    systemAction('transact', 'transact.startBoot', { bootTransactions: later.map((t) => sha256(t)) }),
+  ], expiration);
+
+  return {
+    pushBoot: BootList.pack([genesis, transaction(second, expiration), startBoot].map(unsigned)),
+    later: later.map((t) => SignedTransaction.pack(unsigned(t))),
+  };
+}

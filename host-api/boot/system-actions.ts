@@ -1,0 +1,32 @@
+import { compileSchema, type AnyType } from '../fracpack/index.js';
+import type { Action } from '../types/index.js';
+import { CORE_SCHEMA } from '../types/schema.js';
+
+// Actions of the system services as clients pack them (argument tuples are Objects of the
+// parameters, in order). Names and parameters follow DESIGN.md's table and seed 2 §4.3.
+
+const schema = compileSchema(CORE_SCHEMA);
+const args = (members: Record<string, AnyType>) => schema.typeOf({ Object: members });
+
+const ARGS = {
+  'accounts.init': args({}),
+  'accounts.newAccount': args({ name: 'AccountNumber', authService: 'AccountNumber', requireNew: 'bool' }),
+  'setcode.setCode': args({ service: 'AccountNumber', vmType: 'u8', vmVersion: 'u8', code: 'bytes' }),
+  'setcode.setFlags': args({ service: 'AccountNumber', flags: 'u64' }),
+  'http.registerServer': args({ server: 'AccountNumber' }),
+  'sites.storeSys': args({ path: 'string', contentType: 'string', content: 'bytes' }),
+  'producers.setProducers': args({ producers: { List: 'Producer' } }),
+  'transact.startBoot': args({ bootTransactions: { List: 'Checksum256' } }),
+  'transact.finishBoot': args({}),
+  'auth-sig.setKey': args({ key: 'bytes' }),
+} as const;
+
+export type SystemAction = keyof typeof ARGS;
+
+/** A system action from `sender` with its arguments (JSON or native forms). */
+export function systemAction(sender: string | bigint, name: SystemAction, argumentsObject: Record<string, unknown> = {}): Action {
+  const [service, method] = name.split('.') as [string, string];
+  return schema.type<Action>('Action').unpack(
+    schema.type('Action').pack({ sender, service, method, rawData: ARGS[name].pack(argumentsObject) }),
+  );
+}
