@@ -1,26 +1,54 @@
 // The `tsibase` command line: dispatches to one handler per sub-command.
+import { TsibaseError } from '../../host-api/errors.js';
+import { KEYS_USAGE, keysCommand } from './commands/keys.js';
 
 const USAGE = `usage: tsibase <command> [options]
 
 commands:
   node <dir>    run a node with its data in <dir>
-  help          show this text`;
+  keys          generate a key pair, or show the public key of one
+  help          show this text
+
+Run 'tsibase <command> --help' for a command's options.`;
+
+type Command = (argv: string[]) => number | Promise<number>;
+
+const COMMANDS: Record<string, { run: Command; usage: string }> = {
+  keys: { run: keysCommand, usage: KEYS_USAGE },
+  node: {
+    run: (argv) => {
+      console.error(`tsibase node ${argv.join(' ')}: this build has no node runtime yet; it provides the ` +
+        'host-api package, the WASM host and the service SDK');
+      return 1;
+    },
+    usage: 'usage: tsibase node <dir>',
+  },
+};
 
 export async function main(argv: string[]): Promise<number> {
-  const [command, ...rest] = argv;
-  switch (command) {
-    case undefined:
-    case 'help':
-    case '--help':
-    case '-h':
-      console.log(USAGE);
-      return 0;
-    case 'node':
-      console.error(`tsibase node ${rest.join(' ')}: this build has no node runtime yet; ` +
-        'it provides the host-api package (fracpack, names, core types)');
-      return 1;
-    default:
-      console.error(`tsibase: unknown command '${command}'\n\n${USAGE}`);
-      return 2;
+  const [name, ...rest] = argv;
+  if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
+    console.log(USAGE);
+    return 0;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    console.error(`tsibase: unknown command '${name}'\n\n${USAGE}`);
+    return 2;
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    console.log(command.usage);
+    return 0;
+  }
+  try {
+    return await command.run(rest);
+  } catch (err) {
+    // Our own errors and system errors (missing files, refused connections) are the user's to
+    // fix: print the message. Anything else is a bug and keeps its stack.
+    if (err instanceof TsibaseError || (err instanceof Error && typeof (err as NodeJS.ErrnoException).code === 'string')) {
+      console.error(`tsibase ${name}: ${err.message}`);
+      return (err as TsibaseError).code === 'CLI_USAGE' ? 2 : 1;
+    }
+    throw err;
   }
 }
