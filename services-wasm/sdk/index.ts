@@ -10,7 +10,7 @@ export { verifySignature } from "./crypto";
 export { checkoutSubjective, commitSubjective, abortSubjective } from "./host";
 
 export { AccountNumber, MethodNumber, TimePointSec, TimePointUSec } from "./names/types";
-export { account, accountName, isValidAccountName } from "./names/account";
+export { account, accountName, isValidAccountName, isValidAccountNumber } from "./names/account";
 
 export { pack, unpack, Writer, Reader, Option, some, none, Checksum256, encodeKey } from "./fracpack/index";
 export { parseJson, JsonValue, JsonKind } from "./json/index";

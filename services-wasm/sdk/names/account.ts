@@ -72,6 +72,12 @@ export function account(name: string): AccountNumber {
   return (rank << 8) | <u64>subaccount;
 }
 
+/** Whether `n` is the number of a nonempty valid name (with or without a subaccount). */
+export function isValidAccountNumber(n: AccountNumber): bool {
+  const rank = n >> 8;
+  return rank != 0 && rank <= MAX_RANK;
+}
+
 const INDEX_CHARS = "-0123456789abcdefghijklmnopqrstuvwxyz";
 
 /** The lowercase name of an account number, with `+N` for a nonzero subaccount. */
