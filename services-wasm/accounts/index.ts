@@ -1,0 +1,92 @@
+// accounts: every account of the chain and the auth service that authenticates it (seed 2 §4.4:
+// transact asks getAuthOf(sender) which service checks a transaction's sender).
+//
+// Rules:
+// - init() runs once, as one of the first boot transactions (anyone may send it; a second call
+//   aborts). It gives every account that has a row in the native code table (the services the
+//   genesis transaction deployed) an account row with auth service `auth-sig`. Until the boot
+//   sets a key (auth-sig::setKey, sent as that account while auth is off) or another auth
+//   service (setAuthServ), nobody can act as such an account once auth is on: system accounts
+//   are locked by default, never open to anyone as with auth-any.
+// - newAccount may be sent by any existing account (after init), as in psibase: during boot the
+//   boot transactions send it as a genesis service, later any user may create accounts. The
+//   name must be a valid nonempty account name, the auth service an existing account that
+//   accepts the new account (canAuthUserSys). An existing name aborts with requireNew, else
+//   nothing changes.
+// - setAuthServ changes the sender's own auth service, which must accept the sender.
+
+import { AccountNumber, account, check, getSender, isValidAccountNumber } from "../sdk/index";
+import { AuthInterface } from "../auth-any/index";
+import { Account, AccountsStatus, accountTable, statusTable } from "./tables";
+import { codeAccounts } from "./code-accounts";
+
+/** The auth service of the accounts init() creates. */
+const GENESIS_AUTH_SERVICE = account("auth-sig");
+
+function getStatus(): AccountsStatus {
+  const status = statusTable.get(0);
+  check(status !== null, "accounts is not initialized");
+  return status!;
+}
+
+/** Aborts unless `authService` is an account that accepts `user`. */
+function checkAuthService(authService: AccountNumber, user: AccountNumber): void {
+  check(accountTable.get(authService) !== null, "unknown auth service");
+  new AuthInterface(authService).canAuthUserSys(user);
+}
+
+@service("accounts")
+export class Accounts {
+  /** Creates the accounts of the services deployed at genesis; once. */
+  @action
+  init(): void {
+    check(statusTable.get(0) === null, "accounts is already initialized");
+    const names = codeAccounts();
+    for (let i = 0; i < names.length; i++) accountTable.put(new Account(names[i], GENESIS_AUTH_SERVICE));
+    statusTable.put(new AccountsStatus(<u32>names.length));
+  }
+
+  @action
+  newAccount(name: AccountNumber, authService: AccountNumber, requireNew: bool): void {
+    const status = getStatus();
+    check(accountTable.get(getSender()) !== null, "only an existing account can create accounts");
+    check(isValidAccountNumber(name), "invalid account name");
+    if (accountTable.get(name) !== null) {
+      check(!requireNew, "account already exists");
+      return;
+    }
+    checkAuthService(authService, name);
+    accountTable.put(new Account(name, authService));
+    status.totalAccounts++;
+    statusTable.put(status);
+  }
+
+  /** Sets the sender's auth service. */
+  @action
+  setAuthServ(authService: AccountNumber): void {
+    const sender = getSender();
+    const row = accountTable.get(sender);
+    check(row !== null, "account does not exist");
+    checkAuthService(authService, sender);
+    row!.authService = authService;
+    accountTable.put(row!);
+  }
+
+  @action
+  getAccount(name: AccountNumber): Account | null {
+    return accountTable.get(name);
+  }
+
+  /** The auth service of `account`; aborts for an unknown account. */
+  @action
+  getAuthOf(account: AccountNumber): AccountNumber {
+    const row = accountTable.get(account);
+    check(row !== null, "account does not exist");
+    return row!.authService;
+  }
+
+  @action
+  exists(name: AccountNumber): bool {
+    return accountTable.get(name) !== null;
+  }
+}

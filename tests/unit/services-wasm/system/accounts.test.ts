@@ -1,0 +1,101 @@
+// accounts: init registers the genesis services, who may create accounts, name and auth
+// service checks, setAuthServ, and the queries (in transactions and in RPC mode).
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { accountNumberFromName, generateKeyPair } from '../../../../host-api/index.js';
+import { TestChain } from '../../../../runtime/testing/test-chain.js';
+import { loadServices, type SystemService } from './system-services.js';
+
+let chain: TestChain;
+let accounts: SystemService;
+let authSig: SystemService;
+
+test.before(async () => {
+  let authAny: SystemService;
+  ({ accounts, 'auth-any': authAny, 'auth-sig': authSig } = await loadServices('accounts', 'auth-any', 'auth-sig'));
+  chain = TestChain.open();
+  for (const service of [accounts, authAny, authSig]) service.deploy(chain);
+});
+
+test.after(async () => {
+  await chain.close();
+});
+
+const n = accountNumberFromName;
+const newAccount = (sender: string, name: string | bigint, authService: string, requireNew = true) =>
+  accounts.run(chain, sender, 'newAccount', { name, authService, requireNew });
+const getAccount = (name: string) => accounts.call(chain, 'x', 'getAccount', { name }, { mode: 'rpc' });
+const getAuthOf = (account: string) => accounts.run(chain, 'x', 'getAuthOf', { account }, { mode: 'rpc' });
+const exists = (name: string) => accounts.call(chain, 'x', 'exists', { name }, { mode: 'rpc' });
+
+test('nothing works before init', () => {
+  assert.match(newAccount('accounts', 'alice', 'auth-any').error ?? '', 'accounts is not initialized');
+  assert.is(exists('accounts'), false);
+});
+
+test('init gives every account with code a row with auth service auth-sig; only once', () => {
+  assert.is(accounts.run(chain, 'anyone', 'init', {}).error, undefined);
+  for (const name of ['accounts', 'auth-any', 'auth-sig']) {
+    assert.equal(getAccount(name), { accountNum: n(name), authService: n('auth-sig') }, name);
+    assert.is(getAuthOf(name).value, n('auth-sig'));
+  }
+  assert.match(accounts.run(chain, 'anyone', 'init', {}).error ?? '', 'accounts is already initialized');
+});
+
+test('an existing account creates an account with an auth service that accepts it', () => {
+  assert.is(newAccount('accounts', 'alice', 'auth-any').error, undefined);
+  assert.equal(getAccount('alice'), { accountNum: n('alice'), authService: n('auth-any') });
+  assert.is(getAuthOf('alice').value, n('auth-any'));
+  assert.is(exists('alice'), true);
+  assert.is(newAccount('alice', 'bob', 'auth-any').error, undefined, 'any existing account may create accounts');
+  assert.is(exists('bob'), true);
+});
+
+test('an existing name aborts with requireNew, else changes nothing', () => {
+  assert.match(newAccount('accounts', 'alice', 'auth-sig', true).error ?? '', 'account already exists');
+  assert.is(newAccount('accounts', 'alice', 'auth-sig', false).error, undefined);
+  assert.is(getAuthOf('alice').value, n('auth-any'));
+});
+
+test('the creator must exist, the name must be valid, the auth service known and willing', () => {
+  assert.match(newAccount('nobody', 'carol', 'auth-any').error ?? '', 'only an existing account can create accounts');
+  assert.match(newAccount('alice', 0n, 'auth-any').error ?? '', 'invalid account name');
+  assert.match(newAccount('alice', 0x2an, 'auth-any').error ?? '', 'invalid account name', 'a subaccount byte without a name');
+  assert.match(newAccount('alice', 0xffffffffffffff00n, 'auth-any').error ?? '', 'invalid account name', 'beyond the last name');
+  assert.match(newAccount('alice', 'carol', 'no-such').error ?? '', 'unknown auth service');
+  assert.match(newAccount('alice', 'carol', 'auth-sig').error ?? '', 'carol does not have a public key');
+  assert.is(exists('carol'), false);
+});
+
+test('subaccounts are valid names', () => {
+  assert.is(newAccount('alice', 'alice+1', 'auth-any').error, undefined);
+  assert.is(exists('alice+1'), true);
+});
+
+test('setAuthServ changes the sender\'s own auth service when the service accepts it', () => {
+  assert.match(accounts.run(chain, 'bob', 'setAuthServ', { authService: 'auth-sig' }).error ?? '', 'bob does not have a public key');
+  assert.is(getAuthOf('bob').value, n('auth-any'));
+  authSig.call(chain, 'bob', 'setKey', { key: generateKeyPair().publicKey });
+  assert.is(accounts.run(chain, 'bob', 'setAuthServ', { authService: 'auth-sig' }).error, undefined);
+  assert.is(getAuthOf('bob').value, n('auth-sig'));
+  assert.match(accounts.run(chain, 'bob', 'setAuthServ', { authService: 'no-such' }).error ?? '', 'unknown auth service');
+  assert.match(accounts.run(chain, 'nobody', 'setAuthServ', { authService: 'auth-any' }).error ?? '', 'account does not exist');
+});
+
+test('queries: unknown accounts', () => {
+  assert.is(getAccount('nobody'), null);
+  assert.is(exists('nobody'), false);
+  assert.match(getAuthOf('nobody').error ?? '', 'account does not exist');
+});
+
+test('the queries answer inside transactions too', () => {
+  assert.is(accounts.call(chain, 'x', 'getAuthOf', { account: 'alice' }), n('auth-any'));
+  assert.is(accounts.call(chain, 'x', 'exists', { name: 'alice' }), true);
+});
+
+test('changes need a transaction: RPC mode cannot write', () => {
+  assert.ok(accounts.run(chain, 'alice', 'newAccount', { name: 'dave', authService: 'auth-any', requireNew: true }, { mode: 'rpc' }).error);
+  assert.is(exists('dave'), false);
+});
+
+test.run();
