@@ -23,7 +23,7 @@ import { codeAccounts } from "./code-accounts";
 /** The auth service of the accounts init() creates. */
 const GENESIS_AUTH_SERVICE = account("auth-sig");
 
-function getStatus(): AccountsStatus {
+function accountsStatus(): AccountsStatus {
   const status = statusTable.get(0);
   check(status !== null, "accounts is not initialized");
   return status!;
@@ -48,7 +48,7 @@ export class Accounts {
 
   @action
   newAccount(name: AccountNumber, authService: AccountNumber, requireNew: bool): void {
-    const status = getStatus();
+    const status = accountsStatus();
     check(accountTable.get(getSender()) !== null, "only an existing account can create accounts");
     check(isValidAccountNumber(name), "invalid account name");
     if (accountTable.get(name) !== null) {
