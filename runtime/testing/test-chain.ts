@@ -79,15 +79,33 @@ export class TestChain {
    * write chain state.
    */
   run(input: ActionInput, options: RunOptions = {}): RunResult {
-    const mode = options.mode ?? 'transaction';
     const action = Action.unpack(Action.pack(input));
+    return this.execute(options, (ctx) => ctx.runAction(action));
+  }
+
+  /**
+   * Runs a host-called export of `service` (processTransaction, serve, ...): the guest reads an
+   * action with sender 0, method 0 and `rawData`. Commits and rolls back like `run`.
+   */
+  runExport(service: bigint | string, exportName: string, rawData: Uint8Array, options: RunOptions = {}): RunResult {
+    const number = typeof service === 'string' ? accountNumberFromName(service) : service;
+    return this.execute(options, (ctx) => ctx.runExport(number, exportName, rawData));
+  }
+
+  async close(): Promise<void> {
+    await this.store.close();
+    if (this.directory) rmSync(this.directory, { recursive: true, force: true });
+  }
+
+  private execute(options: RunOptions, body: (ctx: ExecutionContext) => Uint8Array): RunResult {
+    const mode = options.mode ?? 'transaction';
     const ctx = new ExecutionContext({ mode, store: this.store, engine: this.engine, budget: options.budget, signedData: options.signedData });
     const before = this.eventCounters();
     const checkpoint = this.store.checkpoint();
     let retval: Uint8Array = new Uint8Array(0);
     let failure: (Error & { code?: string }) | undefined;
     try {
-      retval = ctx.runAction(action);
+      retval = body(ctx);
     } catch (err) {
       failure = err as Error & { code?: string };
     } finally {
@@ -99,11 +117,6 @@ export class TestChain {
     this.store.commit();
     const trace = ctx.actionTraces[0]!;
     return { retval, trace, console: consoleOf(trace), error: failure?.message, errorCode: failure?.code, events, fuelUsed: ctx.fuelUsed };
-  }
-
-  async close(): Promise<void> {
-    await this.store.close();
-    if (this.directory) rmSync(this.directory, { recursive: true, force: true });
   }
 
   private eventCounters(): Counters {

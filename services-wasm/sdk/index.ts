@@ -7,6 +7,7 @@ export { host, kv };
 export { abort, check } from "./abort";
 export { writeConsole } from "./console";
 export { verifySignature } from "./crypto";
+export { sha256 } from "./sha256";
 export { checkoutSubjective, commitSubjective, abortSubjective } from "./host";
 
 export { AccountNumber, MethodNumber, TimePointSec, TimePointUSec } from "./names/types";

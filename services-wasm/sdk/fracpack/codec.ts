@@ -275,10 +275,11 @@ export function pack<T>(value: T): Uint8Array {
 
 /**
  * Unpacks a value that must fill `data` exactly (rule 8). Unknown fields of extensible types
- * (data from a newer version of a type) are accepted unless `strict`.
+ * (data from a newer version of a type) are accepted unless `strict`. Bad data aborts with a
+ * fracpack message, or with `invalid` when given (for errors the caller must word exactly).
  */
-export function unpack<T>(data: Uint8Array, strict: bool = false): T {
-  const r = new Reader(data, !strict);
+export function unpack<T>(data: Uint8Array, strict: bool = false, invalid: string | null = null): T {
+  const r = new Reader(data, !strict, invalid);
   const value = readFull<T>(r);
   if (r.known && r.pos != r.end) r.fail(nameof<T>() + ": " + (r.end - r.pos).toString() + " bytes left over after the value");
   return value;

@@ -10,14 +10,18 @@ export class Reader {
   end: u32;
   known: bool = true;
 
-  /** `compat`: accept unknown fields of extensible types (data from a newer type version). */
-  constructor(readonly data: Uint8Array, readonly compat: bool) {
+  /**
+   * `compat`: accept unknown fields of extensible types (data from a newer type version).
+   * `invalid`: the message to abort with on bad data instead of the detailed fracpack one.
+   */
+  constructor(readonly data: Uint8Array, readonly compat: bool, readonly invalid: string | null = null) {
     this.base = data.dataStart;
     this.end = <u32>data.length;
   }
 
   fail(message: string): void {
-    abort("fracpack: " + message);
+    const invalid = this.invalid;
+    abort(invalid !== null ? invalid : "fracpack: " + message);
   }
 
   /** Aborts unless [at, at + n) lies inside the current body. */
