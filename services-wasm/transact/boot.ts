@@ -1,0 +1,93 @@
+// The boot states of seed 2 §3: after startBoot only the listed transactions are accepted, in
+// order; finishBoot turns auth checking on and writes the chain's default native configuration.
+
+import { Checksum256, DbId, check, kv, pack } from "../sdk/index";
+import { getStatus, VMOptions, WasmConfig } from "../sdk/native/index";
+import { nativeKey, NativeTable } from "./native-tables";
+import { SingletonTable, STATUS_TABLE } from "./tables";
+
+@fracpack
+export class TransactStatus {
+  constructor(
+    /** Set by finishBoot: top-level actions and runAs go through the auth interface. */
+    public enforceAuth: bool = false,
+    /** The ids still expected, in order, between startBoot and finishBoot. */
+    public bootTransactions: Array<Checksum256> | null = null,
+  ) {}
+}
+
+const statusTable = new SingletonTable<TransactStatus>(STATUS_TABLE);
+
+@fracpack
+class ConfigRow {
+  constructor(public maxKeySize: u32 = 0, public maxValueSize: u32 = 0) {}
+}
+
+// The chain defaults of host-abi.md §10.
+const MAX_KEY_SIZE: u32 = 128;
+const MAX_VALUE_SIZE: u32 = 8 << 20;
+
+/** The wasm config rows for transactions and proofs: the limits the host enforces anyway. */
+function defaultWasmConfig(): WasmConfig {
+  const config = new WasmConfig();
+  config.numExecutionMemories = 32;
+  const limits = new VMOptions();
+  limits.maxMutableGlobalBytes = 1024;
+  limits.maxPages = 512;
+  limits.maxTableElements = 8192;
+  limits.maxStackBytes = 1 << 20;
+  config.vmOptions = limits;
+  return config;
+}
+
+export function startBoot(bootTransactions: Array<Checksum256>): void {
+  check(statusTable.get() === null, "already started");
+  statusTable.put(new TransactStatus(false, bootTransactions));
+}
+
+export function finishBoot(): void {
+  const status = statusTable.get();
+  if (status === null) {
+    check(getStatus().head === null, "The boot process must use startBoot when split across multiple blocks");
+  } else {
+    check(!status.enforceAuth, "boot is already finished");
+    const pending = status.bootTransactions;
+    check(pending === null || pending.length == 0, "Not all boot transactions have been run");
+  }
+  statusTable.put(new TransactStatus(true, null));
+  kv.put(DbId.native, nativeKey(NativeTable.config), pack<ConfigRow>(new ConfigRow(MAX_KEY_SIZE, MAX_VALUE_SIZE)));
+  const wasmConfig = pack<WasmConfig>(defaultWasmConfig());
+  kv.put(DbId.native, nativeKey(NativeTable.transactionWasmConfig), wasmConfig);
+  kv.put(DbId.native, nativeKey(NativeTable.proofWasmConfig), wasmConfig);
+}
+
+export function enforcesAuth(): bool {
+  const status = statusTable.get();
+  return status !== null && status.enforceAuth;
+}
+
+/** Whether startBoot's list still has transactions to come (only those are accepted then). */
+export function bootListActive(): bool {
+  const status = statusTable.get();
+  if (status === null) return false;
+  const pending = status.bootTransactions;
+  return pending !== null && pending.length > 0;
+}
+
+/**
+ * While the boot list is active: the transaction must be the next listed one, which it then
+ * consumes; a speculative run only needs to be listed.
+ */
+export function acceptBootTransaction(id: Checksum256, speculative: bool): void {
+  const status = statusTable.get()!;
+  const pending = status.bootTransactions!;
+  if (speculative) {
+    let listed = false;
+    for (let i = 0; i < pending.length && !listed; i++) listed = pending[i].equals(id);
+    check(listed, "Wrong transaction during boot");
+    return;
+  }
+  check(pending[0].equals(id), "Wrong transaction during boot");
+  pending.shift();
+  statusTable.put(status);
+}

@@ -1,0 +1,112 @@
+// Callbacks (seed 2 §4.3): objective ones are stored here and run by transact (sender transact)
+// at the end of every transaction; subjective ones (no sender) are kept in the native notify
+// rows that the node runs in callback mode. A callback is registered at most once.
+
+import { Action, DbId, Table, abort, check, getService, kv, pack, unpack } from "../sdk/index";
+import { callAs } from "./call";
+import { nativeKeyOf, NativeTable } from "./native-tables";
+import { CALLBACKS_TABLE } from "./tables";
+
+export const ON_TRANSACTION: u8 = 0;
+export const ON_BLOCK: u8 = 1;
+
+/** The objective callbacks of one type. */
+@fracpack
+class ObjectiveCallbacks {
+  constructor(public type: u8 = 0, public actions: Array<Action> = []) {}
+}
+
+/** The native notify row (host-abi.md §4, table 8) the node reads its callbacks from. */
+@fracpack
+class NotifyRow {
+  constructor(public type: u32 = 0, public actions: Array<Action> = []) {}
+}
+
+const objective = new Table<ObjectiveCallbacks, u8>(CALLBACKS_TABLE, (row: ObjectiveCallbacks): u8 => row.type);
+
+function indexOf(actions: Array<Action>, act: Action): i32 {
+  const packed = pack<Action>(act);
+  for (let i = 0; i < actions.length; i++) {
+    const other = pack<Action>(actions[i]);
+    if (other.length == packed.length && memory.compare(other.dataStart, packed.dataStart, packed.length) == 0) return i;
+  }
+  return -1;
+}
+
+function checkType(type: u8): void {
+  check(type == ON_TRANSACTION || type == ON_BLOCK, "unknown callback type");
+}
+
+/** The registered actions of one kind, read from and written back to their row. */
+interface CallbackList {
+  actions(): Array<Action>;
+  save(actions: Array<Action>): void;
+}
+
+class ObjectiveList implements CallbackList {
+  constructor(public type: u8) {}
+
+  actions(): Array<Action> {
+    const row = objective.get(this.type);
+    return row !== null ? row.actions : [];
+  }
+
+  save(actions: Array<Action>): void {
+    if (actions.length == 0) objective.remove(this.type);
+    else objective.put(new ObjectiveCallbacks(this.type, actions));
+  }
+}
+
+class SubjectiveList implements CallbackList {
+  key: Uint8Array;
+
+  constructor(public type: u8) {
+    this.key = nativeKeyOf(NativeTable.notify, <u32>type);
+  }
+
+  actions(): Array<Action> {
+    const row = kv.get(DbId.native, this.key);
+    return row !== null ? unpack<NotifyRow>(row).actions : [];
+  }
+
+  save(actions: Array<Action>): void {
+    if (actions.length == 0) kv.remove(DbId.native, this.key);
+    else kv.put(DbId.native, this.key, pack<NotifyRow>(new NotifyRow(<u32>this.type, actions)));
+  }
+}
+
+function listOf(type: u8, isObjective: bool, act: Action): CallbackList {
+  checkType(type);
+  if (!isObjective) {
+    check(act.sender == 0, "subjective callback must have no sender");
+    return new SubjectiveList(type);
+  }
+  check(act.sender == getService(), "objective callback must have transact as sender");
+  // Blocks have no objective end in transact: startBlock is the only per-block hook it gets.
+  check(type == ON_TRANSACTION, "objective onBlock callbacks are not supported");
+  return new ObjectiveList(type);
+}
+
+/** Registers `act`; registering it again changes nothing. */
+export function addCallback(type: u8, isObjective: bool, act: Action): void {
+  const list = listOf(type, isObjective, act);
+  const actions = list.actions();
+  if (indexOf(actions, act) >= 0) return;
+  actions.push(act);
+  list.save(actions);
+}
+
+export function removeCallback(type: u8, isObjective: bool, act: Action): void {
+  const list = listOf(type, isObjective, act);
+  const actions = list.actions();
+  const at = indexOf(actions, act);
+  if (at < 0) abort("callback not found");
+  actions.splice(at, 1);
+  list.save(actions);
+}
+
+/** Runs the objective onTransaction callbacks; a failing one aborts the transaction. */
+export function runTransactionCallbacks(): void {
+  const actions = new ObjectiveList(ON_TRANSACTION).actions();
+  for (let i = 0; i < actions.length; i++) callAs(actions[i]);
+}

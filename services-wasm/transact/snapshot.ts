@@ -1,0 +1,50 @@
+// Scheduled snapshots (chain.md §8): every `snapshotInterval` seconds of block time startBlock
+// writes a native scheduled-snapshot row, which nodes snapshot and producers sign.
+
+import { DbId, TimePointUSec, kv, pack } from "../sdk/index";
+import { getStatus } from "../sdk/native/index";
+import { blockTimeOf } from "./block-time";
+import { nativeKeyOf, NativeTable } from "./native-tables";
+import { SingletonTable, SNAPSHOT_INFO_TABLE } from "./tables";
+
+
+@fracpack
+export class SnapshotInfo {
+  constructor(public lastSnapshot: TimePointUSec = 0, public snapshotInterval: u32 = 0) {}
+}
+
+@fracpack
+class ScheduledSnapshotRow {
+  constructor(public blockNum: u32 = 0) {}
+}
+
+const snapshotInfo = new SingletonTable<SnapshotInfo>(SNAPSHOT_INFO_TABLE);
+
+/** The row as first created: snapshots off, counted from the head block (or the current one). */
+function initialInfo(): SnapshotInfo {
+  const status = getStatus();
+  const head = status.head;
+  return new SnapshotInfo(head !== null ? head.header.time : status.current.time, 0);
+}
+
+/** 0 disables snapshots. */
+export function setSnapshotInterval(seconds: u32): void {
+  const row = snapshotInfo.get();
+  const info = row !== null ? row : initialInfo();
+  info.snapshotInterval = seconds;
+  snapshotInfo.put(info);
+}
+
+/** startBlock: schedules a snapshot of the current block when the interval has passed. */
+export function scheduleSnapshot(): void {
+  const row = snapshotInfo.get();
+  if (row === null) {
+    snapshotInfo.put(initialInfo());
+    return;
+  }
+  const current = getStatus().current;
+  if (row.snapshotInterval == 0 || current.time - row.lastSnapshot < blockTimeOf(<i64>row.snapshotInterval)) return;
+  kv.put(DbId.native, nativeKeyOf(NativeTable.scheduledSnapshot, current.blockNum), pack<ScheduledSnapshotRow>(new ScheduledSnapshotRow(current.blockNum)));
+  row.lastSnapshot = current.time;
+  snapshotInfo.put(row);
+}

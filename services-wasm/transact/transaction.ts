@@ -1,0 +1,27 @@
+// The transaction wire types (formats.md §6): what transact decodes, checks and dispatches.
+// Other services may import this file for them without importing the transact service.
+
+import { TimePointSec, Action } from "../sdk/index";
+import { Claim } from "../sdk/auth/index";
+
+/** Tapos flag bit 0: the transaction may be checked but never committed. */
+export const DO_NOT_BROADCAST: u16 = 0x0001;
+
+@struct
+export class Tapos {
+  constructor(
+    public expiration: TimePointSec = 0,
+    public refBlockSuffix: u32 = 0,
+    public flags: u16 = 0,
+    public refBlockIndex: u8 = 0,
+  ) {}
+}
+
+@fracpack
+export class Transaction {
+  constructor(
+    public tapos: Tapos = new Tapos(),
+    public actions: Array<Action> = [],
+    public claims: Array<Claim> = [],
+  ) {}
+}
