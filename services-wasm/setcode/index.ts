@@ -10,9 +10,8 @@
 //   only the boot (before auth is on) or whoever setcode's auth service lets act as setcode may
 //   set them.
 
-import { AccountNumber, Checksum256, check, getReceiver, getSender } from "../sdk/index";
+import { AccountNumber, Checksum256, check, getReceiver, getSender, sha256 } from "../sdk/index";
 import { addCodeReference, hasCode, loadCodeRow, putCodeRow, releaseCodeReference } from "./code-store";
-import { sha256 } from "./sha256";
 
 @service("setcode")
 export class SetCode {
@@ -21,7 +20,7 @@ export class SetCode {
     check(getSender() == service, "sender must match service account");
     check(vmType == 0 && vmVersion == 0, "unsupported type or version");
     const row = loadCodeRow(service);
-    const codeHash = code.length > 0 ? new Checksum256(sha256(code)) : new Checksum256();
+    const codeHash = code.length > 0 ? sha256(code) : new Checksum256();
     if (row.codeHash.equals(codeHash) && row.vmType == vmType && row.vmVersion == vmVersion) return;
     if (hasCode(row)) releaseCodeReference(row.codeHash, row.vmType, row.vmVersion);
     row.codeHash = codeHash;

@@ -1,6 +1,6 @@
 // setcode writes the native code tables the host runs services from: code rows with flags and
 // hash, code stored once per hash with a reference count, and the sender rules.
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { DbId } from '../../../../host-api/abi/databases.js';
@@ -113,6 +113,14 @@ test('setFlags on an account without code keeps a row for the flags until they a
   assert.is(readServiceCode(chain.store, accountNumberFromName('ex-four')), undefined);
   assert.is(setcode.run(chain, 'setcode', 'setFlags', { service: 'ex-four', flags: 0n }).error, undefined);
   assert.is(codeRow('ex-four'), undefined);
+});
+
+test('a megabyte of code is hashed and stored within the default fuel', () => {
+  const code = new Uint8Array(randomBytes(1 << 20));
+  const result = setCode('ex-big', 'ex-big', code);
+  assert.is(result.error, undefined);
+  assert.equal(codeRow('ex-big')?.codeHash, hashOf(code));
+  assert.equal(storedCode(code)?.code, code);
 });
 
 test('a failed setCode leaves the tables as they were', () => {
