@@ -1,5 +1,6 @@
 // Test service deployed under several accounts: it reports who called it, calls transact::runAs
-// for its sender, looks at the executing transaction, and fails on request.
+// for its sender, looks at the executing transaction, fails on request, and can stand in as an
+// auth service that vouches for anyone (canAuthUserSys) or as an event index (sync).
 
 import { AccountNumber, Action, abort, getSender } from "../../../../../services-wasm/sdk/index";
 import { TransactActor } from "../../../../../services-wasm/transact/index";
@@ -30,6 +31,16 @@ class Runner {
   isTransaction(): bool {
     return new TransactActor().isTransaction();
   }
+
+  /** As an event index: reports the sender (transact). */
+  @action
+  sync(): void {
+    this.recorded(getSender());
+  }
+
+  /** As an auth service: any account may choose it. */
+  @action
+  canAuthUserSys(user: AccountNumber): void {}
 
   @action
   fail(): void {

@@ -1,0 +1,84 @@
+// transact's queries (seed 2 §4.3): the current and head blocks from the native status row, the
+// transaction being applied; and the remaining actions: execTrx (applies a transaction without
+// proofs, for the node and transact only), regEvIdx (event index sync after each transaction)
+// and resMonitoring.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { Transaction, accountNumberFromName as account } from '../../../../host-api/index.js';
+import { NOW, SECOND, TransactChain, assertFails, assertOk, blockId, sha256 } from './harness.js';
+
+let t: TransactChain;
+
+test.before.each(async () => {
+  t = await TransactChain.open();
+});
+
+test.after.each(async () => {
+  await t.close();
+});
+
+const query = (method: string) => t.call('alice', 'transact', method, {}, { mode: 'rpc' });
+
+test('before a head exists: the current block, no head block, head time 0', () => {
+  const current = query('currentBlock');
+  assertOk(current);
+  assert.equal([(current.value as { blockNum: number }).blockNum, (current.value as { time: bigint }).time], [2, NOW * SECOND]);
+  assertFails(query('headBlock'), 'head does not exist yet');
+  assert.is(query('headBlockTime').value, 0n);
+});
+
+test('with a head: its header and time; the current block follows it', () => {
+  t.setStatus({ blockNum: 8, time: NOW + 8n, head: { blockNum: 7, time: NOW + 7n, suffix: 77 } });
+  const head = query('headBlock').value as { blockNum: number; time: bigint; producer: bigint };
+  assert.equal([head.blockNum, head.time, head.producer], [7, (NOW + 7n) * SECOND, account('prod')]);
+  assert.is(query('headBlockTime').value, (NOW + 7n) * SECOND);
+  const current = query('currentBlock').value as { blockNum: number; previous: Uint8Array };
+  assert.equal([current.blockNum, current.previous], [8, blockId(7, 77)]);
+});
+
+test('getTransaction and isTransaction see the transaction being applied, and only then', () => {
+  assertFails(query('getTransaction'), 'no transaction is executing');
+  assert.is(query('isTransaction').value, false);
+  const packed = t.transaction([t.action('alice', 'runner', 'inspect')], {}, [{ service: account('verify-sig'), rawData: new Uint8Array([7]) }]);
+  const result = t.push(packed);
+  assertOk(result);
+  assert.equal(t.events(result).map((e) => e.data), [{ isTransaction: true, transaction: Transaction.unpack(packed) }]);
+});
+
+test('execTrx applies a transaction for the node or transact, its id the sha256 of its packing', () => {
+  const packed = t.transaction([t.action('alice', 'runner', 'record')]);
+  const exec = (sender: string | bigint, speculative = false) => t.call(sender, 'transact', 'execTrx', { trx: Transaction.unpack(packed), speculative });
+  assertFails(exec('alice'), 'only native code or transact may call execTrx');
+  const result = exec(0n);
+  assertOk(result);
+  assert.equal(t.events(result).map((e) => e.data.sender), [account('alice')]);
+  assertFails(t.push(packed), 'duplicate transaction');
+  assertFails(exec('transact'), 'duplicate transaction');
+});
+
+test('execTrx honours the boot list: in order, or listed for a speculative run', () => {
+  const first = t.transaction([t.action('alice', 'runner', 'record')]);
+  const second = t.transaction([t.action('bob', 'runner', 'record')]);
+  assertOk(t.push(t.transaction([t.action('transact', 'transact', 'startBoot', { bootTransactions: [sha256(first), sha256(second)] })])));
+  const exec = (packed: Uint8Array, speculative: boolean) =>
+    t.call(0n, 'transact', 'execTrx', { trx: Transaction.unpack(packed), speculative }, { mode: speculative ? 'speculative' : 'transaction' });
+  assertFails(exec(second, false), 'Wrong transaction during boot');
+  assertOk(exec(second, true));
+  assertOk(exec(first, false));
+  assertOk(exec(second, false));
+});
+
+test('registered event indexes sync at the end of every transaction', () => {
+  assertFails(t.call('alice', 'transact', 'regEvIdx', { service: 'svc-a' }), 'sender must be transact');
+  assertOk(t.call('transact', 'transact', 'regEvIdx', { service: 'svc-a' }));
+  const result = t.push(t.transaction([t.action('alice', 'runner', 'record')]));
+  assertOk(result);
+  assert.equal(t.events(result).map((e) => [e.service, e.data.sender]), [['runner', account('alice')], ['svc-a', account('transact')]]);
+});
+
+test('resMonitoring is transact\'s own setting', () => {
+  assertFails(t.call('alice', 'transact', 'resMonitoring', { enable: true }), 'sender must be transact');
+  assertOk(t.call('transact', 'transact', 'resMonitoring', { enable: true }));
+});
+
+test.run();
