@@ -7,7 +7,7 @@ import { nativeKey, NativeTable } from "./native-tables";
 import { SingletonTable, STATUS_TABLE } from "./tables";
 
 @fracpack
-export class TransactStatus {
+class TransactStatus {
   constructor(
     /** Set by finishBoot: top-level actions and runAs go through the auth interface. */
     public enforceAuth: bool = false,

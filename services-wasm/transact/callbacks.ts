@@ -7,22 +7,19 @@ import { callAs } from "./call";
 import { nativeKeyOf, NativeTable } from "./native-tables";
 import { CALLBACKS_TABLE } from "./tables";
 
-export const ON_TRANSACTION: u8 = 0;
-export const ON_BLOCK: u8 = 1;
+const ON_TRANSACTION: u8 = 0;
+const ON_BLOCK: u8 = 1;
 
-/** The objective callbacks of one type. */
+/**
+ * The callbacks of one type: the native notify row (host-abi.md §4, table 8) the node reads the
+ * subjective ones from, and the row of transact's own table of objective ones.
+ */
 @fracpack
-class ObjectiveCallbacks {
-  constructor(public type: u8 = 0, public actions: Array<Action> = []) {}
-}
-
-/** The native notify row (host-abi.md §4, table 8) the node reads its callbacks from. */
-@fracpack
-class NotifyRow {
+class CallbackRow {
   constructor(public type: u32 = 0, public actions: Array<Action> = []) {}
 }
 
-const objective = new Table<ObjectiveCallbacks, u8>(CALLBACKS_TABLE, (row: ObjectiveCallbacks): u8 => row.type);
+const objective = new Table<CallbackRow, u32>(CALLBACKS_TABLE, (row: CallbackRow): u32 => row.type);
 
 function indexOf(actions: Array<Action>, act: Action): i32 {
   const packed = pack<Action>(act);
@@ -44,7 +41,7 @@ interface CallbackList {
 }
 
 class ObjectiveList implements CallbackList {
-  constructor(public type: u8) {}
+  constructor(public type: u32) {}
 
   actions(): Array<Action> {
     const row = objective.get(this.type);
@@ -53,25 +50,25 @@ class ObjectiveList implements CallbackList {
 
   save(actions: Array<Action>): void {
     if (actions.length == 0) objective.remove(this.type);
-    else objective.put(new ObjectiveCallbacks(this.type, actions));
+    else objective.put(new CallbackRow(this.type, actions));
   }
 }
 
 class SubjectiveList implements CallbackList {
   key: Uint8Array;
 
-  constructor(public type: u8) {
-    this.key = nativeKeyOf(NativeTable.notify, <u32>type);
+  constructor(public type: u32) {
+    this.key = nativeKeyOf(NativeTable.notify, type);
   }
 
   actions(): Array<Action> {
     const row = kv.get(DbId.native, this.key);
-    return row !== null ? unpack<NotifyRow>(row).actions : [];
+    return row !== null ? unpack<CallbackRow>(row).actions : [];
   }
 
   save(actions: Array<Action>): void {
     if (actions.length == 0) kv.remove(DbId.native, this.key);
-    else kv.put(DbId.native, this.key, pack<NotifyRow>(new NotifyRow(<u32>this.type, actions)));
+    else kv.put(DbId.native, this.key, pack<CallbackRow>(new CallbackRow(this.type, actions)));
   }
 }
 

@@ -9,7 +9,7 @@ import { INCLUDED_TRANSACTIONS_TABLE } from "./tables";
 const PRUNE_LIMIT = 20;
 
 @struct
-export class IncludedTransaction {
+class IncludedTransaction {
   constructor(public expiration: TimePointSec = 0, public id: Checksum256 = new Checksum256()) {}
 }
 

@@ -7,9 +7,8 @@ import { blockTimeOf } from "./block-time";
 import { nativeKeyOf, NativeTable } from "./native-tables";
 import { SingletonTable, SNAPSHOT_INFO_TABLE } from "./tables";
 
-
 @fracpack
-export class SnapshotInfo {
+class SnapshotInfo {
   constructor(public lastSnapshot: TimePointUSec = 0, public snapshotInterval: u32 = 0) {}
 }
 

@@ -16,7 +16,7 @@ const MAX_LIFETIME_SECONDS: TimePointSec = 3600;
 
 /** Suffixes of the latest 128 blocks (slot blockNum & 0x7F) and 128 milestones (0x80 | ...). */
 @fracpack
-export class BlockSummary {
+class BlockSummary {
   constructor(
     /** 256 slots; a List because the SDK has no fixed-size arrays. */
     public blockSuffixes: Array<u32> = new Array<u32>(SLOTS),
