@@ -4,8 +4,8 @@
 // checkFirstAuth asks only about the first sender, read-only, and runs nothing.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { Transaction, accountNumberFromName as account, methodNumberFromName as method } from '../../../../host-api/index.js';
-import { TransactChain, assertFails, assertOk, sha256, type DecodedEvent } from './harness.js';
+import { Transaction, accountNumberFromName as account, methodNumberFromName as method, transactionId } from '../../../../host-api/index.js';
+import { TransactChain, assertFails, assertOk, type DecodedEvent } from './harness.js';
 
 let t: TransactChain;
 
@@ -57,7 +57,7 @@ test('a sender without an account cannot act once auth is on', () => {
 test('checkFirstAuth checks the transaction and its first sender (read-only) and runs nothing', () => {
   t.finishBoot();
   const packed = t.transaction([t.action('alice', 'runner', 'record'), t.action('bob', 'runner', 'record')], {}, CLAIMS);
-  const check = () => t.call('carol', 'transact', 'checkFirstAuth', { id: sha256(packed), transaction: Transaction.unpack(packed) });
+  const check = () => t.call('carol', 'transact', 'checkFirstAuth', { id: transactionId(packed), transaction: Transaction.unpack(packed) });
   const result = check();
   assertOk(result);
   assert.is(result.value, true);

@@ -4,8 +4,8 @@
 // and resMonitoring.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { Transaction, accountNumberFromName as account } from '../../../../host-api/index.js';
-import { NOW, SECOND, TransactChain, assertFails, assertOk, blockId, sha256 } from './harness.js';
+import { Transaction, accountNumberFromName as account, transactionId } from '../../../../host-api/index.js';
+import { NOW, SECOND, TransactChain, assertFails, assertOk, blockId } from './harness.js';
 
 let t: TransactChain;
 
@@ -59,7 +59,7 @@ test('execTrx applies a transaction for the node or transact, its id the sha256 
 test('execTrx honours the boot list: in order, or listed for a speculative run', () => {
   const first = t.transaction([t.action('alice', 'runner', 'record')]);
   const second = t.transaction([t.action('bob', 'runner', 'record')]);
-  assertOk(t.push(t.transaction([t.action('transact', 'transact', 'startBoot', { bootTransactions: [sha256(first), sha256(second)] })])));
+  assertOk(t.push(t.transaction([t.action('transact', 'transact', 'startBoot', { bootTransactions: [transactionId(first), transactionId(second)] })])));
   const exec = (packed: Uint8Array, speculative: boolean) =>
     t.call(0n, 'transact', 'execTrx', { trx: Transaction.unpack(packed), speculative }, { mode: speculative ? 'speculative' : 'transaction' });
   assertFails(exec(second, false), 'Wrong transaction during boot');

@@ -5,9 +5,9 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { DbId } from '../../../../host-api/abi/databases.js';
 import { configKey, nativeTableKey, NativeTable } from '../../../../host-api/abi/keys.js';
-import { accountNumberFromName as account } from '../../../../host-api/index.js';
+import { accountNumberFromName as account, transactionId } from '../../../../host-api/index.js';
 import { ConfigRow, WasmConfigRow } from '../../../../host-api/types/native.js';
-import { NOW, TransactChain, assertFails, assertOk, sha256 } from './harness.js';
+import { NOW, TransactChain, assertFails, assertOk } from './harness.js';
 
 let t: TransactChain;
 
@@ -32,7 +32,7 @@ test('before startBoot any transaction runs, each action with its own sender and
 test('during boot only the next listed transaction is accepted, and it is consumed', () => {
   const first = t.transaction([record('alice')]);
   const second = t.transaction([record('bob')]);
-  assertOk(t.push(startBoot([sha256(first), sha256(second)])));
+  assertOk(t.push(startBoot([transactionId(first), transactionId(second)])));
   assertFails(t.push(second), 'Wrong transaction during boot');
   assertFails(t.push(t.transaction([record('carol')])), 'Wrong transaction during boot');
   assertOk(t.push(first));
@@ -44,7 +44,7 @@ test('during boot only the next listed transaction is accepted, and it is consum
 test('a speculative run needs only to be listed and leaves the list as it was', () => {
   const first = t.transaction([record('alice')]);
   const second = t.transaction([record('bob')]);
-  t.push(startBoot([sha256(first), sha256(second)]));
+  t.push(startBoot([transactionId(first), transactionId(second)]));
   assertOk(t.push(second, { speculative: true }));
   assertFails(t.push(t.transaction([record('carol')]), { speculative: true }), 'Wrong transaction during boot');
   assertFails(t.push(second), 'Wrong transaction during boot');
@@ -53,7 +53,7 @@ test('a speculative run needs only to be listed and leaves the list as it was', 
 
 test('boot transactions must carry the zero TaPoS reference even once a head exists', () => {
   const listed = t.transaction([record('alice')], { refBlockIndex: 2, refBlockSuffix: 7 });
-  t.push(startBoot([sha256(listed)]));
+  t.push(startBoot([transactionId(listed)]));
   t.setStatus({ blockNum: 3, time: NOW + 1n, head: { blockNum: 2, time: NOW, suffix: 7 } });
   assertFails(t.push(listed), 'transaction references non-existing block');
 });
@@ -66,7 +66,7 @@ test('startBoot runs once', () => {
 test('finishBoot needs every listed transaction to have run; then auth is on and the native config written', () => {
   const listed = t.transaction([record('alice')]);
   const finish = finishBoot();
-  t.push(startBoot([sha256(listed), sha256(finish)]));
+  t.push(startBoot([transactionId(listed), transactionId(finish)]));
   assertOk(t.push(listed));
   assert.is(t.chain.store.get(DbId.native, configKey()), undefined);
   assertOk(t.push(finish));
@@ -85,7 +85,7 @@ test('finishBoot needs every listed transaction to have run; then auth is on and
 test('finishBoot refuses while listed transactions are pending', () => {
   const listed = t.transaction([record('alice')]);
   const finish = finishBoot();
-  t.push(startBoot([sha256(finish), sha256(listed)]));
+  t.push(startBoot([transactionId(finish), transactionId(listed)]));
   assertFails(t.push(finish), 'Not all boot transactions have been run');
 });
 

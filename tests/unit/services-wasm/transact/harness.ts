@@ -3,12 +3,11 @@
 // runner test service deployed as several accounts. Every account the tests use is set up with
 // auth-test; auth stays off until a test runs finishBoot. Tests set the native status row
 // themselves to play the node's current and head blocks.
-import { createHash } from 'node:crypto';
 import * as assert from 'uvu/assert';
 import { DbId } from '../../../../host-api/abi/databases.js';
 import { statusKey } from '../../../../host-api/abi/keys.js';
 import {
-  Transaction, accountNumberFromName, compileSchema, methodNumberFromName,
+  Transaction, accountNumberFromName, compileSchema, methodNumberFromName, transactionId,
   type Action, type AnyType, type Claim, type Schema, type Tapos,
 } from '../../../../host-api/index.js';
 import { ProcessTransactionArgs, StatusRow } from '../../../../host-api/types/native.js';
@@ -26,7 +25,7 @@ export const RUNNERS = ['runner', 'svc-a', 'svc-b'] as const;
 /** Accounts without code. */
 export const USERS = ['alice', 'bob', 'carol'] as const;
 
-interface ServiceSchema {
+export interface ServiceSchema {
   service: string;
   types: Schema;
   actions: Record<string, { params: AnyType; result?: AnyType }>;
@@ -106,10 +105,6 @@ const CONSENSUS = {
   },
   next: null,
 };
-
-export function sha256(data: Uint8Array): Uint8Array {
-  return new Uint8Array(createHash('sha256').update(data).digest());
-}
 
 let built: Promise<Record<string, ServiceCodec & { binary: Uint8Array }>> | undefined;
 
@@ -210,9 +205,9 @@ export class TransactChain {
     });
   }
 
-  /** The node's processTransaction call for a packed transaction (id = its sha256). */
+  /** The node's processTransaction call for a packed transaction. */
   push(transaction: Uint8Array, options: PushOptions = {}): RunResult {
-    const rawData = ProcessTransactionArgs.pack({ transaction, id: sha256(transaction), speculative: options.speculative ?? false });
+    const rawData = ProcessTransactionArgs.pack({ transaction, id: transactionId(transaction), speculative: options.speculative ?? false });
     return this.chain.runExport('transact', 'processTransaction', rawData, { mode: options.speculative ? 'speculative' : 'transaction', ...options });
   }
 
