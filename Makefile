@@ -23,6 +23,7 @@ build: dist/.build-stamp
 
 services: build
 	node scripts/build-services.js
+	node scripts/build-bundle.js
 
 test: build
 	node scripts/run-tests.js

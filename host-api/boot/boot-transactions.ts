@@ -85,7 +85,12 @@ export function bootTransactions(bundle: Bundle, options: BootOptions): BootTran
   }));
 
   const rest: Action[] = [];
-  if (has('accounts')) rest.push(systemAction('accounts', 'accounts.init'));
+  if (has('accounts')) {
+    // accounts::init registers the genesis services with auth-sig and no key (locked); give
+    // them the chain's auth service while auth is still off.
+    rest.push(systemAction('accounts', 'accounts.init'));
+    for (const s of genesisServices) rest.push(systemAction(s.account, 'accounts.setAuthServ', { authService }));
+  }
   for (const s of others) rest.push(systemAction('accounts', 'accounts.newAccount', { name: s.account, authService, requireNew: true }));
   for (const s of others) {
     rest.push(systemAction(s.account, 'setcode.setCode', { service: s.account, vmType: 0, vmVersion: 0, code: s.code }));

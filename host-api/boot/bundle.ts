@@ -41,10 +41,17 @@ export interface BundleService {
 }
 export interface Bundle { format: string; version: number; services: BundleService[] }
 
+/** What packBundle takes: accounts may be names; actions and bytes in their JSON forms too. */
+export type BundleServiceInput = Omit<BundleService, 'account' | 'server' | 'initActions'> & {
+  account: bigint | string;
+  server: bigint | string | null;
+  initActions: unknown[];
+};
+
 const schema = compileSchema(BUNDLE_SCHEMA);
 const codec: TypeCodec<Bundle> = schema.type('Bundle');
 
-export function packBundle(bundle: Omit<Bundle, 'format' | 'version'>): Uint8Array {
+export function packBundle(bundle: { services: readonly BundleServiceInput[] }): Uint8Array {
   return codec.pack({ format: BUNDLE_FORMAT, version: BUNDLE_VERSION, ...bundle });
 }
 

@@ -1,3 +1,3 @@
-export { BUNDLE_FORMAT, BUNDLE_VERSION, BundleError, packBundle, unpackBundle, type Bundle, type BundleService, type SiteFile } from './bundle.js';
+export { BUNDLE_FORMAT, BUNDLE_VERSION, BundleError, packBundle, unpackBundle, type Bundle, type BundleService, type BundleServiceInput, type SiteFile } from './bundle.js';
 export { bootTransactions, type BootOptions, type BootTransactions } from './boot-transactions.js';
 export { systemAction, type SystemAction } from './system-actions.js';

@@ -11,6 +11,8 @@ const args = (members: Record<string, AnyType>) => schema.typeOf({ Object: membe
 const ARGS = {
   'accounts.init': args({}),
   'accounts.newAccount': args({ name: 'AccountNumber', authService: 'AccountNumber', requireNew: 'bool' }),
+  'accounts.setAuthServ': args({ authService: 'AccountNumber' }),
+  'auth-sig.newAccount': args({ name: 'AccountNumber', key: 'bytes' }),
   'setcode.setCode': args({ service: 'AccountNumber', vmType: 'u8', vmVersion: 'u8', code: 'bytes' }),
   'setcode.setFlags': args({ service: 'AccountNumber', flags: 'u64' }),
   'http.registerServer': args({ server: 'AccountNumber' }),
