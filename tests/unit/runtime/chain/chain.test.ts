@@ -118,7 +118,7 @@ test('rejected: expired, too early, duplicate, bad TaPoS', async ({ chain, alice
   assert.is((await chain.push(once, 'applied')).error, null);
   assert.match((await chain.push(once, 'applied')).error!, /duplicate transaction/);
   const bad = transaction(chain, [increment('alice', 3)], claims);
-  bad.tapos.refBlockSuffix ^= 1;
+  bad.tapos.refBlockSuffix = (bad.tapos.refBlockSuffix ^ 1) >>> 0;
   assert.match((await chain.push(signTransaction(bad, [alice]), 'applied')).error!, /non-existing block/);
 });
 
