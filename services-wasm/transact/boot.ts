@@ -2,8 +2,7 @@
 // order; finishBoot turns auth checking on and writes the chain's default native configuration.
 
 import { Checksum256, DbId, check, kv, pack } from "../sdk/index";
-import { getStatus, VMOptions, WasmConfig } from "../sdk/native/index";
-import { nativeKey, NativeTable } from "./native-tables";
+import { getStatus, nativeTablePrefix, NativeTable, VMOptions, WasmConfig } from "../sdk/native/index";
 import { SingletonTable, STATUS_TABLE } from "./tables";
 
 @fracpack
@@ -55,10 +54,10 @@ export function finishBoot(): void {
     check(pending === null || pending.length == 0, "Not all boot transactions have been run");
   }
   statusTable.put(new TransactStatus(true, null));
-  kv.put(DbId.native, nativeKey(NativeTable.config), pack<ConfigRow>(new ConfigRow(MAX_KEY_SIZE, MAX_VALUE_SIZE)));
+  kv.put(DbId.native, nativeTablePrefix(NativeTable.config), pack<ConfigRow>(new ConfigRow(MAX_KEY_SIZE, MAX_VALUE_SIZE)));
   const wasmConfig = pack<WasmConfig>(defaultWasmConfig());
-  kv.put(DbId.native, nativeKey(NativeTable.transactionWasmConfig), wasmConfig);
-  kv.put(DbId.native, nativeKey(NativeTable.proofWasmConfig), wasmConfig);
+  kv.put(DbId.native, nativeTablePrefix(NativeTable.transactionWasmConfig), wasmConfig);
+  kv.put(DbId.native, nativeTablePrefix(NativeTable.proofWasmConfig), wasmConfig);
 }
 
 export function enforcesAuth(): bool {

@@ -4,7 +4,7 @@
 
 import { Action, DbId, Table, abort, check, getService, kv, pack, unpack } from "../sdk/index";
 import { callAs } from "./call";
-import { nativeKeyOf, NativeTable } from "./native-tables";
+import { nativeKeyOf, NativeTable } from "../sdk/native/index";
 import { CALLBACKS_TABLE } from "./tables";
 
 const ON_TRANSACTION: u8 = 0;

@@ -2,9 +2,8 @@
 // writes a native scheduled-snapshot row, which nodes snapshot and producers sign.
 
 import { DbId, TimePointUSec, kv, pack } from "../sdk/index";
-import { getStatus } from "../sdk/native/index";
 import { blockTimeOf } from "./block-time";
-import { nativeKeyOf, NativeTable } from "./native-tables";
+import { getStatus, nativeKeyOf, NativeTable } from "../sdk/native/index";
 import { SingletonTable, SNAPSHOT_INFO_TABLE } from "./tables";
 
 @fracpack

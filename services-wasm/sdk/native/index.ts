@@ -2,7 +2,7 @@
 // the status row. Kept out of the SDK's index so services that declare their own records of
 // these names still build.
 
-export { NativeTable, NATIVE_PREFIX_LENGTH, nativeTablePrefix, statusKey, codeKey, codeByHashKey } from "./keys";
+export { NativeTable, NATIVE_PREFIX_LENGTH, nativeTablePrefix, nativeKeyOf, statusKey, codeKey, codeByHashKey } from "./keys";
 export { CodeRow, CodeByHashRow, getCodeRow, isPrivileged, isVerify } from "./code";
 export {
   StatusRow, BlockHeader, BlockInfo, BlockHeaderCode, JointConsensus, PendingConsensus, Consensus,

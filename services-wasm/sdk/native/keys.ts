@@ -8,6 +8,12 @@ export enum NativeTable {
   status = 1,
   code = 2,
   codeByHash = 3,
+  databaseStatus = 4,
+  transactionWasmConfig = 5,
+  proofWasmConfig = 6,
+  config = 7,
+  notify = 8,
+  scheduledSnapshot = 12,
 }
 
 /** The length of table + index: iteration over one native table stays inside it. */
@@ -22,6 +28,13 @@ function keyWriter(table: NativeTable): Writer {
 
 export function nativeTablePrefix(table: NativeTable): Uint8Array {
   return keyWriter(table).finish();
+}
+
+/** The key of the native row whose key field is the u32 `field`. */
+export function nativeKeyOf(table: NativeTable, field: u32): Uint8Array {
+  const w = keyWriter(table);
+  w.u32BE(field);
+  return w.finish();
 }
 
 export function statusKey(): Uint8Array {
