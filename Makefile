@@ -31,8 +31,10 @@ test: build
 bench: build
 	node scripts/run-bench.js
 
-run: build
-	node bin/tsibase.js node data
+# A dev node on http://tsibase.localhost:8080 producing as `prod`; boots the default bundle
+# when ./data holds no chain yet.
+run: services
+	node bin/tsibase.js node data --producer prod --host tsibase.localhost --listen 8080 --boot build/default.bundle
 
 clean:
 	rm -rf dist build

@@ -97,8 +97,11 @@ export function bootTransactions(bundle: Bundle, options: BootOptions): BootTran
     if (s.flags !== 0n) rest.push(systemAction('setcode', 'setcode.setFlags', { service: s.account, flags: s.flags }));
   }
   for (const s of bundle.services) {
-    if (s.server !== null && s.account !== accountNumberFromName('transact')) rest.push(systemAction(s.account, 'http.registerServer', { server: s.server }));
-    for (const f of s.files) rest.push(systemAction(s.account, 'sites.storeSys', f as unknown as Record<string, unknown>));
+    // Registrations and files need the http and sites services; a bundle without them has none.
+    if (s.server !== null && has('http') && s.account !== accountNumberFromName('transact')) {
+      rest.push(systemAction(s.account, 'http.registerServer', { server: s.server }));
+    }
+    if (has('sites')) for (const f of s.files) rest.push(systemAction(s.account, 'sites.storeSys', f as unknown as Record<string, unknown>));
   }
   for (const s of others) rest.push(...s.initActions);
   for (const account of new Set([options.producer, 'root'])) {

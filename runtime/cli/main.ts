@@ -1,11 +1,14 @@
 // The `tsibase` command line: dispatches to one handler per sub-command.
 import { TsibaseError } from '../../host-api/errors.js';
+import { BOOT_USAGE, bootCommand } from './commands/boot.js';
 import { KEYS_USAGE, keysCommand } from './commands/keys.js';
+import { NODE_USAGE, nodeCommand } from './commands/node.js';
 
 const USAGE = `usage: tsibase <command> [options]
 
 commands:
   node <dir>    run a node with its data in <dir>
+  boot [bundle] boot a chain on a node that has none
   keys          generate a key pair, or show the public key of one
   help          show this text
 
@@ -15,14 +18,8 @@ type Command = (argv: string[]) => number | Promise<number>;
 
 const COMMANDS: Record<string, { run: Command; usage: string }> = {
   keys: { run: keysCommand, usage: KEYS_USAGE },
-  node: {
-    run: (argv) => {
-      console.error(`tsibase node ${argv.join(' ')}: this build has no node runtime yet; it provides the ` +
-        'host-api package, the WASM host and the service SDK');
-      return 1;
-    },
-    usage: 'usage: tsibase node <dir>',
-  },
+  node: { run: nodeCommand, usage: NODE_USAGE },
+  boot: { run: bootCommand, usage: BOOT_USAGE },
 };
 
 export async function main(argv: string[]): Promise<number> {

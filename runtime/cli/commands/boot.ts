@@ -1,0 +1,41 @@
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { TsibaseError, bootTransactions, unpackBundle } from '../../../host-api/index.js';
+import { option, parseArgs, UsageError } from '../args.js';
+import { httpRequest, serviceUrl } from '../client.js';
+
+const DEFAULT_BUNDLE = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..', 'build', 'default.bundle');
+
+export const BOOT_USAGE = `usage: tsibase boot [bundle] [options]
+
+Boots a chain on a node that has none: push_boot, then the remaining boot transactions.
+
+options:
+  -a, --api <url>          the node (default http://tsibase.localhost:8080)
+  -p, --producer <name>    the producer of the new chain (default prod)`;
+
+export async function bootCommand(argv: string[]): Promise<number> {
+  const args = parseArgs(argv, [{ name: 'api', short: 'a' }, { name: 'producer', short: 'p' }]);
+  if (args.positional.length > 1) throw new UsageError(`unexpected argument '${args.positional[1]}'\n\n${BOOT_USAGE}`);
+  const api = option(args, 'api') ?? 'http://tsibase.localhost:8080';
+  const bundle = unpackBundle(readFileSync(args.positional[0] ?? DEFAULT_BUNDLE));
+  const boot = bootTransactions(bundle, { producer: option(args, 'producer') ?? 'prod' });
+
+  const first = await httpRequest(new URL('/native/admin/push_boot', api).toString(), {
+    method: 'POST', body: boot.pushBoot, headers: { 'content-type': 'application/octet-stream' },
+  });
+  if (first.status !== 200) throw new TsibaseError('BOOT_FAILED', `push_boot: ${first.status} ${first.text()}`);
+  const firstTrace = first.json() as { error: string | null };
+  if (firstTrace.error) throw new TsibaseError('BOOT_FAILED', `push_boot: ${firstTrace.error}`);
+  for (const [i, t] of boot.later.entries()) {
+    const r = await httpRequest(serviceUrl(api, 'transact', '/push_transaction') + '?wait_for=applied', {
+      method: 'POST', body: t, headers: { 'content-type': 'application/octet-stream' },
+    });
+    if (r.status !== 200) throw new TsibaseError('BOOT_FAILED', `boot transaction ${i + 1}: ${r.status} ${r.text()}`);
+    const trace = r.json() as { error: string | null };
+    if (trace.error) throw new TsibaseError('BOOT_FAILED', `boot transaction ${i + 1}: ${trace.error}`);
+  }
+  console.log(`booted: ${bundle.services.length} services, ${boot.later.length + 3} boot transactions`);
+  return 0;
+}

@@ -1,0 +1,30 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { TransactionTrace } from '../../host-api/types/index.js';
+import type { Chain } from '../chain/chain.js';
+import { ChainError } from '../chain/errors.js';
+import { readBody } from './read-body.js';
+import { json, methodNotAllowed, text } from './replies.js';
+
+/**
+ * POST /native/admin/push_boot (chain.md §4, http.md §3): a fracpack List<SignedTransaction>
+ * becomes block 2. Refusals of the chain (booted already, no producer) and failed boot
+ * transactions come back as a 200 trace whose `error` says why; an undecodable body is a 500.
+ */
+export async function pushBoot(chain: Chain, req: IncomingMessage, res: ServerResponse, target: string): Promise<void> {
+  if (req.method !== 'POST') return methodNotAllowed(res, target, req.method ?? '', 'POST');
+  if ((req.headers['content-type'] ?? '').split(';')[0]!.trim() !== 'application/octet-stream') {
+    return text(res, 415, 'Content-Type must be application/octet-stream\n');
+  }
+  const origin = req.headers.origin;
+  if (origin !== undefined && origin !== `http://${req.headers.host}` && origin !== `https://${req.headers.host}`) {
+    return text(res, 400, 'Cross origin request refused');
+  }
+  const body = await readBody(req);
+  try {
+    json(res, 200, TransactionTrace.toJson(chain.boot(body)));
+  } catch (err) {
+    if (!(err instanceof ChainError)) throw err;
+    if (err.code === 'TRANSACTION_INVALID' || err.code === 'TRANSACTION_PROOFS') return text(res, 500, err.message);
+    json(res, 200, { actionTraces: [], error: err.message });
+  }
+}

@@ -1,0 +1,41 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { TransactionTrace } from '../../host-api/types/index.js';
+import type { Chain, WaitFor } from '../chain/chain.js';
+import { ChainError } from '../chain/errors.js';
+import { prefersFracpack } from './accept.js';
+import { readBody } from './read-body.js';
+import { CORS_A, echoCors, json, reply, text } from './replies.js';
+
+/**
+ * POST transact.<root>/push_transaction (seed 2 §4.2, http.md §5): a packed SignedTransaction,
+ * answered with its trace (200 also when the trace holds an error), JSON unless the client
+ * prefers fracpack. Refusals before execution (bad wait_for, undecodable, proofs) are 500s.
+ */
+export async function pushTransaction(chain: Chain, req: IncomingMessage, res: ServerResponse, target: string, query: URLSearchParams): Promise<void> {
+  const method = req.method ?? '';
+  if (method === 'OPTIONS') {
+    const origin = req.headers.origin;
+    return reply(res, 200, undefined, '', origin ? echoCors(origin) : CORS_A);
+  }
+  if (method !== 'POST') {
+    // The text is psibase's, spelling included.
+    return text(res, 405, `The resouce '${target}' does not accept the method ${method}.`, { Allow: 'POST, OPTIONS' });
+  }
+  if ((req.headers['content-type'] ?? '').split(';')[0]!.trim() !== 'application/octet-stream') {
+    return text(res, 415, 'Expected fracpack encoded signed transaction (application/octet-stream)', CORS_A);
+  }
+  const waitFor = query.get('wait_for') ?? 'final';
+  if (waitFor !== 'final' && waitFor !== 'applied' && waitFor !== '') {
+    return text(res, 500, `wait_for must be final or applied, not '${waitFor}'`, CORS_A);
+  }
+  const body = await readBody(req);
+  let trace;
+  try {
+    trace = await chain.push(body, (waitFor || 'final') as WaitFor);
+  } catch (err) {
+    if (err instanceof ChainError) return text(res, 500, err.message, CORS_A);
+    throw err;
+  }
+  if (prefersFracpack(req.headers.accept)) reply(res, 200, 'application/octet-stream', TransactionTrace.pack(trace), CORS_A);
+  else json(res, 200, TransactionTrace.toJson(trace), CORS_A);
+}

@@ -1,0 +1,41 @@
+import type { ServerResponse } from 'node:http';
+
+// Writing replies: CORS header sets of http.md §3 and the common body kinds.
+
+export type Headers = Record<string, string>;
+
+/** CORS A: every origin, the methods services receive, any header. */
+export const CORS_A: Headers = {
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Allow-Methods': 'POST, GET, OPTIONS, HEAD, PUT, DELETE',
+  'Access-Control-Allow-Headers': '*',
+};
+
+/** CORS A with the request's own origin instead of `*` (for credentialed requests). */
+export function echoCors(origin: string): Headers {
+  return { ...CORS_A, 'Access-Control-Allow-Origin': origin };
+}
+
+export function reply(res: ServerResponse, status: number, contentType: string | undefined, body: Uint8Array | string, headers: Headers = {}): void {
+  const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
+  const all: Headers = { ...headers, 'Content-Length': String(bytes.length) };
+  if (contentType !== undefined) all['Content-Type'] = contentType;
+  res.writeHead(status, all);
+  res.end(bytes);
+}
+
+export function text(res: ServerResponse, status: number, body: string, headers: Headers = {}): void {
+  reply(res, status, 'text/html', body, headers);
+}
+
+export function json(res: ServerResponse, status: number, value: unknown, headers: Headers = {}): void {
+  reply(res, status, 'application/json', JSON.stringify(value), headers);
+}
+
+export function notFound(res: ServerResponse, target: string, headers: Headers = {}): void {
+  text(res, 404, `The resource '${target}' was not found`, headers);
+}
+
+export function methodNotAllowed(res: ServerResponse, target: string, method: string, allow: string, headers: Headers = {}): void {
+  text(res, 405, `The resource '${target}' does not accept the method ${method}.`, { ...headers, Allow: allow });
+}

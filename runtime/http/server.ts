@@ -1,0 +1,86 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Chain } from '../chain/chain.js';
+import { isAdminRequest } from './admin-access.js';
+import { hostPort, resolveHost } from './host-resolution.js';
+import { pushBoot } from './push-boot.js';
+import { pushTransaction } from './push-transaction.js';
+import { CORS_A, notFound, reply, text } from './replies.js';
+
+export interface HttpServerOptions {
+  /** The node's root hosts (http.md §1), longest match wins. */
+  readonly hosts: readonly string[];
+  /** Where unexpected failures are reported (the client gets a 500 `exception: …`). */
+  readonly onError?: (error: Error) => void;
+}
+
+/**
+ * The native front end (DESIGN decision 6): host resolution, `/native*` on every host, the
+ * behaviour before boot, and transact's push_transaction. Requests for service subdomains go to
+ * the http-server service once it exists; until then they are unanswered (404).
+ */
+export class NodeHttpServer {
+  private readonly server: Server;
+
+  constructor(private readonly chain: Chain, private readonly options: HttpServerOptions) {
+    this.server = createServer((req, res) => {
+      this.handle(req, res).catch((err: Error) => {
+        options.onError?.(err);
+        if (!res.headersSent) text(res, 500, `exception: ${err.message}`);
+        else res.destroy();
+      });
+    });
+    this.server.keepAliveTimeout = 4000;
+  }
+
+  listen(port: number, address = '127.0.0.1'): Promise<AddressInfo> {
+    return new Promise((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(port, address, () => resolve(this.server.address() as AddressInfo));
+    });
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => {
+      this.server.close(() => resolve());
+      this.server.closeAllConnections();
+    });
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const target = req.url ?? '';
+    if (!target.startsWith('/')) return text(res, 400, 'Invalid request target');
+    const url = new URL(target, 'http://host');
+    if (url.pathname.startsWith('/native')) return this.native(req, res, target, url.pathname);
+
+    const hostHeader = req.headers.host ?? '';
+    const host = resolveHost(hostHeader, this.options.hosts);
+    if (host.kind === 'none') return notFound(res, target);
+    const port = hostPort(hostHeader);
+    const origin = (name: string) => `http://${name}${port ? `:${port}` : ''}`;
+    if (host.kind === 'other') {
+      const location = `${origin(host.root)}${target}`;
+      return text(res, 302, `<html><body>This psibase server is hosted at <a href="${location}">${location}</a>.</body></html>`, { ...CORS_A, Location: location });
+    }
+    if (!this.chain.hasChain) {
+      if (req.method === 'GET' || req.method === 'HEAD') {
+        const location = `${origin(`x-admin.${host.root}`)}/`;
+        return text(res, 302, `<html><body>Node is not connected to any psibase network.  Visit <a href="${location}">${location}</a> for node setup.</body></html>`, { ...CORS_A, Location: location });
+      }
+      return text(res, 503, '<html><body>Node is not connected to any psibase network.</body></html>');
+    }
+    if (host.kind === 'service' && host.service === 'transact' && url.pathname === '/push_transaction') {
+      return pushTransaction(this.chain, req, res, target, url.searchParams);
+    }
+    if (req.method === 'OPTIONS') return reply(res, 200, undefined, '', CORS_A);
+    return notFound(res, target, CORS_A);
+  }
+
+  private async native(req: IncomingMessage, res: ServerResponse, target: string, path: string): Promise<void> {
+    if (path.startsWith('/native/admin/')) {
+      if (!isAdminRequest(req)) return text(res, 403, 'Not authorized');
+      if (path === '/native/admin/push_boot') return pushBoot(this.chain, req, res, target);
+    }
+    return notFound(res, target);
+  }
+}
