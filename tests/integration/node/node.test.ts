@@ -1,0 +1,125 @@
+// A real node process booted from a bundle, driven over HTTP: push_boot and push_transaction
+// with their refusals, signed transactions, traces as JSON and fracpack, and a restart.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import {
+  TransactionTrace, compileSchema, generateKeyPair, packBundle, signTransaction, systemAction, taposReference, type KeyPair,
+} from '../../../host-api/index.js';
+import { open } from 'lmdb';
+import { statusKey } from '../../../host-api/abi/keys.js';
+import { StatusRow } from '../../../host-api/types/native.js';
+import { httpRequest, serviceUrl } from '../../../runtime/cli/client.js';
+import { startNode, type RunningNode } from '../../lib/node-process.js';
+import { compiledService } from '../../unit/services-wasm/program.js';
+
+const SYSTEM = [['transact', 1n], ['accounts', 1n], ['auth-any', 0n], ['auth-sig', 0n], ['verify-sig', 2n], ['setcode', 1n], ['producers', 1n]] as const;
+const INCREMENT_ARGS = compileSchema({}).typeOf({ Object: { name: 'string', by: 'u64' } });
+
+interface Ctx { dir: string; bundle: string; node: RunningNode; alice: KeyPair }
+const test = suite<Ctx>('node over HTTP');
+
+const octet = { 'content-type': 'application/octet-stream' };
+const push = (ctx: Ctx, body: Uint8Array, query = '?wait_for=applied', headers: Record<string, string> = octet, method = 'POST') =>
+  httpRequest(serviceUrl(ctx.node.api, 'transact', '/push_transaction') + query, { method, body: method === 'GET' ? undefined : body, headers });
+
+/**
+ * TaPoS naming the node's head block. Until /common/tapos/head is served, the test reads the
+ * status row from the node's LMDB environment (LMDB allows readers in other processes).
+ */
+async function tapos(ctx: Ctx) {
+  const env = open({ path: join(ctx.dir, 'node', 'db'), readOnly: true, maxDbs: 16, noSubdir: false });
+  try {
+    const native = env.openDB({ name: 'native', keyEncoding: 'binary', encoding: 'binary' });
+    const head = StatusRow.unpack(new Uint8Array(native.getBinary(Buffer.from(statusKey()))!)).head!;
+    return { expiration: BigInt(Math.floor(Date.now() / 1000) + 60), ...taposReference(head.header.blockNum, head.blockId), flags: 0 };
+  } finally {
+    await env.close();
+  }
+}
+
+test.before(async (ctx) => {
+  const code = await Promise.all([...SYSTEM.map(([n]) => n), 'example'].map((n) => compiledService(n)));
+  ctx.dir = mkdtempSync(join(tmpdir(), 'tsibase-node-'));
+  ctx.bundle = join(ctx.dir, 'test.bundle');
+  writeFileSync(ctx.bundle, packBundle({
+    services: [
+      ...SYSTEM.map(([account, flags], i) => ({ account, flags, code: code[i]!.binary, genesis: true, server: null, initActions: [], files: [] })),
+      { account: 'example', flags: 0n, code: code[SYSTEM.length]!.binary, genesis: false, server: null, initActions: [], files: [] },
+    ],
+  }));
+  ctx.node = await startNode(join(ctx.dir, 'node'), ['-p', 'prod', '--boot', ctx.bundle, '--block-interval', '200']);
+  ctx.alice = generateKeyPair();
+});
+
+test.after(async (ctx) => {
+  await ctx.node.stop();
+  rmSync(ctx.dir, { recursive: true, force: true });
+});
+
+test('push_boot on a booted node: 200 with the error in the trace; wrong method and type refused', async (ctx) => {
+  const url = new URL('/native/admin/push_boot', ctx.node.api).toString();
+  const again = await httpRequest(url, { method: 'POST', body: Uint8Array.of(0, 0, 0, 0), headers: octet });
+  assert.is(again.status, 200);
+  assert.equal(again.json(), { actionTraces: [], error: 'chain is already booted' });
+  const get = await httpRequest(url);
+  assert.is(get.status, 405);
+  const json = await httpRequest(url, { method: 'POST', body: Uint8Array.of(0), headers: { 'content-type': 'application/json' } });
+  assert.is(json.status, 415);
+  assert.is(json.text(), 'Content-Type must be application/octet-stream\n');
+});
+
+test('push_transaction refusals: method, content type, wait_for, undecodable body', async (ctx) => {
+  const get = await push(ctx, new Uint8Array(), '', {}, 'GET');
+  assert.is(get.status, 405);
+  const type = await push(ctx, Uint8Array.of(1), '', { 'content-type': 'application/json' });
+  assert.is(type.status, 415);
+  assert.is(type.text(), 'Expected fracpack encoded signed transaction (application/octet-stream)');
+  const waitFor = await push(ctx, Uint8Array.of(1), '?wait_for=later');
+  assert.is(waitFor.status, 500);
+  const garbage = await push(ctx, Uint8Array.of(1, 2, 3));
+  assert.is(garbage.status, 500);
+  assert.match(garbage.text(), /transaction has invalid format/);
+});
+
+test('a signed transaction from a new account, traces as JSON and as fracpack', async (ctx) => {
+  const create = await push(ctx, signTransaction({
+    tapos: await tapos(ctx),
+    actions: [systemAction('root', 'auth-sig.newAccount', { name: 'alice', key: ctx.alice.publicKey })],
+    claims: [],
+  }, []));
+  assert.is(create.status, 200);
+  assert.is((create.json() as { error: string | null }).error, null);
+  assert.is(create.contentType, 'application/json');
+  const claims = [{ service: 'verify-sig', rawData: ctx.alice.publicKey }];
+  const signed = signTransaction({
+    tapos: await tapos(ctx),
+    actions: [{ sender: 'alice', service: 'example', method: 'increment', rawData: INCREMENT_ARGS.pack({ name: 'n', by: 3n }) }],
+    claims,
+  }, [ctx.alice]);
+  const r = await push(ctx, signed, '', { ...octet, accept: 'application/octet-stream' });
+  assert.is(r.status, 200);
+  assert.is(r.contentType, 'application/octet-stream');
+  const trace = TransactionTrace.unpack(r.body);
+  assert.is(trace.error, null);
+  const unsigned = await push(ctx, signTransaction({ ...incrementByAlice(), tapos: await tapos(ctx), claims: [] }, []));
+  assert.is(unsigned.status, 200);
+  assert.match((unsigned.json() as { error: string }).error, /claim for the key/);
+});
+
+function incrementByAlice() {
+  return { actions: [{ sender: 'alice', service: 'example', method: 'increment', rawData: INCREMENT_ARGS.pack({ name: 'n', by: 1n }) }] };
+}
+
+test('a restarted node keeps its chain', async (ctx) => {
+  await ctx.node.stop();
+  ctx.node = await startNode(join(ctx.dir, 'node'), ['-p', 'prod', '--boot', ctx.bundle, '--block-interval', '200']);
+  const claims = [{ service: 'verify-sig', rawData: ctx.alice.publicKey }];
+  const r = await push(ctx, signTransaction({ ...incrementByAlice(), tapos: await tapos(ctx), claims }, [ctx.alice]), '?wait_for=final');
+  assert.is(r.status, 200);
+  assert.is((r.json() as { error: string | null }).error, null, 'alice (created before the restart) still exists');
+});
+
+test.run();

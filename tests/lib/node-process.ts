@@ -1,0 +1,42 @@
+// Starts a real `tsibase node` process on a free port for integration tests, and stops it.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+
+export interface RunningNode {
+  readonly process: ChildProcess;
+  /** e.g. http://tsibase.localhost:40123 */
+  readonly api: string;
+  stop(): Promise<void>;
+}
+
+const BIN = join(process.cwd(), 'bin', 'tsibase.js');
+
+export function startNode(dir: string, args: string[] = []): Promise<RunningNode> {
+  const child = spawn(process.execPath, [BIN, 'node', dir, '-l', '127.0.0.1:0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`node did not start:\n${output}`)), 20_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const m = /listening on (http:\/\/[^\s]+)/.exec(output);
+      if (!m) return;
+      clearTimeout(timer);
+      child.stdout!.off('data', onData);
+      resolve({
+        process: child,
+        api: m[1]!,
+        stop: () => new Promise((done) => {
+          if (child.exitCode !== null) return done();
+          child.once('exit', () => done());
+          child.kill('SIGTERM');
+        }),
+      });
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`node exited (${code}) before listening:\n${output}`));
+    });
+  });
+}
