@@ -28,7 +28,7 @@ services: build
 test: build
 	node scripts/run-tests.js
 
-bench: build
+bench: services
 	node scripts/run-bench.js
 
 # A dev node on http://tsibase.localhost:8080 producing as `prod`; boots the default bundle

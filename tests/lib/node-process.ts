@@ -12,7 +12,9 @@ export interface RunningNode {
 const BIN = join(process.cwd(), 'bin', 'tsibase.js');
 
 export function startNode(dir: string, args: string[] = []): Promise<RunningNode> {
-  const child = spawn(process.execPath, [BIN, 'node', dir, '-l', '127.0.0.1:0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  // TSIBASE_NODE_FLAGS passes flags to the node process's Node.js (e.g. --cpu-prof for profiling).
+  const flags = (process.env.TSIBASE_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...flags, BIN, 'node', dir, '-l', '127.0.0.1:0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`node did not start:\n${output}`)), 20_000);

@@ -6,13 +6,11 @@ import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import {
-  TransactionTrace, compileSchema, generateKeyPair, packBundle, signTransaction, systemAction, taposReference, type KeyPair,
+  TransactionTrace, compileSchema, generateKeyPair, packBundle, signTransaction, systemAction, type KeyPair,
 } from '../../../host-api/index.js';
-import { open } from 'lmdb';
-import { statusKey } from '../../../host-api/abi/keys.js';
-import { StatusRow } from '../../../host-api/types/native.js';
 import { httpRequest, serviceUrl } from '../../../runtime/cli/client.js';
 import { startNode, type RunningNode } from '../../lib/node-process.js';
+import { headTapos } from '../../lib/read-head.js';
 import { compiledService } from '../../unit/services-wasm/program.js';
 
 const SYSTEM = [['transact', 1n], ['accounts', 1n], ['auth-any', 0n], ['auth-sig', 0n], ['verify-sig', 2n], ['setcode', 1n], ['producers', 1n]] as const;
@@ -25,20 +23,7 @@ const octet = { 'content-type': 'application/octet-stream' };
 const push = (ctx: Ctx, body: Uint8Array, query = '?wait_for=applied', headers: Record<string, string> = octet, method = 'POST') =>
   httpRequest(serviceUrl(ctx.node.api, 'transact', '/push_transaction') + query, { method, body: method === 'GET' ? undefined : body, headers });
 
-/**
- * TaPoS naming the node's head block. Until /common/tapos/head is served, the test reads the
- * status row from the node's LMDB environment (LMDB allows readers in other processes).
- */
-async function tapos(ctx: Ctx) {
-  const env = open({ path: join(ctx.dir, 'node', 'db'), readOnly: true, maxDbs: 16, noSubdir: false });
-  try {
-    const native = env.openDB({ name: 'native', keyEncoding: 'binary', encoding: 'binary' });
-    const head = StatusRow.unpack(new Uint8Array(native.getBinary(Buffer.from(statusKey()))!)).head!;
-    return { expiration: BigInt(Math.floor(Date.now() / 1000) + 60), ...taposReference(head.header.blockNum, head.blockId), flags: 0 };
-  } finally {
-    await env.close();
-  }
-}
+const tapos = (ctx: Ctx) => headTapos(join(ctx.dir, 'node'));
 
 test.before(async (ctx) => {
   const code = await Promise.all([...SYSTEM.map(([n]) => n), 'example'].map((n) => compiledService(n)));

@@ -1,0 +1,118 @@
+// bench/chain: signed transactions per second through HTTP push_transaction (wait_for=applied,
+// concurrent undici clients) against a real node process, next to node:crypto's P-256
+// verifications per second in the same run, and the dev-chain boot time.
+// Run: make bench (needs build/default.bundle from make services).
+import { createPrivateKey, createVerify, generateKeyPairSync, sign } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Pool } from 'undici';
+import {
+  SignedTransaction, Transaction, TransactionTrace, compileSchema, generateKeyPair, privateKeyToPkcs8, signTransaction, systemAction,
+} from '../../host-api/index.js';
+import { httpRequest, serviceUrl } from '../../runtime/cli/client.js';
+import { startNode } from '../../tests/lib/node-process.js';
+import { headTapos } from '../../tests/lib/read-head.js';
+import { formatRate } from '../lib/measure.js';
+
+const TARGET = 3000;
+const ACCOUNTS = 32;
+const CONNECTIONS = 16;
+const PIPELINING = 4;
+const SECONDS = 3;
+const INCREMENT = compileSchema({}).typeOf({ Object: { name: 'string', by: 'u64' } });
+
+/** User + system CPU seconds a process has used (Linux /proc). */
+function processCpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+function verifiesPerSecond(): number {
+  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
+  const data = Buffer.alloc(200, 7);
+  const signature = sign('sha256', data, { key: privateKey, dsaEncoding: 'ieee-p1363' });
+  let n = 0;
+  const start = performance.now();
+  while (performance.now() - start < 1000) {
+    createVerify('sha256').update(data).verify({ key: publicKey, dsaEncoding: 'ieee-p1363' }, signature);
+    n++;
+  }
+  return n / ((performance.now() - start) / 1000);
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'tsibase-bench-chain-'));
+const node = await startNode(join(dir, 'node'), ['-p', 'prod', '--boot', join(process.cwd(), 'build', 'default.bundle')]);
+try {
+  const pushUrl = serviceUrl(node.api, 'transact', '/push_transaction') + '?wait_for=applied';
+  const octet = { 'content-type': 'application/octet-stream' };
+  // Accounts with P-256 keys (created by root, whose dev auth service approves anything).
+  const keys = Array.from({ length: ACCOUNTS }, () => generateKeyPair());
+  const tapos = await headTapos(join(dir, 'node'), 300);
+  const create = signTransaction({
+    tapos,
+    actions: keys.map((k, i) => systemAction('root', 'auth-sig.newAccount', { name: `user${i}`, key: k.publicKey })),
+    claims: [],
+  }, []);
+  const created = await httpRequest(pushUrl, { method: 'POST', body: create, headers: octet });
+  const createdTrace = created.json() as { error: string | null };
+  if (createdTrace.error) throw new Error(`creating accounts: ${createdTrace.error}`);
+
+  // Signed transactions prepared up front (node:crypto signs; the bench measures the node).
+  const count = TARGET * SECONDS * 3;
+  const privateKeys = keys.map((k) => createPrivateKey({ key: Buffer.from(privateKeyToPkcs8(k)), format: 'der', type: 'pkcs8' }));
+  const bodies = Array.from({ length: count }, (_, i) => {
+    const who = i % ACCOUNTS;
+    const transaction = Transaction.pack({
+      tapos,
+      actions: [{ sender: `user${who}`, service: 'example', method: 'increment', rawData: INCREMENT.pack({ name: 'n', by: BigInt(i + 1) }) }],
+      claims: [{ service: 'verify-sig', rawData: keys[who]!.publicKey }],
+    });
+    const proof = sign('sha256', transaction, { key: privateKeys[who]!, dsaEncoding: 'ieee-p1363' });
+    return SignedTransaction.pack({ transaction, proofs: [proof], subjectiveData: null });
+  });
+
+  const url = new URL(pushUrl);
+  // The client shares this machine's two cores with the node: keep it cheap (fracpack traces,
+  // a few pipelined keep-alive connections).
+  const pool = new Pool(`http://127.0.0.1:${url.port}`, { connections: CONNECTIONS, pipelining: PIPELINING });
+  let next = 0;
+  let ok = 0;
+  let failed = 0;
+  const deadline = performance.now() + SECONDS * 1000;
+  const worker = async () => {
+    while (performance.now() < deadline && next < bodies.length) {
+      const body = bodies[next++]!;
+      const r = await pool.request({ path: `${url.pathname}${url.search}`, method: 'POST', body, headers: { ...octet, accept: 'application/octet-stream', host: url.host } });
+      const trace = TransactionTrace.unpack(new Uint8Array(await r.body.arrayBuffer()));
+      if (r.statusCode === 200 && trace.error === null) ok++;
+      else failed++;
+    }
+  };
+  const nodeCpuBefore = processCpuSeconds(node.process.pid!);
+  const clientCpuBefore = process.cpuUsage();
+  const start = performance.now();
+  await Promise.all(Array.from({ length: CONNECTIONS * PIPELINING }, worker));
+  const elapsed = (performance.now() - start) / 1000;
+  const nodeCpu = (processCpuSeconds(node.process.pid!) - nodeCpuBefore) / elapsed;
+  const clientUsage = process.cpuUsage(clientCpuBefore);
+  const clientCpu = (clientUsage.user + clientUsage.system) / 1e6 / elapsed;
+  await pool.close();
+
+  const tps = ok / elapsed;
+  console.log(`bench/chain (node ${process.version}); ${ACCOUNTS} accounts, ${CONNECTIONS} connections x ${PIPELINING} pipelined, ${SECONDS} s`);
+  console.log(`${'signed transactions via push_transaction'.padEnd(48)} ${formatRate(tps).padStart(12)} /s  (target ${formatRate(TARGET)}: ${tps >= TARGET ? 'met' : 'NOT met'}; ${ok} ok, ${failed} failed)`);
+  console.log(`${'CPU use during the run (1.0 = one core)'.padEnd(48)} ${`node ${nodeCpu.toFixed(2)}, client ${clientCpu.toFixed(2)}`.padStart(12)}`);
+  console.log(`${'node:crypto P-256 verifications'.padEnd(48)} ${formatRate(verifiesPerSecond()).padStart(12)} /s`);
+} finally {
+  await node.stop();
+  rmSync(dir, { recursive: true, force: true });
+}
+
+// Dev-chain boot time: a fresh node booting the default bundle (reported by the node itself).
+const bootDir = mkdtempSync(join(tmpdir(), 'tsibase-bench-boot-'));
+const started = performance.now();
+const booted = await startNode(join(bootDir, 'node'), ['-p', 'prod', '--boot', join(process.cwd(), 'build', 'default.bundle')]);
+console.log(`${'dev chain: process start to booted and listening'.padEnd(48)} ${Math.round(performance.now() - started).toString().padStart(12)} ms`);
+await booted.stop();
+rmSync(bootDir, { recursive: true, force: true });
