@@ -6,14 +6,13 @@ import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import {
-  TransactionTrace, compileSchema, generateKeyPair, packBundle, signTransaction, systemAction, type KeyPair,
+  TransactionTrace, compileSchema, generateKeyPair, signTransaction, systemAction, type KeyPair,
 } from '../../../host-api/index.js';
 import { httpRequest, serviceUrl } from '../../../runtime/cli/client.js';
 import { startNode, type RunningNode } from '../../lib/node-process.js';
 import { headTapos } from '../../lib/read-head.js';
-import { compiledService } from '../../unit/services-wasm/program.js';
+import { testBundle } from '../../lib/test-bundle.js';
 
-const SYSTEM = [['transact', 1n], ['accounts', 1n], ['auth-any', 0n], ['auth-sig', 0n], ['verify-sig', 2n], ['setcode', 1n], ['producers', 1n]] as const;
 const INCREMENT_ARGS = compileSchema({}).typeOf({ Object: { name: 'string', by: 'u64' } });
 
 interface Ctx { dir: string; bundle: string; node: RunningNode; alice: KeyPair }
@@ -26,15 +25,9 @@ const push = (ctx: Ctx, body: Uint8Array, query = '?wait_for=applied', headers: 
 const tapos = (ctx: Ctx) => headTapos(join(ctx.dir, 'node'));
 
 test.before(async (ctx) => {
-  const code = await Promise.all([...SYSTEM.map(([n]) => n), 'example'].map((n) => compiledService(n)));
   ctx.dir = mkdtempSync(join(tmpdir(), 'tsibase-node-'));
   ctx.bundle = join(ctx.dir, 'test.bundle');
-  writeFileSync(ctx.bundle, packBundle({
-    services: [
-      ...SYSTEM.map(([account, flags], i) => ({ account, flags, code: code[i]!.binary, genesis: true, server: null, initActions: [], files: [] })),
-      { account: 'example', flags: 0n, code: code[SYSTEM.length]!.binary, genesis: false, server: null, initActions: [], files: [] },
-    ],
-  }));
+  writeFileSync(ctx.bundle, await testBundle());
   ctx.node = await startNode(join(ctx.dir, 'node'), ['-p', 'prod', '--boot', ctx.bundle, '--block-interval', '200']);
   ctx.alice = generateKeyPair();
 });

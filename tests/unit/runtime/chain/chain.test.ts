@@ -6,18 +6,15 @@ import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import {
-  blockId, bootTransactions, compileSchema, generateKeyPair, packBundle, signTransaction, systemAction,
+  blockId, bootTransactions, compileSchema, generateKeyPair, signTransaction, systemAction,
   taposReference, unpackBundle, type KeyPair,
 } from '../../../../host-api/index.js';
 import { Chain } from '../../../../runtime/chain/chain.js';
 import { readBlock } from '../../../../runtime/chain/block-log.js';
 import { LmdbStore } from '../../../../runtime/db/lmdb-store.js';
 import { Engine } from '../../../../runtime/wasm/engine.js';
-import { compiledService } from '../../services-wasm/program.js';
+import { testBundle } from '../../../lib/test-bundle.js';
 
-const SYSTEM = [
-  ['transact', 1n], ['accounts', 1n], ['auth-any', 0n], ['auth-sig', 0n], ['verify-sig', 2n], ['setcode', 1n], ['producers', 1n],
-] as const;
 const INCREMENT_ARGS = compileSchema({}).typeOf({ Object: { name: 'string', by: 'u64' } });
 
 interface Context { dir: string; store: LmdbStore; chain: Chain; alice: KeyPair }
@@ -42,13 +39,7 @@ const increment = (sender: string, by: number) =>
   ({ sender, service: 'example', method: 'increment', rawData: INCREMENT_ARGS.pack({ name: 'n', by: BigInt(by) }) });
 
 test.before(async (ctx) => {
-  const code = await Promise.all([...SYSTEM.map(([name]) => name), 'example'].map((n) => compiledService(n)));
-  const bundle = unpackBundle(packBundle({
-    services: [
-      ...SYSTEM.map(([account, flags], i) => ({ account, flags, code: code[i]!.binary, genesis: true, server: null, initActions: [], files: [] })),
-      { account: 'example', flags: 0n, code: code[SYSTEM.length]!.binary, genesis: false, server: null, initActions: [], files: [] },
-    ],
-  }));
+  const bundle = unpackBundle(await testBundle());
   ctx.dir = mkdtempSync(join(tmpdir(), 'tsibase-chain-'));
   openChain(ctx);
   const boot = bootTransactions(bundle, { producer: 'prod' });
