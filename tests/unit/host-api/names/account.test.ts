@@ -6,6 +6,7 @@ import {
   accountNumberFromName,
   isValidAccountName,
 } from '../../../../host-api/names/index.js';
+import { assertFails as assertNameError } from '../../../lib/assert-error.js';
 import { seededRandom } from '../../../lib/random.js';
 
 
@@ -21,17 +22,7 @@ function randomValidName(random: () => number): string {
   return name;
 }
 
-function assertFails(fn: () => unknown, code: string, messageParts: string[]): void {
-  try {
-    fn();
-  } catch (error) {
-    assert.instance(error, NameError);
-    assert.is((error as NameError).code, code);
-    for (const part of messageParts) assert.ok((error as Error).message.includes(part), (error as Error).message);
-    return;
-  }
-  assert.unreachable(`expected ${code}`);
-}
+const assertFails = (fn: () => unknown, code: string, messageParts: string[]) => assertNameError(fn, NameError, code, messageParts);
 
 const SPEC_EXAMPLES: [string, bigint][] = [
   ['a', 331048532879956736n],

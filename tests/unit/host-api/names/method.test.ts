@@ -7,6 +7,7 @@ import {
   seahash,
   tryMethodNumberFromName,
 } from '../../../../host-api/names/index.js';
+import { assertFails as assertNameError } from '../../../lib/assert-error.js';
 import { seededRandom } from '../../../lib/random.js';
 
 
@@ -21,17 +22,7 @@ function randomU64(random: () => number): bigint {
   return (hi << 32n) | BigInt(Math.floor(random() * 2 ** 32));
 }
 
-function assertFails(fn: () => unknown, code: string, messageParts: string[]): void {
-  try {
-    fn();
-  } catch (error) {
-    assert.instance(error, NameError);
-    assert.is((error as NameError).code, code);
-    for (const part of messageParts) assert.ok((error as Error).message.includes(part), (error as Error).message);
-    return;
-  }
-  assert.unreachable(`expected ${code}`);
-}
+const assertFails = (fn: () => unknown, code: string, messageParts: string[]) => assertNameError(fn, NameError, code, messageParts);
 
 const HASH_FLAG = 1n << 56n;
 const isHash = (n: bigint): boolean => (n & HASH_FLAG) !== 0n;
