@@ -1,6 +1,6 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { accountNumberFromName } from '../names/index.js';
-import { GenesisActionData, SignedTransaction, Transaction, coreSchema, type Action } from '../types/index.js';
+import { GenesisActionData, SignedTransaction, SignedTransactionList, Transaction, type Action } from '../types/index.js';
 import type { Bundle } from './bundle.js';
 import { systemAction } from './system-actions.js';
 
@@ -32,8 +32,6 @@ const ONE_MIB = 1024 * 1024;
 function transaction(actions: Action[], expiration: bigint): Uint8Array {
   return Transaction.pack({ tapos: { expiration, refBlockSuffix: 0, flags: 0, refBlockIndex: 0 }, actions, claims: [] });
 }
-
-const BootList = coreSchema.typeOf({ List: 'SignedTransaction' });
 
 function unsigned(packedTransaction: Uint8Array): SignedTransaction {
   return { transaction: packedTransaction, proofs: [], subjectiveData: null };
@@ -115,7 +113,7 @@ export function bootTransactions(bundle: Bundle, options: BootOptions): BootTran
   ], expiration);
 
   return {
-    pushBoot: BootList.pack([genesis, transaction(second, expiration), startBoot].map(unsigned)),
+    pushBoot: SignedTransactionList.pack([genesis, transaction(second, expiration), startBoot].map(unsigned)),
     later: later.map((t) => SignedTransaction.pack(unsigned(t))),
   };
 }

@@ -1,3 +1,4 @@
 export { BUNDLE_FORMAT, BUNDLE_VERSION, BundleError, packBundle, unpackBundle, type Bundle, type BundleService, type BundleServiceInput, type SiteFile } from './bundle.js';
 export { bootTransactions, type BootOptions, type BootTransactions } from './boot-transactions.js';
 export { systemAction, type SystemAction } from './system-actions.js';
+export { runBoot, type BootTarget } from './run-boot.js';

@@ -88,6 +88,8 @@ export const HttpRequest: TypeCodec<HttpRequest> = coreSchema.type('HttpRequest'
 export const HttpReply: TypeCodec<HttpReply> = coreSchema.type('HttpReply');
 export const ActionTrace: TypeCodec<ActionTrace> = coreSchema.type('ActionTrace');
 export const TransactionTrace: TypeCodec<TransactionTrace> = coreSchema.type('TransactionTrace');
+/** The body of push_boot: fracpack List<SignedTransaction>. */
+export const SignedTransactionList: TypeCodec<SignedTransaction[]> = coreSchema.typeOf({ List: 'SignedTransaction' });
 
 /** Tapos flag bit 0: the transaction is only for the receiving node (login), never broadcast. */
 export const TAPOS_DO_NOT_BROADCAST = 0x0001;

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { DbId } from '../../host-api/abi/databases.js';
 import { databaseStatusKey } from '../../host-api/abi/keys.js';
 import { blockId as computeBlockId } from '../../host-api/chain/block-id.js';
@@ -7,6 +6,7 @@ import { compileSchema } from '../../host-api/fracpack/index.js';
 import { methodNumberFromName } from '../../host-api/names/index.js';
 import type { Block, BlockHeader, Consensus, SignedTransaction } from '../../host-api/types/index.js';
 import { DatabaseStatusRow, JointConsensus, TransactionInfo, type StatusRow } from '../../host-api/types/native.js';
+import { sha256 } from '../crypto/sha256.js';
 import type { Store } from '../db/store.js';
 import type { Engine } from '../wasm/engine.js';
 import { ExecutionContext } from '../wasm/execution-context.js';
@@ -22,10 +22,6 @@ const SECOND = 1_000_000n;
 const wire = compileSchema({ Proofs: { List: 'bytes' }, SubjectiveData: { Option: { List: 'bytes' } } });
 const Proofs = wire.type('Proofs');
 const SubjectiveData = wire.type('SubjectiveData');
-
-function sha256(data: Uint8Array): Uint8Array {
-  return new Uint8Array(createHash('sha256').update(data).digest());
-}
 
 /** The consensus of a new chain: its one producer, with unsigned blocks. */
 export function initialConsensus(producer: bigint): JointConsensus {

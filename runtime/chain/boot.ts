@@ -1,17 +1,15 @@
 import { accountNameFromNumber } from '../../host-api/names/index.js';
-import { GenesisActionData, SignedTransaction, Transaction, coreSchema, type TransactionTrace } from '../../host-api/types/index.js';
+import { GenesisActionData, SignedTransaction, SignedTransactionList, Transaction, type TransactionTrace } from '../../host-api/types/index.js';
 import type { Store } from '../db/store.js';
 import { readServiceCode, writeServiceCode } from '../wasm/service-code.js';
 import { BlockBuilder } from './block-builder.js';
 import { ChainError } from './errors.js';
 import { decodeTransaction, type DecodedTransaction } from './transaction-processor.js';
 
-const BootList = coreSchema.typeOf<unknown[]>({ List: 'SignedTransaction' });
-
 /** Splits a push_boot body (fracpack List<SignedTransaction>) into packed signed transactions. */
 export function splitBootList(body: Uint8Array): Uint8Array[] {
   try {
-    return BootList.unpack(body).map((t) => SignedTransaction.pack(t));
+    return SignedTransactionList.unpack(body).map((t) => SignedTransaction.pack(t));
   } catch (err) {
     throw new ChainError('TRANSACTION_INVALID', `boot transactions have invalid format: ${(err as Error).message}`);
   }

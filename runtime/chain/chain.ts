@@ -49,12 +49,15 @@ export class Chain {
   private open: BlockBuilder | undefined;
   private timer: NodeJS.Timeout | undefined;
   private finalWaiters: FinalWaiter[] = [];
+  /** Whether block 2 exists; a chain never goes away, so it is read once and then only set. */
+  private booted: boolean;
 
   constructor(readonly store: Store, readonly engine: Engine, private readonly options: ChainOptions = {}) {
     this.processor = new TransactionProcessor(store, engine);
     this.intervalUs = BigInt(options.blockIntervalMs ?? 1000) * 1000n;
     this.now = options.now ?? Date.now;
     this.producerName = options.producer ?? '';
+    this.booted = readStatus(store)?.head != null;
   }
 
   get status(): StatusRow | undefined {
@@ -63,7 +66,7 @@ export class Chain {
 
   /** True once block 2 exists. */
   get hasChain(): boolean {
-    return this.status?.head != null;
+    return this.booted;
   }
 
   get producer(): string {
@@ -95,6 +98,7 @@ export class Chain {
       return trace;
     }
     builder.finish();
+    this.booted = true;
     this.options.onBlock?.(builder.blockNum);
     this.start();
     return trace;

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { bytesToHex } from '../../host-api/encoding/hex.js';
 import { FracpackError } from '../../host-api/fracpack/index.js';
 import { accountNumberFromName, methodNumberFromName } from '../../host-api/names/index.js';
@@ -6,6 +5,7 @@ import {
   SignedTransaction, Transaction, type ActionTrace, type TransactionTrace,
 } from '../../host-api/types/index.js';
 import { ProcessTransactionArgs, VerifyArgs } from '../../host-api/types/native.js';
+import { sha256 } from '../crypto/sha256.js';
 import type { Store } from '../db/store.js';
 import type { Engine } from '../wasm/engine.js';
 import { ExecutionContext } from '../wasm/execution-context.js';
@@ -25,10 +25,6 @@ export interface DecodedTransaction {
   readonly proofs: Uint8Array[];
   readonly expiration: bigint;
   readonly doNotBroadcast: boolean;
-}
-
-function sha256(data: Uint8Array): Uint8Array {
-  return new Uint8Array(createHash('sha256').update(data).digest());
 }
 
 /** Decodes a packed SignedTransaction; throws TRANSACTION_INVALID naming the problem. */

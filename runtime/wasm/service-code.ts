@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import { DbId } from '../../host-api/abi/databases.js';
 import { codeByHashKey, codeKey } from '../../host-api/abi/keys.js';
 import { CodeByHashRow, CodeRow } from '../../host-api/types/native.js';
+import { sha256 } from '../crypto/sha256.js';
 import type { KvReader, KvWriter } from '../db/store.js';
 
 // Service code lives in two native tables: `code` (account -> flags, code hash) and
@@ -36,7 +36,7 @@ export function readServiceCode(db: KvReader, account: bigint): ServiceCode | un
 export function writeServiceCode(db: KvReader & KvWriter, account: bigint, code: Uint8Array, flags: bigint): Uint8Array {
   const previous = db.get(DbId.native, codeKey(account));
   if (previous) release(db, CodeRow.unpack(previous).codeHash);
-  const codeHash = code.length ? createHash('sha256').update(code).digest() : new Uint8Array(32);
+  const codeHash = code.length ? sha256(code) : new Uint8Array(32);
   db.put(DbId.native, codeKey(account), CodeRow.pack({ codeNum: account, flags, codeHash, vmType: 0, vmVersion: 0 }));
   if (code.length) {
     const key = codeByHashKey(codeHash);

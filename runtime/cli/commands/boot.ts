@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { TsibaseError, bootTransactions, unpackBundle } from '../../../host-api/index.js';
+import { bootTransactions, runBoot, unpackBundle } from '../../../host-api/index.js';
 import { option, parseArgs, UsageError } from '../args.js';
 import { httpRequest, serviceUrl } from '../client.js';
 
@@ -22,20 +22,15 @@ export async function bootCommand(argv: string[]): Promise<number> {
   const bundle = unpackBundle(readFileSync(args.positional[0] ?? DEFAULT_BUNDLE));
   const boot = bootTransactions(bundle, { producer: option(args, 'producer') ?? 'prod' });
 
-  const first = await httpRequest(new URL('/native/admin/push_boot', api).toString(), {
-    method: 'POST', body: boot.pushBoot, headers: { 'content-type': 'application/octet-stream' },
+  // Each POST answers with a trace; a non-200 reply carries its reason as text.
+  const post = async (url: string, body: Uint8Array) => {
+    const r = await httpRequest(url, { method: 'POST', body, headers: { 'content-type': 'application/octet-stream' } });
+    return r.status === 200 ? (r.json() as { error: string | null }) : { error: `${r.status} ${r.text()}` };
+  };
+  await runBoot(boot, {
+    pushBoot: (body) => post(new URL('/native/admin/push_boot', api).toString(), body),
+    push: (t) => post(`${serviceUrl(api, 'transact', '/push_transaction')}?wait_for=applied`, t),
   });
-  if (first.status !== 200) throw new TsibaseError('BOOT_FAILED', `push_boot: ${first.status} ${first.text()}`);
-  const firstTrace = first.json() as { error: string | null };
-  if (firstTrace.error) throw new TsibaseError('BOOT_FAILED', `push_boot: ${firstTrace.error}`);
-  for (const [i, t] of boot.later.entries()) {
-    const r = await httpRequest(serviceUrl(api, 'transact', '/push_transaction') + '?wait_for=applied', {
-      method: 'POST', body: t, headers: { 'content-type': 'application/octet-stream' },
-    });
-    if (r.status !== 200) throw new TsibaseError('BOOT_FAILED', `boot transaction ${i + 1}: ${r.status} ${r.text()}`);
-    const trace = r.json() as { error: string | null };
-    if (trace.error) throw new TsibaseError('BOOT_FAILED', `boot transaction ${i + 1}: ${trace.error}`);
-  }
   console.log(`booted: ${bundle.services.length} services, ${boot.later.length + 3} boot transactions`);
   return 0;
 }

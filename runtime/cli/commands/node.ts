@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { TsibaseError, bootTransactions, unpackBundle } from '../../../host-api/index.js';
+import { bootTransactions, runBoot, unpackBundle } from '../../../host-api/index.js';
 import { Chain } from '../../chain/chain.js';
 import { LmdbStore } from '../../db/lmdb-store.js';
 import { NodeHttpServer } from '../../http/server.js';
@@ -54,12 +54,7 @@ export async function nodeCommand(argv: string[]): Promise<number> {
   if (bundle && !chain.hasChain) {
     const started = performance.now();
     const boot = bootTransactions(bundle, { producer });
-    const first = chain.boot(boot.pushBoot);
-    if (first.error) throw new TsibaseError('BOOT_FAILED', `boot failed: ${first.error}`);
-    for (const t of boot.later) {
-      const trace = await chain.push(t, 'applied');
-      if (trace.error) throw new TsibaseError('BOOT_FAILED', `boot failed: ${trace.error}`);
-    }
+    await runBoot(boot, { pushBoot: async (body) => chain.boot(body), push: (t) => chain.push(t, 'applied') });
     console.log(`booted a chain with ${bundle.services.length} services in ${Math.round(performance.now() - started)} ms`);
   }
   chain.start();

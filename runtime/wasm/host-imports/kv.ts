@@ -17,6 +17,17 @@ function entryResult(inst: ServiceInstance, entry: KvEntry | undefined): number 
   return entry.value.length;
 }
 
+/** kvGreaterEqual / kvLessThan: the same checks around the store's lookup of that name. */
+function orderedLookup(host: HostBinding, name: string, lookup: 'greaterEqual' | 'lessThan') {
+  return (db: number, kptr: number, klen: number, match: number): number => {
+    const ctx = host.context;
+    const inst = ctx.frame.instance;
+    const key = inst.view(kptr, klen, `${name} key`);
+    checkRead(ctx, inst, name, db, key, match);
+    return entryResult(inst, backingDb(ctx, db)[lookup](db, key, match >>> 0));
+  };
+}
+
 export function kvImports(host: HostBinding): ImportGroup {
   return {
     kvPut(db: number, kptr: number, klen: number, vptr: number, vlen: number): void {
@@ -53,20 +64,8 @@ export function kvImports(host: HostBinding): ImportGroup {
       inst.setResult(value);
       return value.length;
     },
-    kvGreaterEqual(db: number, kptr: number, klen: number, match: number): number {
-      const ctx = host.context;
-      const inst = ctx.frame.instance;
-      const key = inst.view(kptr, klen, 'kvGreaterEqual key');
-      checkRead(ctx, inst, 'kvGreaterEqual', db, key, match);
-      return entryResult(inst, backingDb(ctx, db).greaterEqual(db, key, match >>> 0));
-    },
-    kvLessThan(db: number, kptr: number, klen: number, match: number): number {
-      const ctx = host.context;
-      const inst = ctx.frame.instance;
-      const key = inst.view(kptr, klen, 'kvLessThan key');
-      checkRead(ctx, inst, 'kvLessThan', db, key, match);
-      return entryResult(inst, backingDb(ctx, db).lessThan(db, key, match >>> 0));
-    },
+    kvGreaterEqual: orderedLookup(host, 'kvGreaterEqual', 'greaterEqual'),
+    kvLessThan: orderedLookup(host, 'kvLessThan', 'lessThan'),
     kvMax(db: number, kptr: number, klen: number): number {
       const ctx = host.context;
       const inst = ctx.frame.instance;
