@@ -112,7 +112,8 @@ export class Chain {
   async push(packed: Uint8Array, waitFor: WaitFor = 'final'): Promise<TransactionTrace> {
     if (!this.hasChain) throw new ChainError('CHAIN_NOT_BOOTED', 'the node has no chain yet (push_boot first)');
     const trx = decodeTransaction(packed);
-    this.processor.verifyProofs(trx);
+    const verdicts = await this.processor.precheckSignatures(trx);
+    this.processor.verifyProofs(trx, verdicts);
     const block = this.openBlock();
     const trace = block.push(trx);
     this.notify(NotifyType.acceptTransaction, TransactionCallbackArgs.pack({ id: trx.id, trace }));

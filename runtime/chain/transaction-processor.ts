@@ -6,6 +6,7 @@ import {
 } from '../../host-api/types/index.js';
 import { ProcessTransactionArgs, VerifyArgs } from '../../host-api/types/native.js';
 import { sha256 } from '../crypto/sha256.js';
+import { SignatureVerdicts } from '../crypto/signature-verdicts.js';
 import type { Store } from '../db/store.js';
 import type { Engine } from '../wasm/engine.js';
 import { ExecutionContext } from '../wasm/execution-context.js';
@@ -55,14 +56,25 @@ export function decodeTransaction(packed: Uint8Array): DecodedTransaction {
 export class TransactionProcessor {
   constructor(private readonly store: Store, private readonly engine: Engine) {}
 
+  /**
+   * Starts the signature checks a verify service is expected to make (claim data as the key, the
+   * proof as the signature, over the transaction id) on libuv's threadpool; verifyProofs then
+   * finds their verdicts instead of computing them on the chain thread.
+   */
+  precheckSignatures(trx: DecodedTransaction): Promise<SignatureVerdicts> {
+    return SignatureVerdicts.compute(trx.claims.slice(0, trx.proofs.length).map((claim, i) => ({
+      key: claim.rawData, digest: trx.id, signedData: trx.transaction, signature: trx.proofs[i]!,
+    })));
+  }
+
   /** Checks every proof with its claim's verify service; throws TRANSACTION_PROOFS. */
-  verifyProofs(trx: DecodedTransaction): void {
+  verifyProofs(trx: DecodedTransaction, signatureVerdicts?: SignatureVerdicts): void {
     if (trx.proofs.length !== trx.claims.length) {
       throw new ChainError('TRANSACTION_PROOFS', 'proofs and claims must have same size');
     }
     const signedData = new Map([[bytesToHex(trx.id), trx.transaction]]);
     trx.claims.forEach((claim, i) => {
-      const ctx = new ExecutionContext({ mode: 'verify', store: this.store, engine: this.engine, signedData });
+      const ctx = new ExecutionContext({ mode: 'verify', store: this.store, engine: this.engine, signedData, signatureVerdicts });
       try {
         ctx.runAction({
           sender: 0n,

@@ -70,3 +70,17 @@ export function verifyDigest(keyDer: Uint8Array, digest: Uint8Array, signature: 
     return false;
   }
 }
+
+/**
+ * Resolves to whether `signature` (r||s) signs the SHA-256 of `signedData` with the key; the
+ * curve arithmetic runs on libuv's threadpool. Same verdict as verifyDigest.
+ */
+export async function verifySignedData(keyDer: Uint8Array, signedData: Uint8Array, signature: Uint8Array): Promise<boolean> {
+  if (signature.length !== 64) return false;
+  const parsed = parseKey(keyDer);
+  if (!parsed) return false;
+  // With a callback, node:crypto verifies on libuv's threadpool instead of the calling thread.
+  return new Promise((resolve, reject) => {
+    verify('sha256', signedData, { key: parsed.key, dsaEncoding: 'ieee-p1363' }, signature, (err, valid) => (err ? reject(err) : resolve(valid)));
+  });
+}

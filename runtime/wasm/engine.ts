@@ -87,23 +87,19 @@ export class Engine implements HostBinding {
   /**
    * An instance in its initial state (new memory, globals at their initial values): an idle
    * one reset, or a new one. Must run inside `run`: instantiation runs metered start code.
+   * The pool, if any, takes the instance back once its context has ended.
    */
-  instantiate(codeHash: Uint8Array, code: () => Uint8Array): WasmInstanceObject {
-    const compiled = this.compiled(codeHash, code);
-    const reused = compiled.pool?.take();
+  instantiate(codeHash: Uint8Array, code: () => Uint8Array): { instance: WasmInstanceObject; pool: InstancePool | undefined } {
+    const { module, pool } = this.compiled(codeHash, code);
+    const reused = pool?.take();
     if (reused) {
-      this.meterGlobals.fuel.value -= compiled.pool!.snapshot!.startFuel;
-      return reused;
+      this.meterGlobals.fuel.value -= pool!.snapshot!.startFuel;
+      return { instance: reused, pool };
     }
     const fuelBefore = this.meterGlobals.fuel.value;
-    const instance = new WebAssemblyJs.Instance(compiled.module, this.imports);
-    if (compiled.pool && !compiled.pool.snapshot) compiled.pool.capture(instance, fuelBefore - this.meterGlobals.fuel.value);
-    return instance;
-  }
-
-  /** Hands back an instance whose context has ended, for reuse. */
-  release(codeHash: Uint8Array, instance: WasmInstanceObject): void {
-    this.cache.get(bytesToHex(codeHash))?.pool?.give(instance);
+    const instance = new WebAssemblyJs.Instance(module, this.imports);
+    if (pool && !pool.snapshot) pool.capture(instance, fuelBefore - this.meterGlobals.fuel.value);
+    return { instance, pool };
   }
 
   private compiled(codeHash: Uint8Array, code: () => Uint8Array): CompiledCode {

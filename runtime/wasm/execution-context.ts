@@ -3,6 +3,7 @@ import { accountNameFromNumber } from '../../host-api/names/index.js';
 import { FracpackError } from '../../host-api/fracpack/index.js';
 import { Action, type ActionTrace } from '../../host-api/types/index.js';
 import { TsibaseError } from '../../host-api/errors.js';
+import type { SignatureVerdicts } from '../crypto/signature-verdicts.js';
 import type { Store } from '../db/store.js';
 import { TemporaryDb } from '../db/temporary-db.js';
 import { ExecutionMeter, type ExecutionBudget } from './admission/index.js';
@@ -27,6 +28,8 @@ export interface ContextOptions {
   readonly sockets?: SocketHost;
   /** VER mode: signed bytes by the hex of their SHA-256, so signature checks can use node:crypto. */
   readonly signedData?: ReadonlyMap<string, Uint8Array>;
+  /** VER mode: verdicts of the signature checks computed ahead, off the chain thread. */
+  readonly signatureVerdicts?: SignatureVerdicts;
 }
 
 /** One action running in a service instance: the stack entry of host-abi §6. */
@@ -52,6 +55,7 @@ export class ExecutionContext {
   readonly temporary = new TemporaryDb();
   readonly sockets: SocketHost | undefined;
   readonly signedData: ReadonlyMap<string, Uint8Array>;
+  readonly signatureVerdicts: SignatureVerdicts | undefined;
   /** Top-level action traces, in order. */
   readonly actionTraces: ActionTrace[] = [];
   /** Checkpoints of the open subjective views, innermost last. */
@@ -73,6 +77,7 @@ export class ExecutionContext {
     this.engine = options.engine;
     this.sockets = options.sockets;
     this.signedData = options.signedData ?? new Map();
+    this.signatureVerdicts = options.signatureVerdicts;
     this.meter = new ExecutionMeter(options.budget ?? { fuel: DEFAULT_FUEL }, this.engine.meterGlobals);
     this.fuelLeft = this.meter.budget.fuel;
     this.cpuAtStart = isSubjectiveMode(this.mode) ? process.cpuUsage() : undefined;
@@ -157,7 +162,7 @@ export class ExecutionContext {
    */
   dispose(): void {
     while (this.subjectiveViews.length) this.store.subjective.rollback(this.subjectiveViews.pop()!);
-    for (const instance of this.instances.values()) this.engine.release(instance.codeHash, instance.instance);
+    for (const instance of this.instances.values()) instance.pool?.give(instance.instance);
     this.instances.clear();
   }
 
@@ -230,7 +235,8 @@ export class ExecutionContext {
     if (this.mode === 'verify' && (code.flags & CodeFlags.isVerify) === 0n) {
       throw new HostError('HOST_ACCESS_DENIED', `service '${accountNameFromNumber(service)}' is not a verify service and cannot run in verify mode`);
     }
-    const instance = new ServiceInstance(service, code.flags, code.codeHash, this.engine.instantiate(code.codeHash, code.code));
+    const { instance: wasm, pool } = this.engine.instantiate(code.codeHash, code.code);
+    const instance = new ServiceInstance(service, code.flags, code.codeHash, wasm, pool);
     this.instances.set(service, instance);
     return instance;
   }

@@ -1,28 +1,35 @@
 // Compiled code keyed by code hash, least recently used evicted first. Compiling is the
 // expensive step (admission + V8 compile); instantiation happens per execution context.
 
+interface Entry<T> {
+  readonly value: T;
+  lastUse: number;
+}
+
 export class ModuleCache<T> {
-  private readonly modules = new Map<string, T>();
+  private readonly entries = new Map<string, Entry<T>>();
+  /** A use counter instead of reordering the map on every hit: lookups stay one Map.get. */
+  private uses = 0;
 
   constructor(private readonly capacity = 128) {}
 
   get(codeHash: string): T | undefined {
-    const module = this.modules.get(codeHash);
-    if (module) {
-      // Re-insert to mark it most recently used (Map keeps insertion order).
-      this.modules.delete(codeHash);
-      this.modules.set(codeHash, module);
-    }
-    return module;
+    const entry = this.entries.get(codeHash);
+    if (!entry) return undefined;
+    entry.lastUse = ++this.uses;
+    return entry.value;
   }
 
-  set(codeHash: string, module: T): void {
-    this.modules.delete(codeHash);
-    this.modules.set(codeHash, module);
-    while (this.modules.size > this.capacity) this.modules.delete(this.modules.keys().next().value!);
+  set(codeHash: string, value: T): void {
+    this.entries.set(codeHash, { value, lastUse: ++this.uses });
+    if (this.entries.size > this.capacity) {
+      let oldest: [string, Entry<T>] | undefined;
+      for (const e of this.entries) if (!oldest || e[1].lastUse < oldest[1].lastUse) oldest = e;
+      this.entries.delete(oldest![0]);
+    }
   }
 
   get size(): number {
-    return this.modules.size;
+    return this.entries.size;
   }
 }

@@ -2,6 +2,7 @@ import { CodeFlags } from '../../host-api/abi/databases.js';
 import { accountNameFromNumber } from '../../host-api/names/index.js';
 import { HostError } from './errors.js';
 import { WebAssemblyJs, type WasmInstanceObject, type WasmMemory } from './admission/webassembly-api.js';
+import type { InstancePool } from './instance-pool.js';
 
 const EMPTY = new Uint8Array(0);
 
@@ -22,15 +23,26 @@ export class ServiceInstance {
   /** The key buffer K. */
   key: Uint8Array = EMPTY;
   started = false;
-  readonly name: string;
   readonly exports: ServiceExports;
+  private accountName: string | undefined;
 
-  constructor(readonly service: bigint, readonly flags: bigint, readonly codeHash: Uint8Array, readonly instance: WasmInstanceObject) {
-    this.name = accountNameFromNumber(service);
+  constructor(
+    readonly service: bigint,
+    readonly flags: bigint,
+    readonly codeHash: Uint8Array,
+    readonly instance: WasmInstanceObject,
+    /** Where the instance goes back when its context ends (undefined: not reusable). */
+    readonly pool?: InstancePool,
+  ) {
     this.exports = instance.exports as unknown as ServiceExports;
     if (!(this.exports.memory instanceof WebAssemblyJs.Memory)) {
       throw new HostError('HOST_BAD_ARGUMENT', `service '${this.name}' does not export its memory`);
     }
+  }
+
+  /** The service's account name (decoded only when a message needs it). */
+  get name(): string {
+    return (this.accountName ??= accountNameFromNumber(this.service));
   }
 
   get isPrivileged(): boolean {

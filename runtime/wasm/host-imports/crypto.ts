@@ -14,7 +14,8 @@ export function cryptoImports(host: HostBinding): ImportGroup {
       if (digest.length !== 32) throw new HostError('HOST_BAD_ARGUMENT', `ecdsaVerify: the digest must be 32 bytes, got ${digest.length}`);
       const key = inst.view(keyPtr, keyLen, 'ecdsaVerify key');
       const signature = inst.view(sigPtr, sigLen, 'ecdsaVerify signature');
-      return verifyDigest(key, digest, signature, ctx.signedData.get(bytesToHex(digest))) ? 1 : 0;
+      const valid = ctx.signatureVerdicts?.get(key, digest, signature) ?? verifyDigest(key, digest, signature, ctx.signedData.get(bytesToHex(digest)));
+      return valid ? 1 : 0;
     },
   };
 }

@@ -1,0 +1,36 @@
+import { verifySignedData } from './ecdsa.js';
+
+/** One ECDSA check a verify service is expected to make: the key, the digest, the signature. */
+export interface ExpectedCheck {
+  readonly key: Uint8Array;
+  /** SHA-256 of `signedData`. */
+  readonly digest: Uint8Array;
+  readonly signedData: Uint8Array;
+  readonly signature: Uint8Array;
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && Buffer.compare(a, b) === 0;
+}
+
+/**
+ * Verdicts of ECDSA checks computed ahead of a verify context on libuv's threadpool, so the
+ * chain thread does not spend its time on curve arithmetic. ECDSA verification is a pure
+ * function, so a verdict found here is exactly what verifying in the import would return; a
+ * check nobody predicted is simply not found and is verified in place.
+ */
+export class SignatureVerdicts {
+  private constructor(private readonly verdicts: ReadonlyMap<string, { readonly check: ExpectedCheck; readonly valid: boolean }>) {}
+
+  static async compute(checks: readonly ExpectedCheck[]): Promise<SignatureVerdicts> {
+    const verdicts = await Promise.all(checks.map(async (check) => ({ check, valid: await verifySignedData(check.key, check.signedData, check.signature) })));
+    return new SignatureVerdicts(new Map(verdicts.map((v) => [Buffer.from(v.check.signature).toString('latin1'), v])));
+  }
+
+  /** The verdict computed for exactly this key, digest and signature, or undefined. */
+  get(key: Uint8Array, digest: Uint8Array, signature: Uint8Array): boolean | undefined {
+    const found = this.verdicts.get(Buffer.from(signature).toString('latin1'));
+    if (!found || !sameBytes(found.check.key, key) || !sameBytes(found.check.digest, digest)) return undefined;
+    return found.valid;
+  }
+}
