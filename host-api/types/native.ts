@@ -1,5 +1,5 @@
 import { compileSchema, type TypeCodec } from '../fracpack/index.js';
-import type { Action, BlockHeader, Claim, Consensus, TransactionTrace } from './index.js';
+import type { Action, BlockHeader, Claim, Consensus, HttpRequest, TransactionTrace } from './index.js';
 import { CORE_SCHEMA } from './schema.js';
 
 // Rows of the host-owned native tables (host-abi §4, §8; chain.md §1.4).
@@ -13,10 +13,11 @@ const NATIVE_SCHEMA = {
   WasmConfigRow: { Object: { numExecutionMemories: 'u32', vmOptions: 'VMOptions' } },
   NotifyRow: { Object: { type: 'u32', actions: { List: 'Action' } } },
   ScheduledSnapshotRow: { Object: { blockNum: 'u32' } },
-  // The node <-> transact contract (docs/system-services.md).
+  // The node <-> transact and node <-> http contracts (docs/system-services.md).
   ProcessTransactionArgs: { Object: { transaction: 'bytes', id: 'Checksum256', speculative: 'bool' } },
   VerifyArgs: { Object: { transactionHash: 'Checksum256', claim: 'Claim', proof: 'bytes' } },
   TransactionCallbackArgs: { Object: { id: 'Checksum256', trace: 'TransactionTrace' } },
+  ServeArgs: { Object: { socket: 'i32', request: 'HttpRequest', rootHost: 'string' } },
 } as const;
 
 const native = compileSchema(NATIVE_SCHEMA);
@@ -42,6 +43,8 @@ export const BlockInfo: TypeCodec<BlockInfo> = native.type('BlockInfo');
 export const TransactionInfo: TypeCodec<TransactionInfo> = native.type('TransactionInfo');
 export const ProcessTransactionArgs: TypeCodec<ProcessTransactionArgs> = native.type('ProcessTransactionArgs');
 export const VerifyArgs: TypeCodec<VerifyArgs> = native.type('VerifyArgs');
+/** What the http service's `serve` export reads: the request, its socket, the root host it matched. */
+export const ServeArgs: TypeCodec<{ socket: number; request: HttpRequest; rootHost: string }> = native.type('ServeArgs');
 export const TransactionCallbackArgs: TypeCodec<{ id: Uint8Array; trace: TransactionTrace }> = native.type('TransactionCallbackArgs');
 export const DatabaseStatusRow: TypeCodec = native.type('DatabaseStatusRow');
 export const WasmConfigRow: TypeCodec = native.type('WasmConfigRow');

@@ -5,6 +5,7 @@ import type { TransactionTrace } from '../../host-api/types/index.js';
 import { NotifyRow, TransactionCallbackArgs, type StatusRow } from '../../host-api/types/native.js';
 import type { Store } from '../db/store.js';
 import type { Engine } from '../wasm/engine.js';
+import type { SocketRegistry } from '../wasm/linker.js';
 import { ExecutionContext } from '../wasm/execution-context.js';
 import { BlockBuilder } from './block-builder.js';
 import { bootBlock, splitBootList } from './boot.js';
@@ -28,6 +29,8 @@ export interface ChainOptions {
   readonly onCallbackError?: (error: Error) => void;
   /** Called after each block is committed. */
   readonly onBlock?: (blockNum: number) => void;
+  /** Open HTTP requests, which callbacks may answer (deferred replies). */
+  readonly sockets?: SocketRegistry;
 }
 
 interface FinalWaiter {
@@ -203,13 +206,15 @@ export class Chain {
     const row = this.store.get(DbId.native, notifyKey(type));
     if (!row) return;
     for (const action of NotifyRow.unpack(row).actions) {
-      const ctx = new ExecutionContext({ mode: 'callback', store: this.store, engine: this.engine });
+      const sockets = this.options.sockets?.forContext();
+      const ctx = new ExecutionContext({ mode: 'callback', store: this.store, engine: this.engine, sockets });
       try {
         ctx.runAction({ ...action, rawData });
       } catch (err) {
         this.options.onCallbackError?.(err as Error);
       } finally {
         ctx.dispose();
+        sockets?.end();
       }
     }
   }

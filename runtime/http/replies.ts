@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 
 // Writing replies: CORS header sets of http.md §3 and the common body kinds.
 
-export type Headers = Record<string, string>;
+export type Headers = Record<string, string | string[]>;
 
 /** CORS A: every origin, the methods services receive, any header. */
 export const CORS_A: Headers = {
@@ -10,6 +10,9 @@ export const CORS_A: Headers = {
   'Access-Control-Allow-Methods': 'POST, GET, OPTIONS, HEAD, PUT, DELETE',
   'Access-Control-Allow-Headers': '*',
 };
+
+/** CORS B: as A, with the methods a 405 reply offers. */
+export const CORS_B: Headers = { ...CORS_A, 'Access-Control-Allow-Methods': 'POST, GET, OPTIONS, HEAD' };
 
 /** CORS A with the request's own origin instead of `*` (for credentialed requests). */
 export function echoCors(origin: string): Headers {

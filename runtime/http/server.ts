@@ -6,8 +6,12 @@ import { hostPort, resolveHost } from './host-resolution.js';
 import { pushBoot } from './push-boot.js';
 import { pushTransaction } from './push-transaction.js';
 import { CORS_A, notFound, reply, text } from './replies.js';
+import { hasHttpService, serveThroughHttpService } from './serve.js';
+import type { HttpSockets } from './sockets.js';
 
 export interface HttpServerOptions {
+  /** Open requests, shared with the chain so callbacks can answer deferred ones. */
+  readonly sockets: HttpSockets;
   /** The node's root hosts (http.md §1), longest match wins. */
   readonly hosts: readonly string[];
   /** Where unexpected failures are reported (the client gets a 500 `exception: …`). */
@@ -16,8 +20,9 @@ export interface HttpServerOptions {
 
 /**
  * The native front end (DESIGN decision 6): host resolution, `/native*` on every host, the
- * behaviour before boot, and transact's push_transaction. Requests for service subdomains go to
- * the http-server service once it exists; until then they are unanswered (404).
+ * behaviour before boot, and transact's push_transaction (answered by the node: it feeds the
+ * node's transaction queue). Every other request for the root domain or a service subdomain
+ * goes to the http-server service, which routes it to a service's serveSys.
  */
 export class NodeHttpServer {
   private readonly server: Server;
@@ -72,6 +77,8 @@ export class NodeHttpServer {
     if (host.kind === 'service' && host.service === 'transact' && url.pathname === '/push_transaction') {
       return pushTransaction(this.chain, req, res, target, url.searchParams);
     }
+    if (hasHttpService(this.chain)) return serveThroughHttpService(this.chain, this.options.sockets, req, res, host.root);
+    // A chain without an http service (a bare test bundle) has nobody to route requests.
     if (req.method === 'OPTIONS') return reply(res, 200, undefined, '', CORS_A);
     return notFound(res, target, CORS_A);
   }

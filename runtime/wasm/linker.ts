@@ -16,6 +16,16 @@ export interface SocketHost {
   autoClose(fd: number, on: boolean): number;
 }
 
+/** One execution context's use of the sockets; `end` settles what the context still owns. */
+export interface ContextSocketHost extends SocketHost {
+  end(): void;
+}
+
+/** Where a node's open requests are, for the contexts that may answer them. */
+export interface SocketRegistry {
+  forContext(owned?: readonly number[]): ContextSocketHost;
+}
+
 /**
  * Where imports find the execution context that is running now. Imports are bound once (per
  * engine) and instances outlive a context, so no import holds a context of its own.

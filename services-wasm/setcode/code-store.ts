@@ -2,13 +2,7 @@
 // `codeByHash`, with the number of code rows that point at it.
 
 import { AccountNumber, Checksum256, DbId, check, kv, pack, unpack } from "../sdk/index";
-import { CodeByHashRow, CodeRow, codeByHashKey, codeKey, getCodeRow } from "../sdk/native/index";
-
-const NO_CODE = new Checksum256();
-
-export function hasCode(row: CodeRow): bool {
-  return !row.codeHash.equals(NO_CODE);
-}
+import { CodeByHashRow, CodeRow, codeByHashKey, codeKey, getCodeRow, hasCode } from "../sdk/native/index";
 
 /** Writes `row`, or removes it when it holds neither code nor flags. */
 export function putCodeRow(row: CodeRow): void {

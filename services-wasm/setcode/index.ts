@@ -11,7 +11,8 @@
 //   set them.
 
 import { AccountNumber, Checksum256, check, getReceiver, getSender, sha256 } from "../sdk/index";
-import { addCodeReference, hasCode, loadCodeRow, putCodeRow, releaseCodeReference } from "./code-store";
+import { hasCode } from "../sdk/native/index";
+import { addCodeReference, loadCodeRow, putCodeRow, releaseCodeReference } from "./code-store";
 
 @service("setcode")
 export class SetCode {

@@ -5,7 +5,7 @@ import { compiledService } from '../unit/services-wasm/program.js';
 
 /** The system services and their flags (docs/system-services.md); all installed at genesis. */
 export const SYSTEM_SERVICES = [
-  ['transact', 1n], ['accounts', 1n], ['auth-any', 0n], ['auth-sig', 0n], ['verify-sig', 2n], ['setcode', 1n], ['producers', 1n],
+  ['transact', 1n], ['accounts', 1n], ['auth-any', 0n], ['auth-sig', 0n], ['verify-sig', 2n], ['setcode', 1n], ['producers', 1n], ['http', 1n],
 ] as const;
 
 export async function testBundle(): Promise<Uint8Array> {

@@ -39,3 +39,16 @@ export function getCodeRow(account: AccountNumber): CodeRow | null {
   const value = get(DbId.native, codeKey(account));
   return value === null ? null : unpack<CodeRow>(value);
 }
+
+const NO_CODE = new Checksum256();
+
+/** Whether the row points at code (an all-zero hash means none). */
+export function hasCode(row: CodeRow): bool {
+  return !row.codeHash.equals(NO_CODE);
+}
+
+/** Whether `account` has code to run. */
+export function accountHasCode(account: AccountNumber): bool {
+  const row = getCodeRow(account);
+  return row !== null && hasCode(row);
+}

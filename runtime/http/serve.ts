@@ -1,0 +1,64 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { accountNumberFromName } from '../../host-api/names/index.js';
+import type { HttpRequest } from '../../host-api/types/index.js';
+import { ServeArgs } from '../../host-api/types/native.js';
+import type { Chain } from '../chain/chain.js';
+import { readServiceCode } from '../wasm/service-code.js';
+import { ExecutionContext } from '../wasm/execution-context.js';
+import { hostName } from './host-resolution.js';
+import { readBody } from './read-body.js';
+import { CORS_B, methodNotAllowed } from './replies.js';
+import type { HttpSockets } from './sockets.js';
+
+const HTTP = accountNumberFromName('http');
+
+/** Methods services receive (http.md §1); others are refused by the node. */
+const SERVICE_METHODS = new Set(['GET', 'POST', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
+
+/** Headers that never reach wasm (http.md §1). */
+const HIDDEN_HEADERS = new Set(['proxy-authorization', 'sec-websocket-extensions']);
+
+/** Whether the chain has an http-server service to route requests. */
+export function hasHttpService(chain: Chain): boolean {
+  return readServiceCode(chain.store, HTTP) !== undefined;
+}
+
+function serviceRequest(req: IncomingMessage, body: Uint8Array): HttpRequest {
+  const headers: { name: string; value: string }[] = [];
+  for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
+    if (!HIDDEN_HEADERS.has(req.rawHeaders[i]!.toLowerCase())) headers.push({ name: req.rawHeaders[i]!, value: req.rawHeaders[i + 1]! });
+  }
+  return {
+    host: hostName(req.headers.host ?? ''),
+    method: req.method ?? '',
+    target: req.url ?? '',
+    contentType: req.headers['content-type'] ?? '',
+    headers,
+    body,
+  };
+}
+
+/**
+ * Hands a request for the root domain or a service subdomain to the http service's `serve`
+ * export in RPC mode (seed 1 §1). The service answers on the request's socket, now or later
+ * (deferred); an abort answers 500 with its message, unless a reply was already sent.
+ */
+export async function serveThroughHttpService(
+  chain: Chain, sockets: HttpSockets, req: IncomingMessage, res: ServerResponse, rootHost: string,
+): Promise<void> {
+  const target = req.url ?? '';
+  const method = req.method ?? '';
+  if (!SERVICE_METHODS.has(method)) return methodNotAllowed(res, target, method, 'GET, POST, OPTIONS', CORS_B);
+  const request = serviceRequest(req, await readBody(req));
+  const socket = sockets.add(res);
+  const view = sockets.forContext([socket]);
+  const ctx = new ExecutionContext({ mode: 'rpc', store: chain.store, engine: chain.engine, sockets: view });
+  try {
+    ctx.runExport(HTTP, 'serve', ServeArgs.pack({ socket, request, rootHost }));
+  } catch (err) {
+    sockets.fail(socket, (err as Error).message);
+  } finally {
+    ctx.dispose();
+    view.end();
+  }
+}

@@ -1,0 +1,138 @@
+// http: the http-server service (seed 1 §1, http.md §1-2). The node hands it every request for
+// the root domain and the service subdomains through the `serve` export (RPC mode); it picks
+// the service whose serveSys answers, sends the reply on the request's socket, and keeps the
+// registrations of which service serves which subdomain.
+//
+// Routing, in order: `/common/...` on any host -> common-api; the root domain -> homepage; a
+// subdomain -> the server registered for it; unanswered -> sites; still unanswered -> 404
+// (OPTIONS -> 200), both with CORS.
+
+import {
+  AccountNumber, HttpReply, HttpRequest, Option, account, check, checkoutSubjective, commitSubjective,
+  currentAction, getSender, host, pack, some, none, unpack,
+} from "../sdk/index";
+import { accountHasCode } from "../sdk/native/index";
+import { ServerInterface } from "../sdk/http/server-interface";
+import { checkReplyHeaders, withCors } from "./reply-headers";
+import { DeferredReply, RegisteredServer, deferredReplies, servers } from "./tables";
+
+/** What the node passes to `serve` (docs/system-services.md). */
+@fracpack
+class ServeArgs {
+  constructor(
+    public socket: i32 = 0,
+    public request: HttpRequest = new HttpRequest(),
+    /** The configured root host the request's host matched (the node resolved it). */
+    public rootHost: string = "",
+  ) {}
+}
+
+/** The request being served: the http instance is re-entered by sendReply/deferReply/rootHost. */
+class Serving {
+  /** The service whose serveSys runs now; only it may send or defer the reply. */
+  owner: AccountNumber = 0;
+  answered: bool = false;
+  deferred: bool = false;
+  constructor(public socket: i32, public rootHost: string) {}
+}
+
+let serving: Serving | null = null;
+
+function send(socket: i32, reply: HttpReply): void {
+  const packed = pack<HttpReply>(reply);
+  const err = host.socketSend(socket, packed.dataStart, packed.length);
+  check(err == 0, "could not send the reply (socket error " + err.toString() + ")");
+}
+
+/** Calls `server`'s serveSys unless it has no code; null when it declined. */
+function ask(state: Serving, server: AccountNumber, request: HttpRequest): HttpReply | null {
+  if (!accountHasCode(server)) return null;
+  state.owner = server;
+  const reply = new ServerInterface(server).serveSys(request, some<i32>(state.socket), none<AccountNumber>());
+  state.owner = 0;
+  if (reply !== null) checkReplyHeaders(server, reply);
+  return reply;
+}
+
+/** The service a request is for before sites: common-api, homepage or the registered server. */
+function handlerOf(request: HttpRequest, rootHost: string): AccountNumber {
+  if (request.target.startsWith("/common/")) return account("common-api");
+  if (request.host == rootHost) return account("homepage");
+  const label = request.host.substring(0, request.host.length - rootHost.length - 1);
+  const registered = servers.get(account(label));
+  return registered !== null ? registered.server : 0;
+}
+
+/** Host export: serves one request (RPC mode). */
+export function serve(): void {
+  const args = unpack<ServeArgs>(currentAction().rawData);
+  const request = args.request;
+  const state = new Serving(args.socket, args.rootHost);
+  serving = state;
+  const handler = handlerOf(request, args.rootHost);
+  let reply = handler != 0 ? ask(state, handler, request) : null;
+  if (reply === null && !state.answered && !state.deferred) reply = ask(state, account("sites"), request);
+  serving = null;
+  if (state.answered || state.deferred) return;
+  if (reply !== null) return send(state.socket, reply);
+  const unanswered = request.method == "OPTIONS"
+    ? new HttpReply(200)
+    : HttpReply.html("The resource '" + request.target + "' was not found", 404);
+  send(state.socket, withCors(unanswered));
+}
+
+@service("http")
+export class Http {
+  /** The sender's subdomain is served from now on by `server`'s serveSys. */
+  @action
+  registerServer(server: AccountNumber): void {
+    servers.put(new RegisteredServer(getSender(), server));
+  }
+
+  /** The root host of the request being served (for services that derive names from the host). */
+  @action
+  rootHost(): string {
+    const state = serving;
+    check(state !== null, "no HTTP request is being served");
+    return state!.rootHost;
+  }
+
+  /**
+   * Sends the reply of request `socket`: during its serveSys (then serveSys's own return value is
+   * not used) or later for a deferred one. Only the service that was asked may send it.
+   */
+  @action
+  sendReply(socket: i32, response: HttpReply): void {
+    const sender = getSender();
+    const state = serving;
+    if (state !== null && state.socket == socket && !state.deferred) {
+      check(sender == state.owner, "only the service serving the request may reply to it");
+      check(!state.answered, "the request was already answered");
+      state.answered = true;
+    } else {
+      checkoutSubjective();
+      const deferred = deferredReplies.get(socket);
+      check(deferred !== null, "no deferred reply on that socket");
+      check(deferred!.owner == sender, "only the service that deferred the reply may send it");
+      deferredReplies.remove(socket);
+      check(commitSubjective() != 0, "could not record the reply");
+    }
+    checkReplyHeaders(sender, response);
+    send(socket, response);
+  }
+
+  /** The request `socket` stays open after serveSys returns; sendReply answers it later. */
+  @action
+  deferReply(socket: i32): void {
+    const state = serving;
+    check(state !== null, "no HTTP request is being served");
+    check(state!.socket == socket, "only the request being served can be deferred");
+    check(getSender() == state!.owner, "only the service serving the request may defer it");
+    check(!state!.answered, "the request was already answered");
+    checkoutSubjective();
+    deferredReplies.put(new DeferredReply(socket, state!.owner));
+    check(commitSubjective() != 0, "could not record the deferred reply");
+    check(host.socketAutoClose(socket, 0) == 0, "could not keep the socket open");
+    state!.deferred = true;
+  }
+}

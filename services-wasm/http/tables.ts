@@ -1,0 +1,19 @@
+// The http service's tables: registered servers (objective) and deferred replies (subjective).
+
+import { AccountNumber, DbId, Table } from "../sdk/index";
+
+/** `service`'s subdomain is served by `server` (usually the service itself). */
+@fracpack
+export class RegisteredServer {
+  constructor(public service: AccountNumber = 0, public server: AccountNumber = 0) {}
+}
+
+export const servers = new Table<RegisteredServer, AccountNumber>(1, (r: RegisteredServer): AccountNumber => r.service);
+
+/** A request whose reply `owner` deferred: only `owner` may send it later. */
+@fracpack
+export class DeferredReply {
+  constructor(public socket: i32 = 0, public owner: AccountNumber = 0) {}
+}
+
+export const deferredReplies = new Table<DeferredReply, i32>(2, (r: DeferredReply): i32 => r.socket, DbId.subjective);
