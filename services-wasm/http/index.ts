@@ -9,11 +9,11 @@
 
 import {
   AccountNumber, HttpReply, HttpRequest, Option, account, check, checkoutSubjective, commitSubjective,
-  currentAction, getSender, host, pack, some, none, unpack,
+  currentAction, getSender, host, pack, some, none, unpack, withCors,
 } from "../sdk/index";
 import { accountHasCode } from "../sdk/native/index";
 import { ServerInterface } from "../sdk/http/server-interface";
-import { checkReplyHeaders, withCors } from "./reply-headers";
+import { checkReplyHeaders } from "./reply-headers";
 import { DeferredReply, RegisteredServer, deferredReplies, servers } from "./tables";
 
 /** What the node passes to `serve` (docs/system-services.md). */

@@ -1,7 +1,7 @@
 // Which headers a chain service may set on its reply (http.md §2); anything else could break
 // the node's own framing or the security of other subdomains.
 
-import { HttpHeader, HttpReply, accountName, check } from "../sdk/index";
+import { HttpReply, accountName, check } from "../sdk/index";
 
 const ALLOWED = [
   "Access-Control-Allow-Credentials", "Access-Control-Allow-Headers", "Access-Control-Allow-Methods",
@@ -14,12 +14,4 @@ export function checkReplyHeaders(server: u64, reply: HttpReply): void {
     const name = reply.headers[i].name;
     check(ALLOWED.includes(name), "service " + accountName(server) + " attempted to set http header " + name);
   }
-}
-
-/** CORS A of http.md §3: what the router puts on the replies it makes itself. */
-export function withCors(reply: HttpReply): HttpReply {
-  reply.headers.push(new HttpHeader("Access-Control-Allow-Origin", "*"));
-  reply.headers.push(new HttpHeader("Access-Control-Allow-Methods", "POST, GET, OPTIONS, HEAD, PUT, DELETE"));
-  reply.headers.push(new HttpHeader("Access-Control-Allow-Headers", "*"));
-  return reply;
 }

@@ -8,13 +8,14 @@ export { abort, check } from "./abort";
 export { writeConsole } from "./console";
 export { verifySignature } from "./crypto";
 export { sha256 } from "./sha256";
+export { bytesToHex } from "./hex";
 export { checkoutSubjective, commitSubjective, abortSubjective } from "./host";
 
 export { AccountNumber, MethodNumber, TimePointSec, TimePointUSec } from "./names/types";
 export { account, accountName, isValidAccountName, isValidAccountNumber } from "./names/account";
 
 export { pack, unpack, Writer, Reader, Option, some, none, Checksum256, encodeKey } from "./fracpack/index";
-export { parseJson, JsonValue, JsonKind } from "./json/index";
+export { parseJson, jsonString, JsonValue, JsonKind } from "./json/index";
 
 export { Action, currentAction } from "./service/action";
 export { getService, getReceiver, getSender } from "./service/context";
@@ -31,3 +32,4 @@ export { HttpRequest, QueryParam } from "./http/request";
 export { HttpReply } from "./http/reply";
 export { httpServer, checkHttpServerCaller } from "./http/server";
 export { serveSimpleUi } from "./http/simple-ui";
+export { withCors } from "./http/cors";

@@ -1,0 +1,50 @@
+// common-api: the `/common/` tree every domain shares (seed 1 §4.2): the chain id, the TaPoS of
+// the head block, which service a domain belongs to and the root domain.
+
+import {
+  AccountNumber, HttpReply, HttpRequest, Option, bytesToHex, check, checkHttpServerCaller, jsonString, withCors,
+} from "../sdk/index";
+import { getStatus } from "../sdk/native/index";
+import { HttpActor } from "../http/index";
+
+/** The root domain of the request being served (the http service knows it). */
+function rootHost(): string {
+  return new HttpActor().rootHost();
+}
+
+/** The service a request's host belongs to: its first label, or homepage on the root domain. */
+function thisService(request: HttpRequest): string {
+  const root = rootHost();
+  if (request.host == root) return "homepage";
+  return request.host.substring(0, request.host.length - root.length - 1);
+}
+
+/** `{refBlockIndex, refBlockSuffix}` of the head block (formats.md §6). */
+function headTapos(): string {
+  const head = getStatus().head;
+  check(head !== null, "the chain has no head block yet");
+  const id = head!.blockId.bytes;
+  const index = head!.header.blockNum & 0x7f;
+  const suffix = (<u32>id[28]) | ((<u32>id[29]) << 8) | ((<u32>id[30]) << 16) | ((<u32>id[31]) << 24);
+  return "{\"refBlockIndex\":" + index.toString() + ",\"refBlockSuffix\":" + suffix.toString() + "}";
+}
+
+@service("common-api")
+export class CommonApi {
+  @action
+  serveSys(request: HttpRequest, socket: Option<i32>, user: Option<AccountNumber>): HttpReply | null {
+    checkHttpServerCaller();
+    if (request.method != "GET") return null;
+    const json = this.answer(request);
+    return json !== null ? withCors(HttpReply.json(json)) : null;
+  }
+
+  private answer(request: HttpRequest): string | null {
+    const path = request.path();
+    if (path == "/common/chainid") return jsonString(bytesToHex(getStatus().chainId.bytes));
+    if (path == "/common/tapos/head") return headTapos();
+    if (path == "/common/thisservice") return jsonString(thisService(request));
+    if (path == "/common/rootdomain") return jsonString(rootHost());
+    return null;
+  }
+}
