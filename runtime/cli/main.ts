@@ -1,16 +1,24 @@
 // The `tsibase` command line: dispatches to one handler per sub-command.
 import { TsibaseError } from '../../host-api/errors.js';
 import { BOOT_USAGE, bootCommand } from './commands/boot.js';
+import { CREATE_USAGE, createCommand } from './commands/create.js';
+import { DEPLOY_USAGE, deployCommand } from './commands/deploy.js';
+import { INFO_USAGE, infoCommand } from './commands/info.js';
+import { PUSH_USAGE, pushCommand } from './commands/push.js';
 import { KEYS_USAGE, keysCommand } from './commands/keys.js';
 import { NODE_USAGE, nodeCommand } from './commands/node.js';
 
 const USAGE = `usage: tsibase <command> [options]
 
 commands:
-  node <dir>    run a node with its data in <dir>
-  boot [bundle] boot a chain on a node that has none
-  keys          generate a key pair, or show the public key of one
-  help          show this text
+  node <dir>                     run a node with its data in <dir>
+  boot [bundle]                  boot a chain on a node that has none
+  create <account>               create an account (with a key, or insecure)
+  deploy <account> <file.wasm>   install a service
+  push <actions.json>            push a signed transaction
+  info                           show the node's chain
+  keys                           generate a key pair, or show the public key of one
+  help                           show this text
 
 Run 'tsibase <command> --help' for a command's options.`;
 
@@ -20,6 +28,10 @@ const COMMANDS: Record<string, { run: Command; usage: string }> = {
   keys: { run: keysCommand, usage: KEYS_USAGE },
   node: { run: nodeCommand, usage: NODE_USAGE },
   boot: { run: bootCommand, usage: BOOT_USAGE },
+  create: { run: createCommand, usage: CREATE_USAGE },
+  deploy: { run: deployCommand, usage: DEPLOY_USAGE },
+  push: { run: pushCommand, usage: PUSH_USAGE },
+  info: { run: infoCommand, usage: INFO_USAGE },
 };
 
 export async function main(argv: string[]): Promise<number> {

@@ -1,0 +1,105 @@
+import { readFileSync } from 'node:fs';
+import { TsibaseError } from '../../host-api/errors.js';
+import {
+  Transaction, bytesToHex, fromPem, keyPairFromPkcs8, parsePublicKey, signTransaction, transactionId, type Action, type KeyPair,
+} from '../../host-api/index.js';
+import { httpRequest, serviceUrl } from './client.js';
+
+// What the client commands share: TaPoS from the node, signing, pushing and reporting failures.
+
+export const DEFAULT_API = 'http://tsibase.localhost:8080';
+
+/** The verify service of the keys the CLI signs with (formats.md: P-256 and secp256k1). */
+const VERIFY_SERVICE = 'verify-sig';
+
+/** A private key file (PKCS#8, PEM or DER) as a key pair to sign with. */
+export function readPrivateKey(file: string): KeyPair {
+  const bytes = readFileSync(file);
+  const text = bytes.toString('latin1');
+  const der = text.includes('-----BEGIN') ? fromPem(text).der : new Uint8Array(bytes);
+  try {
+    return keyPairFromPkcs8(der);
+  } catch (err) {
+    throw new TsibaseError('CLI_BAD_KEY', `${file} is not a P-256 or secp256k1 private key (PKCS#8): ${(err as Error).message}`);
+  }
+}
+
+/** A public key (SubjectPublicKeyInfo) from a PEM/DER public key file, a private key file, or hex. */
+export function readPublicKey(source: string): Uint8Array {
+  if (/^[0-9a-fA-F]+$/.test(source) && source.length % 2 === 0 && source.length > 64) {
+    const der = Uint8Array.from(Buffer.from(source, 'hex'));
+    parsePublicKey(der);
+    return der;
+  }
+  const bytes = readFileSync(source);
+  const text = bytes.toString('latin1');
+  if (text.includes('-----BEGIN')) {
+    const { label, der } = fromPem(text);
+    if (label === 'PUBLIC KEY') {
+      parsePublicKey(der);
+      return der;
+    }
+    return readPrivateKey(source).publicKey;
+  }
+  try {
+    parsePublicKey(new Uint8Array(bytes));
+    return new Uint8Array(bytes);
+  } catch {
+    return readPrivateKey(source).publicKey;
+  }
+}
+
+export interface PushOptions {
+  readonly keys?: readonly KeyPair[];
+  /** `final` (default) answers once the block holding the transaction is final. */
+  readonly waitFor?: 'applied' | 'final';
+  /** Seconds until the transaction expires (default 60). */
+  readonly expiresIn?: number;
+}
+
+export interface PushedTrace {
+  readonly error: string | null;
+  readonly actionTraces: unknown[];
+}
+
+export interface Pushed {
+  /** The transaction id (hex). */
+  readonly id: string;
+  readonly trace: PushedTrace;
+}
+
+export class ChainClient {
+  constructor(readonly api: string = DEFAULT_API) {}
+
+  /** TaPoS of the head block and an expiration (seed 1 §4.2 /common/tapos/head). */
+  async tapos(expiresIn = 60) {
+    const r = await httpRequest(new URL('/common/tapos/head', this.api).toString());
+    if (r.status !== 200) throw new TsibaseError('CLI_NODE_ERROR', `GET /common/tapos/head: ${r.status} ${r.text()}`);
+    const head = r.json() as { refBlockIndex: number; refBlockSuffix: number };
+    return { expiration: BigInt(Math.floor(Date.now() / 1000) + expiresIn), ...head, flags: 0 };
+  }
+
+  /** The action arguments `data` packed by the service's own /pack_action/<method> helper. */
+  async packAction(service: string, method: string, data: unknown): Promise<Uint8Array> {
+    const r = await httpRequest(serviceUrl(this.api, service, `/pack_action/${method}`), {
+      method: 'POST', body: new TextEncoder().encode(JSON.stringify(data)), headers: { 'content-type': 'application/json' },
+    });
+    if (r.status !== 200) throw new TsibaseError('CLI_NODE_ERROR', `${service} cannot pack ${method}: ${r.status} ${r.text()}`);
+    return r.body;
+  }
+
+  /** Signs and pushes one transaction; a failed transaction throws its error. */
+  async push(actions: readonly Action[], options: PushOptions = {}): Promise<Pushed> {
+    const keys = options.keys ?? [];
+    const tapos = await this.tapos(options.expiresIn);
+    const transaction = { tapos, actions, claims: keys.map((k) => ({ service: VERIFY_SERVICE, rawData: k.publicKey })) };
+    const signed = signTransaction(transaction, keys);
+    const id = bytesToHex(transactionId(Transaction.pack(transaction)));
+    const url = `${serviceUrl(this.api, 'transact', '/push_transaction')}?wait_for=${options.waitFor ?? 'final'}`;
+    const r = await httpRequest(url, { method: 'POST', body: signed, headers: { 'content-type': 'application/octet-stream' } });
+    if (r.status !== 200) throw new TsibaseError('CLI_TRANSACTION_FAILED', `transaction refused: ${r.text()}`);
+    const trace = r.json() as PushedTrace;
+    if (trace.error !== null) throw new TsibaseError('CLI_TRANSACTION_FAILED', `transaction ${id} failed: ${trace.error}`);
+    return { id, trace };
+  }
+}

@@ -1,0 +1,33 @@
+import { systemAction } from '../../../host-api/index.js';
+import { option, parseArgs, UsageError } from '../args.js';
+import { ChainClient, DEFAULT_API, readPublicKey } from '../chain-client.js';
+import { CLIENT_OPTIONS, accountArgument, signingKeys } from './client-options.js';
+
+export const CREATE_USAGE = `usage: tsibase create <account> (--key <key> | --insecure) [options]
+
+Creates an account. With --key it authenticates with auth-sig and that public key (a public or
+private key file, or the key as hex): its transactions must be signed with the private key.
+
+options:
+  -a, --api <url>          the node (default ${DEFAULT_API})
+  -k, --key <key>          the account's public key
+  -i, --insecure           use auth-any: anyone may act as the account (development only)
+      --creator <account>  the existing account that creates it (default root)
+  -s, --sign <key.pem>     sign with this private key (repeatable; the creator's key)`;
+
+export async function createCommand(argv: string[]): Promise<number> {
+  const args = parseArgs(argv, [...CLIENT_OPTIONS, { name: 'key', short: 'k' }, { name: 'insecure', short: 'i', flag: true }, { name: 'creator' }]);
+  const [name, extra] = args.positional;
+  if (!name || extra) throw new UsageError(`${extra ? `unexpected argument '${extra}'` : 'missing <account>'}\n\n${CREATE_USAGE}`);
+  const account = accountArgument(name);
+  const key = option(args, 'key');
+  const insecure = args.options.has('insecure');
+  if (!key === !insecure) throw new UsageError(`give exactly one of --key and --insecure\n\n${CREATE_USAGE}`);
+  const creator = accountArgument(option(args, 'creator') ?? 'root');
+  const action = key
+    ? systemAction(creator, 'auth-sig.newAccount', { name: account, key: readPublicKey(key) })
+    : systemAction(creator, 'accounts.newAccount', { name: account, authService: 'auth-any', requireNew: true });
+  await new ChainClient(option(args, 'api') ?? DEFAULT_API).push([action], { keys: signingKeys(args) });
+  console.log(`created ${account}${key ? ' (auth-sig)' : ' (auth-any)'}`);
+  return 0;
+}

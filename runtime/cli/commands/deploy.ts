@@ -1,0 +1,64 @@
+import { readFileSync } from 'node:fs';
+import { TsibaseError } from '../../../host-api/errors.js';
+import { accountNumberFromName, methodNumberFromName, systemAction, type Action } from '../../../host-api/index.js';
+import { admitModule } from '../../wasm/admission/index.js';
+import { option, parseArgs, UsageError } from '../args.js';
+import { ChainClient, DEFAULT_API, readPublicKey } from '../chain-client.js';
+import { CLIENT_OPTIONS, accountArgument, signingKeys } from './client-options.js';
+
+export const DEPLOY_USAGE = `usage: tsibase deploy <account> <file.wasm> [options]
+
+Installs <file.wasm> as the service of <account> (setcode::setCode, sent by the account), in one
+transaction with the options' actions.
+
+options:
+  -a, --api <url>               the node (default ${DEFAULT_API})
+  -s, --sign <key.pem>          sign with this private key (repeatable)
+  -i, --create-insecure-account create <account> first if missing, with auth-any (development only)
+  -k, --create-account <key>    create <account> first if missing, with auth-sig and this public key
+                                (a public or private key file, or the key as hex)
+      --creator <account>       the account that creates it (default root)
+  -r, --register-server         serve <account>'s subdomain with its serveSys (http::registerServer)
+      --init                    run the service's init() action after installing it`;
+
+export async function deployCommand(argv: string[]): Promise<number> {
+  const args = parseArgs(argv, [
+    ...CLIENT_OPTIONS,
+    { name: 'create-insecure-account', short: 'i', flag: true },
+    { name: 'create-account', short: 'k' },
+    { name: 'creator' },
+    { name: 'register-server', short: 'r', flag: true },
+    { name: 'init', flag: true },
+  ]);
+  const [name, file, extra] = args.positional;
+  if (!name || !file || extra) throw new UsageError(`${extra ? `unexpected argument '${extra}'` : 'missing <account> or <file.wasm>'}\n\n${DEPLOY_USAGE}`);
+  const account = accountArgument(name);
+  const code = new Uint8Array(readFileSync(file));
+  // The node would refuse the module when it first runs; say so before anything is pushed.
+  try {
+    admitModule(code);
+  } catch (err) {
+    throw new TsibaseError('CLI_BAD_MODULE', `${file} is not a module the node accepts: ${(err as Error).message}`);
+  }
+  const creator = accountArgument(option(args, 'creator') ?? 'root');
+  const key = option(args, 'create-account');
+  if (key && args.options.has('create-insecure-account')) throw new UsageError('use --create-account or --create-insecure-account, not both');
+
+  const actions: Action[] = [];
+  if (key) actions.push(systemAction(creator, 'auth-sig.newAccount', { name: account, key: readPublicKey(key) }));
+  if (args.options.has('create-insecure-account')) {
+    actions.push(systemAction(creator, 'accounts.newAccount', { name: account, authService: 'auth-any', requireNew: false }));
+  }
+  actions.push(systemAction(account, 'setcode.setCode', { service: account, vmType: 0, vmVersion: 0, code }));
+  if (args.options.has('register-server')) actions.push(systemAction(account, 'http.registerServer', { server: account }));
+  if (args.options.has('init')) {
+    const number = accountNumberFromName(account);
+    // An action without arguments carries an empty Object: its 2-byte header.
+    actions.push({ sender: number, service: number, method: methodNumberFromName('init'), rawData: new Uint8Array(2) });
+  }
+
+  const client = new ChainClient(option(args, 'api') ?? DEFAULT_API);
+  await client.push(actions, { keys: signingKeys(args) });
+  console.log(`deployed ${file} (${code.length} bytes) as ${account}`);
+  return 0;
+}
