@@ -44,10 +44,9 @@ export async function httpRequest(url: string, init: { method?: string; body?: U
   };
 }
 
-/** The URL of `service`'s subdomain on the node at `api` (e.g. transact.tsibase.localhost). */
-export function serviceUrl(api: string, service: string, path: string): string {
-  const url = new URL(api);
+/** The URL of `target` (a path, optionally with a query) on `service`'s subdomain of the node at `api`. */
+export function serviceUrl(api: string, service: string, target: string): string {
+  const url = new URL(target, api);
   url.hostname = `${service}.${url.hostname}`;
-  url.pathname = path;
   return url.toString();
 }

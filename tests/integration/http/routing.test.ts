@@ -1,0 +1,121 @@
+// Seed 1 §1 and §4.5, http.md §1-3 on a real node: the http service routes subdomains to their
+// registered server, /common/ to common-api, and turns each serveSys outcome into a reply.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { httpRequest, serviceUrl } from '../../../runtime/cli/client.js';
+import { startNode, type RunningNode } from '../../lib/node-process.js';
+import { testBundle } from '../../lib/test-bundle.js';
+import { buildScript } from '../../unit/services-wasm/program.js';
+
+interface Ctx { dir: string; node: RunningNode }
+const test = suite<Ctx>('HTTP routing through the http service');
+
+const get = (ctx: Ctx, service: string, path: string, init: Parameters<typeof httpRequest>[1] = {}) =>
+  httpRequest(serviceUrl(ctx.node.api, service, path), init);
+
+test.before(async (ctx) => {
+  ctx.dir = mkdtempSync(join(tmpdir(), 'tsibase-routing-'));
+  const probe = await (await buildScript()).compileService('tests/integration/services/http-probe.as.ts');
+  const bundle = join(ctx.dir, 'test.bundle');
+  writeFileSync(bundle, await testBundle([
+    { account: 'probe', flags: 1n, code: probe.binary, genesis: false, server: 'probe', initActions: [], files: [] },
+  ]));
+  ctx.node = await startNode(join(ctx.dir, 'node'), ['-p', 'prod', '--boot', bundle, '--block-interval', '200']);
+});
+
+test.after(async (ctx) => {
+  await ctx.node.stop();
+  rmSync(ctx.dir, { recursive: true, force: true });
+});
+
+test('a registered server answers with its status, content type, body and allowed headers', async (ctx) => {
+  const r = await get(ctx, 'probe', '/reply');
+  assert.is(r.status, 201);
+  assert.is(r.contentType, 'text/plain');
+  assert.is(r.text(), 'hello');
+  const counter = await get(ctx, 'example', '/counter?owner=root&name=none');
+  assert.is(counter.status, 200);
+  assert.is(counter.text(), 'null');
+});
+
+test('the request as serveSys sees it: method, host without port, target, type, body; hidden headers dropped', async (ctx) => {
+  const r = await get(ctx, 'probe', '/echo?x=1', {
+    method: 'POST', body: new Uint8Array(5), headers: { 'content-type': 'application/x-test', 'x-test': 'yes', 'proxy-authorization': 'secret' },
+  });
+  const seen = r.json() as { method: string; host: string; target: string; contentType: string; body: number; headers: string[] };
+  assert.equal({ ...seen, headers: undefined }, {
+    method: 'POST', host: 'probe.tsibase.localhost', target: '/echo?x=1', contentType: 'application/x-test', body: 5, headers: undefined,
+  });
+  assert.ok(seen.headers.includes('x-test'));
+  assert.not.ok(seen.headers.includes('proxy-authorization'));
+});
+
+test('an abort is a 500 carrying the abort message', async (ctx) => {
+  const r = await get(ctx, 'probe', '/abort');
+  assert.is(r.status, 500);
+  assert.is(r.text(), "service 'probe' aborted with message: probe refused");
+});
+
+test('a header a chain service may not set, and a status out of range, are 500s', async (ctx) => {
+  const header = await get(ctx, 'probe', '/bad-header');
+  assert.is(header.status, 500);
+  assert.is(header.text(), "service 'http' aborted with message: service probe attempted to set http header X-Custom");
+  const status = await get(ctx, 'probe', '/bad-status');
+  assert.is(status.status, 500);
+  assert.is(status.text(), 'Invalid status code');
+});
+
+test('sendReply during serveSys answers the request; the return value is then not used', async (ctx) => {
+  const r = await get(ctx, 'probe', '/send');
+  assert.is(r.status, 200);
+  assert.is(r.text(), 'sent');
+});
+
+test('a deferred reply waits until another request sends it', async (ctx) => {
+  const waiting = get(ctx, 'probe', '/defer');
+  let settled = false;
+  void waiting.then(() => (settled = true));
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  assert.not.ok(settled, 'the deferred request is still open');
+  const answer = await get(ctx, 'probe', '/answer');
+  assert.is(answer.text(), 'answered');
+  const r = await waiting;
+  assert.is(r.status, 200);
+  assert.is(r.text(), 'deferred answer');
+});
+
+test('unanswered: 404 with CORS for other methods, 200 for OPTIONS; an unknown subdomain too', async (ctx) => {
+  const declined = await get(ctx, 'probe', '/nothing');
+  assert.is(declined.status, 404);
+  assert.is(declined.text(), "The resource '/nothing' was not found");
+  const unknown = await get(ctx, 'nobody', '/x');
+  assert.is(unknown.status, 404);
+  const options = await get(ctx, 'nobody', '/x', { method: 'OPTIONS' });
+  assert.is(options.status, 200);
+  assert.is(options.text(), '');
+});
+
+test('methods services never see are refused by the node with 405', async (ctx) => {
+  const r = await get(ctx, 'probe', '/reply', { method: 'PATCH' });
+  assert.is(r.status, 405);
+  assert.is(r.text(), "The resource '/reply' does not accept the method PATCH.");
+});
+
+test('/common/ on any domain goes to common-api', async (ctx) => {
+  const service = await get(ctx, 'probe', '/common/thisservice');
+  assert.is(service.json(), 'probe');
+  const root = await httpRequest(new URL('/common/thisservice', ctx.node.api).toString());
+  assert.is(root.json(), 'homepage');
+  const domain = await get(ctx, 'example', '/common/rootdomain');
+  assert.is(domain.json(), 'tsibase.localhost');
+  const head = (await get(ctx, 'example', '/common/tapos/head')).json() as Record<string, number>;
+  assert.equal(Object.keys(head), ['refBlockIndex', 'refBlockSuffix']);
+  assert.ok(Number.isInteger(head.refBlockIndex) && head.refBlockIndex! < 128);
+  const chainId = (await get(ctx, 'example', '/common/chainid')).json();
+  assert.match(String(chainId), /^[0-9A-F]{64}$/);
+});
+
+test.run();

@@ -1,0 +1,57 @@
+// A test service (deployed privileged as `probe`, serving its own subdomain) that answers each
+// path with one of the serveSys outcomes of seed 1 §4.5 and http.md §2.
+
+import {
+  AccountNumber, DbId, HttpHeader, HttpReply, HttpRequest, Option, Table, abort, checkHttpServerCaller,
+  checkoutSubjective, commitSubjective, jsonString,
+} from "../../../services-wasm/sdk/index";
+import { HttpActor } from "../../../services-wasm/http/index";
+
+/** The socket of the request /defer left open. */
+@fracpack
+class Deferred {
+  constructor(public id: u8 = 0, public socket: i32 = 0) {}
+}
+
+const deferred = new Table<Deferred, u8>(1, (d: Deferred): u8 => d.id, DbId.subjective);
+
+@service("probe")
+export class Probe {
+  @action
+  serveSys(request: HttpRequest, socket: Option<i32>, user: Option<AccountNumber>): HttpReply | null {
+    checkHttpServerCaller();
+    const path = request.path();
+    if (path == "/reply") return HttpReply.text("hello", "text/plain", 201).withHeader("Cache-Control", "no-store");
+    if (path == "/abort") abort("probe refused");
+    if (path == "/bad-header") return HttpReply.text("x").withHeader("X-Custom", "1");
+    if (path == "/bad-status") return HttpReply.text("x", "text/plain", 99);
+    if (path == "/send") {
+      new HttpActor().sendReply(socket.get(), HttpReply.text("sent"));
+      return HttpReply.text("ignored");
+    }
+    if (path == "/defer") {
+      new HttpActor().deferReply(socket.get());
+      checkoutSubjective();
+      deferred.put(new Deferred(0, socket.get()));
+      commitSubjective();
+      return null;
+    }
+    if (path == "/answer") {
+      checkoutSubjective();
+      const row = deferred.get(0);
+      commitSubjective();
+      if (row === null) return HttpReply.text("nothing deferred", "text/plain", 404);
+      new HttpActor().sendReply(row.socket, HttpReply.text("deferred answer"));
+      return HttpReply.text("answered");
+    }
+    if (path == "/echo") {
+      let headers = "";
+      for (let i = 0; i < request.headers.length; i++) headers += (i ? "," : "") + jsonString(request.headers[i].name.toLowerCase());
+      return HttpReply.json(
+        "{\"method\":" + jsonString(request.method) + ",\"host\":" + jsonString(request.host) + ",\"target\":" + jsonString(request.target) +
+        ",\"contentType\":" + jsonString(request.contentType) + ",\"body\":" + request.body.length.toString() + ",\"headers\":[" + headers + "]}",
+      );
+    }
+    return null;
+  }
+}
