@@ -1,0 +1,138 @@
+// The client commands as a user runs them against a real node: create accounts with keys,
+// deploy a token service from its .wasm, push signed transfers, and every refusal with a clear
+// message and exit code.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { httpRequest, serviceUrl } from '../../../runtime/cli/client.js';
+import { startNode, type RunningNode } from '../../lib/node-process.js';
+import { testBundle } from '../../lib/test-bundle.js';
+import { compiledService } from '../../unit/services-wasm/program.js';
+
+interface Ctx { dir: string; node: RunningNode; tokens: string }
+const test = suite<Ctx>('tsibase create / deploy / push / info');
+
+const BIN = join(process.cwd(), 'bin', 'tsibase.js');
+
+interface Run { status: number | null; stdout: string; stderr: string }
+
+/** Runs the CLI as a child process (asynchronously: the node under test is a child too). */
+function cli(ctx: Ctx, args: string[], stdin?: string): Promise<Run> {
+  const api = args[0] === 'keys' ? [] : ['-a', ctx.node.api];
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args, ...api], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+    child.stdin.end(stdin ?? '');
+  });
+}
+
+const file = (ctx: Ctx, name: string, text: string) => {
+  const path = join(ctx.dir, name);
+  writeFileSync(path, text);
+  return path;
+};
+
+const transfer = (from: string, to: string, amount: string) =>
+  JSON.stringify([{ sender: from, service: 'tokens', method: 'transfer', data: { to, amount, memo: 'test' } }]);
+
+const balance = async (ctx: Ctx, account: string) =>
+  (await httpRequest(serviceUrl(ctx.node.api, 'tokens', `/balance?account=${account}`))).json();
+
+test.before(async (ctx) => {
+  ctx.dir = mkdtempSync(join(tmpdir(), 'tsibase-cli-'));
+  const bundle = join(ctx.dir, 'test.bundle');
+  writeFileSync(bundle, await testBundle());
+  ctx.tokens = join(ctx.dir, 'tokens.wasm');
+  writeFileSync(ctx.tokens, (await compiledService('tokens')).binary);
+  ctx.node = await startNode(join(ctx.dir, 'node'), ['-p', 'prod', '--boot', bundle, '--block-interval', '200']);
+  for (const who of ['alice', 'bob']) {
+    const r = await cli(ctx, ['keys', '--out', join(ctx.dir, `${who}.pem`)]);
+    assert.is(r.status, 0, r.stderr);
+  }
+});
+
+test.after(async (ctx) => {
+  await ctx.node.stop();
+  rmSync(ctx.dir, { recursive: true, force: true });
+});
+
+test('create: accounts with keys; refusals name the problem', async (ctx) => {
+  for (const who of ['alice', 'bob']) {
+    const r = await cli(ctx, ['create', who, '--key', join(ctx.dir, `${who}.pem`)]);
+    assert.is(r.status, 0, r.stderr);
+    assert.match(r.stdout, `created ${who} (auth-sig)`);
+  }
+  const again = await cli(ctx, ['create', 'alice', '--insecure']);
+  assert.is(again.status, 1);
+  assert.match(again.stderr, 'account already exists');
+  const badName = await cli(ctx, ['create', 'no way', '--insecure']);
+  assert.is(badName.status, 2);
+  assert.match(badName.stderr, "'no way' is not a valid account name");
+  const both = await cli(ctx, ['create', 'carol']);
+  assert.is(both.status, 2);
+  assert.match(both.stderr, 'give exactly one of --key and --insecure');
+  const missingKey = await cli(ctx, ['create', 'carol', '--key', join(ctx.dir, 'missing.pem')]);
+  assert.is(missingKey.status, 1);
+  assert.match(missingKey.stderr, 'missing.pem');
+});
+
+test('deploy: a token service from its .wasm, registered for HTTP and initialized', async (ctx) => {
+  const r = await cli(ctx, ['deploy', 'tokens', ctx.tokens, '--create-insecure-account', '--register-server', '--init']);
+  assert.is(r.status, 0, r.stderr);
+  assert.match(r.stdout, 'as tokens');
+  const notWasm = await cli(ctx, ['deploy', 'other', file(ctx, 'not.wasm', 'hello'), '-i']);
+  assert.is(notWasm.status, 1);
+  assert.match(notWasm.stderr, 'is not a module the node accepts');
+  const twice = await cli(ctx, ['deploy', 'tokens', ctx.tokens, '--init']);
+  assert.is(twice.status, 1);
+  assert.match(twice.stderr, 'the token is already initialized');
+});
+
+test('push: mint packed by the service, a signed transfer; the balance moves', async (ctx) => {
+  const mint = await cli(ctx, ['push', '-', '--wait', 'applied'], JSON.stringify({ sender: 'tokens', service: 'tokens', method: 'mint', data: { to: 'alice', amount: '1000' } }));
+  assert.is(mint.status, 0, mint.stderr);
+  const sent = await cli(ctx, ['push', file(ctx, 't1.json', transfer('alice', 'bob', '250')), '--sign', join(ctx.dir, 'alice.pem')]);
+  assert.is(sent.status, 0, sent.stderr);
+  assert.match(sent.stdout, /transaction [0-9A-F]{64} is in a final block/);
+  assert.is(await balance(ctx, 'bob'), '250');
+  assert.is(await balance(ctx, 'alice'), '750');
+});
+
+test('push refusals: unsigned, signed with the wrong key, bad JSON, unknown action, failing action', async (ctx) => {
+  const t = file(ctx, 't2.json', transfer('alice', 'bob', '1'));
+  const unsigned = await cli(ctx, ['push', t]);
+  assert.is(unsigned.status, 1);
+  assert.match(unsigned.stderr, 'does not include a claim for the key needed to authenticate sender alice');
+  const wrongKey = await cli(ctx, ['push', t, '--sign', join(ctx.dir, 'bob.pem')]);
+  assert.is(wrongKey.status, 1);
+  assert.match(wrongKey.stderr, 'claim for the key');
+  const notJson = await cli(ctx, ['push', file(ctx, 'bad.json', '{ nope')]);
+  assert.is(notJson.status, 1);
+  assert.match(notJson.stderr, 'bad.json is not JSON');
+  const unknown = await cli(ctx, ['push', '-'], JSON.stringify({ sender: 'alice', service: 'tokens', method: 'burn', data: {} }));
+  assert.is(unknown.status, 1);
+  assert.match(unknown.stderr, 'tokens cannot pack burn');
+  const tooMuch = await cli(ctx, ['push', file(ctx, 't3.json', transfer('bob', 'alice', '999999')), '--sign', join(ctx.dir, 'bob.pem')]);
+  assert.is(tooMuch.status, 1);
+  assert.match(tooMuch.stderr, "service 'tokens' aborted with message: insufficient balance");
+  const badWait = await cli(ctx, ['push', t, '--wait', 'soon']);
+  assert.is(badWait.status, 2);
+  assert.is(await balance(ctx, 'bob'), '250', 'no refused transfer moved anything');
+});
+
+test('info: root domain, chain id and head block of the node', async (ctx) => {
+  const r = await cli(ctx, ['info']);
+  assert.is(r.status, 0, r.stderr);
+  assert.match(r.stdout, 'root domain: tsibase.localhost');
+  assert.match(r.stdout, /chain id:\s+[0-9A-F]{64}/);
+  assert.match(r.stdout, /head block:\s+refBlockIndex \d+, refBlockSuffix \d+/);
+});
+
+test.run();
