@@ -53,7 +53,7 @@ export interface PushOptions {
   readonly keys?: readonly KeyPair[];
   /** `final` (default) answers once the block holding the transaction is final. */
   readonly waitFor?: 'applied' | 'final';
-  /** Seconds until the transaction expires (default 60). */
+  /** Seconds until the transaction expires (default 10). */
   readonly expiresIn?: number;
 }
 
@@ -91,7 +91,7 @@ export class ChainClient {
   /** Signs and pushes one transaction; a failed transaction throws its error. */
   async push(actions: readonly Action[], options: PushOptions = {}): Promise<Pushed> {
     const keys = options.keys ?? [];
-    const tapos = await this.tapos(options.expiresIn);
+    const tapos = await this.tapos(options.expiresIn ?? 10);
     const transaction = { tapos, actions, claims: keys.map((k) => ({ service: VERIFY_SERVICE, rawData: k.publicKey })) };
     const signed = signTransaction(transaction, keys);
     const id = bytesToHex(transactionId(Transaction.pack(transaction)));

@@ -1,7 +1,7 @@
 import { systemAction } from '../../../host-api/index.js';
 import { option, parseArgs, UsageError } from '../args.js';
-import { ChainClient, DEFAULT_API, readPublicKey } from '../chain-client.js';
-import { CLIENT_OPTIONS, accountArgument, signingKeys } from './client-options.js';
+import { readPublicKey } from '../chain-client.js';
+import { CLIENT_OPTIONS, CLIENT_OPTIONS_USAGE, accountArgument, chainClient, pushOptions } from './client-options.js';
 
 export const CREATE_USAGE = `usage: tsibase create <account> (--key <key> | --insecure) [options]
 
@@ -9,11 +9,10 @@ Creates an account. With --key it authenticates with auth-sig and that public ke
 private key file, or the key as hex): its transactions must be signed with the private key.
 
 options:
-  -a, --api <url>          the node (default ${DEFAULT_API})
-  -k, --key <key>          the account's public key
-  -i, --insecure           use auth-any: anyone may act as the account (development only)
-      --creator <account>  the existing account that creates it (default root)
-  -s, --sign <key.pem>     sign with this private key (repeatable; the creator's key)`;
+  -k, --key <key>              the account's public key
+  -i, --insecure               use auth-any: anyone may act as the account (development only)
+      --creator <account>      the existing account that creates it (default root; sign with its key)
+${CLIENT_OPTIONS_USAGE}`;
 
 export async function createCommand(argv: string[]): Promise<number> {
   const args = parseArgs(argv, [...CLIENT_OPTIONS, { name: 'key', short: 'k' }, { name: 'insecure', short: 'i', flag: true }, { name: 'creator' }]);
@@ -27,7 +26,7 @@ export async function createCommand(argv: string[]): Promise<number> {
   const action = key
     ? systemAction(creator, 'auth-sig.newAccount', { name: account, key: readPublicKey(key) })
     : systemAction(creator, 'accounts.newAccount', { name: account, authService: 'auth-any', requireNew: true });
-  await new ChainClient(option(args, 'api') ?? DEFAULT_API).push([action], { keys: signingKeys(args) });
+  await chainClient(args).push([action], pushOptions(args));
   console.log(`created ${account}${key ? ' (auth-sig)' : ' (auth-any)'}`);
   return 0;
 }

@@ -3,8 +3,8 @@ import { TsibaseError } from '../../../host-api/errors.js';
 import { accountNumberFromName, methodNumberFromName, systemAction, type Action } from '../../../host-api/index.js';
 import { admitModule } from '../../wasm/admission/index.js';
 import { option, parseArgs, UsageError } from '../args.js';
-import { ChainClient, DEFAULT_API, readPublicKey } from '../chain-client.js';
-import { CLIENT_OPTIONS, accountArgument, signingKeys } from './client-options.js';
+import { readPublicKey } from '../chain-client.js';
+import { CLIENT_OPTIONS, CLIENT_OPTIONS_USAGE, accountArgument, chainClient, pushOptions } from './client-options.js';
 
 export const DEPLOY_USAGE = `usage: tsibase deploy <account> <file.wasm> [options]
 
@@ -12,8 +12,7 @@ Installs <file.wasm> as the service of <account> (setcode::setCode, sent by the 
 transaction with the options' actions.
 
 options:
-  -a, --api <url>               the node (default ${DEFAULT_API})
-  -s, --sign <key.pem>          sign with this private key (repeatable)
+${CLIENT_OPTIONS_USAGE}
   -i, --create-insecure-account create <account> first if missing, with auth-any (development only)
   -k, --create-account <key>    create <account> first if missing, with auth-sig and this public key
                                 (a public or private key file, or the key as hex)
@@ -57,8 +56,7 @@ export async function deployCommand(argv: string[]): Promise<number> {
     actions.push({ sender: number, service: number, method: methodNumberFromName('init'), rawData: new Uint8Array(2) });
   }
 
-  const client = new ChainClient(option(args, 'api') ?? DEFAULT_API);
-  await client.push(actions, { keys: signingKeys(args) });
+  await chainClient(args).push(actions, pushOptions(args));
   console.log(`deployed ${file} (${code.length} bytes) as ${account}`);
   return 0;
 }

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { TsibaseError } from '../../../host-api/errors.js';
 import { Action, hexToBytes } from '../../../host-api/index.js';
-import { option, parseArgs, UsageError } from '../args.js';
-import { ChainClient, DEFAULT_API } from '../chain-client.js';
-import { CLIENT_OPTIONS, accountArgument, signingKeys } from './client-options.js';
+import { parseArgs, UsageError } from '../args.js';
+import type { ChainClient } from '../chain-client.js';
+import { CLIENT_OPTIONS, CLIENT_OPTIONS_USAGE, accountArgument, chainClient, pushOptions } from './client-options.js';
 
 export const PUSH_USAGE = `usage: tsibase push <actions.json | -> [options]
 
@@ -14,9 +14,7 @@ with the arguments either as "data" (packed by the service's /pack_action/<metho
 "rawData" (hex of the packed arguments).
 
 options:
-  -a, --api <url>              the node (default ${DEFAULT_API})
-  -s, --sign <key.pem>         sign with this private key (repeatable)
-  -w, --wait <applied|final>   answer once applied, or once in a final block (default final)
+${CLIENT_OPTIONS_USAGE}
       --trace                  print the whole transaction trace as JSON`;
 
 interface ActionJson {
@@ -70,16 +68,14 @@ async function toAction(client: ChainClient, json: ActionJson, index: number): P
 }
 
 export async function pushCommand(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, [...CLIENT_OPTIONS, { name: 'wait', short: 'w' }, { name: 'trace', flag: true }]);
+  const args = parseArgs(argv, [...CLIENT_OPTIONS, { name: 'trace', flag: true }]);
   const [source, extra] = args.positional;
   if (!source || extra) throw new UsageError(`${extra ? `unexpected argument '${extra}'` : 'missing <actions.json>'}\n\n${PUSH_USAGE}`);
-  const wait = option(args, 'wait') ?? 'final';
-  if (wait !== 'applied' && wait !== 'final') throw new UsageError(`--wait must be applied or final, not '${wait}'`);
-  const keys = signingKeys(args);
-  const client = new ChainClient(option(args, 'api') ?? DEFAULT_API);
+  const options = pushOptions(args);
+  const client = chainClient(args);
   const actions = await Promise.all(readActions(source).map((json, i) => toAction(client, json, i)));
-  const { id, trace } = await client.push(actions, { keys, waitFor: wait });
+  const { id, trace } = await client.push(actions, options);
   if (args.options.has('trace')) console.log(JSON.stringify(trace, null, 2));
-  console.log(`transaction ${id} ${wait === 'final' ? 'is in a final block' : 'applied'}`);
+  console.log(`transaction ${id} ${options.waitFor === 'final' ? 'is in a final block' : 'applied'}`);
   return 0;
 }

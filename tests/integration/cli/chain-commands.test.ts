@@ -69,7 +69,7 @@ test('create: accounts with keys; refusals name the problem', async (ctx) => {
     assert.is(r.status, 0, r.stderr);
     assert.match(r.stdout, `created ${who} (auth-sig)`);
   }
-  const again = await cli(ctx, ['create', 'alice', '--insecure']);
+  const again = await cli(ctx, ['create', 'alice', '--insecure', '-w', 'applied']);
   assert.is(again.status, 1);
   assert.match(again.stderr, 'account already exists');
   const badName = await cli(ctx, ['create', 'no way', '--insecure']);
@@ -78,7 +78,7 @@ test('create: accounts with keys; refusals name the problem', async (ctx) => {
   const both = await cli(ctx, ['create', 'carol']);
   assert.is(both.status, 2);
   assert.match(both.stderr, 'give exactly one of --key and --insecure');
-  const missingKey = await cli(ctx, ['create', 'carol', '--key', join(ctx.dir, 'missing.pem')]);
+  const missingKey = await cli(ctx, ['create', 'carol', '--key', join(ctx.dir, 'missing.pem'), '-w', 'applied']);
   assert.is(missingKey.status, 1);
   assert.match(missingKey.stderr, 'missing.pem');
 });
@@ -87,10 +87,11 @@ test('deploy: a token service from its .wasm, registered for HTTP and initialize
   const r = await cli(ctx, ['deploy', 'tokens', ctx.tokens, '--create-insecure-account', '--register-server', '--init']);
   assert.is(r.status, 0, r.stderr);
   assert.match(r.stdout, 'as tokens');
-  const notWasm = await cli(ctx, ['deploy', 'other', file(ctx, 'not.wasm', 'hello'), '-i']);
+  const notWasm = await cli(ctx, ['deploy', 'other', file(ctx, 'not.wasm', 'hello'), '-i', '-w', 'applied']);
   assert.is(notWasm.status, 1);
   assert.match(notWasm.stderr, 'is not a module the node accepts');
-  const twice = await cli(ctx, ['deploy', 'tokens', ctx.tokens, '--init']);
+  // With the default wait (final) a failed transaction is reported at its expiration.
+  const twice = await cli(ctx, ['deploy', 'tokens', ctx.tokens, '--init', '--expire-after', '1']);
   assert.is(twice.status, 1);
   assert.match(twice.stderr, 'the token is already initialized');
 });
@@ -107,10 +108,10 @@ test('push: mint packed by the service, a signed transfer; the balance moves', a
 
 test('push refusals: unsigned, signed with the wrong key, bad JSON, unknown action, failing action', async (ctx) => {
   const t = file(ctx, 't2.json', transfer('alice', 'bob', '1'));
-  const unsigned = await cli(ctx, ['push', t]);
+  const unsigned = await cli(ctx, ['push', t, '-w', 'applied']);
   assert.is(unsigned.status, 1);
   assert.match(unsigned.stderr, 'does not include a claim for the key needed to authenticate sender alice');
-  const wrongKey = await cli(ctx, ['push', t, '--sign', join(ctx.dir, 'bob.pem')]);
+  const wrongKey = await cli(ctx, ['push', t, '--sign', join(ctx.dir, 'bob.pem'), '-w', 'applied']);
   assert.is(wrongKey.status, 1);
   assert.match(wrongKey.stderr, 'claim for the key');
   const notJson = await cli(ctx, ['push', file(ctx, 'bad.json', '{ nope')]);
@@ -119,11 +120,12 @@ test('push refusals: unsigned, signed with the wrong key, bad JSON, unknown acti
   const unknown = await cli(ctx, ['push', '-'], JSON.stringify({ sender: 'alice', service: 'tokens', method: 'burn', data: {} }));
   assert.is(unknown.status, 1);
   assert.match(unknown.stderr, 'tokens cannot pack burn');
-  const tooMuch = await cli(ctx, ['push', file(ctx, 't3.json', transfer('bob', 'alice', '999999')), '--sign', join(ctx.dir, 'bob.pem')]);
+  const tooMuch = await cli(ctx, ['push', file(ctx, 't3.json', transfer('bob', 'alice', '999999')), '--sign', join(ctx.dir, 'bob.pem'), '-w', 'applied']);
   assert.is(tooMuch.status, 1);
   assert.match(tooMuch.stderr, "service 'tokens' aborted with message: insufficient balance");
   const badWait = await cli(ctx, ['push', t, '--wait', 'soon']);
   assert.is(badWait.status, 2);
+  assert.match(badWait.stderr, "--wait must be applied or final, not 'soon'");
   assert.is(await balance(ctx, 'bob'), '250', 'no refused transfer moved anything');
 });
 
