@@ -87,6 +87,31 @@ test('a signed transaction from a new account, traces as JSON and as fracpack', 
   assert.match((unsigned.json() as { error: string }).error, /claim for the key/);
 });
 
+test('refused before a block: a forged signature, expired, bad TaPoS; a duplicate fails in its trace', async (ctx) => {
+  const claims = [{ service: 'verify-sig', rawData: ctx.alice.publicKey }];
+  const good = await tapos(ctx);
+  const body = (t: typeof good, by = 1n) => signTransaction({
+    actions: [{ sender: 'alice', service: 'example', method: 'increment', rawData: INCREMENT_ARGS.pack({ name: 'checks', by }) }],
+    tapos: t, claims,
+  }, [ctx.alice]);
+  const forged = body(good);
+  forged[forged.length - 10]! ^= 0xff; // inside the proof's r||s
+  const bad = await push(ctx, forged);
+  assert.is(bad.status, 500);
+  assert.match(bad.text(), "service 'verify-sig' aborted with message: signature invalid");
+
+  const expired = await push(ctx, body({ ...good, expiration: BigInt(Math.floor(Date.now() / 1000) - 5) }, 2n));
+  assert.match((expired.json() as { error: string }).error, 'transaction has expired');
+  const wrongSuffix = await push(ctx, body({ ...good, refBlockSuffix: (good.refBlockSuffix + 1) >>> 0 }, 3n));
+  assert.match((wrongSuffix.json() as { error: string }).error, 'transaction references non-existing block');
+
+  const once = body(good, 4n);
+  const first = await push(ctx, once);
+  assert.is((first.json() as { error: string | null }).error, null);
+  const again = await push(ctx, once);
+  assert.match((again.json() as { error: string }).error, /duplicate transaction/);
+});
+
 function incrementByAlice() {
   return { actions: [{ sender: 'alice', service: 'example', method: 'increment', rawData: INCREMENT_ARGS.pack({ name: 'n', by: 1n }) }] };
 }
