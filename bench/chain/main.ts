@@ -1,18 +1,19 @@
-// bench/chain: signed transactions per second through HTTP push_transaction (wait_for=applied,
-// concurrent undici clients) against a real node process, next to node:crypto's P-256
-// verifications per second in the same run, and the dev-chain boot time.
-// Run: make bench (needs build/default.bundle from make services).
+// bench/chain: signed token transfers per second through HTTP push_transaction
+// (wait_for=applied, concurrent undici clients) against a real node process, next to
+// node:crypto's P-256 verifications per second in the same run, and the dev-chain boot time.
+// Run: make bench (needs build/default.bundle and build/services/tokens.wasm from make services).
 import { createPrivateKey, createVerify, generateKeyPairSync, sign } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'undici';
 import {
-  SignedTransaction, Transaction, TransactionTrace, compileSchema, generateKeyPair, privateKeyToPkcs8, signTransaction, systemAction,
+  SignedTransaction, Transaction, TransactionTrace, compileSchema, generateKeyPair, privateKeyToPkcs8, systemAction,
 } from '../../host-api/index.js';
-import { httpRequest, serviceUrl } from '../../runtime/cli/client.js';
+import { ChainClient } from '../../runtime/cli/chain-client.js';
+import { serviceUrl } from '../../runtime/cli/client.js';
+import { deployActions } from '../../runtime/cli/deploy-actions.js';
 import { startNode } from '../../tests/lib/node-process.js';
-import { headTapos } from '../../tests/lib/read-head.js';
 import { formatRate } from '../lib/measure.js';
 
 const TARGET = 3000;
@@ -20,7 +21,8 @@ const ACCOUNTS = 32;
 const CONNECTIONS = 16;
 const PIPELINING = 4;
 const SECONDS = 3;
-const INCREMENT = compileSchema({}).typeOf({ Object: { name: 'string', by: 'u64' } });
+const TRANSFER = compileSchema({}).typeOf({ Object: { to: 'AccountNumber', amount: 'u64', memo: 'string' } });
+const MINT = compileSchema({}).typeOf({ Object: { to: 'AccountNumber', amount: 'u64' } });
 
 /** User + system CPU seconds a process has used (Linux /proc). */
 function processCpuSeconds(pid: number): number {
@@ -44,19 +46,21 @@ function verifiesPerSecond(): number {
 const dir = mkdtempSync(join(tmpdir(), 'tsibase-bench-chain-'));
 const node = await startNode(join(dir, 'node'), ['-p', 'prod', '--boot', join(process.cwd(), 'build', 'default.bundle')]);
 try {
-  const pushUrl = serviceUrl(node.api, 'transact', '/push_transaction') + '?wait_for=applied';
+  const pushUrl = serviceUrl(node.api, 'transact', '/push_transaction?wait_for=applied');
   const octet = { 'content-type': 'application/octet-stream' };
-  // Accounts with P-256 keys (created by root, whose dev auth service approves anything).
+  // Accounts with P-256 keys (created by root, whose dev auth service approves anything), the
+  // token service deployed from its .wasm, and a balance for every account.
+  const client = new ChainClient(node.api);
   const keys = Array.from({ length: ACCOUNTS }, () => generateKeyPair());
-  const tapos = await headTapos(join(dir, 'node'), 300);
-  const create = signTransaction({
-    tapos,
-    actions: keys.map((k, i) => systemAction('root', 'auth-sig.newAccount', { name: `user${i}`, key: k.publicKey })),
-    claims: [],
-  }, []);
-  const created = await httpRequest(pushUrl, { method: 'POST', body: create, headers: octet });
-  const createdTrace = created.json() as { error: string | null };
-  if (createdTrace.error) throw new Error(`creating accounts: ${createdTrace.error}`);
+  const users = keys.map((_, i) => `user${i}`);
+  await client.push([
+    ...keys.map((k, i) => systemAction('root', 'auth-sig.newAccount', { name: users[i], key: k.publicKey })),
+    ...deployActions('tokens', new Uint8Array(readFileSync(join(process.cwd(), 'build', 'services', 'tokens.wasm'))), { create: { insecure: true }, init: true }),
+  ], { waitFor: 'applied' });
+  await client.push(users.map((to) => ({
+    sender: 'tokens', service: 'tokens', method: 'mint', rawData: MINT.pack({ to, amount: 1_000_000_000n }),
+  })), { waitFor: 'applied' });
+  const tapos = await client.tapos(300);
 
   // Signed transactions prepared up front (node:crypto signs; the bench measures the node).
   const count = TARGET * SECONDS * 3;
@@ -65,7 +69,7 @@ try {
     const who = i % ACCOUNTS;
     const transaction = Transaction.pack({
       tapos,
-      actions: [{ sender: `user${who}`, service: 'example', method: 'increment', rawData: INCREMENT.pack({ name: 'n', by: BigInt(i + 1) }) }],
+      actions: [{ sender: users[who], service: 'tokens', method: 'transfer', rawData: TRANSFER.pack({ to: users[(who + 1) % ACCOUNTS], amount: BigInt(1 + i), memo: '' }) }],
       claims: [{ service: 'verify-sig', rawData: keys[who]!.publicKey }],
     });
     const proof = sign('sha256', transaction, { key: privateKeys[who]!, dsaEncoding: 'ieee-p1363' });
@@ -101,7 +105,7 @@ try {
 
   const tps = ok / elapsed;
   console.log(`bench/chain (node ${process.version}); ${ACCOUNTS} accounts, ${CONNECTIONS} connections x ${PIPELINING} pipelined, ${SECONDS} s`);
-  console.log(`${'signed transactions via push_transaction'.padEnd(48)} ${formatRate(tps).padStart(12)} /s  (target ${formatRate(TARGET)}: ${tps >= TARGET ? 'met' : 'NOT met'}; ${ok} ok, ${failed} failed)`);
+  console.log(`${'signed token transfers via push_transaction'.padEnd(48)} ${formatRate(tps).padStart(12)} /s  (target ${formatRate(TARGET)}: ${tps >= TARGET ? 'met' : 'NOT met'}; ${ok} ok, ${failed} failed)`);
   console.log(`${'CPU use during the run (1.0 = one core)'.padEnd(48)} ${`node ${nodeCpu.toFixed(2)}, client ${clientCpu.toFixed(2)}`.padStart(12)}`);
   console.log(`${'node:crypto P-256 verifications'.padEnd(48)} ${formatRate(verifiesPerSecond()).padStart(12)} /s`);
 } finally {

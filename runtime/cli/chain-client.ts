@@ -49,6 +49,9 @@ export function readPublicKey(source: string): Uint8Array {
   }
 }
 
+/** An action as packing takes it: numbers, or names (and hex for rawData). */
+export type ActionInput = Action | { sender: string; service: string; method: string; rawData: Uint8Array | string };
+
 export interface PushOptions {
   readonly keys?: readonly KeyPair[];
   /** `final` (default) answers once the block holding the transaction is final. */
@@ -89,7 +92,7 @@ export class ChainClient {
   }
 
   /** Signs and pushes one transaction; a failed transaction throws its error. */
-  async push(actions: readonly Action[], options: PushOptions = {}): Promise<Pushed> {
+  async push(actions: readonly ActionInput[], options: PushOptions = {}): Promise<Pushed> {
     const keys = options.keys ?? [];
     const tapos = await this.tapos(options.expiresIn ?? 10);
     const transaction = { tapos, actions, claims: keys.map((k) => ({ service: VERIFY_SERVICE, rawData: k.publicKey })) };

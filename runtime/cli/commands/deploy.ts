@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { TsibaseError } from '../../../host-api/errors.js';
-import { accountNumberFromName, methodNumberFromName, systemAction, type Action } from '../../../host-api/index.js';
 import { admitModule } from '../../wasm/admission/index.js';
 import { option, parseArgs, UsageError } from '../args.js';
 import { readPublicKey } from '../chain-client.js';
+import { deployActions } from '../deploy-actions.js';
 import { CLIENT_OPTIONS, CLIENT_OPTIONS_USAGE, accountArgument, chainClient, pushOptions } from './client-options.js';
 
 export const DEPLOY_USAGE = `usage: tsibase deploy <account> <file.wasm> [options]
@@ -43,19 +43,12 @@ export async function deployCommand(argv: string[]): Promise<number> {
   const key = option(args, 'create-account');
   if (key && args.options.has('create-insecure-account')) throw new UsageError('use --create-account or --create-insecure-account, not both');
 
-  const actions: Action[] = [];
-  if (key) actions.push(systemAction(creator, 'auth-sig.newAccount', { name: account, key: readPublicKey(key) }));
-  if (args.options.has('create-insecure-account')) {
-    actions.push(systemAction(creator, 'accounts.newAccount', { name: account, authService: 'auth-any', requireNew: false }));
-  }
-  actions.push(systemAction(account, 'setcode.setCode', { service: account, vmType: 0, vmVersion: 0, code }));
-  if (args.options.has('register-server')) actions.push(systemAction(account, 'http.registerServer', { server: account }));
-  if (args.options.has('init')) {
-    const number = accountNumberFromName(account);
-    // An action without arguments carries an empty Object: its 2-byte header.
-    actions.push({ sender: number, service: number, method: methodNumberFromName('init'), rawData: new Uint8Array(2) });
-  }
-
+  const actions = deployActions(account, code, {
+    create: key ? { key: readPublicKey(key) } : args.options.has('create-insecure-account') ? { insecure: true } : undefined,
+    creator,
+    registerServer: args.options.has('register-server'),
+    init: args.options.has('init'),
+  });
   await chainClient(args).push(actions, pushOptions(args));
   console.log(`deployed ${file} (${code.length} bytes) as ${account}`);
   return 0;
