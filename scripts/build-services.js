@@ -46,11 +46,27 @@ export const ASC_OPTIONS = [
 ];
 
 /**
- * Compiles one AssemblyScript entry file (path relative to the repository root). `sources` maps
+ * SDK sources generated from host-api when a service is compiled, so the SDK and the node share
+ * one copy of the data (root-relative path -> text).
+ */
+async function generatedSources() {
+  const { METHOD_SYMBOL_FREQUENCIES } = await import(pathToFileURL(path.join(ROOT, 'dist', 'host-api', 'names', 'method.js')).href);
+  const rows = METHOD_SYMBOL_FREQUENCIES.map((row) => `  ${row.join(', ')},`).join('\n');
+  return {
+    [`services-wasm/${SDK}/names/method-frequencies.ts`]:
+      `// Generated from host-api/names/method.ts by scripts/build-services.js; not a file on disk.\n` +
+      `/** Symbol frequencies given the previous symbol, row-major, 27 x 27. */\n` +
+      `export const FREQUENCIES: StaticArray<u16> = [\n${rows}\n];\n`,
+  };
+}
+
+/**
+ * Compiles one AssemblyScript entry file (path relative to the repository root). `overrides` maps
  * root-relative paths to source text that replaces (or adds) files, for tests.
  * Returns the module bytes and its schema (null when the entry declares no service).
  */
-export async function compileService(entry, sources = {}) {
+export async function compileService(entry, overrides = {}) {
+  const sources = { ...(await generatedSources()), ...overrides };
   let binary = null;
   let stderr = '';
   const result = await asc.main([entry, ABORT_HANDLER, '--outFile', 'module.wasm', ...ASC_OPTIONS], {

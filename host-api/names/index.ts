@@ -1,4 +1,4 @@
 export { NameError } from './errors.js';
 export { accountNameFromNumber, accountNumberFromName, isValidAccountName } from './account.js';
-export { methodNameFromNumber, methodNumberFromName, tryMethodNumberFromName } from './method.js';
+export { METHOD_SYMBOL_FREQUENCIES, methodNameFromNumber, methodNumberFromName, tryMethodNumberFromName } from './method.js';
 export { seahash } from './seahash.js';

@@ -19,8 +19,9 @@ for (let symbol = 1; symbol < SYMBOLS; symbol++) {
 for (let digit = 0; digit < 10; digit++) SYMBOL_OF[0x30 + digit] = 1 + digit;
 SYMBOL_OF[0x5f] = 25;
 
-// Symbol frequencies given the previous symbol (row); every row sums to TOTAL.
-const FREQUENCIES: readonly (readonly number[])[] = [
+// Symbol frequencies given the previous symbol (row); every row sums to TOTAL. Exported for the
+// service SDK, whose method-number encoder is compiled with this table (scripts/build-services.js).
+export const METHOD_SYMBOL_FREQUENCIES: readonly (readonly number[])[] = [
   [0, 1956, 2190, 1917, 1360, 1882, 971, 950, 2461, 1220, 1224, 925, 1313, 1553, 1722, 1566, 1394, 461, 1333, 2077, 1933, 987, 330, 642, 35, 221, 144],
   [4880, 363, 1426, 1045, 758, 1162, 1985, 3614, 1505, 1293, 619, 343, 1920, 1740, 2564, 585, 602, 185, 1655, 1068, 2086, 447, 235, 103, 295, 217, 72],
   [1737, 1164, 119, 646, 68, 4809, 4091, 2889, 1685, 4159, 1582, 458, 1195, 960, 908, 1531, 322, 722, 1682, 313, 211, 833, 303, 109, 102, 147, 22],
@@ -54,7 +55,7 @@ const TOTAL = 32767;
 // Cumulative frequencies, row-major: CUMULATIVE[p * ROW + c] = F_p[0] + ... + F_p[c - 1].
 const ROW = SYMBOLS + 1;
 const CUMULATIVE = new Uint16Array(SYMBOLS * ROW);
-FREQUENCIES.forEach((frequencies, p) => {
+METHOD_SYMBOL_FREQUENCIES.forEach((frequencies, p) => {
   for (let c = 0; c < SYMBOLS; c++) CUMULATIVE[p * ROW + c + 1] = CUMULATIVE[p * ROW + c] + frequencies[c];
 });
 

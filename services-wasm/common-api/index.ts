@@ -1,11 +1,13 @@
 // common-api: the `/common/` tree every domain shares (seed 1 §4.2): the chain id, the TaPoS of
-// the head block, which service a domain belongs to and the root domain.
+// the head block, which service a domain belongs to, the root domain, and the common files:
+// what the common-api account stores with sites under `/common/` is served there on every domain.
 
 import {
-  AccountNumber, HttpReply, HttpRequest, Option, bytesToHex, check, checkHttpServerCaller, jsonString, withCors,
+  AccountNumber, HttpReply, HttpRequest, Option, bytesToHex, check, checkHttpServerCaller, getService, jsonString, withCors,
 } from "../sdk/index";
 import { getStatus } from "../sdk/native/index";
 import { HttpActor } from "../http/index";
+import { SitesActor } from "../sites/index";
 
 /** The root domain of the request being served (the http service knows it). */
 function rootHost(): string {
@@ -34,9 +36,11 @@ export class CommonApi {
   @action
   serveSys(request: HttpRequest, socket: Option<i32>, user: Option<AccountNumber>): HttpReply | null {
     checkHttpServerCaller();
-    if (request.method != "GET") return null;
+    if (request.method != "GET" && request.method != "HEAD") return null;
     const json = this.answer(request);
-    return json !== null ? withCors(HttpReply.json(json)) : null;
+    if (json !== null) return withCors(HttpReply.json(json));
+    const file = new SitesActor().serveFile(getService(), request.path());
+    return file !== null ? withCors(file) : null;
   }
 
   private answer(request: HttpRequest): string | null {

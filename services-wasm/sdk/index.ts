@@ -13,6 +13,7 @@ export { checkoutSubjective, commitSubjective, abortSubjective } from "./host";
 
 export { AccountNumber, MethodNumber, TimePointSec, TimePointUSec } from "./names/types";
 export { account, accountName, isValidAccountName, isValidAccountNumber } from "./names/account";
+export { methodNumber } from "./names/method";
 
 export { pack, unpack, Writer, Reader, Option, some, none, Checksum256, encodeKey } from "./fracpack/index";
 export { parseJson, jsonString, JsonValue, JsonKind } from "./json/index";

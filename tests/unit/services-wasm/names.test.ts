@@ -1,7 +1,9 @@
-// Account names in AssemblyScript against host-api's implementation (formats.md §4).
+// Account and method names in AssemblyScript against host-api's implementation (formats.md §4-5).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { accountNameFromNumber, accountNumberFromName, compileSchema, isValidAccountName } from '../../../host-api/index.js';
+import {
+  accountNameFromNumber, accountNumberFromName, compileSchema, isValidAccountName, tryMethodNumberFromName,
+} from '../../../host-api/index.js';
 import { Random } from '../../lib/random.js';
 import { utf8 } from './program.js';
 import { sdkProgram } from './sdk-program.js';
@@ -41,6 +43,21 @@ test('numbers to names match host-api, random ranks included', async () => {
     assert.is(new TextDecoder().decode(key.subarray(0, key.length - 2)), accountNameFromNumber(n), String(n));
   }
   assert.ok(p.abortOf('accountName', u64.pack(4655369993624389n * 256n)) !== undefined, 'rank past zzzzzzzzzz');
+});
+
+test('method numbers match host-api: the formats.md §5 examples, hashes, hash forms, random names', async () => {
+  const p = await sdkProgram();
+  const method = (name: string) => u64.unpack(p.run('methodNumber', utf8(name)));
+  const examples: [string, bigint][] = [
+    ['a', 32783n], ['b', 196n], ['credit', 1492602n], ['transfer', 885881747009n], ['spiderman', 311625498215n],
+    ['abc123', 691485674271n], ['natasharomanoff', 6905860632893337981n], ['NATASHAROMANOFF', 679355919866582572n],
+  ];
+  for (const [name, number] of examples) assert.is(method(name), number, name);
+  const rnd = new Random(11);
+  const chars = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_';
+  const names = ['', 'serveSys', 'checkAuthSys', 'a_very_long_method_name_that_hashes', '#psaoryoiluhlrpyn', '#short', 'bad-name', 'é', 'x y'];
+  for (let i = 0; i < 400; i++) names.push(Array.from({ length: 1 + rnd.int(24) }, () => chars[rnd.int(chars.length)]).join(''));
+  for (const name of names) assert.is(method(name), tryMethodNumberFromName(name), name);
 });
 
 test.run();

@@ -13,6 +13,9 @@ export function accountNumber(): void { output = sdk.pack<u64>(sdk.account(Strin
 export function isValidAccountName(): void { output = sdk.pack<bool>(sdk.isValidAccountName(String.UTF8.decodeUnsafe(input.dataStart, input.length))); }
 export function accountName(): void { output = sdk.encodeKey<string>(sdk.accountName(sdk.unpack<u64>(input))); }
 
+// Method names: input = UTF-8 name.
+export function methodNumber(): void { output = sdk.pack<u64>(sdk.methodNumber(String.UTF8.decodeUnsafe(input.dataStart, input.length))); }
+
 // Key encoding of a packed value.
 @struct class Pair { a: u32 = 0; b: string = ""; }
 export function keyU8(): void { output = sdk.encodeKey(sdk.unpack<u8>(input)); }

@@ -1,0 +1,44 @@
+// homepage: the network's home page at the root domain (seed 1 §1, §4.3). It shows the chain id
+// and links to every service that serves its subdomain. An index.html the homepage account
+// stores with sites replaces it (homepage then declines and sites serves that file).
+
+import {
+  AccountNumber, DbId, HttpReply, HttpRequest, Option, Table, account, accountName, bytesToHex,
+  checkHttpServerCaller, withCors,
+} from "../sdk/index";
+import { getStatus } from "../sdk/native/index";
+import { HttpActor } from "../http/index";
+import { RegisteredServer } from "../http/tables";
+import { SitesActor } from "../sites/index";
+
+const registered = new Table<RegisteredServer, AccountNumber>(1, (r: RegisteredServer): AccountNumber => r.service, DbId.service, account("http"));
+
+function escapeHtml(text: string): string {
+  return text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll("\"", "&quot;");
+}
+
+function homePage(rootHost: string): string {
+  let links = "";
+  for (const c = registered.primary.first(); c.valid; c.next()) {
+    const name = accountName(c.row().service);
+    links += "<li><a href=\"//" + escapeHtml(name + "." + rootHost) + "/\">" + escapeHtml(name) + "</a></li>\n";
+  }
+  const chainId = bytesToHex(getStatus().chainId.bytes);
+  return "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>" + escapeHtml(rootHost) + "</title></head>\n" +
+    "<body>\n<h1>" + escapeHtml(rootHost) + "</h1>\n<p>Chain id <code>" + chainId + "</code></p>\n" +
+    "<h2>Services</h2>\n<ul>\n" + links + "</ul>\n</body></html>\n";
+}
+
+@service("homepage")
+export class Homepage {
+  @action
+  serveSys(request: HttpRequest, socket: Option<i32>, user: Option<AccountNumber>): HttpReply | null {
+    checkHttpServerCaller();
+    if (request.method != "GET" && request.method != "HEAD") return null;
+    const path = request.path();
+    if (path != "/" && path != "/index.html") return null;
+    // A page the homepage account stored wins: decline, and sites serves it.
+    if (new SitesActor().serveFile(account("homepage"), path) !== null) return null;
+    return withCors(HttpReply.html(homePage(new HttpActor().rootHost())));
+  }
+}
