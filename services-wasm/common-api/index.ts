@@ -1,12 +1,18 @@
 // common-api: the `/common/` tree every domain shares (seed 1 §4.2): the chain id, the TaPoS of
-// the head block, which service a domain belongs to, the root domain, and the common files:
-// what the common-api account stores with sites under `/common/` is served there on every domain.
+// the head block, which service a domain belongs to, the root domain, JSON transactions packed to
+// fracpack, and the common files: what the common-api account stores with sites under
+// `/common/` is served there on every domain.
 
 import {
-  AccountNumber, HttpReply, HttpRequest, Option, bytesToHex, check, checkHttpServerCaller, getService, jsonString, withCors,
+  AccountNumber, HttpReply, HttpRequest, Option, bytesToHex, check, checkHttpServerCaller, getService, jsonString, pack,
+  parseJson, withCors,
 } from "../sdk/index";
+import { asRecord } from "../sdk/json/index";
+import { decodeUtf8 } from "../sdk/utf8";
 import { getStatus } from "../sdk/native/index";
 import { HttpActor } from "../http/index";
+import { Transaction } from "../transact/transaction";
+import { packSignedTransaction } from "./pack";
 import { SitesActor } from "../sites/index";
 
 /** The root domain of the request being served (the http service knows it). */
@@ -36,11 +42,28 @@ export class CommonApi {
   @action
   serveSys(request: HttpRequest, socket: Option<i32>, user: Option<AccountNumber>): HttpReply | null {
     checkHttpServerCaller();
+    if (request.method == "POST") return this.pack(request);
     if (request.method != "GET" && request.method != "HEAD") return null;
     const json = this.answer(request);
     if (json !== null) return withCors(HttpReply.json(json));
     const file = new SitesActor().serveFile(getService(), request.path());
     return file !== null ? withCors(file) : null;
+  }
+
+  /** A transaction from its JSON form (formats.md §3), packed. */
+  @action
+  packTransaction(transaction: Transaction): Uint8Array {
+    return pack<Transaction>(transaction);
+  }
+
+  private pack(request: HttpRequest): HttpReply | null {
+    const path = request.path();
+    if (path != "/common/pack/Transaction" && path != "/common/pack/SignedTransaction") return null;
+    const json = parseJson(decodeUtf8(request.body.dataStart, request.body.length));
+    const packed = path == "/common/pack/Transaction"
+      ? this.packTransaction(asRecord<Transaction>(json, "transaction"))
+      : packSignedTransaction(json);
+    return withCors(HttpReply.bytes("application/octet-stream", packed));
   }
 
   private answer(request: HttpRequest): string | null {

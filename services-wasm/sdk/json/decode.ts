@@ -5,6 +5,7 @@
 import { JsonKind, JsonValue } from "./value";
 import { parseTimePointSec, parseTimePointUSec } from "./time";
 import { account } from "../names/account";
+import { methodNumber } from "../names/method";
 import { Checksum256 } from "../fracpack/checksum";
 import { Option } from "../fracpack/option";
 import { abort } from "../abort";
@@ -103,9 +104,13 @@ export function asAccountNumber(json: JsonValue | null, what: string): u64 {
   return account(asString(json, what));
 }
 
-/** A method number: only as a number (the SDK has no method name encoder). */
+/** A method number: its name (formats.md §3), or the number itself. */
 export function asMethodNumber(json: JsonValue | null, what: string): u64 {
-  return asInteger<u64>(json, what);
+  if (json === null || json.kind != JsonKind.String) return asInteger<u64>(json, what);
+  const name = json.text;
+  const number = methodNumber(name);
+  if (number == 0 && name.length > 0) fail(what, "a method name");
+  return number;
 }
 
 export function asTimePointSec(json: JsonValue | null, what: string): i64 {
