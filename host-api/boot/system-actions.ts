@@ -17,6 +17,7 @@ const ARGS = {
   'setcode.setFlags': args({ service: 'AccountNumber', flags: 'u64' }),
   'http.registerServer': args({ server: 'AccountNumber' }),
   'sites.storeSys': args({ path: 'string', contentType: 'string', content: 'bytes' }),
+  'sites.removeSys': args({ path: 'string' }),
   'producers.setProducers': args({ producers: { List: 'Producer' } }),
   'transact.startBoot': args({ bootTransactions: { List: 'Checksum256' } }),
   'transact.finishBoot': args({}),

@@ -17,11 +17,20 @@ function escapeHtml(text: string): string {
   return text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll("\"", "&quot;");
 }
 
-function homePage(rootHost: string): string {
+/** The port of the Host header the client used (":8080"), so links stay on this node. */
+function portOf(request: HttpRequest): string {
+  const host = request.header("host");
+  if (host === null) return "";
+  const colon = host.lastIndexOf(":");
+  return colon > host.lastIndexOf("]") ? host.substring(colon) : "";
+}
+
+function homePage(request: HttpRequest, rootHost: string): string {
+  const port = portOf(request);
   let links = "";
   for (const c = registered.primary.first(); c.valid; c.next()) {
     const name = accountName(c.row().service);
-    links += "<li><a href=\"//" + escapeHtml(name + "." + rootHost) + "/\">" + escapeHtml(name) + "</a></li>\n";
+    links += "<li><a href=\"//" + escapeHtml(name + "." + rootHost + port) + "/\">" + escapeHtml(name) + "</a></li>\n";
   }
   const chainId = bytesToHex(getStatus().chainId.bytes);
   return "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>" + escapeHtml(rootHost) + "</title></head>\n" +
@@ -39,6 +48,6 @@ export class Homepage {
     if (path != "/" && path != "/index.html") return null;
     // A page the homepage account stored wins: decline, and sites serves it.
     if (new SitesActor().serveFile(account("homepage"), path) !== null) return null;
-    return withCors(HttpReply.html(homePage(new HttpActor().rootHost())));
+    return withCors(HttpReply.html(homePage(request, new HttpActor().rootHost())));
   }
 }

@@ -1,5 +1,6 @@
 // A boot bundle of the system services (compiled from services-wasm/ by the tests themselves)
-// plus common-api and the example service, and any services a test adds, for tests that boot a chain.
+// plus sites, common-api, homepage and the example service, and any services a test adds, for
+// tests that boot a chain.
 import { packBundle, type BundleServiceInput } from '../../host-api/index.js';
 import { compiledService } from '../unit/services-wasm/program.js';
 
@@ -15,5 +16,6 @@ export async function testBundle(extra: readonly BundleServiceInput[] = []): Pro
   const service = async (account: string, server: string | null) => ({
     account, flags: 0n, code: (await compiledService(account)).binary, genesis: false, server, initActions: [], files: [],
   });
-  return packBundle({ services: [...system, await service('common-api', null), await service('example', 'example'), ...extra] });
+  const others = await Promise.all([service('sites', null), service('common-api', null), service('homepage', null), service('example', 'example')]);
+  return packBundle({ services: [...system, ...others, ...extra] });
 }
