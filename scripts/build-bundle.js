@@ -10,7 +10,8 @@ const CONTENT_TYPES = {
   '.json': 'application/json', '.svg': 'image/svg+xml', '.png': 'image/png', '.wasm': 'application/wasm', '.txt': 'text/plain',
 };
 
-function filesUnder(dir) {
+/** Every file under `dir` as a site file: path relative to `dir`, content type by extension. */
+export function filesUnder(dir) {
   return readdirSync(dir, { recursive: true })
     .map((name) => join(dir, String(name)))
     .filter((file) => statSync(file).isFile())

@@ -1,10 +1,12 @@
 // The simple UI helper of seed 1 §4.4: GET /action_templates (every action with sample
 // arguments), POST /pack_action/<action> (JSON arguments in, fracpack out) and, when `root` is
 // on, GET / (a page that loads /common/SimpleUI.mjs). Anything else, and an action the service
-// does not have, is declined (null), so serveSys goes on with its other handlers.
+// does not have, is declined (null), so serveSys goes on with its other handlers. The JSON and
+// packed replies carry CORS A, so pages on other subdomains can use them.
 
 import { HttpRequest } from "./request";
 import { HttpReply } from "./reply";
+import { withCors } from "./cors";
 import { parseJson } from "../json/parse";
 import { decodeUtf8, isValidUtf8 } from "../utf8";
 import { check } from "../abort";
@@ -24,10 +26,10 @@ export function serveSimpleUi<S>(service: S, request: HttpRequest, root: bool = 
     const body = request.body;
     check(isValidUtf8(body.dataStart, body.length), "pack_action: the body is not UTF-8");
     const packed = service.__packAction(path.substring(PACK_ACTION.length), parseJson(decodeUtf8(body.dataStart, body.length)));
-    return packed !== null ? HttpReply.bytes("application/octet-stream", packed) : null;
+    return packed !== null ? withCors(HttpReply.bytes("application/octet-stream", packed)) : null;
   }
   if (request.method != "GET") return null;
-  if (path == "/action_templates") return HttpReply.json(service.__actionTemplates());
+  if (path == "/action_templates") return withCors(HttpReply.json(service.__actionTemplates()));
   if (root && path == "/") return HttpReply.html(SIMPLE_UI_PAGE);
   return null;
 }
