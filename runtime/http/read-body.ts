@@ -10,7 +10,15 @@ export class RequestTooLarge extends TsibaseError {
   }
 }
 
+const EMPTY = new Uint8Array(0);
+
+/** Whether the request carries no body at all (no Content-Length, not chunked). */
+export function hasNoBody(req: IncomingMessage): boolean {
+  return req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined;
+}
+
 export async function readBody(req: IncomingMessage, limit = MAX_REQUEST_BYTES): Promise<Uint8Array> {
+  if (hasNoBody(req)) return EMPTY;
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {

@@ -6,11 +6,12 @@ import type { Chain } from '../chain/chain.js';
 import { readServiceCode } from '../wasm/service-code.js';
 import { ExecutionContext } from '../wasm/execution-context.js';
 import { hostName } from './host-resolution.js';
-import { readBody } from './read-body.js';
+import { hasNoBody, readBody } from './read-body.js';
 import { CORS_B, methodNotAllowed } from './replies.js';
 import type { HttpSockets } from './sockets.js';
 
 const HTTP = accountNumberFromName('http');
+const EMPTY = new Uint8Array(0);
 
 /** Methods services receive (http.md §1); others are refused by the node. */
 const SERVICE_METHODS = new Set(['GET', 'POST', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
@@ -49,7 +50,9 @@ export async function serveThroughHttpService(
   const target = req.url ?? '';
   const method = req.method ?? '';
   if (!SERVICE_METHODS.has(method)) return methodNotAllowed(res, target, method, 'GET, POST, OPTIONS', CORS_B);
-  const request = serviceRequest(req, await readBody(req));
+  // Without a body the request is served in the same tick it was parsed in, so replies to
+  // pipelined requests leave in one write.
+  const request = serviceRequest(req, hasNoBody(req) ? EMPTY : await readBody(req));
   const socket = sockets.add(res);
   const view = sockets.forContext([socket]);
   const ctx = new ExecutionContext({ mode: 'rpc', store: chain.store, engine: chain.engine, sockets: view });

@@ -62,8 +62,8 @@ export class ExecutionContext {
   readonly subjectiveViews: number[] = [];
   /** CPU limit a privileged service asked for (setMaxTransactionTime), in nanoseconds. */
   maxTransactionTime: bigint | undefined;
-  /** Process CPU time when the context began; taken only where services may ask for it. */
-  readonly cpuAtStart: NodeJS.CpuUsage | undefined;
+  /** Monotonic time (ns) when the context began; taken only where services may ask for CPU time. */
+  readonly startedAt: bigint | undefined;
 
   private readonly engine: Engine;
   private readonly instances = new Map<bigint, ServiceInstance>();
@@ -80,7 +80,7 @@ export class ExecutionContext {
     this.signatureVerdicts = options.signatureVerdicts;
     this.meter = new ExecutionMeter(options.budget ?? { fuel: DEFAULT_FUEL }, this.engine.meterGlobals);
     this.fuelLeft = this.meter.budget.fuel;
-    this.cpuAtStart = isSubjectiveMode(this.mode) ? process.cpuUsage() : undefined;
+    this.startedAt = isSubjectiveMode(this.mode) ? process.hrtime.bigint() : undefined;
   }
 
   /** Fuel the context has used so far (read between runs). */

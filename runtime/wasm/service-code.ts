@@ -15,10 +15,22 @@ export interface ServiceCode {
   readonly code: () => Uint8Array;
 }
 
+/** Decoded code rows by account, kept with the row bytes they were decoded from. */
+const decodedRows = new Map<bigint, { readonly row: Uint8Array; readonly code: CodeRow }>();
+
+/** The code row as stored now; decoding is skipped when the bytes are the ones last decoded. */
+function codeRowOf(row: Uint8Array, account: bigint): CodeRow {
+  const cached = decodedRows.get(account);
+  if (cached && Buffer.compare(cached.row, row) === 0) return cached.code;
+  const code = CodeRow.unpack(row);
+  decodedRows.set(account, { row: row.slice(), code });
+  return code;
+}
+
 export function readServiceCode(db: KvReader, account: bigint): ServiceCode | undefined {
   const row = db.get(DbId.native, codeKey(account));
   if (!row) return undefined;
-  const code = CodeRow.unpack(row);
+  const code = codeRowOf(row, account);
   if (code.codeHash.every((b) => b === 0)) return undefined;
   return {
     account,
