@@ -17,14 +17,25 @@ export function hasNoBody(req: IncomingMessage): boolean {
   return req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined;
 }
 
-export async function readBody(req: IncomingMessage, limit = MAX_REQUEST_BYTES): Promise<Uint8Array> {
-  if (hasNoBody(req)) return EMPTY;
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > limit) throw new RequestTooLarge();
-    chunks.push(chunk as Buffer);
-  }
-  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+/** The whole body; rejects with RequestTooLarge past `limit` (and stops reading). */
+export function readBody(req: IncomingMessage, limit = MAX_REQUEST_BYTES): Promise<Uint8Array> {
+  if (hasNoBody(req)) return Promise.resolve(EMPTY);
+  // Events rather than the stream's async iterator: this runs once per transaction pushed.
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        req.off('data', onData);
+        req.pause();
+        reject(new RequestTooLarge());
+        return;
+      }
+      chunks.push(chunk);
+    };
+    req.on('data', onData);
+    req.once('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
+    req.once('error', reject);
+  });
 }

@@ -4,6 +4,7 @@ import type { Chain } from '../chain/chain.js';
 import { isAdminRequest } from './admin-access.js';
 import { hostPort, resolveHost } from './host-resolution.js';
 import { pushBoot } from './push-boot.js';
+import { RequestTooLarge } from './read-body.js';
 import { pushTransaction } from './push-transaction.js';
 import { CORS_A, notFound, reply, text } from './replies.js';
 import { hasHttpService, serveThroughHttpService } from './serve.js';
@@ -30,6 +31,11 @@ export class NodeHttpServer {
   constructor(private readonly chain: Chain, private readonly options: HttpServerOptions) {
     this.server = createServer((req, res) => {
       this.handle(req, res).catch((err: Error) => {
+        if (err instanceof RequestTooLarge) {
+          // The rest of the body is not read: answer, then close the connection.
+          if (!res.headersSent) text(res, 413, err.message, { Connection: 'close' });
+          return;
+        }
         options.onError?.(err);
         if (!res.headersSent) text(res, 500, `exception: ${err.message}`);
         else res.destroy();

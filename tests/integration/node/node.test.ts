@@ -112,6 +112,16 @@ test('refused before a block: a forged signature, expired, bad TaPoS; a duplicat
   assert.match((again.json() as { error: string }).error, /duplicate transaction/);
 });
 
+test('a body over 20 MiB is refused with 413 and the node keeps serving', async (ctx) => {
+  const big = new Uint8Array(20 * 1024 * 1024 + 1);
+  const refused = await push(ctx, big);
+  assert.is(refused.status, 413);
+  assert.is(refused.text(), `request body exceeds ${20 * 1024 * 1024} bytes`);
+  const after = await push(ctx, Uint8Array.of(1, 2, 3));
+  assert.is(after.status, 500, 'the next request is answered');
+  assert.match(after.text(), /transaction has invalid format/);
+});
+
 function incrementByAlice() {
   return { actions: [{ sender: 'alice', service: 'example', method: 'increment', rawData: INCREMENT_ARGS.pack({ name: 'n', by: 1n }) }] };
 }
