@@ -1,3 +1,5 @@
+import { equalBytes } from '../../host-api/encoding/bytes.js';
+import { toBinaryString } from '../db/binary-string.js';
 import { verifySignedData } from './ecdsa.js';
 
 /** One ECDSA check a verify service is expected to make: the key, the digest, the signature. */
@@ -7,10 +9,6 @@ export interface ExpectedCheck {
   readonly digest: Uint8Array;
   readonly signedData: Uint8Array;
   readonly signature: Uint8Array;
-}
-
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  return a.length === b.length && Buffer.compare(a, b) === 0;
 }
 
 /**
@@ -24,13 +22,13 @@ export class SignatureVerdicts {
 
   static async compute(checks: readonly ExpectedCheck[]): Promise<SignatureVerdicts> {
     const verdicts = await Promise.all(checks.map(async (check) => ({ check, valid: await verifySignedData(check.key, check.signedData, check.signature) })));
-    return new SignatureVerdicts(new Map(verdicts.map((v) => [Buffer.from(v.check.signature).toString('latin1'), v])));
+    return new SignatureVerdicts(new Map(verdicts.map((v) => [toBinaryString(v.check.signature), v])));
   }
 
   /** The verdict computed for exactly this key, digest and signature, or undefined. */
   get(key: Uint8Array, digest: Uint8Array, signature: Uint8Array): boolean | undefined {
-    const found = this.verdicts.get(Buffer.from(signature).toString('latin1'));
-    if (!found || !sameBytes(found.check.key, key) || !sameBytes(found.check.digest, digest)) return undefined;
+    const found = this.verdicts.get(toBinaryString(signature));
+    if (!found || !equalBytes(found.check.key, key) || !equalBytes(found.check.digest, digest)) return undefined;
     return found.valid;
   }
 }

@@ -10,7 +10,8 @@ export class RequestTooLarge extends TsibaseError {
   }
 }
 
-const EMPTY = new Uint8Array(0);
+/** The body of a request that has none. */
+export const NO_BODY = new Uint8Array(0);
 
 /** Whether the request carries no body at all (no Content-Length, not chunked). */
 export function hasNoBody(req: IncomingMessage): boolean {
@@ -19,7 +20,6 @@ export function hasNoBody(req: IncomingMessage): boolean {
 
 /** The whole body; rejects with RequestTooLarge past `limit` (and stops reading). */
 export function readBody(req: IncomingMessage, limit = MAX_REQUEST_BYTES): Promise<Uint8Array> {
-  if (hasNoBody(req)) return Promise.resolve(EMPTY);
   // Events rather than the stream's async iterator: this runs once per transaction pushed.
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];

@@ -6,12 +6,11 @@ import type { Chain } from '../chain/chain.js';
 import { readServiceCode } from '../wasm/service-code.js';
 import { ExecutionContext } from '../wasm/execution-context.js';
 import { hostName } from './host-resolution.js';
-import { hasNoBody, readBody } from './read-body.js';
+import { NO_BODY, hasNoBody, readBody } from './read-body.js';
 import { CORS_B, methodNotAllowed } from './replies.js';
 import type { HttpSockets } from './sockets.js';
 
 const HTTP = accountNumberFromName('http');
-const EMPTY = new Uint8Array(0);
 
 /** Methods services receive (http.md §1); others are refused by the node. */
 const SERVICE_METHODS = new Set(['GET', 'POST', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
@@ -52,7 +51,7 @@ export async function serveThroughHttpService(
   if (!SERVICE_METHODS.has(method)) return methodNotAllowed(res, target, method, 'GET, POST, OPTIONS', CORS_B);
   // Without a body the request is served in the same tick it was parsed in, so replies to
   // pipelined requests leave in one write.
-  const request = serviceRequest(req, hasNoBody(req) ? EMPTY : await readBody(req));
+  const request = serviceRequest(req, hasNoBody(req) ? NO_BODY : await readBody(req));
   const socket = sockets.add(res);
   const view = sockets.forContext([socket]);
   const ctx = new ExecutionContext({ mode: 'rpc', store: chain.store, engine: chain.engine, sockets: view });

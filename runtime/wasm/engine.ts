@@ -1,6 +1,6 @@
 import { bytesToHex } from '../../host-api/encoding/hex.js';
 import {
-  METER_IMPORT_MODULE, FUEL_IMPORT_NAME, STACK_IMPORT_NAME, admitModule, createMeterGlobals,
+  admitModule, createMeterGlobals, meterImportObject,
   type AdmissionOptions, type MeterGlobals,
 } from './admission/index.js';
 import { WebAssemblyJs, type WasmInstanceObject, type WasmModuleObject } from './admission/webassembly-api.js';
@@ -50,10 +50,7 @@ export class Engine implements HostBinding {
     this.admission = options.admission ?? {};
     this.metering = options.metering ?? true;
     this.pooling = options.pooling ?? true;
-    this.imports = {
-      env: linkHostImports(this),
-      [METER_IMPORT_MODULE]: { [FUEL_IMPORT_NAME]: this.meterGlobals.fuel, [STACK_IMPORT_NAME]: this.meterGlobals.stack },
-    };
+    this.imports = { env: linkHostImports(this), ...meterImportObject(this.meterGlobals) };
   }
 
   /** The context whose code is running now. */
@@ -79,11 +76,6 @@ export class Engine implements HostBinding {
     }
   }
 
-  /** The compiled, metered module of `code`; `codeHash` is SHA-256 of `code`. */
-  module(codeHash: Uint8Array, code: () => Uint8Array): WasmModuleObject {
-    return this.compiled(codeHash, code).module;
-  }
-
   /**
    * An instance in its initial state (new memory, globals at their initial values): an idle
    * one reset, or a new one. Must run inside `run`: instantiation runs metered start code.
@@ -93,12 +85,12 @@ export class Engine implements HostBinding {
     const { module, pool } = this.compiled(codeHash, code);
     const reused = pool?.take();
     if (reused) {
-      this.meterGlobals.fuel.value -= pool!.snapshot!.startFuel;
-      return { instance: reused, pool };
+      this.meterGlobals.fuel.value -= reused.startFuel;
+      return { instance: reused.instance, pool };
     }
     const fuelBefore = this.meterGlobals.fuel.value;
     const instance = new WebAssemblyJs.Instance(module, this.imports);
-    if (pool && !pool.snapshot) pool.capture(instance, fuelBefore - this.meterGlobals.fuel.value);
+    pool?.capture(instance, fuelBefore - this.meterGlobals.fuel.value);
     return { instance, pool };
   }
 
@@ -116,9 +108,5 @@ export class Engine implements HostBinding {
       this.cache.set(key, compiled);
     }
     return compiled;
-  }
-
-  get cachedModules(): number {
-    return this.cache.size;
   }
 }

@@ -9,6 +9,7 @@ import { TemporaryDb } from '../db/temporary-db.js';
 import { ExecutionMeter, type ExecutionBudget } from './admission/index.js';
 import type { Engine } from './engine.js';
 import { HostError } from './errors.js';
+import { readSizeLimits, type SizeLimits } from './host-imports/db-access.js';
 import type { SocketHost } from './linker.js';
 import { readServiceCode } from './service-code.js';
 import { ServiceInstance } from './service-instance.js';
@@ -35,7 +36,6 @@ export interface ContextOptions {
 /** One action running in a service instance: the stack entry of host-abi §6. */
 export interface Frame {
   readonly instance: ServiceInstance;
-  readonly action: Action;
   readonly packedAction: Uint8Array;
   readonly trace: ActionTrace;
   /** Subjective views open when the action started; views it opens are discarded when it returns. */
@@ -65,6 +65,7 @@ export class ExecutionContext {
   /** Monotonic time (ns) when the context began; taken only where services may ask for CPU time. */
   readonly startedAt: bigint | undefined;
 
+  private limits: SizeLimits | undefined;
   private readonly engine: Engine;
   private readonly instances = new Map<bigint, ServiceInstance>();
   private readonly stack: Frame[] = [];
@@ -99,20 +100,16 @@ export class ExecutionContext {
     this.fuelLeft = this.meter.fuel.value;
   }
 
+  /** Key and value size limits, read once per context: a change takes effect for the next one. */
+  get sizeLimits(): SizeLimits {
+    return (this.limits ??= readSizeLimits(this.store));
+  }
+
   /** The innermost running action. */
   get frame(): Frame {
     const frame = this.stack[this.stack.length - 1];
     if (!frame) throw new HostError('HOST_BAD_ARGUMENT', 'a host import was called with no action running');
     return frame;
-  }
-
-  get depth(): number {
-    return this.stack.length;
-  }
-
-  /** The stack entries from the outermost action, for services that inspect their callers. */
-  frames(): readonly Frame[] {
-    return this.stack;
   }
 
   /** Runs `action` on behalf of the host (any sender); returns its return value. */
@@ -161,7 +158,7 @@ export class ExecutionContext {
    * database) and hands its instances back to the engine for reuse.
    */
   dispose(): void {
-    while (this.subjectiveViews.length) this.store.subjective.rollback(this.subjectiveViews.pop()!);
+    this.closeViewsAbove(0);
     for (const instance of this.instances.values()) instance.pool?.give(instance.instance);
     this.instances.clear();
   }
@@ -188,7 +185,7 @@ export class ExecutionContext {
     const started = process.hrtime.bigint();
     try {
       const instance = this.instanceOf(action.service);
-      const frame: Frame = { instance, action, packedAction: packed, trace, subjectiveDepth: this.subjectiveViews.length, retval: EMPTY };
+      const frame: Frame = { instance, packedAction: packed, trace, subjectiveDepth: this.subjectiveViews.length, retval: EMPTY };
       this.stack.push(frame);
       try {
         if (!instance.started) {
@@ -236,7 +233,7 @@ export class ExecutionContext {
       throw new HostError('HOST_ACCESS_DENIED', `service '${accountNameFromNumber(service)}' is not a verify service and cannot run in verify mode`);
     }
     const { instance: wasm, pool } = this.engine.instantiate(code.codeHash, code.code);
-    const instance = new ServiceInstance(service, code.flags, code.codeHash, wasm, pool);
+    const instance = new ServiceInstance(service, code.flags, wasm, pool);
     this.instances.set(service, instance);
     return instance;
   }

@@ -18,12 +18,13 @@ const MAX_IDLE = 8;
  */
 export class InstancePool {
   private readonly idle: WasmInstanceObject[] = [];
-  snapshot: InstanceSnapshot | undefined;
+  private snapshot: InstanceSnapshot | undefined;
 
   constructor(private readonly globalNames: readonly string[]) {}
 
-  /** Records the state of a just-created instance. */
+  /** Records the state of a just-created instance, unless one is recorded already. */
   capture(instance: WasmInstanceObject, startFuel: bigint): void {
+    if (this.snapshot) return;
     const memory = instance.exports.memory as WasmMemory | undefined;
     if (!memory) return;
     this.snapshot = {
@@ -33,8 +34,8 @@ export class InstancePool {
     };
   }
 
-  /** An idle instance reset to the snapshot, or undefined when there is none. */
-  take(): WasmInstanceObject | undefined {
+  /** An idle instance reset to the snapshot with the start fuel to charge for it, or undefined. */
+  take(): { instance: WasmInstanceObject; startFuel: bigint } | undefined {
     const snapshot = this.snapshot;
     if (!snapshot) return undefined;
     for (let instance = this.idle.pop(); instance; instance = this.idle.pop()) {
@@ -44,7 +45,7 @@ export class InstancePool {
       for (let i = 0; i < this.globalNames.length; i++) {
         (instance.exports[this.globalNames[i]!] as WasmGlobal<number | bigint>).value = snapshot.globals[i]!;
       }
-      return instance;
+      return { instance, startFuel: snapshot.startFuel };
     }
     return undefined;
   }

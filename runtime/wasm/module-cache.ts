@@ -28,8 +28,4 @@ export class ModuleCache<T> {
       this.entries.delete(oldest![0]);
     }
   }
-
-  get size(): number {
-    return this.entries.size;
-  }
 }

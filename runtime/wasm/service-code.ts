@@ -1,4 +1,5 @@
 import { DbId } from '../../host-api/abi/databases.js';
+import { equalBytes } from '../../host-api/encoding/bytes.js';
 import { codeByHashKey, codeKey } from '../../host-api/abi/keys.js';
 import { CodeByHashRow, CodeRow } from '../../host-api/types/native.js';
 import { sha256 } from '../crypto/sha256.js';
@@ -21,7 +22,7 @@ const decodedRows = new Map<bigint, { readonly row: Uint8Array; readonly code: C
 /** The code row as stored now; decoding is skipped when the bytes are the ones last decoded. */
 function codeRowOf(row: Uint8Array, account: bigint): CodeRow {
   const cached = decodedRows.get(account);
-  if (cached && Buffer.compare(cached.row, row) === 0) return cached.code;
+  if (cached && equalBytes(cached.row, row)) return cached.code;
   const code = CodeRow.unpack(row);
   decodedRows.set(account, { row: row.slice(), code });
   return code;

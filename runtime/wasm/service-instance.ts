@@ -1,4 +1,4 @@
-import { CodeFlags } from '../../host-api/abi/databases.js';
+import { CodeFlags, NONE_SIZE } from '../../host-api/abi/databases.js';
 import { accountNameFromNumber } from '../../host-api/names/index.js';
 import { HostError } from './errors.js';
 import { WebAssemblyJs, type WasmInstanceObject, type WasmMemory } from './admission/webassembly-api.js';
@@ -29,7 +29,6 @@ export class ServiceInstance {
   constructor(
     readonly service: bigint,
     readonly flags: bigint,
-    readonly codeHash: Uint8Array,
     readonly instance: WasmInstanceObject,
     /** Where the instance goes back when its context ends (undefined: not reusable). */
     readonly pool?: InstancePool,
@@ -49,10 +48,6 @@ export class ServiceInstance {
     return (this.flags & CodeFlags.isPrivileged) !== 0n;
   }
 
-  get isVerify(): boolean {
-    return (this.flags & CodeFlags.isVerify) !== 0n;
-  }
-
   setResult(value: Uint8Array, key: Uint8Array = EMPTY): void {
     this.value = value;
     this.key = key;
@@ -61,6 +56,16 @@ export class ServiceInstance {
   clearResult(): void {
     this.value = EMPTY;
     this.key = EMPTY;
+  }
+
+  /** A lookup's result: V (and K) set and the value's size, or V cleared and NONE_SIZE. */
+  resultOrNone(value: Uint8Array | undefined, key: Uint8Array = EMPTY): number {
+    if (!value) {
+      this.clearResult();
+      return NONE_SIZE;
+    }
+    this.setResult(value, key);
+    return value.length;
   }
 
   /** A view of memory [ptr, ptr + len); wasm passes i32s, so both are read as unsigned. */

@@ -14,10 +14,6 @@ export function appendConsole(trace: ActionTrace, text: string): void {
   else trace.innerTraces.push({ inner: { ConsoleTrace: { console: text } } } as InnerTrace);
 }
 
-export function appendEvent(trace: ActionTrace, name: string, data: Uint8Array): void {
-  trace.innerTraces.push({ inner: { EventTrace: { name, data } } });
-}
-
 export function appendAction(trace: ActionTrace, inner: ActionTrace): void {
   trace.innerTraces.push({ inner: { ActionTrace: inner } });
 }

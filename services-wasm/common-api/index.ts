@@ -11,6 +11,7 @@ import { asRecord } from "../sdk/json/index";
 import { decodeUtf8 } from "../sdk/utf8";
 import { getStatus } from "../sdk/native/index";
 import { HttpActor } from "../http/index";
+import { hostServiceName } from "../http/host-service";
 import { Transaction } from "../transact/transaction";
 import { packSignedTransaction } from "./pack";
 import { SitesActor } from "../sites/index";
@@ -18,13 +19,6 @@ import { SitesActor } from "../sites/index";
 /** The root domain of the request being served (the http service knows it). */
 function rootHost(): string {
   return new HttpActor().rootHost();
-}
-
-/** The service a request's host belongs to: its first label, or homepage on the root domain. */
-function thisService(request: HttpRequest): string {
-  const root = rootHost();
-  if (request.host == root) return "homepage";
-  return request.host.substring(0, request.host.length - root.length - 1);
 }
 
 /** `{refBlockIndex, refBlockSuffix}` of the head block (formats.md §6). */
@@ -70,7 +64,7 @@ export class CommonApi {
     const path = request.path();
     if (path == "/common/chainid") return jsonString(bytesToHex(getStatus().chainId.bytes));
     if (path == "/common/tapos/head") return headTapos();
-    if (path == "/common/thisservice") return jsonString(thisService(request));
+    if (path == "/common/thisservice") return jsonString(hostServiceName(request.host, rootHost()));
     if (path == "/common/rootdomain") return jsonString(rootHost());
     return null;
   }

@@ -1,6 +1,6 @@
 // homepage: the network's home page at the root domain (seed 1 §1, §4.3). It shows the chain id
 // and links to every service that serves its subdomain. An index.html the homepage account
-// stores with sites replaces it (homepage then declines and sites serves that file).
+// stores with sites replaces it.
 
 import {
   AccountNumber, DbId, HttpReply, HttpRequest, Option, Table, account, accountName, bytesToHex,
@@ -46,8 +46,9 @@ export class Homepage {
     if (request.method != "GET" && request.method != "HEAD") return null;
     const path = request.path();
     if (path != "/" && path != "/index.html") return null;
-    // A page the homepage account stored wins: decline, and sites serves it.
-    if (new SitesActor().serveFile(account("homepage"), path) !== null) return null;
+    // A page the homepage account stored wins.
+    const stored = new SitesActor().serveFile(account("homepage"), path);
+    if (stored !== null) return stored;
     return withCors(HttpReply.html(homePage(request, new HttpActor().rootHost())));
   }
 }

@@ -13,6 +13,7 @@ import {
 } from "../sdk/index";
 import { accountHasCode } from "../sdk/native/index";
 import { ServerInterface } from "../sdk/http/server-interface";
+import { hostServiceName } from "./host-service";
 import { checkReplyHeaders } from "./reply-headers";
 import { DeferredReply, RegisteredServer, deferredReplies, servers } from "./tables";
 
@@ -58,8 +59,7 @@ function ask(state: Serving, server: AccountNumber, request: HttpRequest): HttpR
 function handlerOf(request: HttpRequest, rootHost: string): AccountNumber {
   if (request.target.startsWith("/common/")) return account("common-api");
   if (request.host == rootHost) return account("homepage");
-  const label = request.host.substring(0, request.host.length - rootHost.length - 1);
-  const registered = servers.get(account(label));
+  const registered = servers.get(account(hostServiceName(request.host, rootHost)));
   return registered !== null ? registered.server : 0;
 }
 

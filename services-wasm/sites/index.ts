@@ -7,6 +7,7 @@ import {
   AccountNumber, HttpReply, HttpRequest, Option, Table, account, check, checkHttpServerCaller, getSender,
 } from "../sdk/index";
 import { HttpActor } from "../http/index";
+import { hostServiceName } from "../http/host-service";
 
 /** Paths are absolute, at most this long. */
 const MAX_PATH = 512;
@@ -44,13 +45,6 @@ function findFile(owner: AccountNumber, path: string): SiteFile | null {
   return last.includes(".") ? null : files.get(new SiteFileKey(owner, path + "/index.html"));
 }
 
-/** The account whose site a host shows: its first label, homepage on the root domain. */
-function siteOwner(host: string): AccountNumber {
-  const root = new HttpActor().rootHost();
-  if (host == root) return account("homepage");
-  return account(host.substring(0, host.length - root.length - 1));
-}
-
 @service("sites")
 export class Sites {
   /** Stores (or replaces) a file of the sender's site. */
@@ -79,6 +73,6 @@ export class Sites {
   serveSys(request: HttpRequest, socket: Option<i32>, user: Option<AccountNumber>): HttpReply | null {
     checkHttpServerCaller();
     if (request.method != "GET" && request.method != "HEAD") return null;
-    return this.serveFile(siteOwner(request.host), request.path());
+    return this.serveFile(account(hostServiceName(request.host, new HttpActor().rootHost())), request.path());
   }
 }

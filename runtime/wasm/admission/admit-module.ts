@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { HostImportName } from '../../../host-api/abi/imports.js';
 import { AdmissionError } from './admission-error.js';
 import { DEFAULT_ADMISSION_OPTIONS, type AdmissionOptions } from './admission-options.js';
@@ -15,8 +14,6 @@ import { WebAssemblyJs } from './webassembly-api.js';
 export interface AdmittedModule {
   /** The metered module, ready for `new WebAssembly.Module`. */
   readonly bytes: Uint8Array;
-  /** SHA-256 of the deployed (original) bytes: the code's identity on chain. */
-  readonly codeHash: Uint8Array;
   /** Host ABI functions the module imports, each once. */
   readonly imports: readonly HostImportName[];
   readonly exports: readonly { readonly name: string; readonly kind: ExportKind }[];
@@ -75,7 +72,6 @@ export function admitModule(bytes: Uint8Array, options: AdmissionOptions = {}): 
   const memory = module.memories[0];
   return {
     bytes: metered,
-    codeHash: createHash('sha256').update(bytes).digest(),
     imports,
     exports: module.exports.map(({ name, kind }) => ({ name, kind })),
     memory: memory && { initial: memory.initial, maximum: memoryMaximum },

@@ -28,6 +28,7 @@ export {
   ExecutionLimitError,
   ExecutionMeter,
   createMeterGlobals,
+  meterImportObject,
   type ExecutionBudget,
   type MeterGlobals,
   type ExecutionLimitCode,

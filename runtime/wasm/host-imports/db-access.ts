@@ -19,10 +19,7 @@ function denied(what: string, db: number, reason: string): HostError {
 }
 
 function startsWithOwner(key: Uint8Array, owner: bigint): boolean {
-  if (key.length < PREFIX_BYTES) return false;
-  let v = 0n;
-  for (let i = 0; i < PREFIX_BYTES; i++) v = (v << 8n) | BigInt(key[i]!);
-  return v === owner;
+  return key.length >= PREFIX_BYTES && new DataView(key.buffer, key.byteOffset, PREFIX_BYTES).getBigUint64(0) === owner;
 }
 
 /** The reader/writer behind a database id: the context's temporary database or the store. */
@@ -80,18 +77,8 @@ export interface SizeLimits {
   readonly maxValueSize: number;
 }
 
-const limitsOfContext = new WeakMap<ExecutionContext, SizeLimits>();
-
-/**
- * The chain's key and value limits (native config row, else the defaults of host-abi §3), read
- * once per context: a change takes effect for the next transaction.
- */
-export function sizeLimits(ctx: ExecutionContext): SizeLimits {
-  let limits = limitsOfContext.get(ctx);
-  if (!limits) {
-    const row = ctx.store.get(DbId.native, configKey());
-    limits = row ? ConfigRow.unpack(row) : { maxKeySize: Limits.maxKeySize, maxValueSize: Limits.maxValueSize };
-    limitsOfContext.set(ctx, limits);
-  }
-  return limits;
+/** The chain's key and value limits: the native config row, else the defaults of host-abi §3. */
+export function readSizeLimits(store: KvReader): SizeLimits {
+  const row = store.get(DbId.native, configKey());
+  return row ? ConfigRow.unpack(row) : { maxKeySize: Limits.maxKeySize, maxValueSize: Limits.maxValueSize };
 }

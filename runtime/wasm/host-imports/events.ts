@@ -1,4 +1,4 @@
-import { NONE_SIZE, dbAccess } from '../../../host-api/abi/databases.js';
+import { dbAccess } from '../../../host-api/abi/databases.js';
 import { HostError } from '../errors.js';
 import type { HostBinding, ImportGroup } from '../linker.js';
 
@@ -32,13 +32,7 @@ export function eventImports(host: HostBinding): ImportGroup {
       if (dbAccess(ctx.mode, db).events !== 'read') {
         throw new HostError('HOST_ACCESS_DENIED', `getSequential: database ${db} cannot be read by id in ${ctx.mode} mode`);
       }
-      const value = ctx.store.getSequential(db, BigInt.asUintN(64, id));
-      if (!value) {
-        inst.clearResult();
-        return NONE_SIZE;
-      }
-      inst.setResult(value);
-      return value.length;
+      return inst.resultOrNone(ctx.store.getSequential(db, BigInt.asUintN(64, id)));
     },
   };
 }

@@ -1,21 +1,10 @@
-import { DbId, NONE_SIZE } from '../../../host-api/abi/databases.js';
-import type { KvEntry } from '../../db/store.js';
+import { DbId } from '../../../host-api/abi/databases.js';
 import { HostError } from '../errors.js';
 import type { HostBinding, ImportGroup } from '../linker.js';
-import type { ServiceInstance } from '../service-instance.js';
-import { backingDb, checkMaxPrefix, checkRead, checkWrite, sizeLimits } from './db-access.js';
+import { backingDb, checkMaxPrefix, checkRead, checkWrite } from './db-access.js';
 import { validateNativeWrite } from './native-rows.js';
 
 // The key-value imports of host-abi §3. Results go to V (and K for the ordered lookups).
-
-function entryResult(inst: ServiceInstance, entry: KvEntry | undefined): number {
-  if (!entry) {
-    inst.clearResult();
-    return NONE_SIZE;
-  }
-  inst.setResult(entry.value, entry.key);
-  return entry.value.length;
-}
 
 /** kvGreaterEqual / kvLessThan: the same checks around the store's lookup of that name. */
 function orderedLookup(host: HostBinding, name: string, lookup: 'greaterEqual' | 'lessThan') {
@@ -24,7 +13,8 @@ function orderedLookup(host: HostBinding, name: string, lookup: 'greaterEqual' |
     const inst = ctx.frame.instance;
     const key = inst.view(kptr, klen, `${name} key`);
     checkRead(ctx, inst, name, db, key, match);
-    return entryResult(inst, backingDb(ctx, db)[lookup](db, key, match >>> 0));
+    const entry = backingDb(ctx, db)[lookup](db, key, match >>> 0);
+    return inst.resultOrNone(entry?.value, entry?.key);
   };
 }
 
@@ -35,7 +25,7 @@ export function kvImports(host: HostBinding): ImportGroup {
       const inst = ctx.frame.instance;
       const key = inst.view(kptr, klen, 'kvPut key');
       checkWrite(ctx, inst, 'kvPut', db, key);
-      const limits = sizeLimits(ctx);
+      const limits = ctx.sizeLimits;
       if (key.length > limits.maxKeySize) throw new HostError('HOST_BAD_ARGUMENT', `kvPut: key of ${key.length} bytes exceeds the limit of ${limits.maxKeySize}`);
       if (vlen >>> 0 > limits.maxValueSize) throw new HostError('HOST_BAD_ARGUMENT', `kvPut: value of ${vlen >>> 0} bytes exceeds the limit of ${limits.maxValueSize}`);
       const value = inst.view(vptr, vlen, 'kvPut value');
@@ -56,13 +46,7 @@ export function kvImports(host: HostBinding): ImportGroup {
       const inst = ctx.frame.instance;
       const key = inst.view(kptr, klen, 'kvGet key');
       checkRead(ctx, inst, 'kvGet', db, key);
-      const value = backingDb(ctx, db).get(db, key);
-      if (!value) {
-        inst.clearResult();
-        return NONE_SIZE;
-      }
-      inst.setResult(value);
-      return value.length;
+      return inst.resultOrNone(backingDb(ctx, db).get(db, key));
     },
     kvGreaterEqual: orderedLookup(host, 'kvGreaterEqual', 'greaterEqual'),
     kvLessThan: orderedLookup(host, 'kvLessThan', 'lessThan'),
@@ -71,7 +55,8 @@ export function kvImports(host: HostBinding): ImportGroup {
       const inst = ctx.frame.instance;
       const prefix = inst.view(kptr, klen, 'kvMax prefix');
       checkMaxPrefix(ctx, inst, db, prefix);
-      return entryResult(inst, backingDb(ctx, db).max(db, prefix));
+      const entry = backingDb(ctx, db).max(db, prefix);
+      return inst.resultOrNone(entry?.value, entry?.key);
     },
   };
 }

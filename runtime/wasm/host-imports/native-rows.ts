@@ -1,14 +1,11 @@
 import { codeByHashKey, codeKey, nativeTableKey, NativeTable } from '../../../host-api/abi/keys.js';
+import { equalBytes } from '../../../host-api/encoding/bytes.js';
 import { FracpackError } from '../../../host-api/fracpack/index.js';
 import { WRITABLE_NATIVE_ROWS } from '../../../host-api/types/native.js';
 import { HostError } from '../errors.js';
 
 // Writes to the native database are validated (host-abi §4): only the tables that may be
 // written, each value a valid row, stored under exactly the key that row belongs at.
-
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  return a.length === b.length && a.every((x, i) => x === b[i]);
-}
 
 function expectedKey(table: number, row: Record<string, unknown>): Uint8Array | undefined {
   switch (table) {
@@ -34,7 +31,7 @@ export function validateNativeWrite(key: Uint8Array, value: Uint8Array): void {
     throw err;
   }
   const expected = expectedKey(table, row);
-  if (expected && !sameBytes(expected, key)) {
+  if (expected && !equalBytes(expected, key)) {
     throw new HostError('HOST_BAD_ARGUMENT', `kvPut: native table ${table} row is stored under the wrong key`);
   }
 }

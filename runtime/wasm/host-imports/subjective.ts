@@ -10,6 +10,14 @@ function requireSubjectiveMode(ctx: ExecutionContext, what: string): void {
   if (!isSubjectiveMode(ctx.mode)) throw new HostError('HOST_ACCESS_DENIED', `${what}: the subjective database is not available in ${ctx.mode} mode`);
 }
 
+/** Closes the innermost open view (commit or abort), returning its checkpoint. */
+function popView(ctx: ExecutionContext, what: string): number {
+  requireSubjectiveMode(ctx, what);
+  const view = ctx.subjectiveViews.pop();
+  if (view === undefined) throw new HostError('HOST_BAD_ARGUMENT', `${what}: no subjective view is open`);
+  return view;
+}
+
 export function subjectiveImports(host: HostBinding): ImportGroup {
   return {
     checkoutSubjective(): void {
@@ -22,19 +30,13 @@ export function subjectiveImports(host: HostBinding): ImportGroup {
     },
     commitSubjective(): number {
       const ctx = host.context;
-      requireSubjectiveMode(ctx, 'commitSubjective');
-      const view = ctx.subjectiveViews.pop();
-      if (view === undefined) throw new HostError('HOST_BAD_ARGUMENT', 'commitSubjective: no subjective view is open');
-      ctx.store.subjective.release(view);
+      ctx.store.subjective.release(popView(ctx, 'commitSubjective'));
       if (ctx.subjectiveViews.length === 0) ctx.store.subjective.commit();
       return 1;
     },
     abortSubjective(): void {
       const ctx = host.context;
-      requireSubjectiveMode(ctx, 'abortSubjective');
-      const view = ctx.subjectiveViews.pop();
-      if (view === undefined) throw new HostError('HOST_BAD_ARGUMENT', 'abortSubjective: no subjective view is open');
-      ctx.store.subjective.rollback(view);
+      ctx.store.subjective.rollback(popView(ctx, 'abortSubjective'));
     },
   };
 }

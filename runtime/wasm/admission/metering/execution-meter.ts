@@ -39,6 +39,11 @@ export function createMeterGlobals(): MeterGlobals {
   };
 }
 
+/** The import object entry that gives metered instances these counters. */
+export function meterImportObject(globals: MeterGlobals): Record<string, Record<string, unknown>> {
+  return { [METER_IMPORT_MODULE]: { [FUEL_IMPORT_NAME]: globals.fuel, [STACK_IMPORT_NAME]: globals.stack } };
+}
+
 /**
  * The fuel and stack counters of one execution context (one transaction, query or callback),
  * shared by all its instances through the imported meter globals.
@@ -60,13 +65,18 @@ export class ExecutionMeter {
     if (!Number.isInteger(stackBytes) || stackBytes < 0 || stackBytes > 0x7fffffff) {
       throw new RangeError(`stack budget out of range: ${stackBytes}`);
     }
-    this.fuel = globals?.fuel ?? new WebAssemblyJs.Global({ value: 'i64', mutable: true }, this.budget.fuel);
-    this.stack = globals?.stack ?? new WebAssemblyJs.Global({ value: 'i32', mutable: true }, this.budget.stackBytes);
+    const counters = globals ?? createMeterGlobals();
+    if (!globals) {
+      counters.fuel.value = fuel;
+      counters.stack.value = stackBytes;
+    }
+    this.fuel = counters.fuel;
+    this.stack = counters.stack;
   }
 
   /** The import object entry every metered instance of this context needs. */
   importObject(): Record<string, Record<string, unknown>> {
-    return { [METER_IMPORT_MODULE]: { [FUEL_IMPORT_NAME]: this.fuel, [STACK_IMPORT_NAME]: this.stack } };
+    return meterImportObject(this);
   }
 
   /** Fuel used so far (more than the budget once exhausted: the charge that crossed zero counts). */
