@@ -1,12 +1,10 @@
-import { compileSchema, type AnyType } from '../fracpack/index.js';
-import type { Action } from '../types/index.js';
-import { CORE_SCHEMA } from '../types/schema.js';
+import type { AnyType } from '../fracpack/index.js';
+import { Action, coreSchema } from '../types/index.js';
 
 // Actions of the system services as clients pack them (argument tuples are Objects of the
 // parameters, in order). Names and parameters follow DESIGN.md's table and seed 2 §4.3.
 
-const schema = compileSchema(CORE_SCHEMA);
-const args = (members: Record<string, AnyType>) => schema.typeOf({ Object: members });
+const args = (members: Record<string, AnyType>) => coreSchema.typeOf({ Object: members });
 
 const ARGS = {
   'accounts.init': args({}),
@@ -29,7 +27,5 @@ export type SystemAction = keyof typeof ARGS;
 /** A system action from `sender` with its arguments (JSON or native forms). */
 export function systemAction(sender: string | bigint, name: SystemAction, argumentsObject: Record<string, unknown> = {}): Action {
   const [service, method] = name.split('.') as [string, string];
-  return schema.type<Action>('Action').unpack(
-    schema.type('Action').pack({ sender, service, method, rawData: ARGS[name].pack(argumentsObject) }),
-  );
+  return Action.unpack(Action.pack({ sender, service, method, rawData: ARGS[name].pack(argumentsObject) }));
 }

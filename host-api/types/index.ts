@@ -91,11 +91,6 @@ export const TransactionTrace: TypeCodec<TransactionTrace> = coreSchema.type('Tr
 /** The body of push_boot: fracpack List<SignedTransaction>. */
 export const SignedTransactionList: TypeCodec<SignedTransaction[]> = coreSchema.typeOf({ List: 'SignedTransaction' });
 
-/** Tapos flag bit 0: the transaction is only for the receiving node (login), never broadcast. */
-export const TAPOS_DO_NOT_BROADCAST = 0x0001;
-/** Every Tapos flag bit a node accepts. */
-export const TAPOS_VALID_FLAGS = TAPOS_DO_NOT_BROADCAST;
-
 /** Transaction id: SHA-256 of the packed Transaction. */
 export function transactionId(packedTransaction: Uint8Array): Uint8Array {
   return sha256(packedTransaction);

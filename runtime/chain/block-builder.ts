@@ -5,8 +5,9 @@ import { merkleLeaf, merkleRoot, merkleRootOfLeaves } from '../../host-api/chain
 import { compileSchema } from '../../host-api/fracpack/index.js';
 import { methodNumberFromName } from '../../host-api/names/index.js';
 import type { Block, BlockHeader, Consensus, SignedTransaction } from '../../host-api/types/index.js';
-import { DatabaseStatusRow, JointConsensus, TransactionInfo, type StatusRow } from '../../host-api/types/native.js';
+import { JointConsensus, TransactionInfo, type StatusRow } from '../../host-api/types/native.js';
 import { sha256 } from '../crypto/sha256.js';
+import { counterIndexOf, readCounter } from '../db/event-counters.js';
 import type { Store } from '../db/store.js';
 import type { Engine } from '../wasm/engine.js';
 import { ExecutionContext } from '../wasm/execution-context.js';
@@ -17,11 +18,14 @@ import { TRANSACT, type DecodedTransaction, type TransactionProcessor } from './
 
 const START_BLOCK = methodNumberFromName('startBlock');
 const EMPTY_ARGS = Uint8Array.of(0, 0);
+const DATABASE_STATUS_KEY = databaseStatusKey();
 const ZERO_ID = new Uint8Array(32);
 const SECOND = 1_000_000n;
 const wire = compileSchema({ Proofs: { List: 'bytes' }, SubjectiveData: { Option: { List: 'bytes' } } });
 const Proofs = wire.type('Proofs');
 const SubjectiveData = wire.type('SubjectiveData');
+// Blocks carry no subjective data yet, so every transaction's subjective-data hash is this one.
+const NO_SUBJECTIVE_DATA_HASH = sha256(SubjectiveData.pack([]));
 
 /** The consensus of a new chain: its one producer, with unsigned blocks. */
 export function initialConsensus(producer: bigint): JointConsensus {
@@ -34,8 +38,7 @@ export function initialConsensus(producer: bigint): JointConsensus {
 }
 
 function merkleEventCount(store: Store): bigint {
-  const row = store.get(DbId.native, databaseStatusKey());
-  return row ? (DatabaseStatusRow.unpack(row) as { nextMerkleEventNumber: bigint }).nextMerkleEventNumber : 1n;
+  return readCounter(store.get(DbId.native, DATABASE_STATUS_KEY), counterIndexOf(DbId.merkleEvent));
 }
 
 /**
@@ -101,19 +104,11 @@ export class BlockBuilder {
     return trace;
   }
 
-  get transactionCount(): number {
-    return this.included.length;
-  }
-
   /** Completes the block: roots, id, block log, status row; one durable commit. */
   finish(): { block: Block; blockId: Uint8Array } {
     const transactions: SignedTransaction[] = this.included.map((t) => ({ transaction: t.transaction, proofs: t.proofs, subjectiveData: [] }));
-    const infos = transactions.map((t, i) =>
-      TransactionInfo.pack({
-        transactionId: this.included[i]!.id,
-        signatureHash: sha256(Proofs.pack(t.proofs)),
-        subjectiveDataHash: sha256(SubjectiveData.pack(t.subjectiveData)),
-      }),
+    const infos = this.included.map((t) =>
+      TransactionInfo.pack({ transactionId: t.id, signatureHash: sha256(Proofs.pack(t.proofs)), subjectiveDataHash: NO_SUBJECTIVE_DATA_HASH }),
     );
     const merkleEvents = Number(merkleEventCount(this.store) - this.merkleEventsAtStart);
     const status = readStatus(this.store) ?? this.status;

@@ -13,7 +13,3 @@ export function readBlock(db: KvReader, blockNum: number): Block | undefined {
   const bytes = db.get(DbId.blockLog, blockKey(blockNum));
   return bytes ? Block.unpack(bytes) : undefined;
 }
-
-export function readPackedBlock(db: KvReader, blockNum: number): Uint8Array | undefined {
-  return db.get(DbId.blockLog, blockKey(blockNum));
-}

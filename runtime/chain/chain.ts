@@ -17,6 +17,8 @@ export type WaitFor = 'applied' | 'final';
 
 /** Notify row types: subjective callbacks the node runs in callback mode. */
 export const NotifyType = { acceptTransaction: 0, acceptBlock: 1 } as const;
+const NOTIFY_KEYS = [notifyKey(NotifyType.acceptTransaction), notifyKey(NotifyType.acceptBlock)];
+const EMPTY_ARGS = Uint8Array.of(0, 0);
 
 export interface ChainOptions {
   /** Account that produces blocks; empty or absent = this node does not produce. */
@@ -48,7 +50,9 @@ export class Chain {
   readonly processor: TransactionProcessor;
   private readonly intervalUs: bigint;
   private readonly now: () => number;
-  private producerName: string;
+  private readonly producerName: string;
+  /** The producer's account number (0 when this node does not produce). */
+  private readonly producerAccount: bigint;
   private open: BlockBuilder | undefined;
   private timer: NodeJS.Timeout | undefined;
   private finalWaiters: FinalWaiter[] = [];
@@ -60,6 +64,7 @@ export class Chain {
     this.intervalUs = BigInt(options.blockIntervalMs ?? 1000) * 1000n;
     this.now = options.now ?? Date.now;
     this.producerName = options.producer ?? '';
+    this.producerAccount = accountNumberFromName(this.producerName);
     this.booted = readStatus(store)?.head != null;
   }
 
@@ -72,23 +77,12 @@ export class Chain {
     return this.booted;
   }
 
-  get producer(): string {
-    return this.producerName;
-  }
-
-  /** Changes the producer name; production follows (stops when empty or not in the producer set). */
-  setProducer(name: string): void {
-    this.producerName = name;
-    if (this.isActiveProducer()) this.start();
-    else this.stop();
-  }
-
   /** POST /native/admin/push_boot: builds block 2. Returns the trace (its `error` says if boot failed). */
   boot(body: Uint8Array): TransactionTrace {
     if (!this.producerName) throw new ChainError('CHAIN_NO_PRODUCER', 'no producer name set');
     if (this.hasChain) throw new ChainError('CHAIN_ALREADY_BOOTED', 'chain is already booted');
     const transactions = splitBootList(body);
-    const builder = new BlockBuilder(this.store, this.engine, this.processor, accountNumberFromName(this.producerName), this.slotTime());
+    const builder = new BlockBuilder(this.store, this.engine, this.processor, this.producerAccount, this.slotTime());
     let trace: TransactionTrace;
     try {
       trace = bootBlock(builder, this.store, transactions);
@@ -119,7 +113,7 @@ export class Chain {
     this.processor.verifyProofs(trx, verdicts);
     const block = this.openBlock();
     const trace = block.push(trx);
-    this.notify(NotifyType.acceptTransaction, TransactionCallbackArgs.pack({ id: trx.id, trace }));
+    this.notify(NotifyType.acceptTransaction, () => TransactionCallbackArgs.pack({ id: trx.id, trace }));
     if (waitFor === 'applied') return trace;
     if (trace.error !== null) {
       const untilExpiration = Number(trx.expiration) * 1000 - this.now();
@@ -149,8 +143,7 @@ export class Chain {
     const consensus = this.status?.consensus.current.data;
     if (!consensus) return true; // no chain yet: whoever boots it produces
     const producers = 'CftConsensus' in consensus ? consensus.CftConsensus.producers : consensus.BftConsensus.producers;
-    const me = accountNumberFromName(this.producerName);
-    return producers.some((p) => p.name === me);
+    return producers.some((p) => p.name === this.producerAccount);
   }
 
   /** The time of the next block: max(head + interval, now floored to the interval). */
@@ -164,7 +157,7 @@ export class Chain {
   private openBlock(): BlockBuilder {
     if (this.open) return this.open;
     if (!this.producerName) throw new ChainError('CHAIN_NO_PRODUCER', 'this node does not produce blocks (no producer name set)');
-    const builder = new BlockBuilder(this.store, this.engine, this.processor, accountNumberFromName(this.producerName), this.slotTime());
+    const builder = new BlockBuilder(this.store, this.engine, this.processor, this.producerAccount, this.slotTime());
     try {
       builder.start();
     } catch (err) {
@@ -182,7 +175,7 @@ export class Chain {
     const final = this.finalWaiters.filter((w) => w.blockNum <= builder.blockNum);
     this.finalWaiters = this.finalWaiters.filter((w) => w.blockNum > builder.blockNum);
     for (const w of final) w.resolve();
-    this.notify(NotifyType.acceptBlock, Uint8Array.of(0, 0));
+    this.notify(NotifyType.acceptBlock, () => EMPTY_ARGS);
     this.options.onBlock?.(builder.blockNum);
   }
 
@@ -201,10 +194,14 @@ export class Chain {
     }, Math.max(0, closeAt - this.now()));
   }
 
-  /** Runs the subjective callbacks of a notify row in callback mode; their errors are only reported. */
-  private notify(type: number, rawData: Uint8Array): void {
-    const row = this.store.get(DbId.native, notifyKey(type));
+  /**
+   * Runs the subjective callbacks of a notify row in callback mode; their errors are only
+   * reported. Their argument is built only when there are callbacks.
+   */
+  private notify(type: number, args: () => Uint8Array): void {
+    const row = this.store.get(DbId.native, NOTIFY_KEYS[type]!);
     if (!row) return;
+    const rawData = args();
     for (const action of NotifyRow.unpack(row).actions) {
       const sockets = this.options.sockets?.forContext();
       const ctx = new ExecutionContext({ mode: 'callback', store: this.store, engine: this.engine, sockets });

@@ -17,15 +17,12 @@ const VERIFY_SYS = methodNumberFromName('verifySys');
 
 /** A signed transaction decoded far enough to process it. */
 export interface DecodedTransaction {
-  /** The packed SignedTransaction as received. */
-  readonly packed: Uint8Array;
   /** The packed Transaction (its id is the SHA-256 of these bytes). */
   readonly transaction: Uint8Array;
   readonly id: Uint8Array;
   readonly claims: Transaction['claims'];
   readonly proofs: Uint8Array[];
   readonly expiration: bigint;
-  readonly doNotBroadcast: boolean;
 }
 
 /** Decodes a packed SignedTransaction; throws TRANSACTION_INVALID naming the problem. */
@@ -34,18 +31,20 @@ export function decodeTransaction(packed: Uint8Array): DecodedTransaction {
     const signed = SignedTransaction.unpack(packed);
     const transaction = Transaction.unpack(signed.transaction);
     return {
-      packed,
       transaction: signed.transaction,
       id: sha256(signed.transaction),
       claims: transaction.claims,
       proofs: signed.proofs,
       expiration: transaction.tapos.expiration,
-      doNotBroadcast: (transaction.tapos.flags & 1) !== 0,
     };
   } catch (err) {
     if (err instanceof FracpackError) throw new ChainError('TRANSACTION_INVALID', `transaction has invalid format: ${err.message}`);
     throw err;
   }
+}
+
+function checkProofCount(trx: DecodedTransaction): void {
+  if (trx.proofs.length !== trx.claims.length) throw new ChainError('TRANSACTION_PROOFS', 'proofs and claims must have same size');
 }
 
 /**
@@ -62,16 +61,15 @@ export class TransactionProcessor {
    * finds their verdicts instead of computing them on the chain thread.
    */
   precheckSignatures(trx: DecodedTransaction): Promise<SignatureVerdicts> {
-    return SignatureVerdicts.compute(trx.claims.slice(0, trx.proofs.length).map((claim, i) => ({
+    checkProofCount(trx);
+    return SignatureVerdicts.compute(trx.claims.map((claim, i) => ({
       key: claim.rawData, digest: trx.id, signedData: trx.transaction, signature: trx.proofs[i]!,
     })));
   }
 
   /** Checks every proof with its claim's verify service; throws TRANSACTION_PROOFS. */
   verifyProofs(trx: DecodedTransaction, signatureVerdicts?: SignatureVerdicts): void {
-    if (trx.proofs.length !== trx.claims.length) {
-      throw new ChainError('TRANSACTION_PROOFS', 'proofs and claims must have same size');
-    }
+    checkProofCount(trx);
     const signedData = new Map([[bytesToHex(trx.id), trx.transaction]]);
     trx.claims.forEach((claim, i) => {
       const ctx = new ExecutionContext({ mode: 'verify', store: this.store, engine: this.engine, signedData, signatureVerdicts });

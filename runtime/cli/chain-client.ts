@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { TsibaseError } from '../../host-api/errors.js';
 import {
-  Transaction, bytesToHex, fromPem, keyPairFromPkcs8, parsePublicKey, signTransaction, transactionId, type Action, type KeyPair,
+  Transaction, bytesToHex, fromPem, hexToBytes, keyPairFromPkcs8, parsePublicKey, signPackedTransaction, transactionId,
+  type Action, type KeyPair,
 } from '../../host-api/index.js';
 import { httpRequest, serviceUrl } from './client.js';
 
@@ -12,11 +13,7 @@ export const DEFAULT_API = 'http://tsibase.localhost:8080';
 /** The verify service of the keys the CLI signs with (formats.md: P-256 and secp256k1). */
 const VERIFY_SERVICE = 'verify-sig';
 
-/** A private key file (PKCS#8, PEM or DER) as a key pair to sign with. */
-export function readPrivateKey(file: string): KeyPair {
-  const bytes = readFileSync(file);
-  const text = bytes.toString('latin1');
-  const der = text.includes('-----BEGIN') ? fromPem(text).der : new Uint8Array(bytes);
+function privateKeyFrom(der: Uint8Array, file: string): KeyPair {
   try {
     return keyPairFromPkcs8(der);
   } catch (err) {
@@ -24,29 +21,39 @@ export function readPrivateKey(file: string): KeyPair {
   }
 }
 
+/** A key file's DER bytes and, for PEM, its label. */
+function readKeyFile(file: string): { label?: string; der: Uint8Array } {
+  const bytes = new Uint8Array(readFileSync(file));
+  const text = Buffer.from(bytes).toString('latin1');
+  return text.includes('-----BEGIN') ? fromPem(text) : { der: bytes };
+}
+
+/** A private key file (PKCS#8, PEM or DER) as a key pair to sign with. */
+export function readPrivateKey(file: string): KeyPair {
+  return privateKeyFrom(readKeyFile(file).der, file);
+}
+
 /** A public key (SubjectPublicKeyInfo) from a PEM/DER public key file, a private key file, or hex. */
 export function readPublicKey(source: string): Uint8Array {
   if (/^[0-9a-fA-F]+$/.test(source) && source.length % 2 === 0 && source.length > 64) {
-    const der = Uint8Array.from(Buffer.from(source, 'hex'));
+    const der = hexToBytes(source);
     parsePublicKey(der);
     return der;
   }
-  const bytes = readFileSync(source);
-  const text = bytes.toString('latin1');
-  if (text.includes('-----BEGIN')) {
-    const { label, der } = fromPem(text);
-    if (label === 'PUBLIC KEY') {
+  const { label, der } = readKeyFile(source);
+  if (label === 'PUBLIC KEY') {
+    parsePublicKey(der);
+    return der;
+  }
+  if (label === undefined) {
+    try {
       parsePublicKey(der);
       return der;
+    } catch {
+      // not a public key: a private key file in DER, then
     }
-    return readPrivateKey(source).publicKey;
   }
-  try {
-    parsePublicKey(new Uint8Array(bytes));
-    return new Uint8Array(bytes);
-  } catch {
-    return readPrivateKey(source).publicKey;
-  }
+  return privateKeyFrom(der, source).publicKey;
 }
 
 /** An action as packing takes it: numbers, or names (and hex for rawData). */
@@ -74,11 +81,16 @@ export interface Pushed {
 export class ChainClient {
   constructor(readonly api: string = DEFAULT_API) {}
 
-  /** TaPoS of the head block and an expiration (seed 1 §4.2 /common/tapos/head). */
-  async tapos(expiresIn = 60) {
-    const r = await httpRequest(new URL('/common/tapos/head', this.api).toString());
-    if (r.status !== 200) throw new TsibaseError('CLI_NODE_ERROR', `GET /common/tapos/head: ${r.status} ${r.text()}`);
-    const head = r.json() as { refBlockIndex: number; refBlockSuffix: number };
+  /** The JSON a GET of `path` on the node's root domain answers; a non-200 reply throws. */
+  async getJson(path: string): Promise<unknown> {
+    const r = await httpRequest(new URL(path, this.api).toString());
+    if (r.status !== 200) throw new TsibaseError('CLI_NODE_ERROR', `GET ${path}: ${r.status} ${r.text()}`);
+    return r.json();
+  }
+
+  /** TaPoS of the head block and an expiration `expiresIn` seconds away (seed 1 §4.2 /common/tapos/head). */
+  async tapos(expiresIn: number) {
+    const head = (await this.getJson('/common/tapos/head')) as { refBlockIndex: number; refBlockSuffix: number };
     return { expiration: BigInt(Math.floor(Date.now() / 1000) + expiresIn), ...head, flags: 0 };
   }
 
@@ -95,9 +107,9 @@ export class ChainClient {
   async push(actions: readonly ActionInput[], options: PushOptions = {}): Promise<Pushed> {
     const keys = options.keys ?? [];
     const tapos = await this.tapos(options.expiresIn ?? 10);
-    const transaction = { tapos, actions, claims: keys.map((k) => ({ service: VERIFY_SERVICE, rawData: k.publicKey })) };
-    const signed = signTransaction(transaction, keys);
-    const id = bytesToHex(transactionId(Transaction.pack(transaction)));
+    const packed = Transaction.pack({ tapos, actions, claims: keys.map((k) => ({ service: VERIFY_SERVICE, rawData: k.publicKey })) });
+    const signed = signPackedTransaction(packed, keys);
+    const id = bytesToHex(transactionId(packed));
     const url = `${serviceUrl(this.api, 'transact', '/push_transaction')}?wait_for=${options.waitFor ?? 'final'}`;
     const r = await httpRequest(url, { method: 'POST', body: signed, headers: { 'content-type': 'application/octet-stream' } });
     if (r.status !== 200) throw new TsibaseError('CLI_TRANSACTION_FAILED', `transaction refused: ${r.text()}`);

@@ -10,7 +10,7 @@ import { bytesToHex } from '../../host-api/encoding/hex.js';
 // back to @noble/curves on the digest. Both accept the same signatures (high S included), so
 // the verdict never depends on the path.
 
-export type Curve = 'P-256' | 'secp256k1';
+type Curve = 'P-256' | 'secp256k1';
 
 interface ParsedKey {
   readonly key: KeyObject;
@@ -45,11 +45,6 @@ function parseKey(der: Uint8Array): ParsedKey | null {
   if (parsedKeys.size >= CACHE_LIMIT) parsedKeys.clear();
   parsedKeys.set(id, parsed);
   return parsed;
-}
-
-/** The curve of a DER SubjectPublicKeyInfo, or undefined when it is not a supported EC key. */
-export function curveOf(der: Uint8Array): Curve | undefined {
-  return parseKey(der)?.curve;
 }
 
 /**

@@ -41,6 +41,7 @@ export function resolveHost(hostHeader: string, hosts: readonly string[]): Resol
   if (root === undefined) return { kind: 'other', root: hosts[0]!.toLowerCase() };
   if (name === root) return { kind: 'root', root };
   const label = name.slice(0, name.length - root.length - 1);
-  if (!label.includes('.') && isValidAccountName(label) && label === label.toLowerCase()) return { kind: 'service', root, service: label };
+  // `name` is lower case already, and a valid account name holds no dot: one label.
+  if (isValidAccountName(label)) return { kind: 'service', root, service: label };
   return { kind: 'other', root };
 }

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { TransactionTrace } from '../../host-api/types/index.js';
 import type { Chain } from '../chain/chain.js';
 import { ChainError } from '../chain/errors.js';
-import { readBody } from './read-body.js';
+import { isOctetStream, readBody } from './read-body.js';
 import { json, methodNotAllowed, text } from './replies.js';
 
 /**
@@ -12,7 +12,7 @@ import { json, methodNotAllowed, text } from './replies.js';
  */
 export async function pushBoot(chain: Chain, req: IncomingMessage, res: ServerResponse, target: string): Promise<void> {
   if (req.method !== 'POST') return methodNotAllowed(res, target, req.method ?? '', 'POST');
-  if ((req.headers['content-type'] ?? '').split(';')[0]!.trim() !== 'application/octet-stream') {
+  if (!isOctetStream(req)) {
     return text(res, 415, 'Content-Type must be application/octet-stream\n');
   }
   const origin = req.headers.origin;

@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { TransactionTrace } from '../../host-api/types/index.js';
-import type { Chain, WaitFor } from '../chain/chain.js';
+import type { Chain } from '../chain/chain.js';
 import { ChainError } from '../chain/errors.js';
 import { prefersFracpack } from './accept.js';
-import { readBody } from './read-body.js';
+import { isOctetStream, readBody } from './read-body.js';
 import { CORS_A, echoCors, json, reply, text } from './replies.js';
 
 /**
@@ -21,17 +21,17 @@ export async function pushTransaction(chain: Chain, req: IncomingMessage, res: S
     // The text is psibase's, spelling included.
     return text(res, 405, `The resouce '${target}' does not accept the method ${method}.`, { Allow: 'POST, OPTIONS' });
   }
-  if ((req.headers['content-type'] ?? '').split(';')[0]!.trim() !== 'application/octet-stream') {
+  if (!isOctetStream(req)) {
     return text(res, 415, 'Expected fracpack encoded signed transaction (application/octet-stream)', CORS_A);
   }
-  const waitFor = query.get('wait_for') ?? 'final';
-  if (waitFor !== 'final' && waitFor !== 'applied' && waitFor !== '') {
+  const waitFor = query.get('wait_for') || 'final';
+  if (waitFor !== 'final' && waitFor !== 'applied') {
     return text(res, 500, `wait_for must be final or applied, not '${waitFor}'`, CORS_A);
   }
   const body = await readBody(req);
   let trace;
   try {
-    trace = await chain.push(body, (waitFor || 'final') as WaitFor);
+    trace = await chain.push(body, waitFor);
   } catch (err) {
     if (err instanceof ChainError) return text(res, 500, err.message, CORS_A);
     throw err;

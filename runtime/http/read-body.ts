@@ -13,6 +13,11 @@ export class RequestTooLarge extends TsibaseError {
 /** The body of a request that has none. */
 export const NO_BODY = new Uint8Array(0);
 
+/** Whether the request's Content-Type is application/octet-stream (parameters ignored). */
+export function isOctetStream(req: IncomingMessage): boolean {
+  return (req.headers['content-type'] ?? '').split(';')[0]!.trim() === 'application/octet-stream';
+}
+
 /** Whether the request carries no body at all (no Content-Length, not chunked). */
 export function hasNoBody(req: IncomingMessage): boolean {
   return req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined;

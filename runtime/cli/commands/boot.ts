@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bootTransactions, runBoot, unpackBundle } from '../../../host-api/index.js';
 import { option, parseArgs, UsageError } from '../args.js';
+import { DEFAULT_API } from '../chain-client.js';
 import { httpRequest, serviceUrl } from '../client.js';
 
 const DEFAULT_BUNDLE = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..', 'build', 'default.bundle');
@@ -12,13 +13,13 @@ export const BOOT_USAGE = `usage: tsibase boot [bundle] [options]
 Boots a chain on a node that has none: push_boot, then the remaining boot transactions.
 
 options:
-  -a, --api <url>          the node (default http://tsibase.localhost:8080)
+  -a, --api <url>          the node (default ${DEFAULT_API})
   -p, --producer <name>    the producer of the new chain (default prod)`;
 
 export async function bootCommand(argv: string[]): Promise<number> {
   const args = parseArgs(argv, [{ name: 'api', short: 'a' }, { name: 'producer', short: 'p' }]);
   if (args.positional.length > 1) throw new UsageError(`unexpected argument '${args.positional[1]}'\n\n${BOOT_USAGE}`);
-  const api = option(args, 'api') ?? 'http://tsibase.localhost:8080';
+  const api = option(args, 'api') ?? DEFAULT_API;
   const bundle = unpackBundle(readFileSync(args.positional[0] ?? DEFAULT_BUNDLE));
   const boot = bootTransactions(bundle, { producer: option(args, 'producer') ?? 'prod' });
 
