@@ -12,6 +12,7 @@ import { decodeUtf8 } from "../sdk/utf8";
 import { getStatus } from "../sdk/native/index";
 import { HttpActor } from "../http/index";
 import { hostServiceName } from "../http/host-service";
+import { recentIndexOf, suffixOf } from "../transact/tapos";
 import { Transaction } from "../transact/transaction";
 import { packSignedTransaction } from "./pack";
 import { SitesActor } from "../sites/index";
@@ -25,10 +26,8 @@ function rootHost(): string {
 function headTapos(): string {
   const head = getStatus().head;
   check(head !== null, "the chain has no head block yet");
-  const id = head!.blockId.bytes;
-  const index = head!.header.blockNum & 0x7f;
-  const suffix = (<u32>id[28]) | ((<u32>id[29]) << 8) | ((<u32>id[30]) << 16) | ((<u32>id[31]) << 24);
-  return "{\"refBlockIndex\":" + index.toString() + ",\"refBlockSuffix\":" + suffix.toString() + "}";
+  const index = recentIndexOf(head!.header.blockNum);
+  return "{\"refBlockIndex\":" + index.toString() + ",\"refBlockSuffix\":" + suffixOf(head!).toString() + "}";
 }
 
 @service("common-api")

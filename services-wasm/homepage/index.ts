@@ -3,15 +3,12 @@
 // stores with sites replaces it.
 
 import {
-  AccountNumber, DbId, HttpReply, HttpRequest, Option, Table, account, accountName, bytesToHex,
-  checkHttpServerCaller, withCors,
+  AccountNumber, HttpReply, HttpRequest, Option, account, accountName, bytesToHex, checkHttpServerCaller, withCors,
 } from "../sdk/index";
 import { getStatus } from "../sdk/native/index";
 import { HttpActor } from "../http/index";
-import { RegisteredServer } from "../http/tables";
+import { servers } from "../http/tables";
 import { SitesActor } from "../sites/index";
-
-const registered = new Table<RegisteredServer, AccountNumber>(1, (r: RegisteredServer): AccountNumber => r.service, DbId.service, account("http"));
 
 function escapeHtml(text: string): string {
   return text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll("\"", "&quot;");
@@ -28,7 +25,7 @@ function portOf(request: HttpRequest): string {
 function homePage(request: HttpRequest, rootHost: string): string {
   const port = portOf(request);
   let links = "";
-  for (const c = registered.primary.first(); c.valid; c.next()) {
+  for (const c = servers.primary.first(); c.valid; c.next()) {
     const name = accountName(c.row().service);
     links += "<li><a href=\"//" + escapeHtml(name + "." + rootHost + port) + "/\">" + escapeHtml(name) + "</a></li>\n";
   }

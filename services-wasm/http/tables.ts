@@ -1,6 +1,6 @@
 // The http service's tables: registered servers (objective) and deferred replies (subjective).
 
-import { AccountNumber, DbId, Table } from "../sdk/index";
+import { AccountNumber, DbId, Table, httpServer } from "../sdk/index";
 
 /** `service`'s subdomain is served by `server` (usually the service itself). */
 @fracpack
@@ -8,7 +8,8 @@ export class RegisteredServer {
   constructor(public service: AccountNumber = 0, public server: AccountNumber = 0) {}
 }
 
-export const servers = new Table<RegisteredServer, AccountNumber>(1, (r: RegisteredServer): AccountNumber => r.service);
+/** Owned by http; other services (homepage) read it through the same declaration. */
+export const servers = new Table<RegisteredServer, AccountNumber>(1, (r: RegisteredServer): AccountNumber => r.service, DbId.service, httpServer());
 
 /** A request whose reply `owner` deferred: only `owner` may send it later. */
 @fracpack

@@ -20,7 +20,7 @@ export { parseJson, jsonString, JsonValue, JsonKind } from "./json/index";
 
 export { Action, currentAction } from "./service/action";
 export { getService, getReceiver, getSender } from "./service/context";
-export { callAction } from "./service/call";
+export { callAction, callActionAs } from "./service/call";
 
 export { DbId, KeyValue } from "./tables/db";
 export { Table } from "./tables/table";

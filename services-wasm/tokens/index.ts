@@ -4,7 +4,7 @@
 
 import {
   AccountNumber, HttpReply, HttpRequest, Option, Table, account, check, checkHttpServerCaller, getSender,
-  getService, serveSimpleUi, withCors,
+  getService, jsonString, serveSimpleUi, withCors,
 } from "../sdk/index";
 import { AccountsActor } from "../accounts/index";
 
@@ -91,7 +91,7 @@ export class Tokens {
     if (request.method != "GET" || request.path() != "/balance") return null;
     const owner = request.queryParam("account");
     if (owner === null) return HttpReply.text("account is required", "text/plain", 400);
-    return withCors(HttpReply.json("\"" + balanceOf(account(owner)).toString() + "\""));
+    return withCors(HttpReply.json(jsonString(balanceOf(account(owner)).toString())));
   }
 
   @event("history")

@@ -6,7 +6,7 @@ import { getStatus, nativeTablePrefix, NativeTable, VMOptions, WasmConfig } from
 import { SingletonTable, STATUS_TABLE } from "./tables";
 
 @fracpack
-class TransactStatus {
+export class TransactStatus {
   constructor(
     /** Set by finishBoot: top-level actions and runAs go through the auth interface. */
     public enforceAuth: bool = false,
@@ -60,14 +60,22 @@ export function finishBoot(): void {
   kv.put(DbId.native, nativeTablePrefix(NativeTable.proofWasmConfig), wasmConfig);
 }
 
-export function enforcesAuth(): bool {
-  const status = statusTable.get();
+/** transact's status row (null until startBoot or finishBoot writes it). */
+export function transactStatus(): TransactStatus | null {
+  return statusTable.get();
+}
+
+/** Whether `status` says actions are authorized (finishBoot has run). */
+export function authOn(status: TransactStatus | null): bool {
   return status !== null && status.enforceAuth;
 }
 
+export function enforcesAuth(): bool {
+  return authOn(statusTable.get());
+}
+
 /** Whether startBoot's list still has transactions to come (only those are accepted then). */
-export function bootListActive(): bool {
-  const status = statusTable.get();
+export function bootListActive(status: TransactStatus | null): bool {
   if (status === null) return false;
   const pending = status.bootTransactions;
   return pending !== null && pending.length > 0;
@@ -77,8 +85,7 @@ export function bootListActive(): bool {
  * While the boot list is active: the transaction must be the next listed one, which it then
  * consumes; a speculative run only needs to be listed.
  */
-export function acceptBootTransaction(id: Checksum256, speculative: bool): void {
-  const status = statusTable.get()!;
+export function acceptBootTransaction(status: TransactStatus, id: Checksum256, speculative: bool): void {
   const pending = status.bootTransactions!;
   if (speculative) {
     let listed = false;

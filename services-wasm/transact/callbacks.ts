@@ -2,8 +2,7 @@
 // at the end of every transaction; subjective ones (no sender) are kept in the native notify
 // rows that the node runs in callback mode. A callback is registered at most once.
 
-import { Action, DbId, Table, abort, check, getService, kv, pack, unpack } from "../sdk/index";
-import { callAs } from "./call";
+import { Action, DbId, Table, abort, callActionAs, check, getService, kv, pack, unpack } from "../sdk/index";
 import { nativeKeyOf, NativeTable } from "../sdk/native/index";
 import { CALLBACKS_TABLE } from "./tables";
 
@@ -105,5 +104,5 @@ export function removeCallback(type: u8, isObjective: bool, act: Action): void {
 /** Runs the objective onTransaction callbacks; a failing one aborts the transaction. */
 export function runTransactionCallbacks(): void {
   const actions = new ObjectiveList(ON_TRANSACTION).actions();
-  for (let i = 0; i < actions.length; i++) callAs(actions[i]);
+  for (let i = 0; i < actions.length; i++) callActionAs(actions[i]);
 }

@@ -2,13 +2,12 @@
 // evaluated in order against the runAs calls currently on the stack, which transact keeps itself:
 // nested runAs calls re-enter this same instance, so module state spans them.
 
-import { AccountNumber, Action, getSender } from "../sdk/index";
+import { AccountNumber, Action, callActionAs, getSender } from "../sdk/index";
 import {
   ServiceMethod, runAsMatchedExpandedReq, runAsMatchedReq, runAsOtherReq, runAsRequesterReq,
 } from "../sdk/auth/index";
 import { authServiceOf, requireAuth } from "./auth";
 import { enforcesAuth } from "./boot";
-import { callAs } from "./call";
 
 /** Whether `pattern` allows `action` (seed 2 §4.3: an empty service or method matches any). */
 function allows(pattern: ServiceMethod, action: Action): bool {
@@ -49,7 +48,7 @@ export function runAs(action: Action, allowedActions: Array<ServiceMethod>): Uin
     if (caller != authService) requireAuth(authService, requestFor(caller, action, allowedActions), caller, action, allowedActions, []);
   }
   frames.push(new RunAsFrame(action.sender, action.service, allowedActions));
-  const result = callAs(action);
+  const result = callActionAs(action);
   // An abort ends the whole context, so the frame only needs popping on success.
   frames.pop();
   return result;

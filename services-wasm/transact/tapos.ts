@@ -2,7 +2,7 @@
 // transaction's Tapos must pass against it and against the block being built.
 
 import { TimePointSec, TimePointUSec, check } from "../sdk/index";
-import { BlockInfo, getStatus } from "../sdk/native/index";
+import { BlockInfo } from "../sdk/native/index";
 import { blockTimeOf } from "./block-time";
 import { DO_NOT_BROADCAST, Tapos } from "./transaction";
 import { SingletonTable, BLOCK_SUMMARY_TABLE } from "./tables";
@@ -32,8 +32,13 @@ function summary(): BlockSummary {
   return row !== null ? row : new BlockSummary();
 }
 
+/** A block's TaPoS index among the latest 128 blocks. */
+export function recentIndexOf(blockNum: u32): u32 {
+  return blockNum & RECENT_MASK;
+}
+
 /** A block's TaPoS suffix: the last 4 bytes of its id as a little-endian u32. */
-function suffixOf(block: BlockInfo): u32 {
+export function suffixOf(block: BlockInfo): u32 {
   return load<u32>(block.blockId.bytes.dataStart + 28);
 }
 
@@ -42,17 +47,16 @@ export function recordHeadBlock(head: BlockInfo): void {
   const row = summary();
   const blockNum = head.header.blockNum;
   const suffix = suffixOf(head);
-  row.blockSuffixes[blockNum & RECENT_MASK] = suffix;
+  row.blockSuffixes[recentIndexOf(blockNum)] = suffix;
   if ((blockNum & ((1 << MILESTONE_SHIFT) - 1)) == 0) row.blockSuffixes[<u8>((blockNum >> MILESTONE_SHIFT) | MILESTONE_FLAG)] = suffix;
   row.blockNum = blockNum;
   summaryTable.put(row);
 }
 
 /** Flags, commit rule and expiration window against the block being built. */
-export function checkFlagsAndExpiration(tapos: Tapos, speculative: bool): void {
+export function checkFlagsAndExpiration(tapos: Tapos, speculative: bool, now: TimePointUSec): void {
   check((tapos.flags & ~DO_NOT_BROADCAST) == 0, "unsupported flags on transaction");
   check(speculative || (tapos.flags & DO_NOT_BROADCAST) == 0, "cannot commit a do_not_broadcast transaction");
-  const now = getStatus().current.time;
   const expiration = blockTimeOf(tapos.expiration);
   check(now < expiration, "transaction has expired");
   check(expiration < now + blockTimeOf(MAX_LIFETIME_SECONDS), "transaction was submitted too early");
@@ -62,8 +66,7 @@ export function checkFlagsAndExpiration(tapos: Tapos, speculative: bool): void {
  * The referenced block must be one the summary addresses, with the matching suffix. Before a
  * head exists and while the boot list is active only the zero reference is accepted.
  */
-export function checkReferencedBlock(tapos: Tapos, bootListActive: bool): void {
-  const head = getStatus().head;
+export function checkReferencedBlock(tapos: Tapos, bootListActive: bool, head: BlockInfo | null): void {
   const index = <u32>tapos.refBlockIndex;
   if (head === null || bootListActive) {
     check(index == 0 && tapos.refBlockSuffix == 0, "transaction references non-existing block");

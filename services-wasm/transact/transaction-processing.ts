@@ -2,11 +2,11 @@
 // authorized (after finishBoot) and called with its own sender, then the bookkeeping and hooks.
 // processTransaction, execTrx and checkFirstAuth share these steps.
 
-import { Checksum256, check } from "../sdk/index";
+import { Checksum256, callActionAs, check } from "../sdk/index";
 import { firstAuthFlag, readOnlyFlag, topActionReq } from "../sdk/auth/index";
+import { getStatus } from "../sdk/native/index";
 import { requireTopActionAuth } from "./auth";
-import { acceptBootTransaction, bootListActive, enforcesAuth } from "./boot";
-import { callAs } from "./call";
+import { acceptBootTransaction, authOn, bootListActive, transactStatus } from "./boot";
 import { runTransactionCallbacks } from "./callbacks";
 import { checkNotDuplicate, recordIncluded } from "./duplicates";
 import { syncEventIndexes } from "./event-indexes";
@@ -23,26 +23,29 @@ export function executingTransaction(): Transaction | null {
 /**
  * Everything checked before an action runs. `speculative` runs (never committed) may carry
  * do_not_broadcast and need only be listed in the boot list, which they leave unchanged.
+ * Returns whether the actions are to be authorized; read once, so the finishBoot transaction
+ * itself still runs unauthorized.
  */
-function checkTransaction(trx: Transaction, id: Checksum256, speculative: bool): void {
+function checkTransaction(trx: Transaction, id: Checksum256, speculative: bool): bool {
   check(trx.actions.length > 0, "transaction has no actions");
   checkNotDuplicate(trx.tapos.expiration, id);
-  checkFlagsAndExpiration(trx.tapos, speculative);
-  const booting = bootListActive();
-  checkReferencedBlock(trx.tapos, booting);
-  if (booting) acceptBootTransaction(id, speculative);
+  const chain = getStatus();
+  checkFlagsAndExpiration(trx.tapos, speculative, chain.current.time);
+  const status = transactStatus();
+  const booting = bootListActive(status);
+  checkReferencedBlock(trx.tapos, booting, chain.head);
+  if (booting) acceptBootTransaction(status!, id, speculative);
+  return authOn(status);
 }
 
 export function applyTransaction(trx: Transaction, id: Checksum256, speculative: bool): void {
-  checkTransaction(trx, id, speculative);
+  const authorize = checkTransaction(trx, id, speculative);
   const outer = executing;
   executing = trx;
-  // Read once: the finishBoot transaction itself still runs unauthorized.
-  const authorize = enforcesAuth();
   for (let i = 0; i < trx.actions.length; i++) {
     const action = trx.actions[i];
     if (authorize) requireTopActionAuth(action, i == 0 ? topActionReq | firstAuthFlag : topActionReq, trx.claims);
-    callAs(action);
+    callActionAs(action);
   }
   recordIncluded(trx.tapos.expiration, id);
   runTransactionCallbacks();
@@ -55,7 +58,6 @@ export function applyTransaction(trx: Transaction, id: Checksum256, speculative:
  * (chain.md §5 flags 0x80000001), without running anything or changing state.
  */
 export function checkFirstAuth(trx: Transaction, id: Checksum256): bool {
-  checkTransaction(trx, id, true);
-  if (enforcesAuth()) requireTopActionAuth(trx.actions[0], readOnlyFlag | topActionReq, trx.claims);
+  if (checkTransaction(trx, id, true)) requireTopActionAuth(trx.actions[0], readOnlyFlag | topActionReq, trx.claims);
   return true;
 }

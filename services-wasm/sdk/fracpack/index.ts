@@ -1,10 +1,8 @@
 export { Writer } from "./writer";
 export { Reader } from "./reader";
-export {
-  pack, unpack, writeFull, readFull, writeSlot, writeHeap, readSlot,
-  fixedSize, isVariable, isOptional, isAbsent,
-} from "./codec";
+// What services and the transform's generated code (`__fp.*`) use.
+export { pack, unpack, fixedSize, isVariable } from "./codec";
 export { MemberWriter, MemberReader, OBJECT, STRUCT, VARIANT } from "./record";
-export { writeKey, encodeKey } from "./key";
+export { encodeKey } from "./key";
 export { Option, some, none } from "./option";
 export { Checksum256 } from "./checksum";

@@ -8,7 +8,6 @@ import { DbId, get } from "../tables/db";
 import { codeKey } from "./keys";
 
 /** Account code flags (host-abi.md §6). */
-export const isPrivileged: u64 = 1;
 export const isVerify: u64 = 2;
 
 @fracpack

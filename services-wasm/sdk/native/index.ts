@@ -3,7 +3,7 @@
 // these names still build.
 
 export { NativeTable, NATIVE_PREFIX_LENGTH, nativeTablePrefix, nativeKeyOf, statusKey, codeKey, codeByHashKey } from "./keys";
-export { CodeRow, CodeByHashRow, getCodeRow, hasCode, accountHasCode, isPrivileged, isVerify } from "./code";
+export { CodeRow, CodeByHashRow, getCodeRow, hasCode, accountHasCode, isVerify } from "./code";
 export {
   StatusRow, BlockHeader, BlockInfo, BlockHeaderCode, JointConsensus, PendingConsensus, Consensus,
   ConsensusData, CftConsensus, BftConsensus, Producer, BlockHeaderAuthAccount, WasmConfig, VMOptions,

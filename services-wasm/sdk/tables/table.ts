@@ -47,12 +47,15 @@ export class Table<Row, PK> {
   put(row: Row): void {
     const db = this.location.db;
     const key = this.primary.rowKey(row);
-    const old = this.canReadBack() ? get(db, key) : null;
-    if (old !== null) this.removeStaleEntries(unpack<Row>(old), row);
+    const entries = new Array<Uint8Array>(this.secondaries.length);
+    for (let i = 0; i < entries.length; i++) entries[i] = this.secondaries[i].rowKey(row);
+    const readBack = this.canReadBack();
+    const old = readBack ? get(db, key) : null;
+    if (old !== null) this.removeStaleEntries(unpack<Row>(old), entries);
     put(db, key, pack<Row>(row));
-    for (let i = 0; i < this.secondaries.length; i++) {
-      const entry = this.secondaries[i].rowKey(row);
-      if (this.canReadBack()) {
+    for (let i = 0; i < entries.length; i++) {
+      const entry = entries[i];
+      if (readBack) {
         const existing = get(db, entry);
         if (existing !== null && compareBytes(existing, key) != 0) abort("duplicate key in secondary index " + (i + 1).toString() + " of table " + this.location.table.toString());
       }
@@ -77,11 +80,11 @@ export class Table<Row, PK> {
     return this.secondaries.length > 0 && this.location.db != DbId.writeOnly;
   }
 
-  private removeStaleEntries(old: Row, row: Row): void {
+  /** Removes the secondary entries of `old` that differ from the new row's `entries`. */
+  private removeStaleEntries(old: Row, entries: Array<Uint8Array>): void {
     for (let i = 0; i < this.secondaries.length; i++) {
-      const index = this.secondaries[i];
-      const before = index.rowKey(old);
-      if (compareBytes(before, index.rowKey(row)) != 0) remove(this.location.db, before);
+      const before = this.secondaries[i].rowKey(old);
+      if (compareBytes(before, entries[i]) != 0) remove(this.location.db, before);
     }
   }
 }

@@ -90,8 +90,9 @@ test('deploy: a token service from its .wasm, registered for HTTP and initialize
   const notWasm = await cli(ctx, ['deploy', 'other', file(ctx, 'not.wasm', 'hello'), '-i', '-w', 'applied']);
   assert.is(notWasm.status, 1);
   assert.match(notWasm.stderr, 'is not a module the node accepts');
-  // With the default wait (final) a failed transaction is reported at its expiration.
-  const twice = await cli(ctx, ['deploy', 'tokens', ctx.tokens, '--init', '--expire-after', '1']);
+  // With the default wait (final) a failed transaction is reported at its expiration. Expirations
+  // are whole seconds, so one second ahead may already be past when the node sees it: use three.
+  const twice = await cli(ctx, ['deploy', 'tokens', ctx.tokens, '--init', '--expire-after', '3']);
   assert.is(twice.status, 1);
   assert.match(twice.stderr, 'the token is already initialized');
 });
