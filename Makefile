@@ -1,7 +1,7 @@
 # tsibase: `make run` and `make test` are all a fresh machine needs.
 SHELL := /bin/bash
 NODE_MODULES_STAMP := node_modules/.install-stamp
-TS_SOURCES := $(shell find host-api runtime tests bench -name '*.ts' 2>/dev/null) tsconfig.json
+TS_SOURCES := $(shell find host-api runtime tests bench -name '*.ts' ! -name '*.as.ts' ! -path 'tests/services/*' 2>/dev/null) tsconfig.json
 
 .PHONY: all install build services bench test run clean
 

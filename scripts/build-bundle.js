@@ -2,8 +2,11 @@
 // Builds the default boot bundle (docs/bundle.md) from services-wasm/bundle.json and the
 // services `make services` compiled into build/services: build/default.bundle.
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { extname, join, relative } from 'node:path';
-import { ROOT } from './build-services.js';
+import { dirname, extname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const MANIFEST = join(ROOT, 'services-wasm', 'bundle.json');
 
 const CONTENT_TYPES = {
   '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.css': 'text/css',
@@ -22,22 +25,30 @@ export function filesUnder(dir) {
     }));
 }
 
-export async function buildBundle(manifestPath = join(ROOT, 'services-wasm', 'bundle.json'), out = join(ROOT, 'build', 'default.bundle')) {
-  const { packBundle } = await import(join(ROOT, 'dist', 'host-api', 'index.js'));
+/** The code `make services` built for `account` (build/services/<account>.wasm). */
+export function builtCode(account) {
+  const wasm = join(ROOT, 'build', 'services', `${account}.wasm`);
+  if (!existsSync(wasm)) throw new Error(`bundle: ${wasm} is missing (run make services)`);
+  return readFileSync(wasm);
+}
+
+/** The services the manifest lists, in its order, with their code from `codeOf(account)`. */
+export async function bundleServices(codeOf, manifestPath = MANIFEST) {
   const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
-  const services = manifest.services.map((entry) => {
-    const wasm = join(ROOT, 'build', 'services', `${entry.account}.wasm`);
-    if (!existsSync(wasm)) throw new Error(`bundle: ${wasm} is missing (run make services)`);
-    return {
-      account: entry.account,
-      flags: BigInt(entry.flags ?? 0),
-      code: readFileSync(wasm),
-      genesis: entry.genesis === true,
-      server: entry.server ?? null,
-      initActions: entry.initActions ?? [],
-      files: entry.files ? filesUnder(join(ROOT, entry.files)) : [],
-    };
-  });
+  return Promise.all(manifest.services.map(async (entry) => ({
+    account: entry.account,
+    flags: BigInt(entry.flags ?? 0),
+    code: await codeOf(entry.account),
+    genesis: entry.genesis === true,
+    server: entry.server ?? null,
+    initActions: entry.initActions ?? [],
+    files: entry.files ? filesUnder(join(ROOT, entry.files)) : [],
+  })));
+}
+
+export async function buildBundle(manifestPath = MANIFEST, out = join(ROOT, 'build', 'default.bundle')) {
+  const { packBundle } = await import(join(ROOT, 'dist', 'host-api', 'index.js'));
+  const services = await bundleServices(builtCode, manifestPath);
   const bytes = packBundle({ services });
   writeFileSync(out, bytes);
   return { out, bytes: bytes.length, services: services.length };

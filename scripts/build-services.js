@@ -28,8 +28,8 @@ const DISABLED_FEATURES = [
   'memory64', 'relaxed-simd', 'extended-const', 'stringref',
 ];
 
-/** The asc arguments shared by every service build (and by tests that compile SDK programs). */
-export const ASC_OPTIONS = [
+/** The asc arguments of every compile (services, and the SDK programs tests compile through compileService). */
+const ASC_OPTIONS = [
   '--baseDir', ROOT,
   '--optimizeLevel', '3',
   '--shrinkLevel', '2',
@@ -45,11 +45,18 @@ export const ASC_OPTIONS = [
   '--disableWarning', '235',
 ];
 
+let generated;
+
 /**
  * SDK sources generated from host-api when a service is compiled, so the SDK and the node share
- * one copy of the data (root-relative path -> text).
+ * one copy of the data (root-relative path -> text); generated once per process.
  */
-async function generatedSources() {
+function generatedSources() {
+  generated ??= generateSources();
+  return generated;
+}
+
+async function generateSources() {
   const { METHOD_SYMBOL_FREQUENCIES } = await import(pathToFileURL(path.join(ROOT, 'dist', 'host-api', 'names', 'method.js')).href);
   const rows = METHOD_SYMBOL_FREQUENCIES.map((row) => `  ${row.join(', ')},`).join('\n');
   return {

@@ -1,7 +1,7 @@
 // bench/host: transfer-like transactions per second (2 reads + 2 writes, a fresh execution
 // context per transaction, one LMDB commit per 1,000), instantiation cost, and what metering
 // costs (metered vs unmetered, same run). Run: make bench (or node dist/bench/host/main.js).
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { accountNumberFromName } from '../../host-api/index.js';
@@ -10,7 +10,7 @@ import { LmdbStore } from '../../runtime/db/lmdb-store.js';
 import { Engine } from '../../runtime/wasm/engine.js';
 import { ExecutionContext } from '../../runtime/wasm/execution-context.js';
 import { writeServiceCode } from '../../runtime/wasm/service-code.js';
-import { loadAsc } from '../../tests/lib/asc.js';
+import { compileStandalone } from '../../tests/lib/asc.js';
 import { formatRate } from '../lib/measure.js';
 
 const BLOCK = 1000;
@@ -18,10 +18,7 @@ const SECONDS = 1.5;
 const TARGET_TPS = 10_000;
 const MAX_METERING_OVERHEAD = 0.15;
 
-const source = readFileSync(join(process.cwd(), 'bench', 'services', 'transfer.as.ts'), 'utf8');
-const compiled = await (await loadAsc()).compileString(source, { optimizeLevel: 3, shrinkLevel: 1, runtime: 'stub', use: ['abort='] });
-if (!compiled.binary) throw new Error(`transfer service does not compile: ${compiled.stderr.toString()}`);
-const code = compiled.binary;
+const code = await compileStandalone(join(process.cwd(), 'bench', 'services', 'transfer.as.ts'), 'transfer service');
 
 const TOKENS = accountNumberFromName('tokens');
 function transfer(i: number): Action {

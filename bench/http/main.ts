@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Pool } from 'undici';
 import { ChainClient } from '../../runtime/cli/chain-client.js';
 import { startNode } from '../../tests/lib/node-process.js';
-import { testBundle } from '../../tests/lib/test-bundle.js';
+import { builtBundle } from '../../tests/lib/test-bundle.js';
 import { buildScript } from '../../tests/unit/services-wasm/program.js';
 import { formatRate } from '../lib/measure.js';
 
@@ -53,7 +53,7 @@ if (process.argv[2] === 'bare-server') {
 } else {
   const dir = mkdtempSync(join(tmpdir(), 'tsibase-bench-http-'));
   const rows = await (await buildScript()).compileService('bench/services/rows.as.ts');
-  writeFileSync(join(dir, 'bench.bundle'), await testBundle([
+  writeFileSync(join(dir, 'bench.bundle'), await builtBundle([
     { account: 'rows', flags: 0n, code: rows.binary, genesis: false, server: 'rows', initActions: [], files: [] },
   ]));
   const node = await startNode(join(dir, 'node'), ['-p', 'prod', '--boot', join(dir, 'bench.bundle')]);

@@ -1,9 +1,8 @@
 // Builds the probe test service (tests/services/probe.as.ts) and its rawData encoding.
-import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Action } from '../../host-api/index.js';
-import { loadAsc } from './asc.js';
+import { compileStandalone } from './asc.js';
 
 const SOURCE = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'tests', 'services', 'probe.as.ts');
 
@@ -20,12 +19,7 @@ export const Probe = {
 let compiled: Promise<Uint8Array> | undefined;
 
 export function probeWasm(): Promise<Uint8Array> {
-  compiled ??= loadAsc()
-    .then((asc) => asc.compileString(readFileSync(SOURCE, 'utf8'), { optimizeLevel: 3, shrinkLevel: 1, runtime: 'stub', use: ['abort='] }))
-    .then((r) => {
-      if (r.error || !r.binary) throw new Error(`probe does not compile: ${r.stderr.toString()}`);
-      return r.binary;
-    });
+  compiled ??= compileStandalone(SOURCE, 'probe');
   return compiled;
 }
 

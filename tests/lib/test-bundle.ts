@@ -1,32 +1,28 @@
-// A boot bundle of the system services (compiled from services-wasm/ by the tests themselves)
-// plus sites, common-api, homepage and the example service, and any services a test adds, for
-// tests that boot a chain.
+// Boot bundles for tests and benchmarks that boot a chain: the services of the default bundle
+// (services-wasm/bundle.json, as scripts/build-bundle.js reads it) plus any a caller adds.
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { packBundle, type BundleServiceInput, type SiteFile } from '../../host-api/index.js';
+import { packBundle, type BundleServiceInput } from '../../host-api/index.js';
 import { ROOT, compiledService } from '../unit/services-wasm/program.js';
 
-/** The site files of a folder, as `make services` bundles them (scripts/build-bundle.js). */
-async function filesUnder(folder: string): Promise<SiteFile[]> {
-  const script = (await import(pathToFileURL(join(ROOT, 'scripts', 'build-bundle.js')).href)) as { filesUnder(dir: string): SiteFile[] };
-  return script.filesUnder(join(ROOT, folder));
+interface BundleScript {
+  bundleServices(codeOf: (account: string) => Uint8Array | Promise<Uint8Array>): Promise<BundleServiceInput[]>;
+  builtCode(account: string): Uint8Array;
 }
 
-/** The system services and their flags (docs/system-services.md); all installed at genesis. */
-export const SYSTEM_SERVICES = [
-  ['transact', 1n], ['accounts', 1n], ['auth-any', 0n], ['auth-sig', 0n], ['verify-sig', 2n], ['setcode', 1n], ['producers', 1n], ['http', 1n],
-] as const;
+/** The bundle script, loaded at run time (it is plain JS outside the TypeScript project). */
+async function bundleScript(): Promise<BundleScript> {
+  return (await import(pathToFileURL(join(ROOT, 'scripts', 'build-bundle.js')).href)) as BundleScript;
+}
 
+/** The default bundle's services compiled from services-wasm/ by the tests themselves, plus `extra`. */
 export async function testBundle(extra: readonly BundleServiceInput[] = []): Promise<Uint8Array> {
-  const system = await Promise.all(SYSTEM_SERVICES.map(async ([account, flags]) => ({
-    account, flags, code: (await compiledService(account)).binary, genesis: true, server: null, initActions: [], files: [],
-  })));
-  const service = async (account: string, server: string | null, files: SiteFile[] = []) => ({
-    account, flags: 0n, code: (await compiledService(account)).binary, genesis: false, server, initActions: [], files,
-  });
-  const others = await Promise.all([
-    service('sites', null), service('common-api', null, await filesUnder('services-wasm/common-api/files')),
-    service('homepage', null), service('example', 'example'),
-  ]);
-  return packBundle({ services: [...system, ...others, ...extra] });
+  const services = await (await bundleScript()).bundleServices(async (account) => (await compiledService(account)).binary);
+  return packBundle({ services: [...services, ...extra] });
+}
+
+/** The same from the services `make services` built (build/services), plus `extra`. */
+export async function builtBundle(extra: readonly BundleServiceInput[] = []): Promise<Uint8Array> {
+  const script = await bundleScript();
+  return packBundle({ services: [...await script.bundleServices(script.builtCode), ...extra] });
 }

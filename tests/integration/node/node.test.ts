@@ -8,9 +8,9 @@ import * as assert from 'uvu/assert';
 import {
   TransactionTrace, compileSchema, generateKeyPair, signTransaction, systemAction, type KeyPair,
 } from '../../../host-api/index.js';
+import { ChainClient } from '../../../runtime/cli/chain-client.js';
 import { httpRequest, serviceUrl } from '../../../runtime/cli/client.js';
 import { startNode, type RunningNode } from '../../lib/node-process.js';
-import { headTapos } from '../../lib/read-head.js';
 import { testBundle } from '../../lib/test-bundle.js';
 
 const INCREMENT_ARGS = compileSchema({}).typeOf({ Object: { name: 'string', by: 'u64' } });
@@ -22,7 +22,7 @@ const octet = { 'content-type': 'application/octet-stream' };
 const push = (ctx: Ctx, body: Uint8Array, query = '?wait_for=applied', headers: Record<string, string> = octet, method = 'POST') =>
   httpRequest(serviceUrl(ctx.node.api, 'transact', '/push_transaction') + query, { method, body: method === 'GET' ? undefined : body, headers });
 
-const tapos = (ctx: Ctx) => headTapos(join(ctx.dir, 'node'));
+const tapos = (ctx: Ctx) => new ChainClient(ctx.node.api).tapos(60);
 
 test.before(async (ctx) => {
   ctx.dir = mkdtempSync(join(tmpdir(), 'tsibase-node-'));

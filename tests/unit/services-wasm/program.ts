@@ -134,6 +134,4 @@ export function program(name: string, body: string): Promise<Program> {
 }
 
 /** Text as UTF-8 bytes (the usual input of string-taking program functions). */
-export function utf8(text: string): Uint8Array {
-  return new TextEncoder().encode(text);
-}
+export { utf8Bytes as utf8 } from '../../../host-api/encoding/utf8.js';

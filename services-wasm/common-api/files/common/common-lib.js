@@ -117,12 +117,17 @@ export async function packActions(actions, baseUrl = '') {
   }));
 }
 
+/** `value` (JSON) packed by the node's /common/pack/<type> endpoint. */
+async function packAs(baseUrl, type, value) {
+  return new Uint8Array(await postJsonGetArrayBuffer(`${baseUrl}/common/pack/${type}`, value));
+}
+
 export async function packTransaction(baseUrl, transaction) {
-  return new Uint8Array(await postJsonGetArrayBuffer(`${baseUrl}/common/pack/Transaction`, transaction));
+  return packAs(baseUrl, 'Transaction', transaction);
 }
 
 export async function packSignedTransaction(baseUrl, signedTransaction) {
-  return new Uint8Array(await postJsonGetArrayBuffer(`${baseUrl}/common/pack/SignedTransaction`, signedTransaction));
+  return packAs(baseUrl, 'SignedTransaction', signedTransaction);
 }
 
 // ---- keys (P-256 via WebCrypto) ----
@@ -179,10 +184,7 @@ export async function signTransaction(baseUrl, transaction, privateKeys = []) {
 
 /** Pushes a packed SignedTransaction; resolves to its trace, rejects with the trace's error. */
 export async function pushPackedSignedTransaction(baseUrl, packed, waitFor = 'applied') {
-  const url = `${await siteUrl('transact', baseUrl)}/push_transaction?wait_for=${waitFor}`;
-  const response = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/octet-stream' }, body: packed });
-  const reply = await checked(response);
-  const trace = await reply.json();
+  const trace = await postArrayBufferGetJson(`${await siteUrl('transact', baseUrl)}/push_transaction?wait_for=${waitFor}`, packed);
   if (trace.error) throw Object.assign(new Error(trace.error), { trace });
   return trace;
 }

@@ -44,7 +44,8 @@ export function useGraphQLQuery(url, query, React = pageReact) {
  * connection. Returns `{...state, items, pageInfo, next, previous, first, last}`.
  */
 export function usePagedQuery(url, pageSize, query, pick, React = pageReact) {
-  const [args, setArgs] = (React ?? pageReact).useState(`first: ${pageSize}`);
+  if (!React) throw new Error('usePagedQuery needs React: call setReact(React) first');
+  const [args, setArgs] = React.useState(`first: ${pageSize}`);
   const [state] = useGraphQLQuery(url, query(args), React);
   const connection = state.data ? pick(state.data) : undefined;
   const pageInfo = connection?.pageInfo;

@@ -6,17 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { KvEntry } from '../../../../runtime/db/store.js';
 
-/** mulberry32: small, fast and good enough to drive random test sequences reproducibly. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seededRandom } from '../../../lib/random.js';
 
 export function randomInt(random: () => number, below: number): number {
   return Math.floor(random() * below);
