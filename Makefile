@@ -3,7 +3,7 @@ SHELL := /bin/bash
 NODE_MODULES_STAMP := node_modules/.install-stamp
 TS_SOURCES := $(shell find host-api runtime tests bench -name '*.ts' ! -name '*.as.ts' ! -path 'tests/services/*' 2>/dev/null) tsconfig.json
 
-.PHONY: all install build services bench test run clean
+.PHONY: all install build services browser bench test run clean
 
 all: build
 
@@ -25,7 +25,11 @@ services: build
 	node scripts/build-services.js
 	node scripts/build-bundle.js
 
-test: build
+# The e2e tests drive Debian's chromium.
+browser:
+	scripts/install-browser.sh
+
+test: build browser
 	node scripts/run-tests.js
 
 bench: services

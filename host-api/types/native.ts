@@ -1,5 +1,5 @@
 import { compileSchema, type TypeCodec } from '../fracpack/index.js';
-import type { Action, BlockHeader, Claim, Consensus, HttpRequest, TransactionTrace } from './index.js';
+import type { Action, BlockHeader, Claim, Consensus, HttpRequest, ServiceMethod, TransactionTrace } from './index.js';
 import { CORE_SCHEMA } from './schema.js';
 
 // Rows of the host-owned native tables (host-abi §4, §8; chain.md §1.4).
@@ -17,7 +17,16 @@ const NATIVE_SCHEMA = {
   ProcessTransactionArgs: { Object: { transaction: 'bytes', id: 'Checksum256', speculative: 'bool' } },
   VerifyArgs: { Object: { transactionHash: 'Checksum256', claim: 'Claim', proof: 'bytes' } },
   TransactionCallbackArgs: { Object: { id: 'Checksum256', trace: 'TransactionTrace' } },
-  ServeArgs: { Object: { socket: 'i32', request: 'HttpRequest', rootHost: 'string' } },
+  ServeArgs: { Object: { socket: 'i32', request: 'HttpRequest', rootHost: 'string', user: { Option: 'AccountNumber' } } },
+  // Login (chain.md §7): loginSys's data, and the auth interface call that approves the user.
+  LoginData: { Object: { rootHost: 'string' } },
+  CheckAuthArgs: {
+    Object: {
+      flags: 'u32', requester: 'AccountNumber', sender: 'AccountNumber', action: 'ServiceMethod',
+      allowedActions: { List: 'ServiceMethod' }, claims: { List: 'Claim' },
+    },
+  },
+  AccountArgs: { Object: { account: 'AccountNumber' } },
 } as const;
 
 const native = compileSchema(NATIVE_SCHEMA);
@@ -43,8 +52,18 @@ export const BlockInfo: TypeCodec<BlockInfo> = native.type('BlockInfo');
 export const TransactionInfo: TypeCodec<TransactionInfo> = native.type('TransactionInfo');
 export const ProcessTransactionArgs: TypeCodec<ProcessTransactionArgs> = native.type('ProcessTransactionArgs');
 export const VerifyArgs: TypeCodec<VerifyArgs> = native.type('VerifyArgs');
-/** What the http service's `serve` export reads: the request, its socket, the root host it matched. */
-export const ServeArgs: TypeCodec<{ socket: number; request: HttpRequest; rootHost: string }> = native.type('ServeArgs');
+/**
+ * What the http service's `serve` export reads: the request, its socket, the root host it matched
+ * and the user its login token names.
+ */
+export const ServeArgs: TypeCodec<{ socket: number; request: HttpRequest; rootHost: string; user: bigint | null }> = native.type('ServeArgs');
+export const LoginData: TypeCodec<{ rootHost: string }> = native.type('LoginData');
+export interface CheckAuthArgs {
+  flags: number; requester: bigint; sender: bigint; action: ServiceMethod; allowedActions: ServiceMethod[]; claims: Claim[];
+}
+export const CheckAuthArgs: TypeCodec<CheckAuthArgs> = native.type('CheckAuthArgs');
+/** The arguments of an action taking one account (accounts' `exists`, `getAuthOf`). */
+export const AccountArgs: TypeCodec<{ account: bigint }> = native.type('AccountArgs');
 export const TransactionCallbackArgs: TypeCodec<{ id: Uint8Array; trace: TransactionTrace }> = native.type('TransactionCallbackArgs');
 export const DatabaseStatusRow: TypeCodec = native.type('DatabaseStatusRow');
 export const WasmConfigRow: TypeCodec = native.type('WasmConfigRow');

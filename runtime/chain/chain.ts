@@ -1,7 +1,7 @@
 import { DbId } from '../../host-api/abi/databases.js';
 import { notifyKey } from '../../host-api/abi/keys.js';
 import { accountNumberFromName } from '../../host-api/names/index.js';
-import type { TransactionTrace } from '../../host-api/types/index.js';
+import type { SignedTransaction, TransactionTrace } from '../../host-api/types/index.js';
 import { NotifyRow, TransactionCallbackArgs, type StatusRow } from '../../host-api/types/native.js';
 import type { Store } from '../db/store.js';
 import type { Engine } from '../wasm/engine.js';
@@ -11,6 +11,7 @@ import { BlockBuilder } from './block-builder.js';
 import { bootBlock, splitBootList } from './boot.js';
 import { readStatus } from './chain-state.js';
 import { ChainError } from './errors.js';
+import { checkLogin } from './login.js';
 import { TransactionProcessor, decodeTransaction } from './transaction-processor.js';
 
 export type WaitFor = 'applied' | 'final';
@@ -122,6 +123,11 @@ export class Chain {
     }
     await new Promise<void>((resolve) => this.finalWaiters.push({ blockNum: block.blockNum, resolve }));
     return trace;
+  }
+
+  /** Checks a login transaction against the current state (chain.md §7); returns the user. */
+  login(signed: SignedTransaction, rootHost: string): Promise<string> {
+    return checkLogin(this.store, this.engine, this.processor, signed, rootHost, Math.floor(this.now() / 1000));
   }
 
   /** Starts (or resumes after a restart) block production when this node is an active producer. */

@@ -4,6 +4,7 @@ import {
   Transaction, bytesToHex, fromPem, hexToBytes, keyPairFromPkcs8, parsePublicKey, signPackedTransaction, transactionId,
   type Action, type KeyPair,
 } from '../../host-api/index.js';
+import { LoginData } from '../../host-api/types/native.js';
 import { httpRequest, serviceUrl } from './client.js';
 
 // What the client commands share: TaPoS from the node, signing, pushing and reporting failures.
@@ -12,6 +13,8 @@ export const DEFAULT_API = 'http://tsibase.localhost:8080';
 
 /** The verify service of the keys the CLI signs with (formats.md: P-256 and secp256k1). */
 const VERIFY_SERVICE = 'verify-sig';
+/** Tapos flag of a transaction that must not be broadcast (a login). */
+const DO_NOT_BROADCAST = 0x0001;
 
 function privateKeyFrom(der: Uint8Array, file: string): KeyPair {
   try {
@@ -105,16 +108,35 @@ export class ChainClient {
 
   /** Signs and pushes one transaction; a failed transaction throws its error. */
   async push(actions: readonly ActionInput[], options: PushOptions = {}): Promise<Pushed> {
-    const keys = options.keys ?? [];
-    const tapos = await this.tapos(options.expiresIn ?? 10);
-    const packed = Transaction.pack({ tapos, actions, claims: keys.map((k) => ({ service: VERIFY_SERVICE, rawData: k.publicKey })) });
-    const signed = signPackedTransaction(packed, keys);
-    const id = bytesToHex(transactionId(packed));
-    const url = `${serviceUrl(this.api, 'transact', '/push_transaction')}?wait_for=${options.waitFor ?? 'final'}`;
-    const r = await httpRequest(url, { method: 'POST', body: signed, headers: { 'content-type': 'application/octet-stream' } });
+    const { id, signed } = await this.sign(actions, options.keys ?? [], options.expiresIn ?? 10, 0);
+    const r = await this.post(`/push_transaction?wait_for=${options.waitFor ?? 'final'}`, signed);
     if (r.status !== 200) throw new TsibaseError('CLI_TRANSACTION_FAILED', `transaction refused: ${r.text()}`);
     const trace = r.json() as PushedTrace;
     if (trace.error !== null) throw new TsibaseError('CLI_TRANSACTION_FAILED', `transaction ${id} failed: ${trace.error}`);
     return { id, trace };
+  }
+
+  /**
+   * A bearer token for `user` on this node (chain.md §7): a login transaction signed with
+   * `keys`, checked by the node and never executed.
+   */
+  async login(user: string, keys: readonly KeyPair[], expiresIn = 10): Promise<string> {
+    const rootHost = (await this.getJson('/common/rootdomain')) as string;
+    const action = { sender: user, service: 'transact', method: 'loginSys', rawData: LoginData.pack({ rootHost }) };
+    const { signed } = await this.sign([action], keys, expiresIn, DO_NOT_BROADCAST);
+    const r = await this.post('/login', signed);
+    if (r.status !== 200) throw new TsibaseError('CLI_LOGIN_FAILED', `login refused: ${r.status} ${r.text()}`);
+    return (r.json() as { access_token: string }).access_token;
+  }
+
+  private async sign(actions: readonly ActionInput[], keys: readonly KeyPair[], expiresIn: number, flags: number) {
+    const tapos = { ...(await this.tapos(expiresIn)), flags };
+    const packed = Transaction.pack({ tapos, actions, claims: keys.map((k) => ({ service: VERIFY_SERVICE, rawData: k.publicKey })) });
+    return { id: bytesToHex(transactionId(packed)), signed: signPackedTransaction(packed, keys) };
+  }
+
+  /** POSTs a packed signed transaction to transact's `target`. */
+  private post(target: string, signed: Uint8Array) {
+    return httpRequest(serviceUrl(this.api, 'transact', target), { method: 'POST', body: signed, headers: { 'content-type': 'application/octet-stream' } });
   }
 }

@@ -21,6 +21,7 @@ const agent = new Agent({ connect: { lookup: lookup as never } });
 export interface HttpReply {
   status: number;
   contentType: string;
+  headers: Record<string, string | string[] | undefined>;
   body: Uint8Array;
   text(): string;
   json(): unknown;
@@ -38,6 +39,7 @@ export async function httpRequest(url: string, init: { method?: string; body?: U
   return {
     status: r.statusCode,
     contentType: String(r.headers['content-type'] ?? ''),
+    headers: r.headers,
     body,
     text,
     json: () => JSON.parse(text()),

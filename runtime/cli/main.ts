@@ -4,6 +4,7 @@ import { BOOT_USAGE, bootCommand } from './commands/boot.js';
 import { CREATE_USAGE, createCommand } from './commands/create.js';
 import { DEPLOY_USAGE, deployCommand } from './commands/deploy.js';
 import { INFO_USAGE, infoCommand } from './commands/info.js';
+import { LOGIN_USAGE, loginCommand } from './commands/login.js';
 import { PUSH_USAGE, pushCommand } from './commands/push.js';
 import { KEYS_USAGE, keysCommand } from './commands/keys.js';
 import { NODE_USAGE, nodeCommand } from './commands/node.js';
@@ -16,6 +17,7 @@ commands:
   create <account>               create an account (with a key, or insecure)
   deploy <account> <file.wasm>   install a service
   push <actions.json>            push a signed transaction
+  login <account>                get a bearer token for an account
   info                           show the node's chain
   keys                           generate a key pair, or show the public key of one
   help                           show this text
@@ -31,6 +33,7 @@ const COMMANDS: Record<string, { run: Command; usage: string }> = {
   create: { run: createCommand, usage: CREATE_USAGE },
   deploy: { run: deployCommand, usage: DEPLOY_USAGE },
   push: { run: pushCommand, usage: PUSH_USAGE },
+  login: { run: loginCommand, usage: LOGIN_USAGE },
   info: { run: infoCommand, usage: INFO_USAGE },
 };
 

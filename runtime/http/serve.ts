@@ -8,6 +8,8 @@ import { ExecutionContext } from '../wasm/execution-context.js';
 import { hostName } from './host-resolution.js';
 import { NO_BODY, hasNoBody, readBody } from './read-body.js';
 import { CORS_B, methodNotAllowed } from './replies.js';
+import { sessionToken, withoutSession } from './session.js';
+import type { SessionTokens } from './session-tokens.js';
 import type { HttpSockets } from './sockets.js';
 
 const HTTP = accountNumberFromName('http');
@@ -23,13 +25,17 @@ export function hasHttpService(chain: Chain): boolean {
   return readServiceCode(chain.store, HTTP) !== undefined;
 }
 
-function serviceRequest(req: IncomingMessage, body: Uint8Array): HttpRequest {
+/** The request as services see it: hidden headers, `Authorization` and the session cookie dropped. */
+function serviceRequest(req: IncomingMessage, host: string, body: Uint8Array): HttpRequest {
   const headers: { name: string; value: string }[] = [];
   for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
-    if (!HIDDEN_HEADERS.has(req.rawHeaders[i]!.toLowerCase())) headers.push({ name: req.rawHeaders[i]!, value: req.rawHeaders[i + 1]! });
+    const name = req.rawHeaders[i]!;
+    if (HIDDEN_HEADERS.has(name.toLowerCase())) continue;
+    const value = withoutSession(name, req.rawHeaders[i + 1]!, host);
+    if (value !== undefined) headers.push({ name, value });
   }
   return {
-    host: hostName(req.headers.host ?? ''),
+    host,
     method: req.method ?? '',
     target: req.url ?? '',
     contentType: req.headers['content-type'] ?? '',
@@ -40,23 +46,27 @@ function serviceRequest(req: IncomingMessage, body: Uint8Array): HttpRequest {
 
 /**
  * Hands a request for the root domain or a service subdomain to the http service's `serve`
- * export in RPC mode (seed 1 §1). The service answers on the request's socket, now or later
- * (deferred); an abort answers 500 with its message, unless a reply was already sent.
+ * export in RPC mode (seed 1 §1), with the user its login token names. The service answers on
+ * the request's socket, now or later (deferred); an abort answers 500 with its message, unless
+ * a reply was already sent.
  */
 export async function serveThroughHttpService(
-  chain: Chain, sockets: HttpSockets, req: IncomingMessage, res: ServerResponse, rootHost: string,
+  chain: Chain, sockets: HttpSockets, tokens: SessionTokens, req: IncomingMessage, res: ServerResponse, rootHost: string,
 ): Promise<void> {
   const target = req.url ?? '';
   const method = req.method ?? '';
   if (!SERVICE_METHODS.has(method)) return methodNotAllowed(res, target, method, 'GET, POST, OPTIONS', CORS_B);
   // Without a body the request is served in the same tick it was parsed in, so replies to
   // pipelined requests leave in one write.
-  const request = serviceRequest(req, hasNoBody(req) ? NO_BODY : await readBody(req));
+  const host = hostName(req.headers.host ?? '');
+  const token = sessionToken(req, host);
+  const user = token === undefined ? undefined : tokens.userOf(token, rootHost, Math.floor(Date.now() / 1000));
+  const request = serviceRequest(req, host, hasNoBody(req) ? NO_BODY : await readBody(req));
   const socket = sockets.add(res);
   const view = sockets.forContext([socket]);
   const ctx = new ExecutionContext({ mode: 'rpc', store: chain.store, engine: chain.engine, sockets: view });
   try {
-    ctx.runExport(HTTP, 'serve', ServeArgs.pack({ socket, request, rootHost }));
+    ctx.runExport(HTTP, 'serve', ServeArgs.pack({ socket, request, rootHost, user: user === undefined ? null : accountNumberFromName(user) }));
   } catch (err) {
     sockets.fail(socket, (err as Error).message);
   } finally {

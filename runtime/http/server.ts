@@ -5,14 +5,18 @@ import { isAdminRequest } from './admin-access.js';
 import { hostPort, resolveHost } from './host-resolution.js';
 import { pushBoot } from './push-boot.js';
 import { RequestTooLarge } from './read-body.js';
+import { login } from './login.js';
 import { pushTransaction } from './push-transaction.js';
 import { CORS_A, notFound, reply, text } from './replies.js';
 import { hasHttpService, serveThroughHttpService } from './serve.js';
+import type { SessionTokens } from './session-tokens.js';
 import type { HttpSockets } from './sockets.js';
 
 export interface HttpServerOptions {
   /** Open requests, shared with the chain so callbacks can answer deferred ones. */
   readonly sockets: HttpSockets;
+  /** Issues and checks login tokens with the node's own key. */
+  readonly tokens: SessionTokens;
   /** The node's root hosts (http.md §1), longest match wins. */
   readonly hosts: readonly string[];
   /** Where unexpected failures are reported (the client gets a 500 `exception: …`). */
@@ -21,8 +25,8 @@ export interface HttpServerOptions {
 
 /**
  * The native front end (DESIGN decision 6): host resolution, `/native*` on every host, the
- * behaviour before boot, and transact's push_transaction (answered by the node: it feeds the
- * node's transaction queue). Every other request for the root domain or a service subdomain
+ * behaviour before boot, and transact's push_transaction and login (answered by the node: one
+ * feeds the node's transaction queue, the other signs tokens with the node's own key). Every other request for the root domain or a service subdomain
  * goes to the http-server service, which routes it to a service's serveSys.
  */
 export class NodeHttpServer {
@@ -80,10 +84,11 @@ export class NodeHttpServer {
       }
       return text(res, 503, '<html><body>Node is not connected to any psibase network.</body></html>');
     }
-    if (host.kind === 'service' && host.service === 'transact' && url.pathname === '/push_transaction') {
-      return pushTransaction(this.chain, req, res, target, url.searchParams);
+    if (host.kind === 'service' && host.service === 'transact') {
+      if (url.pathname === '/push_transaction') return pushTransaction(this.chain, req, res, target, url.searchParams);
+      if (url.pathname === '/login') return login(this.chain, this.options.tokens, req, res, target, host.root);
     }
-    if (hasHttpService(this.chain)) return serveThroughHttpService(this.chain, this.options.sockets, req, res, host.root);
+    if (hasHttpService(this.chain)) return serveThroughHttpService(this.chain, this.options.sockets, this.options.tokens, req, res, host.root);
     // A chain without an http service (a bare test bundle) has nobody to route requests.
     if (req.method === 'OPTIONS') return reply(res, 200, undefined, '', CORS_A);
     return notFound(res, target, CORS_A);

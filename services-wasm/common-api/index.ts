@@ -14,6 +14,7 @@ import { HttpActor } from "../http/index";
 import { hostServiceName } from "../http/host-service";
 import { recentIndexOf, suffixOf } from "../transact/tapos";
 import { Transaction } from "../transact/transaction";
+import { isAuthCookiePath, serveAuthCookie } from "./auth-cookie";
 import { packSignedTransaction } from "./pack";
 import { SitesActor } from "../sites/index";
 
@@ -35,6 +36,7 @@ export class CommonApi {
   @action
   serveSys(request: HttpRequest, socket: Option<i32>, user: Option<AccountNumber>): HttpReply | null {
     checkHttpServerCaller();
+    if (isAuthCookiePath(request.path())) return serveAuthCookie(request, rootHost());
     if (request.method == "POST") return this.pack(request);
     if (request.method != "GET" && request.method != "HEAD") return null;
     const json = this.answer(request);

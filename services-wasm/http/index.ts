@@ -25,6 +25,8 @@ class ServeArgs {
     public request: HttpRequest = new HttpRequest(),
     /** The configured root host the request's host matched (the node resolved it). */
     public rootHost: string = "",
+    /** The user the request's login token names (the node checked the token). */
+    public user: Option<AccountNumber> = none<AccountNumber>(),
   ) {}
 }
 
@@ -34,7 +36,7 @@ class Serving {
   owner: AccountNumber = 0;
   answered: bool = false;
   deferred: bool = false;
-  constructor(public socket: i32, public rootHost: string) {}
+  constructor(public socket: i32, public rootHost: string, public user: Option<AccountNumber>) {}
 }
 
 let serving: Serving | null = null;
@@ -49,7 +51,7 @@ function send(socket: i32, reply: HttpReply): void {
 function ask(state: Serving, server: AccountNumber, request: HttpRequest): HttpReply | null {
   if (!accountHasCode(server)) return null;
   state.owner = server;
-  const reply = new ServerInterface(server).serveSys(request, some<i32>(state.socket), none<AccountNumber>());
+  const reply = new ServerInterface(server).serveSys(request, some<i32>(state.socket), state.user);
   state.owner = 0;
   if (reply !== null) checkReplyHeaders(server, reply);
   return reply;
@@ -67,7 +69,7 @@ function handlerOf(request: HttpRequest, rootHost: string): AccountNumber {
 export function serve(): void {
   const args = unpack<ServeArgs>(currentAction().rawData);
   const request = args.request;
-  const state = new Serving(args.socket, args.rootHost);
+  const state = new Serving(args.socket, args.rootHost, args.user);
   serving = state;
   const handler = handlerOf(request, args.rootHost);
   let reply = handler != 0 ? ask(state, handler, request) : null;

@@ -4,19 +4,23 @@ import { ChainClient, DEFAULT_API, readPrivateKey, type PushOptions } from '../c
 
 // Options every command that talks to a node's chain takes.
 
-export const CLIENT_OPTIONS: readonly OptionSpec[] = [
+/** Options of every command that signs a transaction. */
+export const SIGNING_OPTIONS: readonly OptionSpec[] = [
   { name: 'api', short: 'a' },
   { name: 'sign', short: 's', repeatable: true },
-  { name: 'wait', short: 'w' },
   { name: 'expire-after' },
 ];
 
-/** Their help text. */
-export const CLIENT_OPTIONS_USAGE = `  -a, --api <url>              the node (default ${DEFAULT_API})
+export const SIGNING_OPTIONS_USAGE = `  -a, --api <url>              the node (default ${DEFAULT_API})
   -s, --sign <key.pem>         sign with this private key (repeatable)
-  -w, --wait <applied|final>   answer once applied, or once in a final block (default final;
-                               a failed transaction is reported at its expiration then)
       --expire-after <s>       seconds until the transaction expires (default 10)`;
+
+/** Options of every command that pushes a transaction. */
+export const CLIENT_OPTIONS: readonly OptionSpec[] = [...SIGNING_OPTIONS, { name: 'wait', short: 'w' }];
+
+export const CLIENT_OPTIONS_USAGE = `${SIGNING_OPTIONS_USAGE}
+  -w, --wait <applied|final>   answer once applied, or once in a final block (default final;
+                               a failed transaction is reported at its expiration then)`;
 
 /** What the options say about signing and pushing. */
 export function pushOptions(args: ParsedArgs): PushOptions {

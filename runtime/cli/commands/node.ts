@@ -4,6 +4,7 @@ import { bootTransactions, runBoot, unpackBundle } from '../../../host-api/index
 import { Chain } from '../../chain/chain.js';
 import { LmdbStore } from '../../db/lmdb-store.js';
 import { NodeHttpServer } from '../../http/server.js';
+import { SessionTokens } from '../../http/session-tokens.js';
 import { HttpSockets } from '../../http/sockets.js';
 import { Engine } from '../../wasm/engine.js';
 import { option, parseArgs, UsageError } from '../args.js';
@@ -61,7 +62,8 @@ export async function nodeCommand(argv: string[]): Promise<number> {
     console.log(`booted a chain with ${bundle.services.length} services in ${Math.round(performance.now() - started)} ms`);
   }
   chain.start();
-  const server = new NodeHttpServer(chain, { hosts, sockets, onError: (err) => console.error(`http: ${err.stack ?? err.message}`) });
+  const tokens = SessionTokens.fromKeyFile(join(dir, 'session-key'));
+  const server = new NodeHttpServer(chain, { hosts, sockets, tokens, onError: (err) => console.error(`http: ${err.stack ?? err.message}`) });
   const address = await server.listen(listen.port, listen.address);
   console.log(`tsibase node listening on http://${hosts[0]}:${address.port} (${address.address})${producer ? `, producing as ${producer}` : ''}`);
 

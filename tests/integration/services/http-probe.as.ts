@@ -1,9 +1,10 @@
 // A test service (deployed privileged as `probe`, serving its own subdomain) that answers each
-// path with one of the serveSys outcomes of seed 1 §4.5 and http.md §2.
+// path with one of the serveSys outcomes of seed 1 §4.5 and http.md §2, or shows what it was
+// given (the request, the logged-in user).
 
 import {
   AccountNumber, DbId, HttpHeader, HttpReply, HttpRequest, Option, Table, abort, checkHttpServerCaller,
-  checkoutSubjective, commitSubjective, jsonString,
+  accountName, checkoutSubjective, commitSubjective, jsonString,
 } from "../../../services-wasm/sdk/index";
 import { HttpActor } from "../../../services-wasm/http/index";
 
@@ -43,6 +44,11 @@ export class Probe {
       if (row === null) return HttpReply.text("nothing deferred", "text/plain", 404);
       new HttpActor().sendReply(row.socket, HttpReply.text("deferred answer"));
       return HttpReply.text("answered");
+    }
+    if (path == "/user") return HttpReply.json(user.hasValue ? jsonString(accountName(user.value)) : "null");
+    if (path == "/cookie") {
+      const cookie = request.header("Cookie");
+      return HttpReply.json(cookie !== null ? jsonString(cookie!) : "null");
     }
     if (path == "/echo") {
       let headers = "";

@@ -1,0 +1,101 @@
+import { TsibaseError } from '../../host-api/errors.js';
+import { FracpackError } from '../../host-api/fracpack/index.js';
+import { accountNameFromNumber, accountNumberFromName, methodNumberFromName } from '../../host-api/names/index.js';
+import { SignedTransaction, Transaction } from '../../host-api/types/index.js';
+import { AccountArgs, CheckAuthArgs, LoginData } from '../../host-api/types/native.js';
+import type { Store } from '../db/store.js';
+import type { Engine } from '../wasm/engine.js';
+import { ExecutionContext } from '../wasm/execution-context.js';
+import { decodeTransaction, type TransactionProcessor } from './transaction-processor.js';
+
+const ACCOUNTS = accountNumberFromName('accounts');
+const LOGIN_SYS = methodNumberFromName('loginSys');
+const EXISTS = methodNumberFromName('exists');
+const GET_AUTH_OF = methodNumberFromName('getAuthOf');
+const CHECK_AUTH_SYS = methodNumberFromName('checkAuthSys');
+/** Tapos flag: the transaction must not be broadcast (chain.md §7). */
+const DO_NOT_BROADCAST = 0x0001;
+/** checkAuthSys flags of a login: a top-level action checked as the first one (chain.md §5). */
+const LOGIN_AUTH_FLAGS = 0x40000001;
+
+export type LoginErrorCode =
+  | 'LOGIN_INVALID'     // not a login transaction, or one that fails a rule (400)
+  | 'LOGIN_PROOF'       // a proof's verify service aborted (500)
+  | 'LOGIN_NO_ACCOUNT'; // the user does not exist (404)
+
+/** A refused login; `status` is the HTTP status chain.md §7 gives the rule. */
+export class LoginError extends TsibaseError {
+  declare readonly code: LoginErrorCode;
+
+  constructor(code: LoginErrorCode, message: string, readonly status: number) {
+    super(code, message);
+  }
+}
+
+function invalid(message: string): LoginError {
+  return new LoginError('LOGIN_INVALID', message, 400);
+}
+
+function unpackTransaction(signed: SignedTransaction): Transaction {
+  try {
+    return Transaction.unpack(signed.transaction);
+  } catch (err) {
+    if (err instanceof FracpackError) throw invalid(`transaction has invalid format: ${err.message}`);
+    throw err;
+  }
+}
+
+/**
+ * Checks a login transaction (chain.md §7): one `user => <any>::loginSys({rootHost})` action
+ * with the do-not-broadcast flag, unexpired, for this root host, every proof verified and the
+ * user's auth service approving its claims. It is never executed. Returns the user's name.
+ */
+export async function checkLogin(
+  store: Store, engine: Engine, processor: TransactionProcessor, signed: SignedTransaction, rootHost: string, nowSeconds: number,
+): Promise<string> {
+  const transaction = unpackTransaction(signed);
+  const [action, ...more] = transaction.actions;
+  if (!action || more.length > 0 || action.method !== LOGIN_SYS) throw invalid('Expected a login transaction');
+  if ((transaction.tapos.flags & DO_NOT_BROADCAST) === 0) throw invalid('Login transaction must be do_not_broadcast');
+  if (nowSeconds > Number(transaction.tapos.expiration)) throw invalid('Login expired');
+  let data;
+  try {
+    data = LoginData.unpack(action.rawData);
+  } catch (err) {
+    if (err instanceof FracpackError) throw invalid(`login data has invalid format: ${err.message}`);
+    throw err;
+  }
+  // The message is psibase's, spelling included.
+  if (data.rootHost !== rootHost) throw invalid('Login data contians invalid root host');
+  if (signed.proofs.length !== transaction.claims.length) throw invalid('Proofs and claims must have the same size');
+
+  const trx = decodeTransaction(SignedTransaction.pack(signed));
+  try {
+    processor.verifyProofs(trx, await processor.precheckSignatures(trx));
+  } catch (err) {
+    if (err instanceof TsibaseError) throw new LoginError('LOGIN_PROOF', err.message, 500);
+    throw err;
+  }
+
+  const user = action.sender;
+  // Read-only: the checks run in an RPC context, so nothing they do can change state.
+  const ctx = new ExecutionContext({ mode: 'rpc', store, engine });
+  try {
+    const call = (service: bigint, method: bigint, rawData: Uint8Array) => ctx.runAction({ sender: 0n, service, method, rawData });
+    const exists = call(ACCOUNTS, EXISTS, AccountArgs.pack({ account: user }));
+    if (exists[0] !== 1) throw new LoginError('LOGIN_NO_ACCOUNT', 'Account not found', 404);
+    const auth = call(ACCOUNTS, GET_AUTH_OF, AccountArgs.pack({ account: user }));
+    const authService = new DataView(auth.buffer, auth.byteOffset, auth.byteLength).getBigUint64(0, true);
+    try {
+      call(authService, CHECK_AUTH_SYS, CheckAuthArgs.pack({
+        flags: LOGIN_AUTH_FLAGS, requester: 0n, sender: user, action: { service: 0n, method: 0n }, allowedActions: [], claims: transaction.claims,
+      }));
+    } catch (err) {
+      if (err instanceof TsibaseError) throw invalid('Login failed');
+      throw err;
+    }
+  } finally {
+    ctx.dispose();
+  }
+  return accountNameFromNumber(user);
+}

@@ -1,0 +1,51 @@
+import type { IncomingMessage } from 'node:http';
+
+// The login session of a request (http.md §1 step 6, §5): the token travels in
+// `Authorization: Bearer` or in the session cookie, whose name depends on the host.
+
+/** `SESSION` on localhost and its subdomains (browsers refuse `__Host-` there without TLS). */
+export function sessionCookieName(host: string): string {
+  return host === 'localhost' || host.endsWith('.localhost') ? 'SESSION' : '__Host-SESSION';
+}
+
+/** https, or any localhost origin (browsers treat those as secure contexts). */
+export function isSecureOrigin(origin: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return false;
+  }
+  return url.protocol === 'https:' || url.hostname === 'localhost' || url.hostname.endsWith('.localhost');
+}
+
+function cookiePairs(header: string): [string, string][] {
+  return header.split(';').map((pair) => {
+    const eq = pair.indexOf('=');
+    return eq < 0 ? [pair.trim(), ''] : [pair.slice(0, eq).trim(), pair.slice(eq + 1).trim()];
+  });
+}
+
+/** The login token a request carries: the bearer token, else the session cookie. */
+export function sessionToken(req: IncomingMessage, host: string): string | undefined {
+  const authorization = req.headers.authorization;
+  const bearer = authorization && /^bearer\s+(\S+)\s*$/i.exec(authorization);
+  if (bearer) return bearer[1];
+  const cookie = req.headers.cookie;
+  if (!cookie) return undefined;
+  const name = sessionCookieName(host);
+  return cookiePairs(cookie).find(([n]) => n === name)?.[1];
+}
+
+/**
+ * A request header as services see it: `Authorization` is dropped, and so is the session cookie
+ * from `Cookie` (other cookies stay). Returns undefined when nothing of the header is left.
+ */
+export function withoutSession(name: string, value: string, host: string): string | undefined {
+  const lower = name.toLowerCase();
+  if (lower === 'authorization') return undefined;
+  if (lower !== 'cookie') return value;
+  const session = sessionCookieName(host);
+  const kept = cookiePairs(value).filter(([n]) => n !== session && n !== '');
+  return kept.length > 0 ? kept.map(([n, v]) => `${n}=${v}`).join('; ') : undefined;
+}

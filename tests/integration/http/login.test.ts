@@ -1,0 +1,213 @@
+// Login on a real node (seed 2 §4.2, chain.md §7, http.md §5): a signed, never executed
+// loginSys transaction buys a bearer token; the token, as a bearer header or the session cookie,
+// makes serveSys receive the user; forged, expired and foreign tokens give no user; every rule
+// of a login transaction refuses with its own status and message.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import {
+  SignedTransaction, Transaction, bytesToHex, generateKeyPair, methodNumberFromName, signPackedTransaction, systemAction, type Action, type KeyPair,
+} from '../../../host-api/index.js';
+import { LoginData } from '../../../host-api/types/native.js';
+import { ChainClient } from '../../../runtime/cli/chain-client.js';
+import { httpRequest, serviceUrl } from '../../../runtime/cli/client.js';
+import { SessionTokens, TOKEN_LIFETIME_SECONDS } from '../../../runtime/http/session-tokens.js';
+import { startNode, type RunningNode } from '../../lib/node-process.js';
+import { testBundle } from '../../lib/test-bundle.js';
+import { buildScript } from '../../unit/services-wasm/program.js';
+
+interface Ctx { dir: string; node: RunningNode; client: ChainClient; alice: KeyPair; other: KeyPair }
+const test = suite<Ctx>('login and bearer tokens');
+
+const ROOT = 'tsibase.localhost';
+const JSON_TYPE = { 'content-type': 'application/json' };
+const now = () => Math.floor(Date.now() / 1000);
+
+/** What the probe service says the request's user is. */
+async function userSeen(ctx: Ctx, headers: Record<string, string>): Promise<unknown> {
+  const r = await httpRequest(serviceUrl(ctx.node.api, 'probe', '/user'), { headers });
+  assert.is(r.status, 200, r.text());
+  return r.json();
+}
+
+interface LoginTransaction {
+  actions?: Action[];
+  flags?: number;
+  expiresIn?: number;
+  keys?: KeyPair[];
+  /** Claims for these keys, whatever signs. */
+  claimKeys?: KeyPair[];
+}
+
+function loginAction(user: string, rootHost = ROOT): Action {
+  return Transaction.unpack(Transaction.pack({
+    tapos: { expiration: 0n, refBlockSuffix: 0, flags: 0, refBlockIndex: 0 },
+    actions: [{ sender: user, service: 'transact', method: 'loginSys', rawData: LoginData.pack({ rootHost }) }],
+    claims: [],
+  })).actions[0]!;
+}
+
+async function loginBody(ctx: Ctx, user: string, t: LoginTransaction = {}): Promise<{ transaction: Uint8Array; signed: Uint8Array }> {
+  const keys = t.keys ?? [ctx.alice];
+  const tapos = { ...(await ctx.client.tapos(t.expiresIn ?? 10)), flags: t.flags ?? 1 };
+  const transaction = Transaction.pack({
+    tapos,
+    actions: t.actions ?? [loginAction(user)],
+    claims: (t.claimKeys ?? keys).map((k) => ({ service: 'verify-sig', rawData: k.publicKey })),
+  });
+  return { transaction, signed: signPackedTransaction(transaction, keys) };
+}
+
+function postLogin(ctx: Ctx, body: Uint8Array, contentType = 'application/octet-stream') {
+  return httpRequest(serviceUrl(ctx.node.api, 'transact', '/login'), { method: 'POST', body, headers: { 'content-type': contentType } });
+}
+
+test.before(async (ctx) => {
+  ctx.dir = mkdtempSync(join(tmpdir(), 'tsibase-login-'));
+  const probe = await (await buildScript()).compileService('tests/integration/services/http-probe.as.ts');
+  const bundle = join(ctx.dir, 'test.bundle');
+  writeFileSync(bundle, await testBundle([
+    { account: 'probe', flags: 1n, code: probe.binary, genesis: false, server: 'probe', initActions: [], files: [] },
+  ]));
+  ctx.node = await startNode(join(ctx.dir, 'node'), ['-p', 'prod', '--boot', bundle, '--block-interval', '200']);
+  ctx.client = new ChainClient(ctx.node.api);
+  ctx.alice = generateKeyPair('P-256');
+  ctx.other = generateKeyPair('secp256k1');
+  await ctx.client.push([systemAction('root', 'auth-sig.newAccount', { name: 'alice', key: ctx.alice.publicKey })], { waitFor: 'applied' });
+});
+
+test.after(async (ctx) => {
+  await ctx.node.stop();
+  rmSync(ctx.dir, { recursive: true, force: true });
+});
+
+test('a good login gives a bearer token that serveSys sees as the user, by header or by cookie', async (ctx) => {
+  const token = await ctx.client.login('alice', [ctx.alice]);
+  const [header, payload] = token.split('.').slice(0, 2).map((p) => JSON.parse(Buffer.from(p, 'base64url').toString('utf8')));
+  assert.equal(header, { typ: 'JWT', alg: 'HS256' });
+  assert.is(payload.sub, 'alice');
+  assert.is(payload.aud, ROOT);
+  assert.ok(Math.abs(Number(payload.exp) - (now() + TOKEN_LIFETIME_SECONDS)) <= 5, payload.exp);
+  assert.is(await userSeen(ctx, {}), null);
+  assert.is(await userSeen(ctx, { authorization: `Bearer ${token}` }), 'alice');
+  assert.is(await userSeen(ctx, { cookie: `theme=dark; SESSION=${token}` }), 'alice');
+  // The cookie of other hosts is not the session cookie on localhost.
+  assert.is(await userSeen(ctx, { cookie: `__Host-SESSION=${token}` }), null);
+});
+
+test('services never see the Authorization header or the session cookie; other cookies stay', async (ctx) => {
+  const token = await ctx.client.login('alice', [ctx.alice]);
+  const cookie = await httpRequest(serviceUrl(ctx.node.api, 'probe', '/cookie'), { headers: { cookie: `a=1; SESSION=${token}; b=2` } });
+  assert.is(cookie.json(), 'a=1; b=2');
+  const onlySession = await httpRequest(serviceUrl(ctx.node.api, 'probe', '/cookie'), { headers: { cookie: `SESSION=${token}` } });
+  assert.is(onlySession.json(), null);
+  const echo = await httpRequest(serviceUrl(ctx.node.api, 'probe', '/echo'), { headers: { authorization: `Bearer ${token}`, 'x-test': '1' } });
+  const headers = (echo.json() as { headers: string[] }).headers;
+  assert.ok(headers.includes('x-test'));
+  assert.not.ok(headers.includes('authorization'));
+});
+
+test('forged, expired and foreign-domain tokens give no user', async (ctx) => {
+  const token = await ctx.client.login('alice', [ctx.alice]);
+  const [header, payload, signature] = token.split('.');
+  const asBob = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload!, 'base64url').toString()), sub: 'root' })).toString('base64url');
+  const flipped = signature!.slice(0, -2) + (signature!.endsWith('AA') ? 'BA' : 'AA');
+  const nodeKey = SessionTokens.fromKeyFile(join(ctx.dir, 'node', 'session-key'));
+  for (const bad of [
+    `${header}.${asBob}.${signature}`, // payload changed under the signature
+    `${header}.${payload}.${flipped}`, // signature changed
+    SessionTokens.withRandomKey().issue('alice', ROOT, now()), // another node's key
+    nodeKey.issue('alice', ROOT, now() - TOKEN_LIFETIME_SECONDS - 10), // expired
+    nodeKey.issue('alice', 'other.localhost', now()), // meant for another root domain
+    'not-a-token',
+  ]) {
+    assert.is(await userSeen(ctx, { authorization: `Bearer ${bad}` }), null, bad);
+  }
+  // The node's own key, current and for this domain: the same check passes.
+  assert.is(await userSeen(ctx, { authorization: `Bearer ${nodeKey.issue('alice', ROOT, now())}` }), 'alice');
+});
+
+test('a login transaction in JSON, with the transaction as an object or as hex', async (ctx) => {
+  const { transaction, signed } = await loginBody(ctx, 'alice');
+  const proofs = SignedTransaction.unpack(signed).proofs.map(bytesToHex);
+  const asObject = Transaction.toJson(Transaction.unpack(transaction));
+  for (const body of [{ transaction: asObject, proofs }, { transaction: bytesToHex(transaction), proofs }]) {
+    const r = await postLogin(ctx, new TextEncoder().encode(JSON.stringify(body)), 'application/json');
+    assert.is(r.status, 200, r.text());
+    assert.is((r.json() as { token_type: string }).token_type, 'bearer');
+  }
+});
+
+test('each rule of a login transaction refuses with its status and message', async (ctx) => {
+  const cases: [string, LoginTransaction, string, number, string][] = [
+    ['two actions', { actions: [loginAction('alice'), loginAction('alice')] }, 'alice', 400, 'Expected a login transaction'],
+    ['another method', { actions: [{ ...loginAction('alice'), method: methodNumberFromName('logout') }] }, 'alice', 400, 'Expected a login transaction'],
+    ['broadcastable', { flags: 0 }, 'alice', 400, 'Login transaction must be do_not_broadcast'],
+    ['another root host', { actions: [loginAction('alice', 'elsewhere.localhost')] }, 'alice', 400, 'Login data contians invalid root host'],
+    ['a claim without its proof', { claimKeys: [ctx.alice, ctx.other] }, 'alice', 400, 'Proofs and claims must have the same size'],
+    ['an unknown account', { actions: [loginAction('nobody')] }, 'nobody', 404, 'Account not found'],
+    ['a key that is not the account\'s', { keys: [ctx.other] }, 'alice', 400, 'Login failed'],
+    ['no key at all', { keys: [] }, 'alice', 400, 'Login failed'],
+  ];
+  for (const [what, t, user, status, message] of cases) {
+    const r = await postLogin(ctx, (await loginBody(ctx, user, t)).signed);
+    assert.is(r.status, status, `${what}: ${r.text()}`);
+    assert.is(r.text(), message, what);
+  }
+});
+
+test('an expired login, a forged signature and a body that is not a transaction are refused', async (ctx) => {
+  const expired = await loginBody(ctx, 'alice', { expiresIn: -5 });
+  const r = await postLogin(ctx, expired.signed);
+  assert.is(r.status, 400);
+  assert.is(r.text(), 'Login expired');
+
+  const { signed } = await loginBody(ctx, 'alice');
+  signed[signed.length - 1] ^= 1;
+  const forged = await postLogin(ctx, signed);
+  assert.is(forged.status, 500);
+  assert.match(forged.text(), /verify-sig/);
+
+  const garbage = await postLogin(ctx, new Uint8Array([1, 2, 3]));
+  assert.is(garbage.status, 400);
+  assert.match(garbage.text(), /invalid login transaction/);
+  const text = await postLogin(ctx, new TextEncoder().encode('{}'), 'text/plain');
+  assert.is(text.status, 500);
+  assert.is(text.text(), 'Expected a json or fracpack body');
+  const get = await httpRequest(serviceUrl(ctx.node.api, 'transact', '/login'));
+  assert.is(get.status, 405);
+});
+
+test('set-auth-cookie stores the token as the session cookie; remove-auth-cookie clears it', async (ctx) => {
+  const token = await ctx.client.login('alice', [ctx.alice]);
+  const set = await httpRequest(serviceUrl(ctx.node.api, 'probe', '/common/set-auth-cookie'), {
+    method: 'POST', headers: JSON_TYPE, body: new TextEncoder().encode(JSON.stringify({ accessToken: token })),
+  });
+  assert.is(set.status, 200, set.text());
+  assert.is(set.headers['set-cookie'], `SESSION=${token}; Path=/; HttpOnly; SameSite=Strict; Max-Age=2592000`);
+  assert.is(set.headers['access-control-allow-credentials'], 'true');
+  const removed = await httpRequest(serviceUrl(ctx.node.api, 'probe', '/common/remove-auth-cookie'), { method: 'POST' });
+  assert.is(removed.status, 200);
+  assert.is(removed.headers['set-cookie'], 'SESSION=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0');
+  const bad = await httpRequest(serviceUrl(ctx.node.api, 'probe', '/common/set-auth-cookie'), {
+    method: 'POST', headers: JSON_TYPE, body: new TextEncoder().encode(JSON.stringify({ accessToken: 'a;b' })),
+  });
+  assert.is(bad.status, 500);
+  assert.match(bad.text(), /cannot carry/);
+});
+
+test('credentialed CORS on the auth cookie endpoints is for the supervisor origin only', async (ctx) => {
+  const preflight = (origin: string) => httpRequest(serviceUrl(ctx.node.api, 'probe', '/common/set-auth-cookie'), {
+    method: 'OPTIONS', headers: { origin, 'access-control-request-headers': 'content-type' },
+  });
+  const supervisor = `http://supervisor.${ROOT}:${new URL(ctx.node.api).port}`;
+  const good = await preflight(supervisor);
+  assert.is(good.headers['access-control-allow-origin'], supervisor);
+  assert.is(good.headers['access-control-allow-headers'], 'content-type');
+  const foreign = await preflight('http://evil.example');
+  assert.is(foreign.headers['access-control-allow-origin'], undefined);
+});
+
+test.run();
