@@ -1,0 +1,91 @@
+// Seed 1 §4.3-4.4 in a real browser: headless chromium opens the token service's SimpleUI on its
+// subdomain of a real node, a person's key signs a transfer in the page (common-lib.js over
+// WebCrypto), and the node's state shows its effect. The home page lists the service.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { generateKeyPair, privateKeyToPkcs8, systemAction, toPem, type KeyPair } from '../../host-api/index.js';
+import { ChainClient } from '../../runtime/cli/chain-client.js';
+import { httpRequest, serviceUrl } from '../../runtime/cli/client.js';
+import { deployActions } from '../../runtime/cli/deploy-actions.js';
+import { launchBrowser } from '../lib/browser.js';
+import { startNode, type RunningNode } from '../lib/node-process.js';
+import { testBundle } from '../lib/test-bundle.js';
+import { compiledService } from '../unit/services-wasm/program.js';
+
+interface Ctx { dir: string; node: RunningNode; browser: Browser; page: Page; alice: KeyPair }
+const test = suite<Ctx>('SimpleUI in headless chromium');
+
+const balance = async (ctx: Ctx, account: string) =>
+  (await httpRequest(serviceUrl(ctx.node.api, 'tokens', `/balance?account=${account}`))).json();
+
+/** Fills the SimpleUI form of `transfer` and pushes it; returns the page's result status and text. */
+async function pushTransfer(page: Page, sender: string, key: string, args: unknown): Promise<{ status: string; text: string }> {
+  await page.fill('#sender', sender);
+  await page.fill('#key', key);
+  await page.fill('textarea[data-action="transfer"]', JSON.stringify(args));
+  await page.$eval('pre[data-result="transfer"]', (pre: { removeAttribute(name: string): void }) => pre.removeAttribute('data-status'));
+  await page.click('button[data-push="transfer"]');
+  const result = await page.waitForSelector('pre[data-result="transfer"][data-status]', { timeout: 20_000 });
+  return { status: (await result.getAttribute('data-status'))!, text: (await result.textContent())! };
+}
+
+test.before(async (ctx) => {
+  ctx.dir = mkdtempSync(join(tmpdir(), 'tsibase-e2e-'));
+  const bundle = join(ctx.dir, 'test.bundle');
+  writeFileSync(bundle, await testBundle());
+  ctx.node = await startNode(join(ctx.dir, 'node'), ['-p', 'prod', '--boot', bundle, '--block-interval', '200']);
+  const client = new ChainClient(ctx.node.api);
+  ctx.alice = generateKeyPair('P-256');
+  await client.push([
+    systemAction('root', 'auth-sig.newAccount', { name: 'alice', key: ctx.alice.publicKey }),
+    systemAction('root', 'accounts.newAccount', { name: 'bob', authService: 'auth-any', requireNew: true }),
+    ...deployActions('tokens', (await compiledService('tokens')).binary, { create: { insecure: true }, registerServer: true, init: true }),
+  ], { waitFor: 'applied' });
+  await client.push([
+    { sender: 'tokens', service: 'tokens', method: 'mint', rawData: await client.packAction('tokens', 'mint', { to: 'alice', amount: '100' }) },
+  ], { waitFor: 'applied' });
+  ctx.browser = await launchBrowser();
+  ctx.page = await ctx.browser.newPage();
+});
+
+test.after(async (ctx) => {
+  await ctx.browser?.close();
+  await ctx.node?.stop();
+  rmSync(ctx.dir, { recursive: true, force: true });
+});
+
+test('the service subdomain shows SimpleUI with one form per action', async (ctx) => {
+  await ctx.page.goto(serviceUrl(ctx.node.api, 'tokens', '/'));
+  await ctx.page.waitForSelector('#root[data-ready="true"]', { timeout: 20_000 });
+  assert.is(await ctx.page.textContent('h1'), 'tokens');
+  const actions = await ctx.page.$$eval('textarea[data-action]', (areas) => areas.map((a) => a.getAttribute('data-action')));
+  for (const name of ['init', 'mint', 'transfer', 'balance']) assert.ok(actions.includes(name), `${name} in ${actions}`);
+});
+
+test('a transfer signed in the page with the sender\'s key moves the tokens', async (ctx) => {
+  const pem = toPem('PRIVATE KEY', privateKeyToPkcs8(ctx.alice));
+  const result = await pushTransfer(ctx.page, 'alice', pem, { to: 'bob', amount: '25', memo: 'from the browser' });
+  assert.is(result.status, 'ok', result.text);
+  assert.is(await balance(ctx, 'bob'), '25');
+  assert.is(await balance(ctx, 'alice'), '75');
+});
+
+test('a transfer signed with another key is refused, shown in the page, and changes nothing', async (ctx) => {
+  const pem = toPem('PRIVATE KEY', privateKeyToPkcs8(generateKeyPair('P-256')));
+  const result = await pushTransfer(ctx.page, 'alice', pem, { to: 'bob', amount: '5', memo: '' });
+  assert.is(result.status, 'error');
+  assert.match(result.text, /error:/);
+  assert.is(await balance(ctx, 'bob'), '25');
+});
+
+test('the home page at the root domain links the service', async (ctx) => {
+  await ctx.page.goto(ctx.node.api + '/');
+  const links = await ctx.page.$$eval('a', (as: { href: string }[]) => as.map((a) => a.href));
+  assert.ok(links.some((href) => new URL(href).hostname.startsWith('tokens.')), links.join(' '));
+});
+
+test.run();
