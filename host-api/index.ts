@@ -16,3 +16,4 @@ export {
   signData, signDigest, toPem, verifyDigest, type KeyCurve, type KeyPair,
 } from './crypto/keys.js';
 export * from './boot/index.js';
+export { contentTypeOf } from './http/content-types.js';

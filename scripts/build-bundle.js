@@ -2,16 +2,14 @@
 // Builds the default boot bundle (docs/bundle.md) from services-wasm/bundle.json and the
 // services `make services` compiled into build/services: build/default.bundle.
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, extname, join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const MANIFEST = join(ROOT, 'services-wasm', 'bundle.json');
 
-const CONTENT_TYPES = {
-  '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.css': 'text/css',
-  '.json': 'application/json', '.svg': 'image/svg+xml', '.png': 'image/png', '.wasm': 'application/wasm', '.txt': 'text/plain',
-};
+// The host-api the build compiled (make services runs after make build).
+const { contentTypeOf, packBundle } = await import(join(ROOT, 'dist', 'host-api', 'index.js'));
 
 /** Every file under `dir` as a site file: path relative to `dir`, content type by extension. */
 export function filesUnder(dir) {
@@ -20,7 +18,7 @@ export function filesUnder(dir) {
     .filter((file) => statSync(file).isFile())
     .map((file) => ({
       path: `/${relative(dir, file).split('\\').join('/')}`,
-      contentType: CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
+      contentType: contentTypeOf(file),
       content: readFileSync(file),
     }));
 }
@@ -47,7 +45,6 @@ export async function bundleServices(codeOf, manifestPath = MANIFEST) {
 }
 
 export async function buildBundle(manifestPath = MANIFEST, out = join(ROOT, 'build', 'default.bundle')) {
-  const { packBundle } = await import(join(ROOT, 'dist', 'host-api', 'index.js'));
   const services = await bundleServices(builtCode, manifestPath);
   const bytes = packBundle({ services });
   writeFileSync(out, bytes);

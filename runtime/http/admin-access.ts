@@ -1,5 +1,6 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isIP } from 'node:net';
+import { text } from './replies.js';
 
 // http.md §4 rule 1: the admin API is open to the machine itself (loopback peers, unix sockets,
 // or prefixes in PSIBASE_ADMIN_IP) when every forwarded-for address passes the same test.
@@ -34,4 +35,12 @@ export function isAdminRequest(req: IncomingMessage, env: NodeJS.ProcessEnv = pr
   if (peer !== undefined && !passes(peer)) return false;
   const forwarded = forwardedAddresses(req);
   return forwarded !== undefined && forwarded.every(passes);
+}
+
+/**
+ * The refusal of a request that is not an admin's (http.md §4 rule 4). Without admin accounts or
+ * a password file there is no way to authenticate, so no challenge is offered.
+ */
+export function refuseAdmin(res: ServerResponse): void {
+  text(res, 401, 'Not authorized');
 }

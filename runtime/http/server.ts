@@ -1,10 +1,11 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Chain } from '../chain/chain.js';
-import { isAdminRequest } from './admin-access.js';
+import { isAdminRequest, refuseAdmin } from './admin-access.js';
 import { hostPort, resolveHost } from './host-resolution.js';
 import { pushBoot } from './push-boot.js';
 import { RequestTooLarge } from './read-body.js';
+import { defaultLocalHosts, type LocalHost } from './local-hosts.js';
 import { login } from './login.js';
 import { pushTransaction } from './push-transaction.js';
 import { CORS_A, notFound, reply, text } from './replies.js';
@@ -19,20 +20,25 @@ export interface HttpServerOptions {
   readonly tokens: SessionTokens;
   /** The node's root hosts (http.md §1), longest match wins. */
   readonly hosts: readonly string[];
+  /** Node-local hosts by label (`x-admin`, …); the defaults when absent. */
+  readonly localHosts?: ReadonlyMap<string, LocalHost>;
   /** Where unexpected failures are reported (the client gets a 500 `exception: …`). */
   readonly onError?: (error: Error) => void;
 }
 
 /**
  * The native front end (DESIGN decision 6): host resolution, `/native*` on every host, the
- * behaviour before boot, and transact's push_transaction and login (answered by the node: one
+ * node-local `x-*` hosts, the behaviour before boot, and transact's push_transaction and login (answered by the node: one
  * feeds the node's transaction queue, the other signs tokens with the node's own key). Every other request for the root domain or a service subdomain
  * goes to the http-server service, which routes it to a service's serveSys.
  */
 export class NodeHttpServer {
   private readonly server: Server;
 
+  private readonly localHosts: ReadonlyMap<string, LocalHost>;
+
   constructor(private readonly chain: Chain, private readonly options: HttpServerOptions) {
+    this.localHosts = options.localHosts ?? defaultLocalHosts();
     this.server = createServer((req, res) => {
       this.handle(req, res).catch((err: Error) => {
         if (err instanceof RequestTooLarge) {
@@ -73,6 +79,10 @@ export class NodeHttpServer {
     if (host.kind === 'none') return notFound(res, target);
     const port = hostPort(hostHeader);
     const origin = (name: string) => `http://${name}${port ? `:${port}` : ''}`;
+    if (host.kind === 'service') {
+      const local = this.localHosts.get(host.service);
+      if (local) return this.serveLocal(local, req, res, target, url.pathname);
+    }
     if (host.kind === 'other') {
       const location = `${origin(host.root)}${target}`;
       return text(res, 302, `<html><body>This psibase server is hosted at <a href="${location}">${location}</a>.</body></html>`, { ...CORS_A, Location: location });
@@ -94,9 +104,15 @@ export class NodeHttpServer {
     return notFound(res, target, CORS_A);
   }
 
+  /** A node-local host: admins only where it says so; what it does not serve is a 404 without CORS. */
+  private async serveLocal(local: LocalHost, req: IncomingMessage, res: ServerResponse, target: string, path: string): Promise<void> {
+    if (local.adminOnly && !isAdminRequest(req)) return refuseAdmin(res);
+    if (!(await local.serve(req, res, path))) notFound(res, target);
+  }
+
   private async native(req: IncomingMessage, res: ServerResponse, target: string, path: string): Promise<void> {
     if (path.startsWith('/native/admin/')) {
-      if (!isAdminRequest(req)) return text(res, 403, 'Not authorized');
+      if (!isAdminRequest(req)) return refuseAdmin(res);
       if (path === '/native/admin/push_boot') return pushBoot(this.chain, req, res, target);
     }
     return notFound(res, target);

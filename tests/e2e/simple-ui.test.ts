@@ -1,6 +1,7 @@
 // Seed 1 §4.3-4.4 in a real browser: headless chromium opens the token service's SimpleUI on its
 // subdomain of a real node, a person's key signs a transfer in the page (common-lib.js over
-// WebCrypto), and the node's state shows its effect. The home page lists the service.
+// WebCrypto), and the node's state shows its effect. The home page lists the service; the
+// node's own x-admin app shows the chain.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -86,6 +87,14 @@ test('the home page at the root domain links the service', async (ctx) => {
   await ctx.page.goto(ctx.node.api + '/');
   const links = await ctx.page.$$eval('a', (as: { href: string }[]) => as.map((a) => a.href));
   assert.ok(links.some((href) => new URL(href).hostname.startsWith('tokens.')), links.join(' '));
+});
+
+test('the x-admin app shows that the node serves a chain, and which', async (ctx) => {
+  await ctx.page.goto(serviceUrl(ctx.node.api, 'x-admin', '/'));
+  const state = await ctx.page.waitForSelector('[data-chain-state][data-state]', { timeout: 20_000 });
+  assert.is(await state.getAttribute('data-state'), 'booted');
+  const chainId = (await httpRequest(new URL('/common/chainid', ctx.node.api).toString())).json() as string;
+  assert.match((await state.textContent())!, chainId);
 });
 
 test.run();

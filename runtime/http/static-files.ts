@@ -1,0 +1,35 @@
+import { readFile, stat } from 'node:fs/promises';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { join, normalize, sep } from 'node:path';
+import { contentTypeOf } from '../../host-api/http/content-types.js';
+import { reply } from './replies.js';
+
+/**
+ * A directory served as a web site: GET and HEAD only, `index.html` for a directory, nothing
+ * outside the directory. `serve` returns false when it has no file for the request.
+ */
+export class StaticFiles {
+  constructor(private readonly dir: string) {}
+
+  async serve(req: IncomingMessage, res: ServerResponse, path: string): Promise<boolean> {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(path);
+    } catch {
+      return false;
+    }
+    const relative = normalize(decoded).replace(/^[/\\]+/, '');
+    if (relative.split(sep).includes('..') || decoded.includes('\0')) return false;
+    let file = join(this.dir, relative);
+    try {
+      if ((await stat(file)).isDirectory()) file = join(file, 'index.html');
+      const content = await readFile(file);
+      reply(res, 200, contentTypeOf(file), req.method === 'HEAD' ? new Uint8Array(0) : content);
+      return true;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'ENOTDIR') return false;
+      throw err;
+    }
+  }
+}
