@@ -75,21 +75,22 @@ export class VariableDefinition {
   directives: Array<Directive> = [];
 }
 
-export class Operation {
-  /** `query`, `mutation` or `subscription`. */
-  operation: string = "query";
+/** What operations and fragments have in common. */
+export class Definition {
   /** "" for an anonymous operation. */
   name: string = "";
-  variables: Array<VariableDefinition> = [];
   directives: Array<Directive> = [];
   selections: Array<Selection> = [];
 }
 
-export class Fragment {
-  name: string = "";
+export class Operation extends Definition {
+  /** `query`, `mutation` or `subscription`. */
+  operation: string = "query";
+  variables: Array<VariableDefinition> = [];
+}
+
+export class Fragment extends Definition {
   typeCondition: string = "";
-  directives: Array<Directive> = [];
-  selections: Array<Selection> = [];
 }
 
 export class Document {

@@ -2,7 +2,7 @@
 // loginSys transaction buys a bearer token; the token, as a bearer header or the session cookie,
 // makes serveSys receive the user; forged, expired and foreign tokens give no user; every rule
 // of a login transaction refuses with its own status and message.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
@@ -14,9 +14,8 @@ import { LoginData } from '../../../host-api/types/native.js';
 import { ChainClient } from '../../../runtime/cli/chain-client.js';
 import { httpRequest, serviceUrl } from '../../../runtime/cli/client.js';
 import { SessionTokens, TOKEN_LIFETIME_SECONDS } from '../../../runtime/http/session-tokens.js';
-import { startNode, type RunningNode } from '../../lib/node-process.js';
-import { testBundle } from '../../lib/test-bundle.js';
-import { buildScript } from '../../unit/services-wasm/program.js';
+import { startHttpProbeNode } from '../../lib/http-probe-node.js';
+import type { RunningNode } from '../../lib/node-process.js';
 
 interface Ctx { dir: string; node: RunningNode; client: ChainClient; alice: KeyPair; other: KeyPair }
 const test = suite<Ctx>('login and bearer tokens');
@@ -66,12 +65,7 @@ function postLogin(ctx: Ctx, body: Uint8Array, contentType = 'application/octet-
 
 test.before(async (ctx) => {
   ctx.dir = mkdtempSync(join(tmpdir(), 'tsibase-login-'));
-  const probe = await (await buildScript()).compileService('tests/integration/services/http-probe.as.ts');
-  const bundle = join(ctx.dir, 'test.bundle');
-  writeFileSync(bundle, await testBundle([
-    { account: 'probe', flags: 1n, code: probe.binary, genesis: false, server: 'probe', initActions: [], files: [] },
-  ]));
-  ctx.node = await startNode(join(ctx.dir, 'node'), ['-p', 'prod', '--boot', bundle, '--block-interval', '200']);
+  ctx.node = await startHttpProbeNode(ctx.dir);
   ctx.client = new ChainClient(ctx.node.api);
   ctx.alice = generateKeyPair('P-256');
   ctx.other = generateKeyPair('secp256k1');

@@ -1,14 +1,13 @@
 // Seed 1 §1 and §4.5, http.md §1-3 on a real node: the http service routes subdomains to their
 // registered server, /common/ to common-api, and turns each serveSys outcome into a reply.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { httpRequest, serviceUrl } from '../../../runtime/cli/client.js';
-import { startNode, type RunningNode } from '../../lib/node-process.js';
-import { testBundle } from '../../lib/test-bundle.js';
-import { buildScript } from '../../unit/services-wasm/program.js';
+import { startHttpProbeNode } from '../../lib/http-probe-node.js';
+import type { RunningNode } from '../../lib/node-process.js';
 
 interface Ctx { dir: string; node: RunningNode }
 const test = suite<Ctx>('HTTP routing through the http service');
@@ -18,12 +17,7 @@ const get = (ctx: Ctx, service: string, path: string, init: Parameters<typeof ht
 
 test.before(async (ctx) => {
   ctx.dir = mkdtempSync(join(tmpdir(), 'tsibase-routing-'));
-  const probe = await (await buildScript()).compileService('tests/integration/services/http-probe.as.ts');
-  const bundle = join(ctx.dir, 'test.bundle');
-  writeFileSync(bundle, await testBundle([
-    { account: 'probe', flags: 1n, code: probe.binary, genesis: false, server: 'probe', initActions: [], files: [] },
-  ]));
-  ctx.node = await startNode(join(ctx.dir, 'node'), ['-p', 'prod', '--boot', bundle, '--block-interval', '200']);
+  ctx.node = await startHttpProbeNode(ctx.dir);
 });
 
 test.after(async (ctx) => {
