@@ -19,10 +19,12 @@ export function isSecureOrigin(origin: string): boolean {
   return url.protocol === 'https:' || url.hostname === 'localhost' || url.hostname.endsWith('.localhost');
 }
 
-function cookiePairs(header: string): [string, string][] {
-  return header.split(';').map((pair) => {
+/** A Cookie header's pairs: name, value, and the pair as sent (trimmed). */
+function cookiePairs(header: string): [string, string, string][] {
+  return header.split(';').map((part) => {
+    const pair = part.trim();
     const eq = pair.indexOf('=');
-    return eq < 0 ? [pair.trim(), ''] : [pair.slice(0, eq).trim(), pair.slice(eq + 1).trim()];
+    return eq < 0 ? [pair, '', pair] : [pair.slice(0, eq).trim(), pair.slice(eq + 1).trim(), pair];
   });
 }
 
@@ -46,6 +48,6 @@ export function withoutSession(name: string, value: string, host: string): strin
   if (lower === 'authorization') return undefined;
   if (lower !== 'cookie') return value;
   const session = sessionCookieName(host);
-  const kept = cookiePairs(value).filter(([n]) => n !== session && n !== '');
-  return kept.length > 0 ? kept.map(([n, v]) => `${n}=${v}`).join('; ') : undefined;
+  const kept = cookiePairs(value).filter(([n, , pair]) => n !== session && pair !== '');
+  return kept.length > 0 ? kept.map(([, , pair]) => pair).join('; ') : undefined;
 }
