@@ -167,6 +167,11 @@ test('an expired login, a forged signature and a body that is not a transaction 
   const garbage = await postLogin(ctx, new Uint8Array([1, 2, 3]));
   assert.is(garbage.status, 400);
   assert.match(garbage.text(), /invalid login transaction/);
+  for (const json of ['null', '{"transaction": 5, "proofs": []}', '{"transaction": {"tapos": 1}}', '{']) {
+    const bad = await postLogin(ctx, new TextEncoder().encode(json), 'application/json');
+    assert.is(bad.status, 400, json);
+    assert.match(bad.text(), /invalid login transaction/);
+  }
   const text = await postLogin(ctx, new TextEncoder().encode('{}'), 'text/plain');
   assert.is(text.status, 500);
   assert.is(text.text(), 'Expected a json or fracpack body');
