@@ -1,0 +1,288 @@
+// Executing a GraphQL query inside a service (seed 1 §4.7, GraphQL spec §6): the operation is
+// chosen, variables bound, fields collected (fragments, inline fragments, @skip/@include,
+// aliases merged by response key) and each object asked for its fields. Objects are GqlObjects:
+// a service's query root and its row types. Errors a validator would report (unknown fields,
+// operations, fragments or variables, bad arguments) leave a response without data, as
+// graphql-js answers an invalid query.
+
+import { jsonString } from "../json/encode";
+import { JsonKind, JsonValue } from "../json/value";
+import { Argument, Directive, Document, Fragment, Operation, Selection, SelectionKind, TypeRef, Value, ValueKind } from "./ast";
+import { parse } from "./parser";
+
+/** An object type's value: it writes the fields it has and declines the rest. */
+export abstract class GqlObject {
+  abstract typeName(): string;
+  /** Writes the value of `field` with `exec`'s writers; false when the type has no such field. */
+  abstract resolve(field: FieldRequest, exec: Execution): bool;
+}
+
+/** One field to resolve: its name, its arguments (variables bound) and its sub-selections. */
+export class FieldRequest {
+  constructor(
+    public name: string,
+    public arguments: Array<Argument>,
+    public selections: Array<Selection>,
+  ) {}
+
+  /** The argument `name`, or null when it is absent. */
+  argument(name: string): Value | null {
+    for (let i = 0; i < this.arguments.length; i++) if (this.arguments[i].name == name) return this.arguments[i].value;
+    return null;
+  }
+}
+
+function typeText(t: TypeRef): string {
+  return (t.item !== null ? "[" + typeText(t.item!) + "]" : t.name) + (t.nonNull ? "!" : "");
+}
+
+/** A JSON variable value as a GraphQL value. */
+function fromJson(json: JsonValue): Value {
+  const v = new Value();
+  if (json.kind == JsonKind.Bool) {
+    v.kind = ValueKind.Boolean;
+    v.boolean = json.boolean;
+  } else if (json.kind == JsonKind.Number) {
+    const t = json.text;
+    v.kind = t.includes(".") || t.includes("e") || t.includes("E") ? ValueKind.Float : ValueKind.Int;
+    v.text = t;
+  } else if (json.kind == JsonKind.String) {
+    v.kind = ValueKind.String;
+    v.text = json.text;
+  } else if (json.kind == JsonKind.Array) {
+    v.kind = ValueKind.List;
+    for (let i = 0; i < json.items.length; i++) v.items.push(fromJson(json.items[i]));
+  } else if (json.kind == JsonKind.Object) {
+    v.kind = ValueKind.Object;
+    for (let i = 0; i < json.keys.length; i++) v.fields.push(new Argument(json.keys[i], fromJson(json.values[i])));
+  }
+  return v;
+}
+
+/** The fields of one selection set on one object type, merged by response key, in order. */
+class CollectedField {
+  constructor(public key: string, public first: Selection, public selections: Array<Selection>) {}
+}
+
+export class Execution {
+  private out: string = "";
+  private errors: Array<string> = [];
+  private fragments: Map<string, Fragment> = new Map<string, Fragment>();
+  private variables: Map<string, Value> = new Map<string, Value>();
+  /** The field being written (leaf writers check it has no sub-selection). */
+  private current: FieldRequest | null = null;
+
+  /** Records an error; a response with errors has no data. */
+  fail(message: string): void {
+    this.errors.push(message);
+  }
+
+  get failed(): bool {
+    return this.errors.length > 0;
+  }
+
+  private leaf(type: string): bool {
+    const field = this.current;
+    if (field !== null && field.selections.length > 0) {
+      this.fail("Field \"" + field.name + "\" must not have a selection since type \"" + type + "\" has no subfields.");
+      return false;
+    }
+    return true;
+  }
+
+  writeNull(): void {
+    this.out += "null";
+  }
+
+  writeBool(value: bool): void {
+    if (this.leaf("Boolean")) this.out += value ? "true" : "false";
+  }
+
+  writeInt(value: i32): void {
+    if (this.leaf("Int")) this.out += value.toString();
+  }
+
+  writeFloat(value: f64): void {
+    if (this.leaf("Float")) this.out += isFinite(value) ? value.toString() : "null";
+  }
+
+  writeString(value: string, type: string = "String"): void {
+    if (this.leaf(type)) this.out += jsonString(value);
+  }
+
+  /** A list: beginList, then each item with a writer (nextItem between items), then endList. */
+  beginList(): void {
+    this.out += "[";
+  }
+
+  /** Call before every item but the first. */
+  nextItem(): void {
+    this.out += ",";
+  }
+
+  endList(): void {
+    this.out += "]";
+  }
+
+  /** An object (or null) with the sub-selection of the field being written. */
+  writeObject(object: GqlObject | null): void {
+    const field = this.current;
+    if (object === null) {
+      this.writeNull();
+      return;
+    }
+    if (field !== null && field.selections.length == 0) {
+      this.fail("Field \"" + field.name + "\" of type \"" + object.typeName() + "\" must have a selection of subfields.");
+      return;
+    }
+    this.writeSelections(object, field !== null ? field.selections : []);
+  }
+
+  private writeSelections(object: GqlObject, selections: Array<Selection>): void {
+    const type = object.typeName();
+    const fields = new Array<CollectedField>();
+    this.collect(type, selections, fields, new Array<string>());
+    this.out += "{";
+    for (let i = 0; i < fields.length && !this.failed; i++) {
+      const f = fields[i];
+      this.out += (i ? "," : "") + jsonString(f.key) + ":";
+      if (f.first.name == "__typename") {
+        this.out += jsonString(type);
+        continue;
+      }
+      const request = new FieldRequest(f.first.name, this.bind(f.first.arguments), f.selections);
+      const outer = this.current;
+      this.current = request;
+      if (!object.resolve(request, this) && !this.failed) this.fail("Cannot query field \"" + f.first.name + "\" on type \"" + type + "\".");
+      this.current = outer;
+    }
+    this.out += "}";
+  }
+
+  /** Arguments with their variables replaced by the variables' values. */
+  private bind(args: Array<Argument>): Array<Argument> {
+    const bound = new Array<Argument>();
+    for (let i = 0; i < args.length; i++) bound.push(new Argument(args[i].name, this.bindValue(args[i].value)));
+    return bound;
+  }
+
+  private bindValue(value: Value): Value {
+    if (value.kind == ValueKind.Variable) {
+      if (!this.variables.has(value.text)) {
+        this.fail("Variable \"$" + value.text + "\" is not defined.");
+        return new Value();
+      }
+      return this.variables.get(value.text);
+    }
+    if (value.kind != ValueKind.List && value.kind != ValueKind.Object) return value;
+    const copy = new Value();
+    copy.kind = value.kind;
+    for (let i = 0; i < value.items.length; i++) copy.items.push(this.bindValue(value.items[i]));
+    copy.fields = this.bind(value.fields);
+    return copy;
+  }
+
+  /** @skip(if:) and @include(if:) (GraphQL spec §3.13). */
+  private included(directives: Array<Directive>): bool {
+    for (let i = 0; i < directives.length; i++) {
+      const d = directives[i];
+      if (d.name != "skip" && d.name != "include") continue;
+      const args = this.bind(d.arguments);
+      if (args.length != 1 || args[0].name != "if" || args[0].value.kind != ValueKind.Boolean) {
+        this.fail("Directive \"@" + d.name + "\" needs one Boolean! argument \"if\".");
+        return false;
+      }
+      if (args[0].value.boolean == (d.name == "skip")) return false;
+    }
+    return true;
+  }
+
+  private collect(type: string, selections: Array<Selection>, into: Array<CollectedField>, spreading: Array<string>): void {
+    for (let i = 0; i < selections.length && !this.failed; i++) {
+      const s = selections[i];
+      if (!this.included(s.directives)) continue;
+      if (s.kind == SelectionKind.Field) {
+        const key = s.responseKey();
+        let merged = false;
+        for (let j = 0; j < into.length; j++) {
+          if (into[j].key != key) continue;
+          if (into[j].first.name != s.name) this.fail("Fields \"" + key + "\" conflict because \"" + into[j].first.name + "\" and \"" + s.name + "\" are different fields.");
+          into[j].selections = into[j].selections.concat(s.selections);
+          merged = true;
+          break;
+        }
+        if (!merged) into.push(new CollectedField(key, s, s.selections));
+      } else if (s.kind == SelectionKind.InlineFragment) {
+        if (s.typeCondition.length == 0 || s.typeCondition == type) this.collect(type, s.selections, into, spreading);
+      } else {
+        if (!this.fragments.has(s.name)) {
+          this.fail("Unknown fragment \"" + s.name + "\".");
+          return;
+        }
+        if (spreading.includes(s.name)) {
+          this.fail("Cannot spread fragment \"" + s.name + "\" within itself.");
+          return;
+        }
+        const fragment = this.fragments.get(s.name);
+        if (fragment.typeCondition != type) continue;
+        spreading.push(s.name);
+        this.collect(type, fragment.selections, into, spreading);
+        spreading.pop();
+      }
+    }
+  }
+
+  private chooseOperation(doc: Document, operationName: string | null): Operation | null {
+    if (operationName !== null) {
+      for (let i = 0; i < doc.operations.length; i++) if (doc.operations[i].name == operationName!) return doc.operations[i];
+      this.fail("Unknown operation named \"" + operationName! + "\".");
+      return null;
+    }
+    if (doc.operations.length != 1) {
+      this.fail(doc.operations.length == 0 ? "Must provide an operation." : "Must provide operation name if query contains multiple operations.");
+      return null;
+    }
+    return doc.operations[0];
+  }
+
+  private bindVariables(op: Operation, variables: JsonValue | null): void {
+    for (let i = 0; i < op.variables.length; i++) {
+      const def = op.variables[i];
+      const given = variables !== null && variables!.kind == JsonKind.Object ? variables!.get(def.name) : null;
+      if (given !== null && !(given!.kind == JsonKind.Null && def.defaultValue !== null)) {
+        if (given!.kind == JsonKind.Null && def.type.nonNull) this.fail("Variable \"$" + def.name + "\" of non-null type \"" + typeText(def.type) + "\" must not be null.");
+        this.variables.set(def.name, fromJson(given!));
+      } else if (def.defaultValue !== null) {
+        this.variables.set(def.name, def.defaultValue!);
+      } else if (def.type.nonNull) {
+        this.fail("Variable \"$" + def.name + "\" of required type \"" + typeText(def.type) + "\" was not provided.");
+      }
+    }
+  }
+
+  /** Runs a query document on `root`; returns the GraphQL response as JSON text. */
+  run(root: GqlObject, source: string, operationName: string | null, variables: JsonValue | null): string {
+    const parsed = parse(source);
+    if (parsed.document !== null) {
+      const doc = parsed.document!;
+      for (let i = 0; i < doc.fragments.length; i++) this.fragments.set(doc.fragments[i].name, doc.fragments[i]);
+      const op = this.chooseOperation(doc, operationName);
+      if (op !== null && op.operation != "query") this.fail("Only queries are supported: services answer GraphQL without writing.");
+      if (op !== null && !this.failed) {
+        this.bindVariables(op, variables);
+        if (!this.failed) this.writeSelections(root, op.selections);
+      }
+    } else {
+      this.fail(parsed.error);
+    }
+    if (!this.failed) return "{\"data\":" + this.out + "}";
+    let errors = "";
+    for (let i = 0; i < this.errors.length; i++) errors += (i ? "," : "") + "{\"message\":" + jsonString(this.errors[i]) + "}";
+    return "{\"errors\":[" + errors + "]}";
+  }
+}
+
+/** Runs `source` on `root` (seed 1 §4.7); the GraphQL response as JSON text. */
+export function executeQuery(root: GqlObject, source: string, operationName: string | null = null, variables: JsonValue | null = null): string {
+  return new Execution().run(root, source, operationName, variables);
+}
