@@ -66,6 +66,12 @@ export class TypeRef {
   /** A list's item type. */
   item: TypeRef | null = null;
   nonNull: bool = false;
+
+  /** As written in a schema or a query: `Int`, `[ID!]!`. */
+  toString(): string {
+    const item = this.item;
+    return (item !== null ? "[" + item.toString() + "]" : this.name) + (this.nonNull ? "!" : "");
+  }
 }
 
 export class VariableDefinition {

@@ -7,7 +7,7 @@
 
 import { jsonString } from "../json/encode";
 import { JsonKind, JsonValue } from "../json/value";
-import { Argument, Directive, Document, Fragment, Operation, Selection, SelectionKind, TypeRef, Value, ValueKind } from "./ast";
+import { Argument, Directive, Document, Fragment, Operation, Selection, SelectionKind, Value, ValueKind } from "./ast";
 import { parse } from "./parser";
 
 /** An object type's value: it writes the fields it has and declines the rest. */
@@ -30,10 +30,6 @@ export class FieldRequest {
     for (let i = 0; i < this.arguments.length; i++) if (this.arguments[i].name == name) return this.arguments[i].value;
     return null;
   }
-}
-
-function typeText(t: TypeRef): string {
-  return (t.item !== null ? "[" + typeText(t.item!) + "]" : t.name) + (t.nonNull ? "!" : "");
 }
 
 /** A JSON variable value as a GraphQL value. */
@@ -250,12 +246,12 @@ export class Execution {
       const def = op.variables[i];
       const given = variables !== null && variables!.kind == JsonKind.Object ? variables!.get(def.name) : null;
       if (given !== null && !(given!.kind == JsonKind.Null && def.defaultValue !== null)) {
-        if (given!.kind == JsonKind.Null && def.type.nonNull) this.fail("Variable \"$" + def.name + "\" of non-null type \"" + typeText(def.type) + "\" must not be null.");
+        if (given!.kind == JsonKind.Null && def.type.nonNull) this.fail("Variable \"$" + def.name + "\" of non-null type \"" + def.type.toString() + "\" must not be null.");
         this.variables.set(def.name, fromJson(given!));
       } else if (def.defaultValue !== null) {
         this.variables.set(def.name, def.defaultValue!);
       } else if (def.type.nonNull) {
-        this.fail("Variable \"$" + def.name + "\" of required type \"" + typeText(def.type) + "\" was not provided.");
+        this.fail("Variable \"$" + def.name + "\" of required type \"" + def.type.toString() + "\" was not provided.");
       }
     }
   }

@@ -8,16 +8,13 @@ import { seededRandom } from '../../lib/random.js';
 import { program, utf8 } from './program.js';
 
 const SOURCE = `
-import { Argument, Directive, Selection, SelectionKind, TypeRef, Value, ValueKind } from "../../../../services-wasm/sdk/graphql/ast";
+import { Argument, Directive, Selection, SelectionKind, Value, ValueKind } from "../../../../services-wasm/sdk/graphql/ast";
 import { parse } from "../../../../services-wasm/sdk/graphql/parser";
 
 function list<T>(items: Array<T>, each: (item: T) => string): string {
   let out = "[";
   for (let i = 0; i < items.length; i++) out += (i ? "," : "") + each(items[i]);
   return out + "]";
-}
-function typeText(t: TypeRef): string {
-  return (t.item !== null ? "[" + typeText(t.item!) + "]" : t.name) + (t.nonNull ? "!" : "");
 }
 function value(v: Value): string {
   const q = sdk.jsonString;
@@ -59,7 +56,7 @@ export function parseDocument(): void {
     let vars = "[";
     for (let j = 0; j < op.variables.length; j++) {
       const v = op.variables[j];
-      vars += (j ? "," : "") + "{\\"name\\":" + sdk.jsonString(v.name) + ",\\"type\\":" + sdk.jsonString(typeText(v.type))
+      vars += (j ? "," : "") + "{\\"name\\":" + sdk.jsonString(v.name) + ",\\"type\\":" + sdk.jsonString(v.type.toString())
         + ",\\"default\\":" + (v.defaultValue !== null ? value(v.defaultValue!) : "null") + ",\\"directives\\":" + list<Directive>(v.directives, directive) + "}";
     }
     out += (i ? "," : "") + "{\\"operation\\":" + sdk.jsonString(op.operation) + ",\\"name\\":" + sdk.jsonString(op.name) + ",\\"variables\\":" + vars
