@@ -33,4 +33,6 @@ export { HttpRequest, QueryParam } from "./http/request";
 export { HttpReply } from "./http/reply";
 export { httpServer, checkHttpServerCaller } from "./http/server";
 export { serveSimpleUi } from "./http/simple-ui";
+export { Execution, FieldRequest, GqlObject, executeQuery } from "./graphql/execute";
+export { serveGraphQL } from "./graphql/serve";
 export { withCors } from "./http/cors";

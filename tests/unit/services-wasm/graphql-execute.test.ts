@@ -1,6 +1,7 @@
 // The SDK's GraphQL execution (GraphQL spec §6) against graphql-js 16 as the oracle: the same
 // schema and data, resolved by hand-written GqlObjects in wasm and by plain resolvers in
 // graphql-js; valid queries give the same data, invalid ones give errors and no data in both.
+// Then the /graphql endpoint (seed 1 §4.7): every request form, the SDL, and what it declines.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { buildSchema, graphql } from 'graphql';
@@ -15,6 +16,7 @@ const ROWS = 10;
 const SOURCE = `
 import { ValueKind } from "../../../../services-wasm/sdk/graphql/ast";
 import { Execution, FieldRequest, GqlObject, executeQuery } from "../../../../services-wasm/sdk/graphql/execute";
+import { serveGraphQL } from "../../../../services-wasm/sdk/graphql/serve";
 
 /** An Int argument, or \`fallback\` when absent; i32.MIN_VALUE after reporting a bad one. */
 function intArgument(field: FieldRequest, name: string, fallback: i32, exec: Execution): i32 {
@@ -71,6 +73,17 @@ export function run(): void {
   const name = request.get("operationName");
   const response = executeQuery(new Query(), request.get("query")!.text, name !== null ? name.text : null, request.get("variables"));
   output = Uint8Array.wrap(String.UTF8.encode(response));
+}
+
+/** input: JSON {method, target, contentType, body}; output: "<status> <content type>\\n<body>", or "declined". */
+export function serve(): void {
+  const r = sdk.parseJson(String.UTF8.decodeUnsafe(input.dataStart, input.length));
+  const request = new sdk.HttpRequest("rows.tsibase.localhost", r.get("method")!.text, r.get("target")!.text, r.get("contentType")!.text,
+    [], Uint8Array.wrap(String.UTF8.encode(r.get("body")!.text)));
+  const reply = serveGraphQL(request, new Query(), ${JSON.stringify(SDL)});
+  const text = reply === null ? "declined"
+    : reply.status.toString() + " " + reply.contentType + "\\n" + String.UTF8.decodeUnsafe(reply.body.dataStart, reply.body.length);
+  output = Uint8Array.wrap(String.UTF8.encode(text));
 }
 `;
 
@@ -151,6 +164,39 @@ test('valid queries: the same data as graphql-js', async () => {
 
 test('invalid queries: errors and no data, as graphql-js', async () => {
   for (const request of INVALID) await agree(request);
+});
+
+interface HttpCall { method: string; target: string; contentType?: string; body?: string }
+
+async function serve(call: HttpCall): Promise<string> {
+  const p = await program('graphql-execute', SOURCE);
+  return new TextDecoder().decode(p.run('serve', utf8(JSON.stringify({ contentType: '', body: '', ...call }))));
+}
+
+test('/graphql: GET gives the SDL; every request form runs the query', async () => {
+  assert.is(await serve({ method: 'GET', target: '/graphql' }), `200 text/plain\n${SDL}`);
+  assert.ok(buildSchema((await serve({ method: 'GET', target: '/graphql' })).split('\n').slice(1).join('\n')));
+  const query = 'query Q($id: Int!) { row(id: $id) { label } } query Other { hello }';
+  const expected = `200 application/json\n${JSON.stringify({ data: { row: { label: 'row 3' } } })}`;
+  const params = `query=${encodeURIComponent(query)}&operationName=Q&variables=${encodeURIComponent('{"id":3}')}`;
+  assert.is(await serve({ method: 'GET', target: `/graphql?${params}` }), expected);
+  assert.is(await serve({ method: 'POST', target: `/graphql?${params}` }), expected);
+  assert.is(await serve({ method: 'POST', target: '/graphql', contentType: 'application/json; charset=utf-8', body: JSON.stringify({ query, operationName: 'Q', variables: { id: 3 } }) }), expected);
+  assert.is(await serve({ method: 'POST', target: '/graphql', contentType: 'application/graphql', body: '{ row(id: 3) { label } }' }), expected);
+  const invalid = await serve({ method: 'POST', target: '/graphql', contentType: 'application/graphql', body: '{ nothing }' });
+  assert.equal(JSON.parse(invalid.split('\n')[1]!), { errors: [{ message: 'Cannot query field "nothing" on type "Query".' }] });
+});
+
+test('/graphql declines other paths, methods and body types; malformed bodies abort', async () => {
+  assert.is(await serve({ method: 'GET', target: '/graphiql' }), 'declined');
+  assert.is(await serve({ method: 'PUT', target: '/graphql' }), 'declined');
+  assert.is(await serve({ method: 'POST', target: '/graphql', contentType: 'text/plain', body: '{ hello }' }), 'declined');
+  const p = await program('graphql-execute', SOURCE);
+  const abortOf = (call: HttpCall) => p.abortOf('serve', utf8(JSON.stringify({ contentType: 'application/json', body: '', ...call })));
+  assert.match(abortOf({ method: 'POST', target: '/graphql', body: '{"query": 1}' })!, 'query must be a string');
+  assert.match(abortOf({ method: 'POST', target: '/graphql', body: '{"variables": {}}' })!, 'the body has no query');
+  assert.match(abortOf({ method: 'POST', target: '/graphql', body: '{"query": "{ hello }", "variables": [1]}' })!, 'variables must be an object');
+  assert.match(abortOf({ method: 'POST', target: '/graphql', body: '{"query": ' })!, 'invalid JSON');
 });
 
 test.run();
