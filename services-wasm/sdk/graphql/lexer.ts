@@ -2,6 +2,8 @@
 // strings (block strings with their indentation removed); whitespace, commas and comments are
 // ignored. A lexical error is reported in `error` and ends the token stream.
 
+import { hexDigitValue } from "../hex";
+
 export enum TokenKind {
   End,
   Punctuator,
@@ -32,13 +34,6 @@ function isDigit(c: i32): bool {
 
 function isNameContinue(c: i32): bool {
   return isNameStart(c) || isDigit(c);
-}
-
-function hexValue(c: i32): i32 {
-  if (c >= 0x30 && c <= 0x39) return c - 0x30;
-  if (c >= 0x41 && c <= 0x46) return c - 0x37;
-  if (c >= 0x61 && c <= 0x66) return c - 0x57;
-  return -1;
 }
 
 function isWhitespaceOnly(line: string): bool {
@@ -225,7 +220,7 @@ export class Lexer {
       let point = 0;
       let i = at + 3;
       while (this.code(i) != 0x7d) {
-        const h = hexValue(this.code(i));
+        const h = hexDigitValue(this.code(i));
         if (h < 0 || point > 0x10ffff) return -1;
         point = point * 16 + h;
         i++;
@@ -247,7 +242,7 @@ export class Lexer {
   private fourHex(at: i32): i32 {
     let v = 0;
     for (let i = 0; i < 4; i++) {
-      const h = hexValue(this.code(at + i));
+      const h = hexDigitValue(this.code(at + i));
       if (h < 0) return -1;
       v = v * 16 + h;
     }

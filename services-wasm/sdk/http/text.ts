@@ -1,5 +1,7 @@
 // ASCII text helpers for HTTP fields (header names are case-insensitive ASCII).
 
+import { hexDigitValue } from "../hex";
+
 function lowerAscii(c: i32): i32 {
   return c >= 0x41 && c <= 0x5a ? c + 0x20 : c;
 }
@@ -25,13 +27,6 @@ export function trimSpaces(s: string): string {
   return s.substring(start, end);
 }
 
-function hexDigit(c: i32): i32 {
-  if (c >= 0x30 && c <= 0x39) return c - 0x30;
-  c = lowerAscii(c);
-  if (c >= 0x61 && c <= 0x66) return c - 0x61 + 10;
-  return -1;
-}
-
 /** Decodes `%XX` escapes (a `%` not followed by two hex digits stays as it is). */
 export function decodePercent(s: string): string {
   if (s.indexOf("%") < 0) return s;
@@ -42,8 +37,8 @@ export function decodePercent(s: string): string {
   for (let i = 0; i < input.length; i++) {
     const c = <i32>input[i];
     if (c == 0x25 && i + 2 < input.length) {
-      const hi = hexDigit(input[i + 1]);
-      const lo = hexDigit(input[i + 2]);
+      const hi = hexDigitValue(input[i + 1]);
+      const lo = hexDigitValue(input[i + 2]);
       if (hi >= 0 && lo >= 0) {
         out[n++] = <u8>((hi << 4) | lo);
         i += 2;

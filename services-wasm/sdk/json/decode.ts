@@ -9,6 +9,7 @@ import { methodNumber } from "../names/method";
 import { Checksum256 } from "../fracpack/checksum";
 import { Option } from "../fracpack/option";
 import { abort } from "../abort";
+import { hexToBytes } from "../hex";
 
 /** Decodes one JSON value (null: missing) into a T; `what` names it in errors. */
 export type Decoder<T> = (json: JsonValue | null, what: string) => T;
@@ -72,25 +73,11 @@ export function asString(json: JsonValue | null, what: string): string {
   return kindOf(json, JsonKind.String, what, "a string").text;
 }
 
-function hexDigit(c: i32): i32 {
-  if (c >= 0x30 && c <= 0x39) return c - 0x30;
-  if (c >= 0x61 && c <= 0x66) return c - 0x61 + 10;
-  if (c >= 0x41 && c <= 0x46) return c - 0x41 + 10;
-  return -1;
-}
-
 /** Bytes from hex (either case). */
 export function asBytes(json: JsonValue | null, what: string): Uint8Array {
-  const text = asString(json, what);
-  if (text.length % 2 != 0) fail(what, "hex");
-  const out = new Uint8Array(text.length / 2);
-  for (let i = 0; i < out.length; i++) {
-    const hi = hexDigit(text.charCodeAt(2 * i));
-    const lo = hexDigit(text.charCodeAt(2 * i + 1));
-    if (hi < 0 || lo < 0) fail(what, "hex");
-    out[i] = <u8>((hi << 4) | lo);
-  }
-  return out;
+  const bytes = hexToBytes(asString(json, what));
+  if (bytes === null) fail(what, "hex");
+  return bytes!;
 }
 
 export function asChecksum256(json: JsonValue | null, what: string): Checksum256 {

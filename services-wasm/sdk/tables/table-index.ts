@@ -65,13 +65,22 @@ export class Index<Row, K> extends RowIndex<Row> {
 
   /** Keys in [lower, upper), starting at the smallest. */
   range(lower: K, upper: K): Cursor<Row, K> {
-    const from = this.keyBytes(lower);
-    return new Cursor<Row, K>(this, greaterEqual(this.location.db, from, PREFIX_LENGTH), from, this.keyBytes(upper));
+    return this.between(this.keyBytes(lower), this.keyBytes(upper));
   }
 
   /** Keys in [lower, upper), starting at the largest (move with prev()). */
   rangeDescending(lower: K, upper: K): Cursor<Row, K> {
-    const to = this.keyBytes(upper);
-    return new Cursor<Row, K>(this, lessThan(this.location.db, to, PREFIX_LENGTH), this.keyBytes(lower), to);
+    return this.between(this.keyBytes(lower), this.keyBytes(upper), true);
+  }
+
+  /**
+   * Full keys (prefix included) in [lower, upper), `upper` null for the end of the index; at the
+   * smallest, or at the largest when `descending`.
+   */
+  between(lower: Uint8Array, upper: Uint8Array | null, descending: bool = false): Cursor<Row, K> {
+    const db = this.location.db;
+    const entry = !descending ? greaterEqual(db, lower, PREFIX_LENGTH)
+      : upper !== null ? lessThan(db, upper, PREFIX_LENGTH) : max(db, this.location.prefix(this.number));
+    return new Cursor<Row, K>(this, entry, lower, upper);
   }
 }
