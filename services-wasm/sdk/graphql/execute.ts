@@ -230,8 +230,8 @@ export class Execution {
 
   private chooseOperation(doc: Document, operationName: string | null): Operation | null {
     if (operationName !== null) {
-      for (let i = 0; i < doc.operations.length; i++) if (doc.operations[i].name == operationName!) return doc.operations[i];
-      this.fail("Unknown operation named \"" + operationName! + "\".");
+      for (let i = 0; i < doc.operations.length; i++) if (doc.operations[i].name == operationName) return doc.operations[i];
+      this.fail("Unknown operation named \"" + operationName + "\".");
       return null;
     }
     if (doc.operations.length != 1) {
@@ -244,10 +244,10 @@ export class Execution {
   private bindVariables(op: Operation, variables: JsonValue | null): void {
     for (let i = 0; i < op.variables.length; i++) {
       const def = op.variables[i];
-      const given = variables !== null && variables!.kind == JsonKind.Object ? variables!.get(def.name) : null;
-      if (given !== null && !(given!.kind == JsonKind.Null && def.defaultValue !== null)) {
-        if (given!.kind == JsonKind.Null && def.type.nonNull) this.fail("Variable \"$" + def.name + "\" of non-null type \"" + def.type.toString() + "\" must not be null.");
-        this.variables.set(def.name, fromJson(given!));
+      const given = variables !== null && variables.kind == JsonKind.Object ? variables.get(def.name) : null;
+      if (given !== null && !(given.kind == JsonKind.Null && def.defaultValue !== null)) {
+        if (given.kind == JsonKind.Null && def.type.nonNull) this.fail("Variable \"$" + def.name + "\" of non-null type \"" + def.type.toString() + "\" must not be null.");
+        this.variables.set(def.name, fromJson(given));
       } else if (def.defaultValue !== null) {
         this.variables.set(def.name, def.defaultValue!);
       } else if (def.type.nonNull) {

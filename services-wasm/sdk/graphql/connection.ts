@@ -1,0 +1,253 @@
+// A table index served as a GraphQL Connection (seed 1 §4.7, GraphQL Cursor Connections
+// Specification): `gt/ge/lt/le` narrow the key range, `after/before` (opaque cursors: the hex
+// of an entry's key within the index) resume past a known entry, `first` keeps the beginning of
+// what is left and `last` its end. hasNextPage is known only with `first`, hasPreviousPage only
+// with `last`, as in the specification's algorithm.
+
+import { bytesToHex, hexToBytes } from "../hex";
+import { Cursor, compareBytes, successor } from "../tables/cursor";
+import { PREFIX_LENGTH } from "../tables/location";
+import { Index } from "../tables/table-index";
+import { Value, ValueKind } from "./ast";
+import { Execution, FieldRequest, GqlObject } from "./execute";
+
+/** How a row becomes the GraphQL object of an edge's node. */
+export type NodeOf<Row> = (row: Row) => GqlObject;
+
+function isNumber(v: Value): bool {
+  return v.kind == ValueKind.Int || v.kind == ValueKind.Float;
+}
+
+function isDecimal(text: string, signed: bool): bool {
+  const start = signed && text.startsWith("-") ? 1 : 0;
+  if (text.length == start || text.length > start + 20) return false;
+  for (let i = start; i < text.length; i++) if (text.charCodeAt(i) < 0x30 || text.charCodeAt(i) > 0x39) return false;
+  return true;
+}
+
+/**
+ * A key argument (numbers as Float or String, text as String) as the full key of that key in
+ * `index`; null after an error.
+ */
+function keyArgument<Row, K>(index: Index<Row, K>, v: Value, name: string, exec: Execution): Uint8Array | null {
+  if (isInteger<K>()) {
+    if (v.kind == ValueKind.String && isDecimal(v.text, isSigned<K>())) {
+      // 64-bit keys come as decimal strings (seed 1 §4.7 rule 4), parsed exactly.
+      const value: K = isSigned<K>() ? <K>I64.parseInt(v.text) : <K>U64.parseInt(v.text);
+      if (value.toString() == v.text) return index.keyBytes(value);
+    } else if (isNumber(v)) {
+      const n = parseFloat(v.text);
+      const value = <K>n;
+      if (Math.floor(n) == n && <f64>value == n) return index.keyBytes(value);
+    }
+    exec.fail("Argument \"" + name + "\" is not a key of this index: " + v.text);
+    return null;
+  }
+  if (isString<K>()) {
+    if (v.kind == ValueKind.String) return index.keyBytes(changetype<K>(v.text));
+    exec.fail("Argument \"" + name + "\" must be a String.");
+    return null;
+  }
+  exec.fail("Argument \"" + name + "\": this index's key cannot be given in a query.");
+  return null;
+}
+
+/** `first` or `last`: a whole, non-negative count; -1 when absent, -2 after an error. */
+function countArgument(field: FieldRequest, name: string, exec: Execution): i64 {
+  const v = field.argument(name);
+  if (v === null || v.kind == ValueKind.Null) return -1;
+  const n = isNumber(v) ? parseFloat(v.text) : NaN;
+  if (isNaN(n) || Math.floor(n) != n || n < 0) {
+    exec.fail("Argument \"" + name + "\" must be a non-negative whole number.");
+    return -2;
+  }
+  return n > <f64>i32.MAX_VALUE ? <i64>i32.MAX_VALUE : <i64>n;
+}
+
+class Edge extends GqlObject {
+  constructor(private typePrefix: string, private node: GqlObject, private cursor: string) {
+    super();
+  }
+
+  typeName(): string {
+    return this.typePrefix + "Edge";
+  }
+
+  resolve(field: FieldRequest, exec: Execution): bool {
+    if (field.name == "node") exec.writeObject(this.node);
+    else if (field.name == "cursor") exec.writeString(this.cursor);
+    else return false;
+    return true;
+  }
+}
+
+/** Writes a cursor, or null when there is none (an empty page). */
+function writeCursor(exec: Execution, cursor: string | null): void {
+  if (cursor !== null) exec.writeString(cursor);
+  else exec.writeNull();
+}
+
+class PageInfo extends GqlObject {
+  constructor(
+    private hasPreviousPage: bool, private hasNextPage: bool, private startCursor: string | null, private endCursor: string | null,
+  ) {
+    super();
+  }
+
+  typeName(): string {
+    return "PageInfo";
+  }
+
+  resolve(field: FieldRequest, exec: Execution): bool {
+    if (field.name == "hasPreviousPage") exec.writeBool(this.hasPreviousPage);
+    else if (field.name == "hasNextPage") exec.writeBool(this.hasNextPage);
+    else if (field.name == "startCursor") writeCursor(exec, this.startCursor);
+    else if (field.name == "endCursor") writeCursor(exec, this.endCursor);
+    else return false;
+    return true;
+  }
+}
+
+class Connection extends GqlObject {
+  constructor(private typePrefix: string, private edges: Array<Edge>, private pageInfo: PageInfo) {
+    super();
+  }
+
+  typeName(): string {
+    return this.typePrefix + "Connection";
+  }
+
+  resolve(field: FieldRequest, exec: Execution): bool {
+    if (field.name == "edges") {
+      exec.beginList();
+      for (let i = 0; i < this.edges.length; i++) {
+        if (i) exec.nextItem();
+        exec.writeObject(this.edges[i]);
+      }
+      exec.endList();
+    } else if (field.name == "pageInfo") {
+      exec.writeObject(this.pageInfo);
+    } else {
+      return false;
+    }
+    return true;
+  }
+}
+
+/** The entries of a page, in key order, and what lies beyond it. */
+class Page {
+  keys: Array<Uint8Array> = [];
+  values: Array<Uint8Array> = [];
+  hasPreviousPage: bool = false;
+  hasNextPage: bool = false;
+}
+
+function later(a: Uint8Array, b: Uint8Array): Uint8Array {
+  return compareBytes(a, b) >= 0 ? a : b;
+}
+
+function earlier(a: Uint8Array | null, b: Uint8Array): Uint8Array {
+  return a === null || compareBytes(b, a) < 0 ? b : a;
+}
+
+class Query<Row, K> {
+  lower: Uint8Array;
+  upper: Uint8Array | null = null;
+  ok: bool = true;
+
+  constructor(private index: Index<Row, K>, private field: FieldRequest, private exec: Execution) {
+    this.lower = index.location.prefix(index.number);
+  }
+
+  private key(name: string): Uint8Array | null {
+    const v = this.field.argument(name);
+    if (v === null || v.kind == ValueKind.Null) return null;
+    const key = keyArgument<Row, K>(this.index, v, name, this.exec);
+    if (key === null) this.ok = false;
+    return key;
+  }
+
+  /** An opaque cursor back to the entry's full key; null (and an error) when it is not one of this index's. */
+  private cursor(name: string): Uint8Array | null {
+    const v = this.field.argument(name);
+    if (v === null || v.kind == ValueKind.Null) return null;
+    const bytes = v.kind == ValueKind.String ? hexToBytes(v.text) : null;
+    if (bytes === null) {
+      this.exec.fail("Argument \"" + name + "\" is not a cursor.");
+      this.ok = false;
+      return null;
+    }
+    const full = new Uint8Array(PREFIX_LENGTH + bytes.length);
+    full.set(this.lower);
+    full.set(bytes!, PREFIX_LENGTH);
+    return full;
+  }
+
+  bound(): void {
+    const ge = this.key("ge");
+    const gt = this.key("gt");
+    const after = this.cursor("after");
+    const le = this.key("le");
+    const lt = this.key("lt");
+    const before = this.cursor("before");
+    if (ge !== null) this.lower = later(this.lower, ge);
+    if (gt !== null) this.lower = later(this.lower, successor(gt));
+    if (after !== null) this.lower = later(this.lower, successor(after));
+    if (le !== null) this.upper = earlier(this.upper, successor(le));
+    if (lt !== null) this.upper = earlier(this.upper, lt);
+    if (before !== null) this.upper = earlier(this.upper, before);
+  }
+
+  page(first: i64, last: i64): Page {
+    const page = new Page();
+    const upper = this.upper;
+    if (upper !== null && compareBytes(upper, this.lower) <= 0) return page;
+    const backward = first < 0 && last >= 0;
+    const limit: i64 = first >= 0 ? first : last >= 0 ? last : i64.MAX_VALUE;
+    const c: Cursor<Row, K> = this.index.between(this.lower, upper, backward);
+    while (c.valid && <i64>page.keys.length <= limit) {
+      page.keys.push(c.key);
+      page.values.push(c.value);
+      if (backward) c.prev();
+      else c.next();
+    }
+    if (<i64>page.keys.length > limit) {
+      page.keys.pop();
+      page.values.pop();
+      if (backward) page.hasPreviousPage = true;
+      else page.hasNextPage = true;
+    }
+    if (backward) {
+      page.keys.reverse();
+      page.values.reverse();
+    } else if (last >= 0 && <i64>page.keys.length > last) {
+      const drop = page.keys.length - <i32>last;
+      page.keys = page.keys.slice(drop);
+      page.values = page.values.slice(drop);
+      page.hasPreviousPage = true;
+    }
+    return page;
+  }
+}
+
+/**
+ * Writes the Connection of `index` for the query field `field` (its arguments as seed 1 §4.7
+ * lists them). `typePrefix` names the types: `<prefix>Connection`, `<prefix>Edge`.
+ */
+export function writeConnection<Row, K>(index: Index<Row, K>, field: FieldRequest, exec: Execution, typePrefix: string, nodeOf: NodeOf<Row>): void {
+  const query = new Query<Row, K>(index, field, exec);
+  query.bound();
+  const first = countArgument(field, "first", exec);
+  const last = countArgument(field, "last", exec);
+  if (!query.ok || first == -2 || last == -2) return;
+  const page = query.page(first, last);
+  const edges = new Array<Edge>();
+  const cursors = new Array<string>();
+  for (let i = 0; i < page.keys.length; i++) {
+    cursors.push(bytesToHex(page.keys[i].subarray(PREFIX_LENGTH)));
+    edges.push(new Edge(typePrefix, nodeOf(index.rowOf(page.values[i])), cursors[i]));
+  }
+  const start: string | null = cursors.length > 0 ? cursors[0] : null;
+  const end: string | null = cursors.length > 0 ? cursors[cursors.length - 1] : null;
+  exec.writeObject(new Connection(typePrefix, edges, new PageInfo(page.hasPreviousPage, page.hasNextPage, start, end)));
+}

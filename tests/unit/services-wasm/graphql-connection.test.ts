@@ -1,0 +1,227 @@
+// Table indexes as GraphQL Connections (seed 1 §4.7, GraphQL Cursor Connections Specification),
+// served by a real service on the in-process test chain and checked against graphql-js
+// executing a reference resolver over the same rows: every combination of gt/ge/lt/le,
+// first/last and cursors from earlier pages, forward and backward, on a u64 primary key and a
+// string secondary key, with empty ranges and the argument errors.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { buildSchema, graphql } from 'graphql';
+import { compileSchema, type AnyType, type Schema } from '../../../host-api/index.js';
+import { TestChain } from '../../../runtime/testing/test-chain.js';
+import { seededRandom } from '../../lib/random.js';
+import { buildScript } from './program.js';
+
+const SDL = `
+type Query {
+  items(gt: String, ge: String, lt: String, le: String, first: Float, last: Float, before: String, after: String): ItemConnection!
+  byLabel(gt: String, ge: String, lt: String, le: String, first: Float, last: Float, before: String, after: String): ItemConnection!
+}
+type Item { id: String! label: String! }
+type ItemEdge { node: Item! cursor: String! }
+type ItemConnection { edges: [ItemEdge!]! pageInfo: PageInfo! }
+type PageInfo { hasPreviousPage: Boolean! hasNextPage: Boolean! startCursor: String endCursor: String }
+`;
+
+const ENTRY = 'tests/unit/services-wasm/programs/paged.ts';
+const SOURCE = `
+import * as sdk from "../../../../services-wasm/sdk/index";
+import { writeConnection } from "../../../../services-wasm/sdk/graphql/connection";
+
+@fracpack class Item { constructor(public id: u64 = 0, public label: string = "") {} }
+const items = new sdk.Table<Item, u64>(1, (i: Item): u64 => i.id);
+const byLabel = items.index<string>((i: Item): string => i.label);
+
+class ItemObject extends sdk.GqlObject {
+  constructor(public item: Item) { super(); }
+  typeName(): string { return "Item"; }
+  resolve(field: sdk.FieldRequest, exec: sdk.Execution): bool {
+    if (field.name == "id") exec.writeString(this.item.id.toString());
+    else if (field.name == "label") exec.writeString(this.item.label);
+    else return false;
+    return true;
+  }
+}
+
+function node(item: Item): sdk.GqlObject { return new ItemObject(item); }
+
+class Query extends sdk.GqlObject {
+  typeName(): string { return "Query"; }
+  resolve(field: sdk.FieldRequest, exec: sdk.Execution): bool {
+    if (field.name == "items") writeConnection<Item, u64>(items.primary, field, exec, "Item", node);
+    else if (field.name == "byLabel") writeConnection<Item, string>(byLabel, field, exec, "Item", node);
+    else return false;
+    return true;
+  }
+}
+
+@service("paged")
+class Paged {
+  @action add(ids: Array<u64>, labels: Array<string>): void {
+    for (let i = 0; i < ids.length; i++) items.put(new Item(ids[i], labels[i]));
+  }
+  @action query(query: string, variables: string): string {
+    return sdk.executeQuery(new Query(), query, null, variables.length > 0 ? sdk.parseJson(variables) : null);
+  }
+}
+`;
+
+interface Item { id: bigint; label: string }
+const ROWS: Item[] = [];
+const random = seededRandom(0xc0ffee);
+for (const id of [0n, 1n, 2n, 7n, 100n, 255n, 256n, 65_536n, 1n << 40n, (1n << 64n) - 1n]) {
+  ROWS.push({ id, label: ['pear', 'apple', 'fig', 'kiwi', 'plum', 'date', 'lime', 'yuzu', 'sloe', 'akee'][ROWS.length]! });
+}
+
+/** The key encoding's order: u64 ids numerically, labels bytewise (UTF-8). */
+const byId = [...ROWS].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+const byLabelRows = [...ROWS].sort((a, b) => Buffer.compare(Buffer.from(a.label), Buffer.from(b.label)));
+
+interface Args { gt?: string; ge?: string; lt?: string; le?: string; first?: number; last?: number; before?: string; after?: string }
+
+/** The Cursor Connections algorithm over `rows` (sorted by key), cursors as opaque strings of the positions. */
+function reference(rows: Item[], key: (i: Item) => string | bigint, parse: (s: string) => string | bigint, cursorOf: (i: Item) => string, args: Args) {
+  const cmp = (a: string | bigint, b: string | bigint) =>
+    typeof a === 'bigint' ? (a < (b as bigint) ? -1 : a > (b as bigint) ? 1 : 0) : Buffer.compare(Buffer.from(a), Buffer.from(b as string));
+  if ((args.first ?? 0) < 0 || (args.last ?? 0) < 0) throw new Error('negative count');
+  let range = rows.filter((r) =>
+    (args.gt === undefined || cmp(key(r), parse(args.gt)) > 0) && (args.ge === undefined || cmp(key(r), parse(args.ge)) >= 0)
+    && (args.lt === undefined || cmp(key(r), parse(args.lt)) < 0) && (args.le === undefined || cmp(key(r), parse(args.le)) <= 0)
+    && (args.after === undefined || cursorOf(r) > args.after) && (args.before === undefined || cursorOf(r) < args.before));
+  let hasNextPage = false;
+  let hasPreviousPage = false;
+  if (args.first !== undefined && range.length > args.first) {
+    range = range.slice(0, args.first);
+    hasNextPage = true;
+  }
+  if (args.last !== undefined && range.length > args.last) {
+    range = range.slice(range.length - args.last);
+    hasPreviousPage = true;
+  }
+  const edges = range.map((r) => ({ node: { id: String(r.id), label: r.label }, cursor: cursorOf(r) }));
+  return { edges, pageInfo: { hasPreviousPage, hasNextPage, startCursor: edges[0]?.cursor ?? null, endCursor: edges.at(-1)?.cursor ?? null } };
+}
+
+// Cursors are the hex of the key inside the index: big-endian-ordered encodings, so hex order is key order.
+const hex = (b: Uint8Array) => Buffer.from(b).toString('hex').toUpperCase();
+let idCursor: (i: Item) => string;
+let labelCursor: (i: Item) => string;
+
+const root = {
+  items: (args: Args) => reference(byId, (i) => i.id, (s) => BigInt(s), idCursor, args),
+  byLabel: (args: Args) => reference(byLabelRows, (i) => i.label, (s) => s, labelCursor, args),
+};
+const schema = buildSchema(SDL);
+
+let chain: TestChain;
+let types: ReturnType<typeof compileSchema>;
+let actions: Record<string, { params: AnyType; result?: AnyType }>;
+
+async function ours(query: string): Promise<unknown> {
+  const result = chain.run({ sender: 'paged', service: 'paged', method: 'query', rawData: types.typeOf(actions.query!.params).pack({ query, variables: '' }) }, { mode: 'rpc' });
+  assert.is(result.error, undefined);
+  return JSON.parse(types.typeOf(actions.query!.result!).unpack(result.retval) as string);
+}
+
+async function agree(field: 'items' | 'byLabel', args: Args): Promise<{ edges: { cursor: string }[] } | undefined> {
+  const text = Object.entries(args).map(([k, v]) => `${k}: ${JSON.stringify(v)}`).join(', ');
+  const query = `{ ${field}${text ? `(${text})` : ''} { edges { node { id label } cursor } pageInfo { hasPreviousPage hasNextPage startCursor endCursor } } }`;
+  const mine = await ours(query) as { data?: Record<string, { edges: { cursor: string }[] }>; errors?: unknown[] };
+  const theirs = JSON.parse(JSON.stringify(await graphql({ schema, source: query, rootValue: root }))) as typeof mine;
+  if (theirs.errors) {
+    assert.ok(mine.errors, `${query}: graphql-js refuses, ours ${JSON.stringify(mine)}`);
+    return undefined;
+  }
+  assert.equal(mine, theirs, query);
+  return mine.data![field];
+}
+
+test.before(async () => {
+  const compiled = await (await buildScript()).compileService(ENTRY, { [ENTRY]: SOURCE });
+  const serviceSchema = compiled.schema as { types: Schema; actions: typeof actions };
+  types = compileSchema(serviceSchema.types);
+  actions = serviceSchema.actions;
+  chain = TestChain.open();
+  chain.deploy('paged', compiled.binary);
+  const add = chain.run({ sender: 'paged', service: 'paged', method: 'add', rawData: types.typeOf(actions.add!.params).pack({ ids: ROWS.map((r) => r.id), labels: ROWS.map((r) => r.label) }) });
+  assert.is(add.error, undefined);
+  // The cursor of each row, as the service reports it for the whole index.
+  const all = await ours('{ items { edges { node { id } cursor } } byLabel { edges { node { id } cursor } } }') as
+    { data: Record<string, { edges: { node: { id: string }; cursor: string }[] }> };
+  const cursorsOf = (field: string) => new Map(all.data[field]!.edges.map((e) => [e.node.id, e.cursor]));
+  const ids = cursorsOf('items');
+  const labels = cursorsOf('byLabel');
+  idCursor = (i) => ids.get(String(i.id))!;
+  labelCursor = (i) => labels.get(String(i.id))!;
+  // The opaque cursors are the key encodings: u64 big-endian for ids.
+  assert.is(idCursor(byId[4]!), hex(new Uint8Array([0, 0, 0, 0, 0, 0, 0, 100])));
+});
+
+test.after(async () => {
+  await chain?.close();
+});
+
+test('whole indexes, in key order', async () => {
+  const items = await agree('items', {});
+  assert.is(items!.edges.length, ROWS.length);
+  await agree('byLabel', {});
+});
+
+test('every combination of bounds and counts, and cursors from earlier pages', async () => {
+  const idValues = ['0', '1', '3', '100', '256', '18446744073709551615', '18446744073709551614'];
+  const labelValues = ['', 'a', 'apple', 'kiwi', 'pz', 'yuzu', 'zzz'];
+  for (let i = 0; i < 250; i++) {
+    const field = random() < 0.5 ? 'items' as const : 'byLabel' as const;
+    const values = field === 'items' ? idValues : labelValues;
+    const args: Args = {};
+    for (const bound of ['gt', 'ge', 'lt', 'le'] as const) if (random() < 0.25) args[bound] = values[Math.floor(random() * values.length)]!;
+    if (random() < 0.5) args.first = Math.floor(random() * 5);
+    if (random() < 0.4) args.last = Math.floor(random() * 5);
+    const page = await agree(field, args);
+    // Resume after the page's end, or before its start, with the same bounds.
+    if (page && page.edges.length > 0) {
+      await agree(field, { ...args, after: page.edges.at(-1)!.cursor });
+      await agree(field, { ...args, before: page.edges[0]!.cursor });
+    }
+  }
+});
+
+test('paging forward and backward through a whole index visits every row once', async () => {
+  for (const field of ['items', 'byLabel'] as const) {
+    const seen: string[] = [];
+    let after: string | undefined;
+    for (;;) {
+      const page = await agree(field, { first: 3, ...(after ? { after } : {}) }) as { edges: { cursor: string }[]; pageInfo: { hasNextPage: boolean } };
+      seen.push(...page.edges.map((e) => e.cursor));
+      if (!page.pageInfo.hasNextPage) break;
+      after = page.edges.at(-1)!.cursor;
+    }
+    assert.is(seen.length, ROWS.length);
+    const back: string[] = [];
+    let before: string | undefined;
+    for (;;) {
+      const page = await agree(field, { last: 4, ...(before ? { before } : {}) }) as { edges: { cursor: string }[]; pageInfo: { hasPreviousPage: boolean } };
+      back.unshift(...page.edges.map((e) => e.cursor));
+      if (!page.pageInfo.hasPreviousPage) break;
+      before = page.edges[0]!.cursor;
+    }
+    assert.equal(back, seen);
+  }
+});
+
+test('bad arguments are errors without data', async () => {
+  for (const query of [
+    '{ items(first: -1) { edges { cursor } } }',
+    '{ items(last: 1.5) { edges { cursor } } }',
+    '{ items(gt: "-1") { edges { cursor } } }',
+    '{ items(gt: "18446744073709551616") { edges { cursor } } }',
+    '{ items(after: "not hex") { edges { cursor } } }',
+    '{ byLabel(gt: 5) { edges { cursor } } }',
+    '{ items { edges { node { nothing } } } }',
+  ]) {
+    const r = await ours(query) as { data?: unknown; errors?: unknown[] };
+    assert.ok(r.errors && r.errors.length > 0, query);
+    assert.is(r.data, undefined, query);
+  }
+});
+
+test.run();
