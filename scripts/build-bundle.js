@@ -3,7 +3,7 @@
 // services `make services` compiled into build/services: build/default.bundle.
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const MANIFEST = join(ROOT, 'services-wasm', 'bundle.json');
@@ -12,7 +12,7 @@ const MANIFEST = join(ROOT, 'services-wasm', 'bundle.json');
 const { contentTypeOf, packBundle } = await import(join(ROOT, 'dist', 'host-api', 'index.js'));
 
 /** Every file under `dir` as a site file: path relative to `dir`, content type by extension. */
-export function filesUnder(dir) {
+function filesUnder(dir) {
   return readdirSync(dir, { recursive: true })
     .map((name) => join(dir, String(name)))
     .filter((file) => statSync(file).isFile())
@@ -44,14 +44,14 @@ export async function bundleServices(codeOf, manifestPath = MANIFEST) {
   })));
 }
 
-export async function buildBundle(manifestPath = MANIFEST, out = join(ROOT, 'build', 'default.bundle')) {
+async function buildBundle(manifestPath = MANIFEST, out = join(ROOT, 'build', 'default.bundle')) {
   const services = await bundleServices(builtCode, manifestPath);
   const bytes = packBundle({ services });
   writeFileSync(out, bytes);
   return { out, bytes: bytes.length, services: services.length };
 }
 
-if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) {
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const { out, bytes, services } = await buildBundle();
   console.log(`${relative(process.cwd(), out)}  ${services} services, ${bytes} bytes`);
 }

@@ -11,7 +11,7 @@ import { Pool } from 'undici';
 import { ChainClient } from '../../runtime/cli/chain-client.js';
 import { startNode } from '../../tests/lib/node-process.js';
 import { builtBundle } from '../../tests/lib/test-bundle.js';
-import { buildScript } from '../../tests/unit/services-wasm/program.js';
+import { compiledEntry } from '../../tests/unit/services-wasm/program.js';
 import { formatRate } from '../lib/measure.js';
 
 const TARGET = 0.4;
@@ -52,7 +52,7 @@ if (process.argv[2] === 'bare-server') {
   });
 } else {
   const dir = mkdtempSync(join(tmpdir(), 'tsibase-bench-http-'));
-  const rows = await (await buildScript()).compileService('bench/services/rows.as.ts');
+  const rows = await compiledEntry('bench/services/rows.as.ts');
   writeFileSync(join(dir, 'bench.bundle'), await builtBundle([
     { account: 'rows', flags: 0n, code: rows.binary, genesis: false, server: 'rows', initActions: [], files: [] },
   ]));
@@ -62,8 +62,7 @@ if (process.argv[2] === 'bare-server') {
     await new ChainClient(node.api).push([
       { sender: 'rows', service: 'rows', method: 'fill', rawData: new Uint8Array(2) },
     ], { waitFor: 'applied' });
-    const nodeUrl = new URL(node.api);
-    const query = await rate(Number(nodeUrl.port), `rows.${nodeUrl.host}`, '/rows');
+    const query = await rate(Number(node.port), `rows.${new URL(node.api).host}`, '/rows');
     const barePort = await new Promise<number>((resolve) => bare.once('message', (port) => resolve(port as number)));
     const constant = await rate(barePort, `127.0.0.1:${barePort}`, '/rows');
     const ratio = query.rate / constant.rate;

@@ -21,8 +21,6 @@ export type DbId = (typeof DbId)[keyof typeof DbId];
 /** transaction = TX, speculative = SPEC, rpc = RPC (queries), callback = CB, verify = VER. */
 export type Mode = 'transaction' | 'speculative' | 'rpc' | 'callback' | 'verify';
 
-export const MODES: readonly Mode[] = ['transaction', 'speculative', 'rpc', 'callback', 'verify'];
-
 /** Modes that see the subjective database, sockets, the clock and randomness. */
 export function isSubjectiveMode(mode: Mode): boolean {
   return mode === 'rpc' || mode === 'callback';
@@ -103,8 +101,7 @@ export const Limits = {
   maxValueSize: 8 * 1024 * 1024,
   maxServicesPerContext: 32,
   maxSubjectiveDepth: 8,
-  /** Bytes of the shared wasm stack and the share reserved per `call`. */
-  wasmStackBytes: 1024 * 1024,
+  /** Wasm stack bytes reserved per `call`. */
   callStackReserve: 4096,
   maxMemoryPages: 512,
   maxTableElements: 8192,

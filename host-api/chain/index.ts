@@ -1,4 +1,4 @@
 export { blockId, blockNumOfId, blockSuffix } from './block-id.js';
 export { merkleLeaf, merkleRoot, merkleRootOfLeaves } from './merkle.js';
-export { milestoneBlockIndex, recentBlockIndex, taposReference, type TaposReference } from './tapos.js';
+export { DO_NOT_BROADCAST, milestoneBlockIndex, recentBlockIndex, taposReference, type TaposReference } from './tapos.js';
 export { signPackedTransaction, signTransaction } from './sign.js';

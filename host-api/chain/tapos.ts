@@ -13,6 +13,9 @@ export function milestoneBlockIndex(blockNum: number): number {
   return ((blockNum >>> 13) | 0x80) & 0xff;
 }
 
+/** Tapos flag: the transaction may be checked but must never be broadcast or executed (a login). */
+export const DO_NOT_BROADCAST = 0x0001;
+
 export interface TaposReference {
   refBlockIndex: number;
   refBlockSuffix: number;

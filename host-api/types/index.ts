@@ -75,6 +75,9 @@ export interface TransactionTrace { actionTraces: ActionTrace[]; error: string |
 
 export const coreSchema = compileSchema(CORE_SCHEMA);
 
+/** The arguments of an action that takes none: an empty Object (its 2-byte header). */
+export const NO_ARGUMENTS: Uint8Array = Uint8Array.of(0, 0);
+
 export const Tapos: TypeCodec<Tapos> = coreSchema.type('Tapos');
 export const Action: TypeCodec<Action> = coreSchema.type('Action');
 export const Claim: TypeCodec<Claim> = coreSchema.type('Claim');

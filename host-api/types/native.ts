@@ -1,3 +1,4 @@
+import { NativeTable } from '../abi/keys.js';
 import { compileSchema, type TypeCodec } from '../fracpack/index.js';
 import type { Action, BlockHeader, Claim, Consensus, HttpRequest, ServiceMethod, TransactionTrace } from './index.js';
 import { CORE_SCHEMA } from './schema.js';
@@ -72,12 +73,12 @@ export const ScheduledSnapshotRow: TypeCodec = native.type('ScheduledSnapshotRow
 
 /** Native tables whose rows a privileged service may write, with the codec that validates them. */
 export const WRITABLE_NATIVE_ROWS: ReadonlyMap<number, TypeCodec | undefined> = new Map<number, TypeCodec | undefined>([
-  [1, StatusRow],
-  [2, CodeRow],
-  [3, CodeByHashRow],
-  [5, WasmConfigRow],
-  [6, WasmConfigRow],
-  [7, ConfigRow],
-  [8, undefined], // notify rows are not checked
-  [12, ScheduledSnapshotRow],
+  [NativeTable.status, StatusRow],
+  [NativeTable.code, CodeRow],
+  [NativeTable.codeByHash, CodeByHashRow],
+  [NativeTable.transactionWasmConfig, WasmConfigRow],
+  [NativeTable.proofWasmConfig, WasmConfigRow],
+  [NativeTable.config, ConfigRow],
+  [NativeTable.notify, undefined], // notify rows are not checked
+  [NativeTable.scheduledSnapshot, ScheduledSnapshotRow],
 ]);

@@ -4,7 +4,7 @@ import { blockId as computeBlockId } from '../../host-api/chain/block-id.js';
 import { merkleLeaf, merkleRoot, merkleRootOfLeaves } from '../../host-api/chain/merkle.js';
 import { compileSchema } from '../../host-api/fracpack/index.js';
 import { methodNumberFromName } from '../../host-api/names/index.js';
-import type { Block, BlockHeader, Consensus, SignedTransaction } from '../../host-api/types/index.js';
+import { NO_ARGUMENTS, type Block, type BlockHeader, type Consensus, type SignedTransaction } from '../../host-api/types/index.js';
 import { JointConsensus, TransactionInfo, type StatusRow } from '../../host-api/types/native.js';
 import { sha256 } from '../crypto/sha256.js';
 import { counterIndexOf, readCounter } from '../db/event-counters.js';
@@ -17,7 +17,6 @@ import { ChainError } from './errors.js';
 import { TRANSACT, type DecodedTransaction, type TransactionProcessor } from './transaction-processor.js';
 
 const START_BLOCK = methodNumberFromName('startBlock');
-const EMPTY_ARGS = Uint8Array.of(0, 0);
 const DATABASE_STATUS_KEY = databaseStatusKey();
 const ZERO_ID = new Uint8Array(32);
 const SECOND = 1_000_000n;
@@ -28,7 +27,7 @@ const SubjectiveData = wire.type('SubjectiveData');
 const NO_SUBJECTIVE_DATA_HASH = sha256(SubjectiveData.pack([]));
 
 /** The consensus of a new chain: its one producer, with unsigned blocks. */
-export function initialConsensus(producer: bigint): JointConsensus {
+function initialConsensus(producer: bigint): JointConsensus {
   const current: Consensus = {
     data: { CftConsensus: { producers: [{ name: producer, auth: { service: 0n, rawData: new Uint8Array(0) } }] } },
     services: [],
@@ -90,7 +89,7 @@ export class BlockBuilder {
     if (this.header.blockNum <= 2) return;
     const ctx = new ExecutionContext({ mode: 'transaction', store: this.store, engine: this.engine });
     try {
-      ctx.runAction({ sender: 0n, service: TRANSACT, method: START_BLOCK, rawData: EMPTY_ARGS });
+      ctx.runAction({ sender: 0n, service: TRANSACT, method: START_BLOCK, rawData: NO_ARGUMENTS });
     } catch (err) {
       throw new ChainError('BLOCK_FAILED', `startBlock of block ${this.header.blockNum} failed: ${(err as Error).message}`);
     } finally {
@@ -117,7 +116,7 @@ export class BlockBuilder {
       commitNum: this.header.blockNum, // one producer: every block is final when committed
       consensusState: sha256(JointConsensus.pack(status.consensus)),
       trxMerkleRoot: merkleRoot(infos),
-      eventMerkleRoot: merkleRootOfLeaves(new Array(merkleEvents).fill(merkleLeaf(EMPTY_ARGS))),
+      eventMerkleRoot: merkleRootOfLeaves(new Array(merkleEvents).fill(merkleLeaf(NO_ARGUMENTS))),
     };
     const id = computeBlockId(header);
     const block: Block = { header, transactions };

@@ -1,15 +1,15 @@
 import { accountNameFromNumber } from '../../host-api/names/index.js';
-import { GenesisActionData, SignedTransaction, SignedTransactionList, Transaction, type TransactionTrace } from '../../host-api/types/index.js';
+import { GenesisActionData, SignedTransactionList, Transaction, type SignedTransaction, type TransactionTrace } from '../../host-api/types/index.js';
 import type { Store } from '../db/store.js';
 import { readServiceCode, writeServiceCode } from '../wasm/service-code.js';
 import { BlockBuilder } from './block-builder.js';
 import { ChainError } from './errors.js';
-import { decodeTransaction, type DecodedTransaction } from './transaction-processor.js';
+import { decodeSigned, type DecodedTransaction } from './transaction-processor.js';
 
-/** Splits a push_boot body (fracpack List<SignedTransaction>) into packed signed transactions. */
-export function splitBootList(body: Uint8Array): Uint8Array[] {
+/** Splits a push_boot body (fracpack List<SignedTransaction>) into its signed transactions. */
+export function splitBootList(body: Uint8Array): SignedTransaction[] {
   try {
-    return SignedTransactionList.unpack(body).map((t) => SignedTransaction.pack(t));
+    return SignedTransactionList.unpack(body);
   } catch (err) {
     throw new ChainError('TRANSACTION_INVALID', `boot transactions have invalid format: ${(err as Error).message}`);
   }
@@ -41,9 +41,9 @@ function applyGenesis(store: Store, trx: DecodedTransaction): TransactionTrace {
  * transact. Any failure discards the whole block; the trace of the failing (or last)
  * transaction is returned.
  */
-export function bootBlock(builder: BlockBuilder, store: Store, packedTransactions: Uint8Array[]): TransactionTrace {
-  if (packedTransactions.length === 0) throw new ChainError('TRANSACTION_INVALID', 'push_boot needs at least the genesis transaction');
-  const transactions = packedTransactions.map(decodeTransaction);
+export function bootBlock(builder: BlockBuilder, store: Store, signedTransactions: SignedTransaction[]): TransactionTrace {
+  if (signedTransactions.length === 0) throw new ChainError('TRANSACTION_INVALID', 'push_boot needs at least the genesis transaction');
+  const transactions = signedTransactions.map((t) => decodeSigned(t));
   if (transactions.some((t) => t.proofs.length > 0)) {
     throw new ChainError('TRANSACTION_PROOFS', 'boot transactions may not carry proofs');
   }

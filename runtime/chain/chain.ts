@@ -1,7 +1,7 @@
 import { DbId } from '../../host-api/abi/databases.js';
 import { notifyKey } from '../../host-api/abi/keys.js';
 import { accountNumberFromName } from '../../host-api/names/index.js';
-import type { SignedTransaction, TransactionTrace } from '../../host-api/types/index.js';
+import { NO_ARGUMENTS, type SignedTransaction, type TransactionTrace } from '../../host-api/types/index.js';
 import { NotifyRow, TransactionCallbackArgs, type StatusRow } from '../../host-api/types/native.js';
 import type { Store } from '../db/store.js';
 import type { Engine } from '../wasm/engine.js';
@@ -17,9 +17,8 @@ import { TransactionProcessor, decodeTransaction } from './transaction-processor
 export type WaitFor = 'applied' | 'final';
 
 /** Notify row types: subjective callbacks the node runs in callback mode. */
-export const NotifyType = { acceptTransaction: 0, acceptBlock: 1 } as const;
+const NotifyType = { acceptTransaction: 0, acceptBlock: 1 } as const;
 const NOTIFY_KEYS = [notifyKey(NotifyType.acceptTransaction), notifyKey(NotifyType.acceptBlock)];
-const EMPTY_ARGS = Uint8Array.of(0, 0);
 
 export interface ChainOptions {
   /** Account that produces blocks; empty or absent = this node does not produce. */
@@ -110,8 +109,7 @@ export class Chain {
   async push(packed: Uint8Array, waitFor: WaitFor = 'final'): Promise<TransactionTrace> {
     if (!this.hasChain) throw new ChainError('CHAIN_NOT_BOOTED', 'the node has no chain yet (push_boot first)');
     const trx = decodeTransaction(packed);
-    const verdicts = await this.processor.precheckSignatures(trx);
-    this.processor.verifyProofs(trx, verdicts);
+    await this.processor.verifyProofs(trx);
     const block = this.openBlock();
     const trace = block.push(trx);
     this.notify(NotifyType.acceptTransaction, () => TransactionCallbackArgs.pack({ id: trx.id, trace }));
@@ -133,7 +131,6 @@ export class Chain {
   /** Starts (or resumes after a restart) block production when this node is an active producer. */
   start(): void {
     if (this.timer || !this.hasChain || !this.isActiveProducer()) return;
-    this.openBlock();
     this.schedule();
   }
 
@@ -181,7 +178,7 @@ export class Chain {
     const final = this.finalWaiters.filter((w) => w.blockNum <= builder.blockNum);
     this.finalWaiters = this.finalWaiters.filter((w) => w.blockNum > builder.blockNum);
     for (const w of final) w.resolve();
-    this.notify(NotifyType.acceptBlock, () => EMPTY_ARGS);
+    this.notify(NotifyType.acceptBlock, () => NO_ARGUMENTS);
     this.options.onBlock?.(builder.blockNum);
   }
 

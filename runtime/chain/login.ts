@@ -1,20 +1,19 @@
 import { TsibaseError } from '../../host-api/errors.js';
 import { FracpackError } from '../../host-api/fracpack/index.js';
 import { accountNameFromNumber, accountNumberFromName, methodNumberFromName } from '../../host-api/names/index.js';
-import { SignedTransaction, Transaction } from '../../host-api/types/index.js';
+import { DO_NOT_BROADCAST } from '../../host-api/chain/index.js';
+import { Transaction, type SignedTransaction } from '../../host-api/types/index.js';
 import { AccountArgs, CheckAuthArgs, LoginData } from '../../host-api/types/native.js';
 import type { Store } from '../db/store.js';
 import type { Engine } from '../wasm/engine.js';
 import { ExecutionContext } from '../wasm/execution-context.js';
-import { decodeTransaction, type TransactionProcessor } from './transaction-processor.js';
+import { decodeSigned, type TransactionProcessor } from './transaction-processor.js';
 
 const ACCOUNTS = accountNumberFromName('accounts');
 const LOGIN_SYS = methodNumberFromName('loginSys');
 const EXISTS = methodNumberFromName('exists');
 const GET_AUTH_OF = methodNumberFromName('getAuthOf');
 const CHECK_AUTH_SYS = methodNumberFromName('checkAuthSys');
-/** Tapos flag: the transaction must not be broadcast (chain.md §7). */
-const DO_NOT_BROADCAST = 0x0001;
 /** checkAuthSys flags of a login: a top-level action checked as the first one (chain.md §5). */
 const LOGIN_AUTH_FLAGS = 0x40000001;
 
@@ -69,9 +68,8 @@ export async function checkLogin(
   if (data.rootHost !== rootHost) throw invalid('Login data contians invalid root host');
   if (signed.proofs.length !== transaction.claims.length) throw invalid('Proofs and claims must have the same size');
 
-  const trx = decodeTransaction(SignedTransaction.pack(signed));
   try {
-    processor.verifyProofs(trx, await processor.precheckSignatures(trx));
+    await processor.verifyProofs(decodeSigned(signed, transaction));
   } catch (err) {
     if (err instanceof TsibaseError) throw new LoginError('LOGIN_PROOF', err.message, 500);
     throw err;
@@ -82,9 +80,10 @@ export async function checkLogin(
   const ctx = new ExecutionContext({ mode: 'rpc', store, engine });
   try {
     const call = (service: bigint, method: bigint, rawData: Uint8Array) => ctx.runAction({ sender: 0n, service, method, rawData });
-    const exists = call(ACCOUNTS, EXISTS, AccountArgs.pack({ account: user }));
+    const accountArgs = AccountArgs.pack({ account: user });
+    const exists = call(ACCOUNTS, EXISTS, accountArgs);
     if (exists[0] !== 1) throw new LoginError('LOGIN_NO_ACCOUNT', 'Account not found', 404);
-    const auth = call(ACCOUNTS, GET_AUTH_OF, AccountArgs.pack({ account: user }));
+    const auth = call(ACCOUNTS, GET_AUTH_OF, accountArgs);
     const authService = new DataView(auth.buffer, auth.byteOffset, auth.byteLength).getBigUint64(0, true);
     try {
       call(authService, CHECK_AUTH_SYS, CheckAuthArgs.pack({

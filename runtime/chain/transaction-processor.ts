@@ -25,22 +25,31 @@ export interface DecodedTransaction {
   readonly expiration: bigint;
 }
 
-/** Decodes a packed SignedTransaction; throws TRANSACTION_INVALID naming the problem. */
-export function decodeTransaction(packed: Uint8Array): DecodedTransaction {
+/** `decode()`, its fracpack errors as TRANSACTION_INVALID naming the problem. */
+function decodeOrRefuse<T>(decode: () => T): T {
   try {
-    const signed = SignedTransaction.unpack(packed);
-    const transaction = Transaction.unpack(signed.transaction);
-    return {
-      transaction: signed.transaction,
-      id: sha256(signed.transaction),
-      claims: transaction.claims,
-      proofs: signed.proofs,
-      expiration: transaction.tapos.expiration,
-    };
+    return decode();
   } catch (err) {
     if (err instanceof FracpackError) throw new ChainError('TRANSACTION_INVALID', `transaction has invalid format: ${err.message}`);
     throw err;
   }
+}
+
+/** A signed transaction as processing takes it; `transaction` is its Transaction when already unpacked. */
+export function decodeSigned(signed: SignedTransaction, transaction?: Transaction): DecodedTransaction {
+  const t = transaction ?? decodeOrRefuse(() => Transaction.unpack(signed.transaction));
+  return {
+    transaction: signed.transaction,
+    id: sha256(signed.transaction),
+    claims: t.claims,
+    proofs: signed.proofs,
+    expiration: t.tapos.expiration,
+  };
+}
+
+/** Decodes a packed SignedTransaction; throws TRANSACTION_INVALID naming the problem. */
+export function decodeTransaction(packed: Uint8Array): DecodedTransaction {
+  return decodeSigned(decodeOrRefuse(() => SignedTransaction.unpack(packed)));
 }
 
 function checkProofCount(trx: DecodedTransaction): void {
@@ -56,20 +65,16 @@ export class TransactionProcessor {
   constructor(private readonly store: Store, private readonly engine: Engine) {}
 
   /**
-   * Starts the signature checks a verify service is expected to make (claim data as the key, the
-   * proof as the signature, over the transaction id) on libuv's threadpool; verifyProofs then
-   * finds their verdicts instead of computing them on the chain thread.
+   * Checks every proof with its claim's verify service; throws TRANSACTION_PROOFS. The signature
+   * checks a verify service is expected to make (claim data as the key, the proof as the
+   * signature, over the transaction id) run first on libuv's threadpool, so the verify services
+   * find their verdicts instead of computing them on the chain thread.
    */
-  precheckSignatures(trx: DecodedTransaction): Promise<SignatureVerdicts> {
+  async verifyProofs(trx: DecodedTransaction): Promise<void> {
     checkProofCount(trx);
-    return SignatureVerdicts.compute(trx.claims.map((claim, i) => ({
+    const signatureVerdicts = await SignatureVerdicts.compute(trx.claims.map((claim, i) => ({
       key: claim.rawData, digest: trx.id, signedData: trx.transaction, signature: trx.proofs[i]!,
     })));
-  }
-
-  /** Checks every proof with its claim's verify service; throws TRANSACTION_PROOFS. */
-  verifyProofs(trx: DecodedTransaction, signatureVerdicts?: SignatureVerdicts): void {
-    checkProofCount(trx);
     const signedData = new Map([[bytesToHex(trx.id), trx.transaction]]);
     trx.claims.forEach((claim, i) => {
       const ctx = new ExecutionContext({ mode: 'verify', store: this.store, engine: this.engine, signedData, signatureVerdicts });
@@ -92,18 +97,18 @@ export class TransactionProcessor {
    * Applies a transaction whose proofs verified: success keeps its writes in the current block,
    * failure rolls them back. The trace tells which (its `error`).
    */
-  apply(trx: DecodedTransaction, speculative = false): TransactionTrace {
-    const ctx = new ExecutionContext({ mode: speculative ? 'speculative' : 'transaction', store: this.store, engine: this.engine });
+  apply(trx: DecodedTransaction): TransactionTrace {
+    const ctx = new ExecutionContext({ mode: 'transaction', store: this.store, engine: this.engine });
     const checkpoint = this.store.checkpoint();
     let error: string | null = null;
     try {
-      ctx.runExport(TRANSACT, 'processTransaction', ProcessTransactionArgs.pack({ transaction: trx.transaction, id: trx.id, speculative }));
+      ctx.runExport(TRANSACT, 'processTransaction', ProcessTransactionArgs.pack({ transaction: trx.transaction, id: trx.id, speculative: false }));
     } catch (err) {
       error = (err as Error).message;
     } finally {
       ctx.dispose();
     }
-    if (error !== null || speculative) this.store.rollback(checkpoint);
+    if (error !== null) this.store.rollback(checkpoint);
     else this.store.release(checkpoint);
     return { actionTraces: ctx.actionTraces as ActionTrace[], error };
   }

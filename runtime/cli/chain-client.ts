@@ -4,6 +4,7 @@ import {
   Transaction, bytesToHex, fromPem, hexToBytes, keyPairFromPkcs8, parsePublicKey, signPackedTransaction, transactionId,
   type Action, type KeyPair,
 } from '../../host-api/index.js';
+import { DO_NOT_BROADCAST, type TaposReference } from '../../host-api/chain/index.js';
 import { LoginData } from '../../host-api/types/native.js';
 import { httpRequest, serviceUrl } from './client.js';
 
@@ -13,8 +14,6 @@ export const DEFAULT_API = 'http://tsibase.localhost:8080';
 
 /** The verify service of the keys the CLI signs with (formats.md: P-256 and secp256k1). */
 const VERIFY_SERVICE = 'verify-sig';
-/** Tapos flag of a transaction that must not be broadcast (a login). */
-const DO_NOT_BROADCAST = 0x0001;
 
 function privateKeyFrom(der: Uint8Array, file: string): KeyPair {
   try {
@@ -91,10 +90,14 @@ export class ChainClient {
     return r.json();
   }
 
-  /** TaPoS of the head block and an expiration `expiresIn` seconds away (seed 1 §4.2 /common/tapos/head). */
+  /** The reference to the head block a transaction's TaPoS uses (seed 1 §4.2 /common/tapos/head). */
+  async headReference(): Promise<TaposReference> {
+    return (await this.getJson('/common/tapos/head')) as TaposReference;
+  }
+
+  /** TaPoS of the head block and an expiration `expiresIn` seconds away. */
   async tapos(expiresIn: number) {
-    const head = (await this.getJson('/common/tapos/head')) as { refBlockIndex: number; refBlockSuffix: number };
-    return { expiration: BigInt(Math.floor(Date.now() / 1000) + expiresIn), ...head, flags: 0 };
+    return { expiration: BigInt(Math.floor(Date.now() / 1000) + expiresIn), ...(await this.headReference()), flags: 0 };
   }
 
   /** The action arguments `data` packed by the service's own /pack_action/<method> helper. */

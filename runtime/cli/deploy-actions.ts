@@ -1,4 +1,4 @@
-import { accountNumberFromName, methodNumberFromName, systemAction, type Action } from '../../host-api/index.js';
+import { NO_ARGUMENTS, accountNumberFromName, methodNumberFromName, systemAction, type Action } from '../../host-api/index.js';
 
 // The actions that install a service, shared by `tsibase deploy` and the benchmarks.
 
@@ -25,8 +25,7 @@ export function deployActions(account: string, code: Uint8Array, options: Deploy
   if (options.registerServer) actions.push(systemAction(account, 'http.registerServer', { server: account }));
   if (options.init) {
     const number = accountNumberFromName(account);
-    // An action without arguments carries an empty Object: its 2-byte header.
-    actions.push({ sender: number, service: number, method: methodNumberFromName('init'), rawData: new Uint8Array(2) });
+    actions.push({ sender: number, service: number, method: methodNumberFromName('init'), rawData: NO_ARGUMENTS });
   }
   return actions;
 }

@@ -1,7 +1,7 @@
 import { createPublicKey, verify, type KeyObject } from 'node:crypto';
 import { p256 } from '@noble/curves/nist.js';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
-import { bytesToHex } from '../../host-api/encoding/hex.js';
+import { toBinaryString } from '../db/binary-string.js';
 
 // ECDSA verification for verify services (DESIGN decision 5): P-256 or secp256k1 keys as DER
 // SubjectPublicKeyInfo, 64-byte r||s signatures over a SHA-256 digest. node:crypto can only
@@ -23,7 +23,7 @@ const CACHE_LIMIT = 1024;
 const parsedKeys = new Map<string, ParsedKey | null>();
 
 function parseKey(der: Uint8Array): ParsedKey | null {
-  const id = bytesToHex(der);
+  const id = toBinaryString(der);
   let parsed = parsedKeys.get(id);
   if (parsed !== undefined) return parsed;
   parsed = null;

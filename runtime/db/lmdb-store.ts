@@ -10,7 +10,7 @@ import { requireBytes, requireMatchLength, requireStorableKey } from './input-ch
 import { LmdbEnvironment } from './lmdb-environment.js';
 import { LmdbUndoScope } from './lmdb-undo-scope.js';
 import * as lookup from './ordered-lookup.js';
-import { isChainDb, isSubjectiveDb } from './persisted-dbs.js';
+import { chainDbIds, subjectiveDbIds } from './persisted-dbs.js';
 import type { KvEntry, Store, UndoScope } from './store.js';
 import { WriteOverlay } from './write-overlay.js';
 
@@ -21,10 +21,14 @@ export class LmdbStore implements Store {
   private readonly chainOverlay = new WriteOverlay();
   private readonly subjectiveOverlay = new WriteOverlay();
   private readonly chain: UndoScope;
+  /** The overlay of each persisted database's undo domain. */
+  private readonly overlays = new Map<number, WriteOverlay>();
 
   private constructor(private readonly environment: LmdbEnvironment) {
     this.chain = new LmdbUndoScope(this.chainOverlay, environment);
     this.subjective = new LmdbUndoScope(this.subjectiveOverlay, environment);
+    for (const db of chainDbIds) this.overlays.set(db, this.chainOverlay);
+    for (const db of subjectiveDbIds) this.overlays.set(db, this.subjectiveOverlay);
   }
 
   /** Opens (creating if needed) the LMDB environment in `directory`. */
@@ -111,8 +115,8 @@ export class LmdbStore implements Store {
   }
 
   private overlayOf(db: number): WriteOverlay {
-    if (isChainDb(db)) return this.chainOverlay;
-    if (isSubjectiveDb(db)) return this.subjectiveOverlay;
+    const overlay = this.overlays.get(db);
+    if (overlay !== undefined) return overlay;
     if (db === DbId.temporary) {
       throw new TsibaseError('DB_NOT_PERSISTED',
         'the temporary database (67) belongs to an execution context: use a TemporaryDb');

@@ -14,14 +14,6 @@ export const subjectiveDbIds: readonly number[] = [DbId.subjective, DbId.nativeS
 
 export const persistedDbIds: readonly number[] = [...chainDbIds, ...subjectiveDbIds];
 
-export function isChainDb(db: number): boolean {
-  return chainDbIds.includes(db);
-}
-
-export function isSubjectiveDb(db: number): boolean {
-  return db === DbId.subjective || db === DbId.nativeSubjective;
-}
-
 /** The LMDB name of a persisted database: its host-abi name, so a data directory is legible. */
 export function lmdbNameOf(db: number): string {
   const name = Object.keys(DbId).find((key) => DbId[key as keyof typeof DbId] === db);

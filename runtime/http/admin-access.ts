@@ -5,36 +5,35 @@ import { text } from './replies.js';
 // http.md §4 rule 1: the admin API is open to the machine itself (loopback peers, unix sockets,
 // or prefixes in PSIBASE_ADMIN_IP) when every forwarded-for address passes the same test.
 
-function isLoopback(address: string): boolean {
-  const a = address.replace(/^::ffff:/, '');
-  return a === '::1' || (isIP(a) === 4 && a.startsWith('127.'));
+/** An address without the IPv4-mapped IPv6 prefix. */
+function unmapped(address: string): string {
+  return address.replace(/^::ffff:/, '');
 }
 
-function allowedByEnvironment(address: string, prefixes: readonly string[]): boolean {
-  const a = address.replace(/^::ffff:/, '');
-  return prefixes.some((p) => p !== '' && a.startsWith(p));
+/** `address` (unmapped) is the machine itself, or in one of the allowed prefixes. */
+function passes(address: string, prefixes: readonly string[]): boolean {
+  return address === '::1' || (isIP(address) === 4 && address.startsWith('127.')) || prefixes.some((p) => address.startsWith(p));
 }
 
 function forwardedAddresses(req: IncomingMessage): string[] | undefined {
   const out: string[] = [];
   const xff = req.headers['x-forwarded-for'];
-  if (xff) out.push(...(Array.isArray(xff) ? xff.join(',') : xff).split(',').map((s) => s.trim()));
+  if (xff) out.push(...(Array.isArray(xff) ? xff.join(',') : xff).split(',').map((s) => unmapped(s.trim())));
   const forwarded = req.headers.forwarded;
   if (forwarded) {
-    for (const m of forwarded.matchAll(/for=("?)(\[?[^\]";,]+\]?)(?::\d+)?\1/gi)) out.push(m[2]!.replace(/^\[|\]$/g, ''));
+    for (const m of forwarded.matchAll(/for=("?)(\[?[^\]";,]+\]?)(?::\d+)?\1/gi)) out.push(unmapped(m[2]!.replace(/^\[|\]$/g, '')));
   }
-  for (const a of out) if (isIP(a.replace(/^::ffff:/, '')) === 0) return undefined; // unparsable fails
+  for (const a of out) if (isIP(a) === 0) return undefined; // unparsable fails
   return out;
 }
 
 export function isAdminRequest(req: IncomingMessage, env: NodeJS.ProcessEnv = process.env): boolean {
-  const prefixes = (env.PSIBASE_ADMIN_IP ?? '').split(',').map((s) => s.trim());
-  const passes = (a: string) => isLoopback(a) || allowedByEnvironment(a, prefixes);
+  const prefixes = (env.PSIBASE_ADMIN_IP ?? '').split(',').map((s) => s.trim()).filter((p) => p !== '');
   const peer = req.socket.remoteAddress;
   // A unix socket has no remote address.
-  if (peer !== undefined && !passes(peer)) return false;
+  if (peer !== undefined && !passes(unmapped(peer), prefixes)) return false;
   const forwarded = forwardedAddresses(req);
-  return forwarded !== undefined && forwarded.every(passes);
+  return forwarded !== undefined && forwarded.every((a) => passes(a, prefixes));
 }
 
 /**

@@ -4,14 +4,10 @@ import { FracpackError } from '../../host-api/fracpack/index.js';
 import { SignedTransaction, Transaction } from '../../host-api/types/index.js';
 import type { Chain } from '../chain/chain.js';
 import { LoginError } from '../chain/login.js';
-import { isOctetStream, readBody } from './read-body.js';
+import { mediaType, readBody } from './read-body.js';
 import { echoCors, json, methodNotAllowed, reply, text, type Headers } from './replies.js';
-import { isSecureOrigin } from './session.js';
+import { secureOriginHost } from './session.js';
 import type { SessionTokens } from './session-tokens.js';
-
-function isJson(req: IncomingMessage): boolean {
-  return (req.headers['content-type'] ?? '').split(';')[0]!.trim() === 'application/json';
-}
 
 /** A SignedTransaction in JSON; its `transaction` may be the object itself or its packed hex. */
 function signedFromJson(body: Uint8Array): SignedTransaction {
@@ -25,8 +21,7 @@ function signedFromJson(body: Uint8Array): SignedTransaction {
 /** Login replies carry CORS only for the supervisor's own secure origin (http.md §5). */
 function loginCors(req: IncomingMessage, rootHost: string): Headers {
   const origin = req.headers.origin;
-  if (!origin || !isSecureOrigin(origin)) return {};
-  return new URL(origin).hostname === `supervisor.${rootHost}` ? echoCors(origin) : {};
+  return origin && secureOriginHost(origin) === `supervisor.${rootHost}` ? echoCors(origin) : {};
 }
 
 /**
@@ -38,11 +33,12 @@ export async function login(chain: Chain, tokens: SessionTokens, req: IncomingMe
   const method = req.method ?? '';
   if (method === 'OPTIONS') return reply(res, 200, undefined, '', cors);
   if (method !== 'POST') return methodNotAllowed(res, target, method, 'POST, OPTIONS', cors);
-  if (!isOctetStream(req) && !isJson(req)) return text(res, 500, 'Expected a json or fracpack body', cors);
+  const type = mediaType(req);
+  if (type !== 'application/octet-stream' && type !== 'application/json') return text(res, 500, 'Expected a json or fracpack body', cors);
   const body = await readBody(req);
   let signed: SignedTransaction;
   try {
-    signed = isJson(req) ? signedFromJson(body) : SignedTransaction.unpack(body);
+    signed = type === 'application/json' ? signedFromJson(body) : SignedTransaction.unpack(body);
   } catch (err) {
     if (err instanceof FracpackError || err instanceof SyntaxError) return text(res, 400, `invalid login transaction: ${err.message}`, cors);
     throw err;

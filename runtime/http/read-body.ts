@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { TsibaseError } from '../../host-api/errors.js';
 
 /** http.md §1: requests are limited to 20 MiB. */
-export const MAX_REQUEST_BYTES = 20 * 1024 * 1024;
+const MAX_REQUEST_BYTES = 20 * 1024 * 1024;
 
 export class RequestTooLarge extends TsibaseError {
   constructor() {
@@ -13,9 +13,14 @@ export class RequestTooLarge extends TsibaseError {
 /** The body of a request that has none. */
 export const NO_BODY = new Uint8Array(0);
 
+/** The request's media type: its Content-Type without parameters ('' when absent). */
+export function mediaType(req: IncomingMessage): string {
+  return (req.headers['content-type'] ?? '').split(';')[0]!.trim();
+}
+
 /** Whether the request's Content-Type is application/octet-stream (parameters ignored). */
 export function isOctetStream(req: IncomingMessage): boolean {
-  return (req.headers['content-type'] ?? '').split(';')[0]!.trim() === 'application/octet-stream';
+  return mediaType(req) === 'application/octet-stream';
 }
 
 /** Whether the request carries no body at all (no Content-Length, not chunked). */

@@ -35,6 +35,11 @@ export function json(res: ServerResponse, status: number, value: unknown, header
   reply(res, status, 'application/json', JSON.stringify(value), headers);
 }
 
+/** 302 to `location`, with an HTML page linking it (`<before><a>location</a><after>`) and CORS A. */
+export function redirect(res: ServerResponse, location: string, before: string, after: string): void {
+  text(res, 302, `<html><body>${before}<a href="${location}">${location}</a>${after}</body></html>`, { ...CORS_A, Location: location });
+}
+
 export function notFound(res: ServerResponse, target: string, headers: Headers = {}): void {
   text(res, 404, `The resource '${target}' was not found`, headers);
 }

@@ -8,7 +8,7 @@ import { RequestTooLarge } from './read-body.js';
 import { defaultLocalHosts, type LocalHost } from './local-hosts.js';
 import { login } from './login.js';
 import { pushTransaction } from './push-transaction.js';
-import { CORS_A, notFound, reply, text } from './replies.js';
+import { CORS_A, notFound, redirect, reply, text } from './replies.js';
 import { hasHttpService, serveThroughHttpService } from './serve.js';
 import type { SessionTokens } from './session-tokens.js';
 import type { HttpSockets } from './sockets.js';
@@ -84,13 +84,11 @@ export class NodeHttpServer {
       if (local) return this.serveLocal(local, req, res, target, url.pathname);
     }
     if (host.kind === 'other') {
-      const location = `${origin(host.root)}${target}`;
-      return text(res, 302, `<html><body>This psibase server is hosted at <a href="${location}">${location}</a>.</body></html>`, { ...CORS_A, Location: location });
+      return redirect(res, `${origin(host.root)}${target}`, 'This psibase server is hosted at ', '.');
     }
     if (!this.chain.hasChain) {
       if (req.method === 'GET' || req.method === 'HEAD') {
-        const location = `${origin(`x-admin.${host.root}`)}/`;
-        return text(res, 302, `<html><body>Node is not connected to any psibase network.  Visit <a href="${location}">${location}</a> for node setup.</body></html>`, { ...CORS_A, Location: location });
+        return redirect(res, `${origin(`x-admin.${host.root}`)}/`, 'Node is not connected to any psibase network.  Visit ', ' for node setup.');
       }
       return text(res, 503, '<html><body>Node is not connected to any psibase network.</body></html>');
     }

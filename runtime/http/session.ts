@@ -1,22 +1,26 @@
 import type { IncomingMessage } from 'node:http';
+import { isLocalhostName } from '../../host-api/http/localhost.js';
 
 // The login session of a request (http.md §1 step 6, §5): the token travels in
 // `Authorization: Bearer` or in the session cookie, whose name depends on the host.
 
 /** `SESSION` on localhost and its subdomains (browsers refuse `__Host-` there without TLS). */
-export function sessionCookieName(host: string): string {
-  return host === 'localhost' || host.endsWith('.localhost') ? 'SESSION' : '__Host-SESSION';
+function sessionCookieName(host: string): string {
+  return isLocalhostName(host) ? 'SESSION' : '__Host-SESSION';
 }
 
-/** https, or any localhost origin (browsers treat those as secure contexts). */
-export function isSecureOrigin(origin: string): boolean {
+/**
+ * The host name of a secure origin (https, or any localhost origin: browsers treat those as
+ * secure contexts); undefined for any other origin.
+ */
+export function secureOriginHost(origin: string): string | undefined {
   let url: URL;
   try {
     url = new URL(origin);
   } catch {
-    return false;
+    return undefined;
   }
-  return url.protocol === 'https:' || url.hostname === 'localhost' || url.hostname.endsWith('.localhost');
+  return url.protocol === 'https:' || isLocalhostName(url.hostname) ? url.hostname : undefined;
 }
 
 /** A Cookie header's pairs: name, value, and the pair as sent (trimmed). */

@@ -5,7 +5,7 @@ import { DbId, EVENT_DBS, type Mode } from '../../host-api/abi/databases.js';
 import { databaseStatusKey } from '../../host-api/abi/keys.js';
 import { accountNumberFromName } from '../../host-api/names/index.js';
 import { Action, type ActionTrace } from '../../host-api/types/index.js';
-import { DatabaseStatusRow } from '../../host-api/types/native.js';
+import { counterIndexOf, readCounter } from '../db/event-counters.js';
 import { LmdbStore } from '../db/lmdb-store.js';
 import type { Store } from '../db/store.js';
 import { admitModule, type ExecutionBudget } from '../wasm/admission/index.js';
@@ -49,6 +49,11 @@ export interface RunResult {
 export type ActionInput = Parameters<typeof Action.pack>[0];
 
 type Counters = Record<number, bigint>;
+
+const DATABASE_STATUS_KEY = databaseStatusKey();
+const HISTORY_COUNTER = counterIndexOf(DbId.historyEvent);
+const UI_COUNTER = counterIndexOf(DbId.uiEvent);
+const MERKLE_COUNTER = counterIndexOf(DbId.merkleEvent);
 
 export class TestChain {
   readonly engine = new Engine();
@@ -120,12 +125,11 @@ export class TestChain {
   }
 
   private eventCounters(): Counters {
-    const row = this.store.get(DbId.native, databaseStatusKey());
-    const status = row ? (DatabaseStatusRow.unpack(row) as Record<string, bigint>) : undefined;
+    const row = this.store.get(DbId.native, DATABASE_STATUS_KEY);
     return {
-      [DbId.historyEvent]: status?.nextHistoryEventNumber ?? 1n,
-      [DbId.uiEvent]: status?.nextUiEventNumber ?? 1n,
-      [DbId.merkleEvent]: status?.nextMerkleEventNumber ?? 1n,
+      [DbId.historyEvent]: readCounter(row, HISTORY_COUNTER),
+      [DbId.uiEvent]: readCounter(row, UI_COUNTER),
+      [DbId.merkleEvent]: readCounter(row, MERKLE_COUNTER),
     };
   }
 

@@ -16,6 +16,8 @@ import { ServiceInstance } from './service-instance.js';
 import { appendAction, newActionTrace } from './trace.js';
 
 const EMPTY = new Uint8Array(0);
+/** The signed data of a context given none: shared, so it must never be written to. */
+const NO_SIGNED_DATA: ReadonlyMap<string, Uint8Array> = Object.freeze(new Map<string, Uint8Array>());
 
 /** Fuel of one context when the caller sets none: ample for real work, short for a runaway loop. */
 export const DEFAULT_FUEL = 500_000_000n;
@@ -52,7 +54,6 @@ export class ExecutionContext {
   readonly mode: Mode;
   readonly store: Store;
   readonly meter: ExecutionMeter;
-  readonly temporary = new TemporaryDb();
   readonly sockets: SocketHost | undefined;
   readonly signedData: ReadonlyMap<string, Uint8Array>;
   readonly signatureVerdicts: SignatureVerdicts | undefined;
@@ -66,6 +67,7 @@ export class ExecutionContext {
   readonly startedAt: bigint | undefined;
 
   private limits: SizeLimits | undefined;
+  private temporaryDb: TemporaryDb | undefined;
   private readonly engine: Engine;
   private readonly instances = new Map<bigint, ServiceInstance>();
   private readonly stack: Frame[] = [];
@@ -77,7 +79,7 @@ export class ExecutionContext {
     this.store = options.store;
     this.engine = options.engine;
     this.sockets = options.sockets;
-    this.signedData = options.signedData ?? new Map();
+    this.signedData = options.signedData ?? NO_SIGNED_DATA;
     this.signatureVerdicts = options.signatureVerdicts;
     this.meter = new ExecutionMeter(options.budget ?? { fuel: DEFAULT_FUEL }, this.engine.meterGlobals);
     this.fuelLeft = this.meter.budget.fuel;
@@ -103,6 +105,11 @@ export class ExecutionContext {
   /** Key and value size limits, read once per context: a change takes effect for the next one. */
   get sizeLimits(): SizeLimits {
     return (this.limits ??= readSizeLimits(this.store));
+  }
+
+  /** The context's temporary database (67), created when first used. */
+  get temporary(): TemporaryDb {
+    return (this.temporaryDb ??= new TemporaryDb());
   }
 
   /** The innermost running action. */

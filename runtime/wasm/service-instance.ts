@@ -5,6 +5,14 @@ import { WebAssemblyJs, type WasmInstanceObject, type WasmMemory } from './admis
 import type { InstancePool } from './instance-pool.js';
 
 const EMPTY = new Uint8Array(0);
+const U64_MAX = 0xffff_ffff_ffff_ffffn;
+
+function ownerPrefixOf(service: bigint): Uint8Array | null {
+  if (service < 0n || service > U64_MAX) return null;
+  const prefix = new Uint8Array(8);
+  new DataView(prefix.buffer).setBigUint64(0, service);
+  return prefix;
+}
 
 interface ServiceExports {
   readonly memory: WasmMemory;
@@ -25,6 +33,7 @@ export class ServiceInstance {
   started = false;
   readonly exports: ServiceExports;
   private accountName: string | undefined;
+  private ownerKeyPrefix: Uint8Array | null | undefined;
 
   constructor(
     readonly service: bigint,
@@ -42,6 +51,14 @@ export class ServiceInstance {
   /** The service's account name (decoded only when a message needs it). */
   get name(): string {
     return (this.accountName ??= accountNameFromNumber(this.service));
+  }
+
+  /**
+   * The 8 bytes (the account, big-endian) that keys of the service's own prefix start with;
+   * null when the service number is not a u64, so no key does.
+   */
+  get ownerPrefix(): Uint8Array | null {
+    return (this.ownerKeyPrefix ??= ownerPrefixOf(this.service));
   }
 
   get isPrivileged(): boolean {

@@ -4,7 +4,6 @@
 
 import { HttpReply, HttpRequest, check, parseJson } from "../sdk/index";
 import { JsonKind } from "../sdk/json/value";
-import { decodeUtf8 } from "../sdk/utf8";
 
 const THIRTY_DAYS = "2592000";
 
@@ -47,7 +46,7 @@ function cookieReply(request: HttpRequest, value: string, maxAge: string): HttpR
 
 /** The access token of a set-auth-cookie body; aborts naming what is wrong. */
 function accessToken(request: HttpRequest): string {
-  const json = parseJson(decodeUtf8(request.body.dataStart, request.body.length));
+  const json = parseJson(request.bodyText());
   const token = json.get("accessToken");
   check(token !== null && token!.kind == JsonKind.String, "expected {\"accessToken\": string}");
   const text = token!.text;
@@ -64,8 +63,8 @@ export function isAuthCookiePath(path: string): bool {
 }
 
 /** Answers a request for an auth-cookie path; null for methods it does not take. */
-export function serveAuthCookie(request: HttpRequest, rootHost: string): HttpReply | null {
-  const set = request.path() == "/common/set-auth-cookie";
+export function serveAuthCookie(request: HttpRequest, path: string, rootHost: string): HttpReply | null {
+  const set = path == "/common/set-auth-cookie";
   if (request.method == "OPTIONS") {
     return withSupervisorCors(new HttpReply(200).withHeader("Access-Control-Allow-Credentials", "true"), request, rootHost);
   }

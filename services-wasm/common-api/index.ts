@@ -8,7 +8,6 @@ import {
   parseJson, withCors,
 } from "../sdk/index";
 import { asRecord } from "../sdk/json/index";
-import { decodeUtf8 } from "../sdk/utf8";
 import { getStatus } from "../sdk/native/index";
 import { HttpActor } from "../http/index";
 import { hostServiceName } from "../http/host-service";
@@ -36,12 +35,13 @@ export class CommonApi {
   @action
   serveSys(request: HttpRequest, socket: Option<i32>, user: Option<AccountNumber>): HttpReply | null {
     checkHttpServerCaller();
-    if (isAuthCookiePath(request.path())) return serveAuthCookie(request, rootHost());
-    if (request.method == "POST") return this.pack(request);
+    const path = request.path();
+    if (isAuthCookiePath(path)) return serveAuthCookie(request, path, rootHost());
+    if (request.method == "POST") return this.pack(request, path);
     if (request.method != "GET" && request.method != "HEAD") return null;
-    const json = this.answer(request);
+    const json = this.answer(request, path);
     if (json !== null) return withCors(HttpReply.json(json));
-    const file = new SitesActor().serveFile(getService(), request.path());
+    const file = new SitesActor().serveFile(getService(), path);
     return file !== null ? withCors(file) : null;
   }
 
@@ -51,18 +51,16 @@ export class CommonApi {
     return pack<Transaction>(transaction);
   }
 
-  private pack(request: HttpRequest): HttpReply | null {
-    const path = request.path();
+  private pack(request: HttpRequest, path: string): HttpReply | null {
     if (path != "/common/pack/Transaction" && path != "/common/pack/SignedTransaction") return null;
-    const json = parseJson(decodeUtf8(request.body.dataStart, request.body.length));
+    const json = parseJson(request.bodyText());
     const packed = path == "/common/pack/Transaction"
       ? this.packTransaction(asRecord<Transaction>(json, "transaction"))
       : packSignedTransaction(json);
     return withCors(HttpReply.bytes("application/octet-stream", packed));
   }
 
-  private answer(request: HttpRequest): string | null {
-    const path = request.path();
+  private answer(request: HttpRequest, path: string): string | null {
     if (path == "/common/chainid") return jsonString(bytesToHex(getStatus().chainId.bytes));
     if (path == "/common/tapos/head") return headTapos();
     if (path == "/common/thisservice") return jsonString(hostServiceName(request.host, rootHost()));

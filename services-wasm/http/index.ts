@@ -41,6 +41,10 @@ class Serving {
 
 let serving: Serving | null = null;
 
+const COMMON_API = account("common-api");
+const HOMEPAGE = account("homepage");
+const SITES = account("sites");
+
 function send(socket: i32, reply: HttpReply): void {
   const packed = pack<HttpReply>(reply);
   const err = host.socketSend(socket, packed.dataStart, packed.length);
@@ -59,8 +63,8 @@ function ask(state: Serving, server: AccountNumber, request: HttpRequest): HttpR
 
 /** The service a request is for before sites: common-api, homepage or the registered server. */
 function handlerOf(request: HttpRequest, rootHost: string): AccountNumber {
-  if (request.target.startsWith("/common/")) return account("common-api");
-  if (request.host == rootHost) return account("homepage");
+  if (request.target.startsWith("/common/")) return COMMON_API;
+  if (request.host == rootHost) return HOMEPAGE;
   const registered = servers.get(account(hostServiceName(request.host, rootHost)));
   return registered !== null ? registered.server : 0;
 }
@@ -73,7 +77,7 @@ export function serve(): void {
   serving = state;
   const handler = handlerOf(request, args.rootHost);
   let reply = handler != 0 ? ask(state, handler, request) : null;
-  if (reply === null && !state.answered && !state.deferred) reply = ask(state, account("sites"), request);
+  if (reply === null && !state.answered && !state.deferred) reply = ask(state, SITES, request);
   serving = null;
   if (state.answered || state.deferred) return;
   if (reply !== null) return send(state.socket, reply);

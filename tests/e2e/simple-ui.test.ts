@@ -15,13 +15,13 @@ import { deployActions } from '../../runtime/cli/deploy-actions.js';
 import { launchBrowser } from '../lib/browser.js';
 import { startNode, type RunningNode } from '../lib/node-process.js';
 import { testBundle } from '../lib/test-bundle.js';
+import { tokenBalance } from '../lib/tokens.js';
 import { compiledService } from '../unit/services-wasm/program.js';
 
 interface Ctx { dir: string; node: RunningNode; browser: Browser; page: Page; alice: KeyPair }
 const test = suite<Ctx>('SimpleUI in headless chromium');
 
-const balance = async (ctx: Ctx, account: string) =>
-  (await httpRequest(serviceUrl(ctx.node.api, 'tokens', `/balance?account=${account}`))).json();
+const balance = (ctx: Ctx, account: string) => tokenBalance(ctx.node.api, account);
 
 /** Fills the SimpleUI form of `transfer` and pushes it; returns the page's result status and text. */
 async function pushTransfer(page: Page, sender: string, key: string, args: unknown): Promise<{ status: string; text: string }> {

@@ -2,13 +2,13 @@
 // declare a global `console` for AssemblyScript that would replace Node's in this project.
 import { readFileSync } from 'node:fs';
 
-export interface AscCompileResult {
+interface AscCompileResult {
   error: Error | null;
   binary: Uint8Array | null;
   stderr: { toString(): string };
 }
 
-export interface AscApi {
+interface AscApi {
   compileString(sources: string | Record<string, string>, options: Record<string, unknown>): Promise<AscCompileResult>;
 }
 

@@ -2,13 +2,13 @@
 // own subdomain: tests/integration/services/http-probe.as.ts), for the HTTP serving tests.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildScript } from '../unit/services-wasm/program.js';
+import { compiledEntry } from '../unit/services-wasm/program.js';
 import { startNode, type RunningNode } from './node-process.js';
 import { testBundle } from './test-bundle.js';
 
 /** Boots the node in `<dir>/node` (bundle written to `<dir>`), producing 5 blocks a second. */
 export async function startHttpProbeNode(dir: string): Promise<RunningNode> {
-  const probe = await (await buildScript()).compileService('tests/integration/services/http-probe.as.ts');
+  const probe = await compiledEntry('tests/integration/services/http-probe.as.ts');
   const bundle = join(dir, 'test.bundle');
   writeFileSync(bundle, await testBundle([
     { account: 'probe', flags: 1n, code: probe.binary, genesis: false, server: 'probe', initActions: [], files: [] },

@@ -6,10 +6,13 @@ export interface RunningNode {
   readonly process: ChildProcess;
   /** e.g. http://tsibase.localhost:40123 */
   readonly api: string;
+  /** The port of `api`, e.g. '40123'. */
+  readonly port: string;
   stop(): Promise<void>;
 }
 
-const BIN = join(process.cwd(), 'bin', 'tsibase.js');
+/** The CLI entry point, bin/tsibase.js. */
+export const BIN = join(process.cwd(), 'bin', 'tsibase.js');
 
 export function startNode(dir: string, args: string[] = []): Promise<RunningNode> {
   // TSIBASE_NODE_FLAGS passes flags to the node process's Node.js (e.g. --cpu-prof for profiling).
@@ -27,6 +30,7 @@ export function startNode(dir: string, args: string[] = []): Promise<RunningNode
       resolve({
         process: child,
         api: m[1]!,
+        port: new URL(m[1]!).port,
         stop: () => new Promise((done) => {
           if (child.exitCode !== null) return done();
           child.once('exit', () => done());

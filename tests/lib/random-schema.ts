@@ -4,7 +4,7 @@
 import type { AnyType } from '../../host-api/index.js';
 import type { Random } from './random.js';
 
-export interface RandomType {
+interface RandomType {
   type: AnyType;
   value: (rnd: Random) => unknown;
 }

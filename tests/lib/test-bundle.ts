@@ -15,10 +15,21 @@ async function bundleScript(): Promise<BundleScript> {
   return (await import(pathToFileURL(join(ROOT, 'scripts', 'build-bundle.js')).href)) as BundleScript;
 }
 
-/** The default bundle's services compiled from services-wasm/ by the tests themselves, plus `extra`. */
-export async function testBundle(extra: readonly BundleServiceInput[] = []): Promise<Uint8Array> {
+async function packTestBundle(extra: readonly BundleServiceInput[]): Promise<Uint8Array> {
   const services = await (await bundleScript()).bundleServices(async (account) => (await compiledService(account)).binary);
   return packBundle({ services: [...services, ...extra] });
+}
+
+let plain: Promise<Uint8Array> | undefined;
+
+/**
+ * The default bundle's services compiled from services-wasm/ by the tests themselves, plus `extra`;
+ * without extras, packed once per process (each caller gets its own copy).
+ */
+export async function testBundle(extra: readonly BundleServiceInput[] = []): Promise<Uint8Array> {
+  if (extra.length > 0) return packTestBundle(extra);
+  plain ??= packTestBundle([]);
+  return (await plain).slice();
 }
 
 /** The same from the services `make services` built (build/services), plus `extra`. */

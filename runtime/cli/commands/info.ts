@@ -12,7 +12,7 @@ export async function infoCommand(argv: string[]): Promise<number> {
   const client = new ChainClient(option(args, 'api') ?? DEFAULT_API);
   const root = await client.getJson('/common/rootdomain');
   const chainId = await client.getJson('/common/chainid');
-  const head = (await client.getJson('/common/tapos/head')) as { refBlockIndex: number; refBlockSuffix: number };
+  const head = await client.headReference();
   console.log(`node:        ${client.api}`);
   console.log(`root domain: ${root}`);
   console.log(`chain id:    ${chainId}`);

@@ -1,6 +1,8 @@
 // Deploy-time limits (host-abi.md §10) and metering settings. Runtime budgets (fuel, stack
 // bytes) are not here: they belong to each execution context (ExecutionMeter).
 
+import { Limits } from '../../../host-api/abi/databases.js';
+
 export interface AdmissionOptions {
   /** Largest accepted module, in bytes (code is stored as one value). */
   readonly maxCodeBytes?: number;
@@ -15,9 +17,9 @@ export interface AdmissionOptions {
 }
 
 export const DEFAULT_ADMISSION_OPTIONS: Required<AdmissionOptions> = {
-  maxCodeBytes: 8 * 1024 * 1024,
-  maxMemoryPages: 512,
-  maxTableElements: 8192,
-  maxMutableGlobalBytes: 1024,
+  maxCodeBytes: Limits.maxValueSize,
+  maxMemoryPages: Limits.maxMemoryPages,
+  maxTableElements: Limits.maxTableElements,
+  maxMutableGlobalBytes: Limits.maxMutableGlobalBytes,
   bulkBytesPerFuel: 64,
 };

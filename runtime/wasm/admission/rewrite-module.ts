@@ -64,10 +64,6 @@ export function rewriteModule(module: WasmModule, settings: RewriteSettings): Ui
       case SectionId.memory:
         emit(SectionId.memory, (w) => writeMemory(w, module, settings.memoryMaximum));
         break;
-      case SectionId.export:
-        if (module.exports.some((e) => e.kind === 'global')) emit(SectionId.export, (w) => writeExports(w, module));
-        else copySection(out, module, section);
-        break;
       case SectionId.code:
         emit(SectionId.code, (w) => writeCode(w, module, settings));
         break;

@@ -3,6 +3,7 @@ import {
 } from '../../../host-api/abi/databases.js';
 import { configKey } from '../../../host-api/abi/keys.js';
 import { ConfigRow } from '../../../host-api/types/native.js';
+import { startsWithBytes } from '../../db/binary-string.js';
 import type { KvReader, KvWriter } from '../../db/store.js';
 import { HostError } from '../errors.js';
 import type { ExecutionContext } from '../execution-context.js';
@@ -18,8 +19,9 @@ function denied(what: string, db: number, reason: string): HostError {
   return new HostError('HOST_ACCESS_DENIED', `${what}: database ${db} ${reason}`);
 }
 
-function startsWithOwner(key: Uint8Array, owner: bigint): boolean {
-  return key.length >= PREFIX_BYTES && new DataView(key.buffer, key.byteOffset, PREFIX_BYTES).getBigUint64(0) === owner;
+function startsWithOwner(key: Uint8Array, inst: ServiceInstance): boolean {
+  const prefix = inst.ownerPrefix;
+  return prefix !== null && startsWithBytes(key, prefix);
 }
 
 /** The reader/writer behind a database id: the context's temporary database or the store. */
@@ -39,7 +41,7 @@ export function checkRead(ctx: ExecutionContext, inst: ServiceInstance, what: st
   if (rule === 'none' && !(readNeedsPrivilege(db) && inst.isPrivileged && isSubjectiveMode(ctx.mode))) {
     throw denied(what, db, `is not readable in ${ctx.mode} mode`);
   }
-  if (rule === 'own' && !startsWithOwner(key, inst.service)) {
+  if (rule === 'own' && !startsWithOwner(key, inst)) {
     throw denied(what, db, `only allows reading keys that start with the service's own account ('${inst.name}')`);
   }
   requireOpenView(ctx, what, db);
@@ -66,7 +68,7 @@ export function checkWrite(ctx: ExecutionContext, inst: ServiceInstance, what: s
   if ((rule === 'privileged' || rule === 'privileged-own') && !inst.isPrivileged) {
     throw denied(what, db, `can only be written by privileged services ('${inst.name}' is not)`);
   }
-  if ((rule === 'own' || rule === 'privileged-own') && !startsWithOwner(key, inst.service)) {
+  if ((rule === 'own' || rule === 'privileged-own') && !startsWithOwner(key, inst)) {
     throw denied(what, db, `only allows writing keys that start with the service's own account ('${inst.name}')`);
   }
   requireOpenView(ctx, what, db);

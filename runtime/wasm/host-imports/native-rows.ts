@@ -12,7 +12,6 @@ function expectedKey(table: number, row: Record<string, unknown>): Uint8Array | 
     case NativeTable.code: return codeKey(row.codeNum as bigint);
     case NativeTable.codeByHash: return codeByHashKey(row.codeHash as Uint8Array, row.vmType as number, row.vmVersion as number);
     case NativeTable.scheduledSnapshot: return nativeTableKey(table).u32(row.blockNum as number).finish();
-    case NativeTable.notify: return undefined;
     default: return nativeTableKey(table).finish();
   }
 }

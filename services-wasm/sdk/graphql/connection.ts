@@ -6,6 +6,7 @@
 
 import { bytesToHex, hexToBytes } from "../hex";
 import { Cursor, compareBytes, successor } from "../tables/cursor";
+import { KeyValue } from "../tables/db";
 import { PREFIX_LENGTH } from "../tables/location";
 import { Index } from "../tables/table-index";
 import { Value, ValueKind } from "./ast";
@@ -52,20 +53,20 @@ function keyArgument<Row, K>(index: Index<Row, K>, v: Value, name: string, exec:
   return null;
 }
 
-/** `first` or `last`: a whole, non-negative count; -1 when absent, -2 after an error. */
+/** `first` or `last`: a whole, non-negative count; -1 when absent or after an error (recorded in `exec`). */
 function countArgument(field: FieldRequest, name: string, exec: Execution): i64 {
   const v = field.argument(name);
   if (v === null || v.kind == ValueKind.Null) return -1;
   const n = isNumber(v) ? parseFloat(v.text) : NaN;
   if (isNaN(n) || Math.floor(n) != n || n < 0) {
     exec.fail("Argument \"" + name + "\" must be a non-negative whole number.");
-    return -2;
+    return -1;
   }
   return n > <f64>i32.MAX_VALUE ? <i64>i32.MAX_VALUE : <i64>n;
 }
 
 class Edge extends GqlObject {
-  constructor(private typePrefix: string, private node: GqlObject, private cursor: string) {
+  constructor(private typePrefix: string, private node: GqlObject, readonly cursor: string) {
     super();
   }
 
@@ -136,8 +137,7 @@ class Connection extends GqlObject {
 
 /** The entries of a page, in key order, and what lies beyond it. */
 class Page {
-  keys: Array<Uint8Array> = [];
-  values: Array<Uint8Array> = [];
+  entries: Array<KeyValue> = [];
   hasPreviousPage: bool = false;
   hasNextPage: bool = false;
 }
@@ -151,20 +151,21 @@ function earlier(a: Uint8Array | null, b: Uint8Array): Uint8Array {
 }
 
 class Query<Row, K> {
+  /** The index's key prefix. */
+  private prefix: Uint8Array;
   lower: Uint8Array;
   upper: Uint8Array | null = null;
-  ok: bool = true;
 
   constructor(private index: Index<Row, K>, private field: FieldRequest, private exec: Execution) {
-    this.lower = index.location.prefix(index.number);
+    const prefix = index.location.prefix(index.number);
+    this.prefix = prefix;
+    this.lower = prefix;
   }
 
   private key(name: string): Uint8Array | null {
     const v = this.field.argument(name);
     if (v === null || v.kind == ValueKind.Null) return null;
-    const key = keyArgument<Row, K>(this.index, v, name, this.exec);
-    if (key === null) this.ok = false;
-    return key;
+    return keyArgument<Row, K>(this.index, v, name, this.exec);
   }
 
   /** An opaque cursor back to the entry's full key; null (and an error) when it is not one of this index's. */
@@ -174,11 +175,10 @@ class Query<Row, K> {
     const bytes = v.kind == ValueKind.String ? hexToBytes(v.text) : null;
     if (bytes === null) {
       this.exec.fail("Argument \"" + name + "\" is not a cursor.");
-      this.ok = false;
       return null;
     }
     const full = new Uint8Array(PREFIX_LENGTH + bytes.length);
-    full.set(this.lower);
+    full.set(this.prefix);
     full.set(bytes!, PREFIX_LENGTH);
     return full;
   }
@@ -205,25 +205,20 @@ class Query<Row, K> {
     const backward = first < 0 && last >= 0;
     const limit: i64 = first >= 0 ? first : last >= 0 ? last : i64.MAX_VALUE;
     const c: Cursor<Row, K> = this.index.between(this.lower, upper, backward);
-    while (c.valid && <i64>page.keys.length <= limit) {
-      page.keys.push(c.key);
-      page.values.push(c.value);
+    while (c.valid && <i64>page.entries.length <= limit) {
+      page.entries.push(new KeyValue(c.key, c.value));
       if (backward) c.prev();
       else c.next();
     }
-    if (<i64>page.keys.length > limit) {
-      page.keys.pop();
-      page.values.pop();
+    if (<i64>page.entries.length > limit) {
+      page.entries.pop();
       if (backward) page.hasPreviousPage = true;
       else page.hasNextPage = true;
     }
     if (backward) {
-      page.keys.reverse();
-      page.values.reverse();
-    } else if (last >= 0 && <i64>page.keys.length > last) {
-      const drop = page.keys.length - <i32>last;
-      page.keys = page.keys.slice(drop);
-      page.values = page.values.slice(drop);
+      page.entries.reverse();
+    } else if (last >= 0 && <i64>page.entries.length > last) {
+      page.entries = page.entries.slice(page.entries.length - <i32>last);
       page.hasPreviousPage = true;
     }
     return page;
@@ -239,15 +234,14 @@ export function writeConnection<Row, K>(index: Index<Row, K>, field: FieldReques
   query.bound();
   const first = countArgument(field, "first", exec);
   const last = countArgument(field, "last", exec);
-  if (!query.ok || first == -2 || last == -2) return;
+  if (exec.failed) return;
   const page = query.page(first, last);
   const edges = new Array<Edge>();
-  const cursors = new Array<string>();
-  for (let i = 0; i < page.keys.length; i++) {
-    cursors.push(bytesToHex(page.keys[i].subarray(PREFIX_LENGTH)));
-    edges.push(new Edge(typePrefix, nodeOf(index.rowOf(page.values[i])), cursors[i]));
+  for (let i = 0; i < page.entries.length; i++) {
+    const entry = page.entries[i];
+    edges.push(new Edge(typePrefix, nodeOf(index.rowOf(entry.value)), bytesToHex(entry.key.subarray(PREFIX_LENGTH))));
   }
-  const start: string | null = cursors.length > 0 ? cursors[0] : null;
-  const end: string | null = cursors.length > 0 ? cursors[cursors.length - 1] : null;
+  const start: string | null = edges.length > 0 ? edges[0].cursor : null;
+  const end: string | null = edges.length > 0 ? edges[edges.length - 1].cursor : null;
   exec.writeObject(new Connection(typePrefix, edges, new PageInfo(page.hasPreviousPage, page.hasNextPage, start, end)));
 }

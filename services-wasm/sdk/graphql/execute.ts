@@ -98,12 +98,8 @@ export class Execution {
     if (this.leaf("Int")) this.out += value.toString();
   }
 
-  writeFloat(value: f64): void {
-    if (this.leaf("Float")) this.out += isFinite(value) ? value.toString() : "null";
-  }
-
-  writeString(value: string, type: string = "String"): void {
-    if (this.leaf(type)) this.out += jsonString(value);
+  writeString(value: string): void {
+    if (this.leaf("String")) this.out += jsonString(value);
   }
 
   /** A list: beginList, then each item with a writer (nextItem between items), then endList. */

@@ -19,8 +19,6 @@ export class Token {
     public kind: TokenKind = TokenKind.End,
     /** A punctuator or name as written; a number's text; a string's value. */
     public value: string = "",
-    /** Offset of the token in the source (for error messages). */
-    public start: i32 = 0,
   ) {}
 }
 
@@ -70,20 +68,15 @@ export class Lexer {
   private pos: i32 = 0;
   /** The first lexical error, or "" while there is none. */
   error: string = "";
-  /** Offset of the error. */
-  errorAt: i32 = 0;
 
   constructor(private source: string) {
     if (source.length > 0 && source.charCodeAt(0) == 0xfeff) this.pos = 1;
   }
 
-  private fail(message: string, at: i32): Token {
-    if (this.error.length == 0) {
-      this.error = message;
-      this.errorAt = at;
-    }
+  private fail(message: string): Token {
+    if (this.error.length == 0) this.error = message;
     this.pos = this.source.length;
-    return new Token(TokenKind.End, "", at);
+    return new Token(TokenKind.End, "");
   }
 
   private code(at: i32): i32 {
@@ -109,32 +102,32 @@ export class Lexer {
     this.skipIgnored();
     const start = this.pos;
     const c = this.code(start);
-    if (c < 0) return new Token(TokenKind.End, "", start);
+    if (c < 0) return new Token(TokenKind.End, "");
     if (c == 0x2e) {
       if (this.code(start + 1) == 0x2e && this.code(start + 2) == 0x2e) {
         this.pos += 3;
-        return new Token(TokenKind.Punctuator, "...", start);
+        return new Token(TokenKind.Punctuator, "...");
       }
-      return this.fail("Unexpected character: \".\".", start);
+      return this.fail("Unexpected character: \".\".");
     }
     // ! $ & ( ) : = @ [ ] { | }
     if (c == 0x21 || c == 0x24 || c == 0x26 || c == 0x28 || c == 0x29 || c == 0x3a || c == 0x3d || c == 0x40
       || c == 0x5b || c == 0x5d || c == 0x7b || c == 0x7c || c == 0x7d) {
       this.pos++;
-      return new Token(TokenKind.Punctuator, String.fromCharCode(c), start);
+      return new Token(TokenKind.Punctuator, String.fromCharCode(c));
     }
     if (isNameStart(c)) {
       let end = start + 1;
       while (isNameContinue(this.code(end))) end++;
       this.pos = end;
-      return new Token(TokenKind.Name, this.source.substring(start, end), start);
+      return new Token(TokenKind.Name, this.source.substring(start, end));
     }
     if (c == 0x2d || isDigit(c)) return this.number(start);
     if (c == 0x22) {
       if (this.code(start + 1) == 0x22 && this.code(start + 2) == 0x22) return this.blockString(start);
       return this.string(start);
     }
-    return this.fail("Unexpected character: " + quoted(String.fromCharCode(c)) + ".", start);
+    return this.fail("Unexpected character: " + quoted(String.fromCharCode(c)) + ".");
   }
 
   private digits(at: i32): i32 {
@@ -148,28 +141,28 @@ export class Lexer {
     if (this.code(at) == 0x2d) at++;
     if (this.code(at) == 0x30) {
       at++;
-      if (isDigit(this.code(at))) return this.fail("Invalid number, unexpected digit after 0.", at);
+      if (isDigit(this.code(at))) return this.fail("Invalid number, unexpected digit after 0.");
     } else {
       at = this.digits(at);
-      if (at < 0) return this.fail("Invalid number, expected digit.", start);
+      if (at < 0) return this.fail("Invalid number, expected digit.");
     }
     let float = false;
     if (this.code(at) == 0x2e) {
       float = true;
       at = this.digits(at + 1);
-      if (at < 0) return this.fail("Invalid number, expected digit.", start);
+      if (at < 0) return this.fail("Invalid number, expected digit.");
     }
     if (this.code(at) == 0x45 || this.code(at) == 0x65) {
       float = true;
       at++;
       if (this.code(at) == 0x2b || this.code(at) == 0x2d) at++;
       at = this.digits(at);
-      if (at < 0) return this.fail("Invalid number, expected digit.", start);
+      if (at < 0) return this.fail("Invalid number, expected digit.");
     }
     const after = this.code(at);
-    if (after == 0x2e || isNameStart(after)) return this.fail("Invalid number, expected digit.", at);
+    if (after == 0x2e || isNameStart(after)) return this.fail("Invalid number, expected digit.");
     this.pos = at;
-    return new Token(float ? TokenKind.Float : TokenKind.Int, this.source.substring(start, at), start);
+    return new Token(float ? TokenKind.Float : TokenKind.Int, this.source.substring(start, at));
   }
 
   private string(start: i32): Token {
@@ -181,10 +174,10 @@ export class Lexer {
       const c = s.charCodeAt(at);
       if (c == 0x22) {
         this.pos = at + 1;
-        return new Token(TokenKind.String, value + s.substring(chunk, at), start);
+        return new Token(TokenKind.String, value + s.substring(chunk, at));
       }
       if (c == 0x0a || c == 0x0d) break;
-      if (c < 0x20 && c != 0x09) return this.fail("Invalid character within String.", at);
+      if (c < 0x20 && c != 0x09) return this.fail("Invalid character within String.");
       if (c != 0x5c) {
         at++;
         continue;
@@ -202,16 +195,16 @@ export class Lexer {
       else if (e == 0x74) value += "\t";
       else if (e == 0x75) {
         const unicode = this.unicodeEscape(at);
-        if (unicode < 0) return this.fail("Invalid Unicode escape sequence.", at);
+        if (unicode < 0) return this.fail("Invalid Unicode escape sequence.");
         value += String.fromCodePoint(unicode >> 8);
         length = unicode & 0xff;
       } else {
-        return this.fail("Invalid character escape sequence.", at);
+        return this.fail("Invalid character escape sequence.");
       }
       at += length;
       chunk = at;
     }
-    return this.fail("Unterminated string.", at);
+    return this.fail("Unterminated string.");
   }
 
   /** `\uXXXX` (a surrogate pair as two) or `\u{X…}` at `at`: code point << 8 | escape length; -1 if invalid. */
@@ -258,9 +251,9 @@ export class Lexer {
       const c = s.charCodeAt(at);
       if (c == 0x22 && this.code(at + 1) == 0x22 && this.code(at + 2) == 0x22) {
         this.pos = at + 3;
-        return new Token(TokenKind.BlockString, blockStringValue(raw + s.substring(chunk, at)), start);
+        return new Token(TokenKind.BlockString, blockStringValue(raw + s.substring(chunk, at)));
       }
-      if (c < 0x20 && c != 0x09 && c != 0x0a && c != 0x0d) return this.fail("Invalid character within String.", at);
+      if (c < 0x20 && c != 0x09 && c != 0x0a && c != 0x0d) return this.fail("Invalid character within String.");
       if (c == 0x5c && this.code(at + 1) == 0x22 && this.code(at + 2) == 0x22 && this.code(at + 3) == 0x22) {
         raw += s.substring(chunk, at) + "\"\"\"";
         at += 4;
@@ -269,7 +262,7 @@ export class Lexer {
       }
       at++;
     }
-    return this.fail("Unterminated string.", at);
+    return this.fail("Unterminated string.");
   }
 }
 

@@ -9,17 +9,12 @@ import { HttpRequest } from "../http/request";
 import { withCors } from "../http/cors";
 import { JsonKind, JsonValue } from "../json/value";
 import { parseJson } from "../json/parse";
-import { decodeUtf8 } from "../utf8";
 import { check } from "../abort";
 import { GqlObject, executeQuery } from "./execute";
 
 function mediaType(contentType: string): string {
   const semicolon = contentType.indexOf(";");
   return (semicolon < 0 ? contentType : contentType.substring(0, semicolon)).trim().toLowerCase();
-}
-
-function bodyText(request: HttpRequest): string {
-  return decodeUtf8(request.body.dataStart, request.body.length);
 }
 
 /** A member that must be a string when present; null when absent or null. */
@@ -46,9 +41,9 @@ export function serveGraphQL(request: HttpRequest, root: GqlObject, sdl: string)
   if (request.method == "GET") return withCors(HttpReply.text(sdl));
   if (request.method != "POST") return null;
   const type = mediaType(request.contentType);
-  if (type == "application/graphql") return answer(root, bodyText(request), null, null);
+  if (type == "application/graphql") return answer(root, request.bodyText(), null, null);
   if (type != "application/json") return null;
-  const json = parseJson(bodyText(request));
+  const json = parseJson(request.bodyText());
   check(json.kind == JsonKind.Object, "graphql: the body must be a JSON object");
   const text = optionalString(json, "query");
   check(text !== null, "graphql: the body has no query");

@@ -2,6 +2,7 @@
 
 import { HttpHeader } from "./header";
 import { decodePercent, equalsIgnoreCase, trimSpaces } from "./text";
+import { decodeUtf8 } from "../utf8";
 
 /** One `name=value` pair of a query string. */
 export class QueryParam {
@@ -44,6 +45,11 @@ export class HttpRequest {
   path(): string {
     const q = this.target.indexOf("?");
     return q < 0 ? this.target : this.target.substring(0, q);
+  }
+
+  /** The body decoded as UTF-8. */
+  bodyText(): string {
+    return decodeUtf8(this.body.dataStart, this.body.length);
   }
 
   /** The query's `key=value` pairs in order; values have %XX escapes decoded. */

@@ -6,12 +6,14 @@ import { account } from "../names/account";
 import { getSender } from "../service/context";
 import { check } from "../abort";
 
+const HTTP_SERVER = account("http");
+
 /** The account of the http-server service. */
 export function httpServer(): AccountNumber {
-  return account("http");
+  return HTTP_SERVER;
 }
 
 /** Aborts unless the running action was sent by the http-server service. */
 export function checkHttpServerCaller(): void {
-  check(getSender() == httpServer(), "only the http-server service may call this action");
+  check(getSender() == HTTP_SERVER, "only the http-server service may call this action");
 }

@@ -8,7 +8,7 @@ import { HttpRequest } from "./request";
 import { HttpReply } from "./reply";
 import { withCors } from "./cors";
 import { parseJson } from "../json/parse";
-import { decodeUtf8, isValidUtf8 } from "../utf8";
+import { isValidUtf8 } from "../utf8";
 import { check } from "../abort";
 
 const SIMPLE_UI_PAGE = `<html>
@@ -25,7 +25,7 @@ export function serveSimpleUi<S>(service: S, request: HttpRequest, root: bool = 
   if (request.method == "POST" && path.startsWith(PACK_ACTION)) {
     const body = request.body;
     check(isValidUtf8(body.dataStart, body.length), "pack_action: the body is not UTF-8");
-    const packed = service.__packAction(path.substring(PACK_ACTION.length), parseJson(decodeUtf8(body.dataStart, body.length)));
+    const packed = service.__packAction(path.substring(PACK_ACTION.length), parseJson(request.bodyText()));
     return packed !== null ? withCors(HttpReply.bytes("application/octet-stream", packed)) : null;
   }
   if (request.method != "GET") return null;

@@ -3,6 +3,7 @@
 
 import { JsonKind, JsonValue } from "./value";
 import { abort } from "../abort";
+import { hexDigitValue } from "../hex";
 
 const MAX_DEPTH = 64;
 
@@ -126,11 +127,7 @@ class Parser {
   hex4(): i32 {
     let value = 0;
     for (let i = 0; i < 4; i++) {
-      const c = this.peek();
-      let digit = -1;
-      if (c >= 0x30 && c <= 0x39) digit = c - 0x30;
-      else if (c >= 0x61 && c <= 0x66) digit = c - 0x61 + 10;
-      else if (c >= 0x41 && c <= 0x46) digit = c - 0x41 + 10;
+      const digit = hexDigitValue(this.peek());
       if (digit < 0) this.fail("bad \\u escape");
       value = (value << 4) | digit;
       this.pos++;

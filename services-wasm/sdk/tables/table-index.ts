@@ -45,12 +45,12 @@ export class Index<Row, K> extends RowIndex<Row> {
 
   /** At the smallest key. */
   first(): Cursor<Row, K> {
-    return new Cursor<Row, K>(this, greaterEqual(this.location.db, this.location.prefix(this.number), PREFIX_LENGTH), null, null);
+    return this.between(this.location.prefix(this.number), null);
   }
 
   /** At the largest key (move with prev()). */
   last(): Cursor<Row, K> {
-    return new Cursor<Row, K>(this, max(this.location.db, this.location.prefix(this.number)), null, null);
+    return this.between(this.location.prefix(this.number), null, true);
   }
 
   /** At the first key >= `key`. */

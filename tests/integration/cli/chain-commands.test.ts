@@ -7,15 +7,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { httpRequest, serviceUrl } from '../../../runtime/cli/client.js';
-import { startNode, type RunningNode } from '../../lib/node-process.js';
+import { BIN, startNode, type RunningNode } from '../../lib/node-process.js';
 import { testBundle } from '../../lib/test-bundle.js';
+import { tokenBalance } from '../../lib/tokens.js';
 import { compiledService } from '../../unit/services-wasm/program.js';
 
 interface Ctx { dir: string; node: RunningNode; tokens: string }
 const test = suite<Ctx>('tsibase create / deploy / push / info');
-
-const BIN = join(process.cwd(), 'bin', 'tsibase.js');
 
 interface Run { status: number | null; stdout: string; stderr: string }
 
@@ -42,8 +40,7 @@ const file = (ctx: Ctx, name: string, text: string) => {
 const transfer = (from: string, to: string, amount: string) =>
   JSON.stringify([{ sender: from, service: 'tokens', method: 'transfer', data: { to, amount, memo: 'test' } }]);
 
-const balance = async (ctx: Ctx, account: string) =>
-  (await httpRequest(serviceUrl(ctx.node.api, 'tokens', `/balance?account=${account}`))).json();
+const balance = (ctx: Ctx, account: string) => tokenBalance(ctx.node.api, account);
 
 test.before(async (ctx) => {
   ctx.dir = mkdtempSync(join(tmpdir(), 'tsibase-cli-'));

@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { BIN } from '../../lib/node-process.js';
 
-const BIN = join(process.cwd(), 'bin', 'tsibase.js');
 const run = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8' });
 
 test('keys prints a P-256 private key, its public key as PEM and as hex', () => {

@@ -16,11 +16,10 @@ const test = suite<Ctx>('host resolution, node-local hosts, before boot');
 
 /** A request to `node` with `host` (a label under the node's root, or a whole host) as the Host header. */
 function request(node: RunningNode, host: string, path: string, init: { method?: string; headers?: Record<string, string> } = {}) {
-  const url = new URL(node.api);
-  return httpRequest(`http://127.0.0.1:${url.port}${path}`, { ...init, headers: { ...init.headers, host: `${host}:${url.port}` } });
+  return httpRequest(`http://127.0.0.1:${node.port}${path}`, { ...init, headers: { ...init.headers, host: `${host}:${node.port}` } });
 }
 
-const port = (node: RunningNode) => new URL(node.api).port;
+const port = (node: RunningNode) => node.port;
 
 test.before(async (ctx) => {
   ctx.dir = mkdtempSync(join(tmpdir(), 'tsibase-hosts-'));

@@ -10,6 +10,7 @@ import * as assert from 'uvu/assert';
 import {
   SignedTransaction, Transaction, bytesToHex, generateKeyPair, methodNumberFromName, signPackedTransaction, systemAction, type Action, type KeyPair,
 } from '../../../host-api/index.js';
+import { utf8Bytes } from '../../../host-api/encoding/utf8.js';
 import { LoginData } from '../../../host-api/types/native.js';
 import { ChainClient } from '../../../runtime/cli/chain-client.js';
 import { httpRequest, serviceUrl } from '../../../runtime/cli/client.js';
@@ -128,7 +129,7 @@ test('a login transaction in JSON, with the transaction as an object or as hex',
   const proofs = SignedTransaction.unpack(signed).proofs.map(bytesToHex);
   const asObject = Transaction.toJson(Transaction.unpack(transaction));
   for (const body of [{ transaction: asObject, proofs }, { transaction: bytesToHex(transaction), proofs }]) {
-    const r = await postLogin(ctx, new TextEncoder().encode(JSON.stringify(body)), 'application/json');
+    const r = await postLogin(ctx, utf8Bytes(JSON.stringify(body)), 'application/json');
     assert.is(r.status, 200, r.text());
     assert.is((r.json() as { token_type: string }).token_type, 'bearer');
   }
@@ -168,11 +169,11 @@ test('an expired login, a forged signature and a body that is not a transaction 
   assert.is(garbage.status, 400);
   assert.match(garbage.text(), /invalid login transaction/);
   for (const json of ['null', '{"transaction": 5, "proofs": []}', '{"transaction": {"tapos": 1}}', '{']) {
-    const bad = await postLogin(ctx, new TextEncoder().encode(json), 'application/json');
+    const bad = await postLogin(ctx, utf8Bytes(json), 'application/json');
     assert.is(bad.status, 400, json);
     assert.match(bad.text(), /invalid login transaction/);
   }
-  const text = await postLogin(ctx, new TextEncoder().encode('{}'), 'text/plain');
+  const text = await postLogin(ctx, utf8Bytes('{}'), 'text/plain');
   assert.is(text.status, 500);
   assert.is(text.text(), 'Expected a json or fracpack body');
   const get = await httpRequest(serviceUrl(ctx.node.api, 'transact', '/login'));
@@ -182,7 +183,7 @@ test('an expired login, a forged signature and a body that is not a transaction 
 test('set-auth-cookie stores the token as the session cookie; remove-auth-cookie clears it', async (ctx) => {
   const token = await ctx.client.login('alice', [ctx.alice]);
   const set = await httpRequest(serviceUrl(ctx.node.api, 'probe', '/common/set-auth-cookie'), {
-    method: 'POST', headers: JSON_TYPE, body: new TextEncoder().encode(JSON.stringify({ accessToken: token })),
+    method: 'POST', headers: JSON_TYPE, body: utf8Bytes(JSON.stringify({ accessToken: token })),
   });
   assert.is(set.status, 200, set.text());
   assert.is(set.headers['set-cookie'], `SESSION=${token}; Path=/; HttpOnly; SameSite=Strict; Max-Age=2592000`);
@@ -191,7 +192,7 @@ test('set-auth-cookie stores the token as the session cookie; remove-auth-cookie
   assert.is(removed.status, 200);
   assert.is(removed.headers['set-cookie'], 'SESSION=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0');
   const bad = await httpRequest(serviceUrl(ctx.node.api, 'probe', '/common/set-auth-cookie'), {
-    method: 'POST', headers: JSON_TYPE, body: new TextEncoder().encode(JSON.stringify({ accessToken: 'a;b' })),
+    method: 'POST', headers: JSON_TYPE, body: utf8Bytes(JSON.stringify({ accessToken: 'a;b' })),
   });
   assert.is(bad.status, 500);
   assert.match(bad.text(), /cannot carry/);
@@ -201,7 +202,7 @@ test('credentialed CORS on the auth cookie endpoints is for the supervisor origi
   const preflight = (origin: string) => httpRequest(serviceUrl(ctx.node.api, 'probe', '/common/set-auth-cookie'), {
     method: 'OPTIONS', headers: { origin, 'access-control-request-headers': 'content-type' },
   });
-  const supervisor = `http://supervisor.${ROOT}:${new URL(ctx.node.api).port}`;
+  const supervisor = `http://supervisor.${ROOT}:${ctx.node.port}`;
   const good = await preflight(supervisor);
   assert.is(good.headers['access-control-allow-origin'], supervisor);
   assert.is(good.headers['access-control-allow-headers'], 'content-type');

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { utf8Bytes as text } from '../../../host-api/encoding/utf8.js';
 import { SignedTransaction, Transaction, bytesToHex, systemAction } from '../../../host-api/index.js';
 import { ChainClient } from '../../../runtime/cli/chain-client.js';
 import { httpRequest, serviceUrl } from '../../../runtime/cli/client.js';
@@ -14,7 +15,6 @@ import { testBundle } from '../../lib/test-bundle.js';
 interface Ctx { dir: string; node: RunningNode; client: ChainClient }
 const test = suite<Ctx>('sites, homepage and common-api');
 
-const text = (s: string) => new TextEncoder().encode(s);
 const store = (owner: string, path: string, contentType: string, content: string) =>
   systemAction(owner, 'sites.storeSys', { path, contentType, content: text(content) });
 
@@ -70,7 +70,7 @@ test('the root domain shows the home page, linking the registered services on th
   const r = await httpRequest(new URL('/', ctx.node.api).toString());
   assert.is(r.status, 200);
   assert.is(r.contentType, 'text/html');
-  const port = new URL(ctx.node.api).port;
+  const port = ctx.node.port;
   assert.match(r.text(), `<a href="//example.tsibase.localhost:${port}/">example</a>`);
   assert.match(r.text(), /Chain id <code>[0-9A-F]{64}<\/code>/);
 });

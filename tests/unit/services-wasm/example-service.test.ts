@@ -5,7 +5,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { accountNumberFromName, compileSchema, methodNumberFromName, type AnyType, type Schema } from '../../../host-api/index.js';
 import { TestChain } from '../../../runtime/testing/test-chain.js';
-import { buildScript, compiledService } from './program.js';
+import { compiledEntry, compiledService } from './program.js';
 
 interface ServiceSchema {
   service: string;
@@ -34,7 +34,7 @@ let types: ReturnType<typeof compileSchema>;
 
 test.before(async () => {
   const example = await compiledService('example');
-  const caller = await (await buildScript()).compileService(CALLER, { [CALLER]: CALLER_SOURCE });
+  const caller = await compiledEntry(CALLER, { [CALLER]: CALLER_SOURCE });
   schema = example.schema as ServiceSchema;
   types = compileSchema(schema.types);
   chain = TestChain.open();

@@ -8,8 +8,9 @@ import * as assert from 'uvu/assert';
 import { buildSchema, graphql } from 'graphql';
 import { compileSchema, type AnyType, type Schema } from '../../../host-api/index.js';
 import { TestChain } from '../../../runtime/testing/test-chain.js';
-import { seededRandom } from '../../lib/random.js';
-import { buildScript } from './program.js';
+import { bytesToHex as hex } from '../../lib/hex.js';
+import { Random } from '../../lib/random.js';
+import { compiledEntry } from './program.js';
 
 const SDL = `
 type Query {
@@ -67,7 +68,7 @@ class Paged {
 
 interface Item { id: bigint; label: string }
 const ROWS: Item[] = [];
-const random = seededRandom(0xc0ffee);
+const rnd = new Random(0xc0ffee);
 for (const id of [0n, 1n, 2n, 7n, 100n, 255n, 256n, 65_536n, 1n << 40n, (1n << 64n) - 1n]) {
   ROWS.push({ id, label: ['pear', 'apple', 'fig', 'kiwi', 'plum', 'date', 'lime', 'yuzu', 'sloe', 'akee'][ROWS.length]! });
 }
@@ -102,7 +103,6 @@ function reference(rows: Item[], key: (i: Item) => string | bigint, parse: (s: s
 }
 
 // Cursors are the hex of the key inside the index: big-endian-ordered encodings, so hex order is key order.
-const hex = (b: Uint8Array) => Buffer.from(b).toString('hex').toUpperCase();
 let idCursor: (i: Item) => string;
 let labelCursor: (i: Item) => string;
 
@@ -136,7 +136,7 @@ async function agree(field: 'items' | 'byLabel', args: Args): Promise<{ edges: {
 }
 
 test.before(async () => {
-  const compiled = await (await buildScript()).compileService(ENTRY, { [ENTRY]: SOURCE });
+  const compiled = await compiledEntry(ENTRY, { [ENTRY]: SOURCE });
   const serviceSchema = compiled.schema as { types: Schema; actions: typeof actions };
   types = compileSchema(serviceSchema.types);
   actions = serviceSchema.actions;
@@ -170,12 +170,12 @@ test('every combination of bounds and counts, and cursors from earlier pages', a
   const idValues = ['0', '1', '3', '100', '256', '18446744073709551615', '18446744073709551614'];
   const labelValues = ['', 'a', 'apple', 'kiwi', 'pz', 'yuzu', 'zzz'];
   for (let i = 0; i < 250; i++) {
-    const field = random() < 0.5 ? 'items' as const : 'byLabel' as const;
+    const field = rnd.next() < 0.5 ? 'items' as const : 'byLabel' as const;
     const values = field === 'items' ? idValues : labelValues;
     const args: Args = {};
-    for (const bound of ['gt', 'ge', 'lt', 'le'] as const) if (random() < 0.25) args[bound] = values[Math.floor(random() * values.length)]!;
-    if (random() < 0.5) args.first = Math.floor(random() * 5);
-    if (random() < 0.4) args.last = Math.floor(random() * 5);
+    for (const bound of ['gt', 'ge', 'lt', 'le'] as const) if (rnd.next() < 0.25) args[bound] = rnd.pick(values);
+    if (rnd.next() < 0.5) args.first = rnd.int(5);
+    if (rnd.next() < 0.4) args.last = rnd.int(5);
     const page = await agree(field, args);
     // Resume after the page's end, or before its start, with the same bounds.
     if (page && page.edges.length > 0) {

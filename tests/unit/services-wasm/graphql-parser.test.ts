@@ -4,7 +4,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parse, type ArgumentNode, type DirectiveNode, type SelectionNode, type TypeNode, type ValueNode } from 'graphql';
-import { seededRandom } from '../../lib/random.js';
+import { Random } from '../../lib/random.js';
 import { program, utf8 } from './program.js';
 
 const SOURCE = `
@@ -170,45 +170,45 @@ test('fixed documents: the same tree as graphql-js, or both refuse', async () =>
 const NAMES = ['a', 'b', 'node', 'edges', 'on', 'query', 'true', 'null', '_x9', 'Type'];
 const TYPES = ['Int', 'String', '[Int]', '[ID!]!', 'In!'];
 
-function generator(random: () => number) {
-  const pick = <T>(xs: readonly T[]) => xs[Math.floor(random() * xs.length)]!;
+function generator(rnd: Random) {
+  const pick = <T>(xs: readonly T[]) => rnd.pick(xs);
   const gap = () => pick([' ', ' ', '\n', ', ', '\t', ' # c\n', '']);
   const sep = () => pick([' ', '\n', ',', ' , ']);
-  const name = () => pick(NAMES.filter((n) => n !== 'on' || random() < 0.5));
+  const name = () => pick(NAMES.filter((n) => n !== 'on' || rnd.next() < 0.5));
   const string = () => JSON.stringify(pick(['', 'x', 'é', 'a"b', 'tab\there', '😀', '\\']));
   const value = (depth: number, variables: boolean): string => {
-    const r = random();
+    const r = rnd.next();
     if (variables && r < 0.1) return `$${pick(['v', 'w'])}`;
     if (r < 0.25) return pick(['0', '-1', '42', '9007199254740993']);
     if (r < 0.35) return pick(['1.5', '-0.0', '1e10', '2.5E-3']);
     if (r < 0.5) return string();
     if (r < 0.6) return pick(['true', 'false', 'null', 'RED']);
     if (depth > 2) return '1';
-    if (r < 0.8) return `[${Array.from({ length: Math.floor(random() * 3) }, () => value(depth + 1, variables)).join(sep())}]`;
-    return `{${Array.from({ length: Math.floor(random() * 3) }, () => `${name()}:${gap()}${value(depth + 1, variables)}`).join(sep())}}`;
+    if (r < 0.8) return `[${Array.from({ length: rnd.int(3) }, () => value(depth + 1, variables)).join(sep())}]`;
+    return `{${Array.from({ length: rnd.int(3) }, () => `${name()}:${gap()}${value(depth + 1, variables)}`).join(sep())}}`;
   };
-  const args = (variables: boolean) => random() < 0.6 ? '' :
-    `(${Array.from({ length: 1 + Math.floor(random() * 3) }, () => `${name()}:${gap()}${value(0, variables)}`).join(sep())})`;
-  const directives = (variables: boolean) => random() < 0.8 ? '' : ` @${name()}${args(variables)}`;
-  const selections = (depth: number): string => `{${gap()}${Array.from({ length: 1 + Math.floor(random() * 3) }, () => {
-    const r = random();
+  const args = (variables: boolean) => rnd.next() < 0.6 ? '' :
+    `(${Array.from({ length: 1 + rnd.int(3) }, () => `${name()}:${gap()}${value(0, variables)}`).join(sep())})`;
+  const directives = (variables: boolean) => rnd.next() < 0.8 ? '' : ` @${name()}${args(variables)}`;
+  const selections = (depth: number): string => `{${gap()}${Array.from({ length: 1 + rnd.int(3) }, () => {
+    const r = rnd.next();
     if (r < 0.1) return `...${gap()}F${directives(true)}`;
-    if (r < 0.2 && depth < 3) return `...${random() < 0.5 ? ` on ${name()}` : ''}${directives(true)} ${selections(depth + 1)}`;
-    const field = `${random() < 0.2 ? `${name()}:${gap()}` : ''}${name()}${args(true)}${directives(true)}`;
-    return depth < 3 && random() < 0.4 ? `${field} ${selections(depth + 1)}` : field;
+    if (r < 0.2 && depth < 3) return `...${rnd.next() < 0.5 ? ` on ${name()}` : ''}${directives(true)} ${selections(depth + 1)}`;
+    const field = `${rnd.next() < 0.2 ? `${name()}:${gap()}` : ''}${name()}${args(true)}${directives(true)}`;
+    return depth < 3 && rnd.next() < 0.4 ? `${field} ${selections(depth + 1)}` : field;
   }).join(sep())}${gap()}}`;
   const operation = () => {
-    if (random() < 0.3) return selections(0);
-    const vars = random() < 0.5 ? '' :
-      `(${Array.from({ length: 1 + Math.floor(random() * 2) }, () => `$${name()}: ${pick(TYPES)}${random() < 0.3 ? ` = ${value(0, false)}` : ''}`).join(sep())})`;
-    return `${pick(['query', 'mutation', 'subscription'])}${random() < 0.6 ? ` ${name()}` : ''}${vars}${directives(false)} ${selections(0)}`;
+    if (rnd.next() < 0.3) return selections(0);
+    const vars = rnd.next() < 0.5 ? '' :
+      `(${Array.from({ length: 1 + rnd.int(2) }, () => `$${name()}: ${pick(TYPES)}${rnd.next() < 0.3 ? ` = ${value(0, false)}` : ''}`).join(sep())})`;
+    return `${pick(['query', 'mutation', 'subscription'])}${rnd.next() < 0.6 ? ` ${name()}` : ''}${vars}${directives(false)} ${selections(0)}`;
   };
-  return () => [operation(), ...(random() < 0.3 ? [`fragment F on ${name()}${directives(false)} ${selections(1)}`] : [])].join('\n');
+  return () => [operation(), ...(rnd.next() < 0.3 ? [`fragment F on ${name()}${directives(false)} ${selections(1)}`] : [])].join('\n');
 }
 
 test('random documents and random corruptions of them: agreement with graphql-js', async () => {
-  const random = seededRandom(0x6a1);
-  const next = generator(random);
+  const rnd = new Random(0x6a1);
+  const next = generator(rnd);
   let valid = 0;
   for (let i = 0; i < 300; i++) {
     const source = next();
@@ -216,9 +216,9 @@ test('random documents and random corruptions of them: agreement with graphql-js
     // A random character removed, doubled or replaced by a punctuator (whole code points: the
     // service gets UTF-8, which cannot hold half a surrogate pair).
     const chars = Array.from(source);
-    const at = Math.floor(random() * chars.length);
+    const at = rnd.int(chars.length);
     const edit = (replacement: string[]) => [...chars.slice(0, at), ...replacement, ...chars.slice(at + 1)].join('');
-    for (const edited of [edit([]), edit([chars[at]!, chars[at]!]), edit(['{}()[]:$@!."'[Math.floor(random() * 12)]!])]) await agree(edited);
+    for (const edited of [edit([]), edit([chars[at]!, chars[at]!]), edit(['{}()[]:$@!."'[rnd.int(12)]!])]) await agree(edited);
   }
   // The generator writes valid documents (so trees are compared, not just refusals).
   assert.ok(valid > 250, `${valid} of 300 generated documents valid`);

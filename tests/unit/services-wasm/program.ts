@@ -102,16 +102,25 @@ export class Program {
   }
 }
 
-const services = new Map<string, Promise<CompiledService>>();
+const entries = new Map<string, Promise<CompiledService>>();
+
+/**
+ * The module of a fixed entry (a path from the repository root, its sources overridden by
+ * `sources`), compiled once per entry, sources and process.
+ */
+export function compiledEntry(entry: string, sources?: Record<string, string>): Promise<CompiledService> {
+  const key = sources ? `${entry}\0${JSON.stringify(sources)}` : entry;
+  let p = entries.get(key);
+  if (!p) {
+    p = buildScript().then((build) => build.compileService(entry, sources));
+    entries.set(key, p);
+  }
+  return p;
+}
 
 /** A service folder's module as `make services` builds it, compiled once per process. */
 export function compiledService(name: string): Promise<CompiledService> {
-  let p = services.get(name);
-  if (!p) {
-    p = buildScript().then((build) => build.compileService(`services-wasm/${name}/index.ts`));
-    services.set(name, p);
-  }
-  return p;
+  return compiledEntry(`services-wasm/${name}/index.ts`);
 }
 
 const compiled = new Map<string, Promise<Program>>();

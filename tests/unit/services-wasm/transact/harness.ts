@@ -12,7 +12,7 @@ import {
 } from '../../../../host-api/index.js';
 import { ProcessTransactionArgs, StatusRow } from '../../../../host-api/types/native.js';
 import { TestChain, type RunOptions, type RunResult } from '../../../../runtime/testing/test-chain.js';
-import { buildScript, compiledService, type CompiledService } from '../program.js';
+import { compiledEntry, compiledService, type CompiledService } from '../program.js';
 
 const SERVICES_DIR = 'tests/unit/services-wasm/transact/services';
 const PRIVILEGED = 1n;
@@ -115,8 +115,7 @@ function withBinary(compiled: CompiledService) {
 /** transact and the test services, compiled once per process. */
 function services() {
   built ??= (async () => {
-    const build = await buildScript();
-    const compile = async (name: string) => withBinary(await build.compileService(`${SERVICES_DIR}/${name}.as.ts`));
+    const compile = async (name: string) => withBinary(await compiledEntry(`${SERVICES_DIR}/${name}.as.ts`));
     return {
       transact: withBinary(await compiledService('transact')),
       accounts: withBinary(await compiledService('accounts')),
