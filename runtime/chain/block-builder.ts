@@ -1,7 +1,7 @@
 import { DbId } from '../../host-api/abi/databases.js';
 import { databaseStatusKey } from '../../host-api/abi/keys.js';
 import { blockId as computeBlockId } from '../../host-api/chain/block-id.js';
-import { merkleLeaf, merkleRoot, merkleRootOfLeaves } from '../../host-api/chain/merkle.js';
+import { merkleRoot } from '../../host-api/chain/merkle.js';
 import { compileSchema } from '../../host-api/fracpack/index.js';
 import { methodNumberFromName } from '../../host-api/names/index.js';
 import { NO_ARGUMENTS, type Block, type BlockHeader, type Consensus, type SignedTransaction } from '../../host-api/types/index.js';
@@ -103,20 +103,28 @@ export class BlockBuilder {
     return trace;
   }
 
+  /** The merkle events this block wrote, in id order (failed transactions' were rolled back). */
+  private merkleEvents(): Uint8Array[] {
+    const events: Uint8Array[] = [];
+    for (let id = this.merkleEventsAtStart, end = merkleEventCount(this.store); id < end; id++) {
+      events.push(this.store.getSequential(DbId.merkleEvent, id)!);
+    }
+    return events;
+  }
+
   /** Completes the block: roots, id, block log, status row; one durable commit. */
   finish(): { block: Block; blockId: Uint8Array } {
     const transactions: SignedTransaction[] = this.included.map((t) => ({ transaction: t.transaction, proofs: t.proofs, subjectiveData: [] }));
     const infos = this.included.map((t) =>
       TransactionInfo.pack({ transactionId: t.id, signatureHash: sha256(Proofs.pack(t.proofs)), subjectiveDataHash: NO_SUBJECTIVE_DATA_HASH }),
     );
-    const merkleEvents = Number(merkleEventCount(this.store) - this.merkleEventsAtStart);
     const status = readStatus(this.store) ?? this.status;
     const header: BlockHeader = {
       ...this.header,
       commitNum: this.header.blockNum, // one producer: every block is final when committed
       consensusState: sha256(JointConsensus.pack(status.consensus)),
       trxMerkleRoot: merkleRoot(infos),
-      eventMerkleRoot: merkleRootOfLeaves(new Array(merkleEvents).fill(merkleLeaf(NO_ARGUMENTS))),
+      eventMerkleRoot: merkleRoot(this.merkleEvents()),
     };
     const id = computeBlockId(header);
     const block: Block = { header, transactions };

@@ -42,10 +42,13 @@ export class Example {
     return counter.value;
   }
 
-  /** Removes the sender's counter `name`. */
+  /** Removes the sender's counter `name`; the removal is provable from the block (a merkle event). */
   @action
   reset(name: string): void {
-    counters.remove(new CounterKey(getSender(), name));
+    const key = new CounterKey(getSender(), name);
+    if (counters.get(key) === null) return;
+    counters.remove(key);
+    this.counterReset(key.owner, name);
   }
 
   @action
@@ -78,4 +81,7 @@ export class Example {
 
   @event("history")
   incremented(owner: AccountNumber, name: string, value: u64): void {}
+
+  @event("merkle")
+  counterReset(owner: AccountNumber, name: string): void {}
 }

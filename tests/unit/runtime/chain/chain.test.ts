@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import {
-  blockId, bootTransactions, compileSchema, generateKeyPair, signTransaction, systemAction,
-  taposReference, unpackBundle, type KeyPair,
+  accountNumberFromName, blockId, bootTransactions, bytesToHex, merkleRoot, methodNumberFromName, compileSchema, generateKeyPair, signTransaction, systemAction,
+  taposReference, Transaction, unpackBundle, type Block, type KeyPair,
 } from '../../../../host-api/index.js';
 import { Chain } from '../../../../runtime/chain/chain.js';
 import { readBlock } from '../../../../runtime/chain/block-log.js';
@@ -16,6 +16,10 @@ import { Engine } from '../../../../runtime/wasm/engine.js';
 import { testBundle } from '../../../lib/test-bundle.js';
 
 const INCREMENT_ARGS = compileSchema({}).typeOf({ Object: { name: 'string', by: 'u64' } });
+const RESET_ARGS = compileSchema({}).typeOf({ Object: { name: 'string' } });
+const MERKLE_EVENT = compileSchema({}).typeOf({
+  Object: { service: 'AccountNumber', type: { Option: 'MethodNumber' }, data: { Option: { Object: { owner: 'AccountNumber', name: 'string' } } } },
+});
 
 interface Context { dir: string; store: LmdbStore; chain: Chain; alice: KeyPair }
 const test = suite<Context>('chain');
@@ -111,6 +115,25 @@ test('rejected: expired, too early, duplicate, bad TaPoS', async ({ chain, alice
   const bad = transaction(chain, [increment('alice', 3)], claims);
   bad.tapos.refBlockSuffix = (bad.tapos.refBlockSuffix ^ 1) >>> 0;
   assert.match((await chain.push(signTransaction(bad, [alice]), 'applied')).error!, /non-existing block/);
+});
+
+test('eventMerkleRoot is the merkle root of the merkle events the block wrote (chain.md §1)', async ({ chain, store, alice }) => {
+  const claims = [{ service: 'verify-sig', rawData: alice.publicKey }];
+  const reset = { sender: 'alice', service: 'example', method: 'reset', rawData: RESET_ARGS.pack({ name: 'n' }) };
+  const trace = await chain.push(signTransaction(transaction(chain, [reset], claims), [alice]), 'final');
+  assert.is(trace.error, null);
+  let num = chain.status!.head!.header.blockNum;
+  let block = readBlock(store, num)!;
+  const hasReset = (b: Block) => b.transactions.some((t) => Transaction.unpack(t.transaction).actions.some((a) => a.method === methodNumberFromName('reset')));
+  while (!hasReset(block)) block = readBlock(store, --num)!;
+  const event = MERKLE_EVENT.pack({
+    service: accountNumberFromName('example'),
+    type: methodNumberFromName('counterReset'),
+    data: { owner: accountNumberFromName('alice'), name: 'n' },
+  });
+  assert.is(bytesToHex(block.header.eventMerkleRoot), bytesToHex(merkleRoot([event])));
+  const before = readBlock(store, num - 1)!;
+  assert.is(bytesToHex(before.header.eventMerkleRoot), '00'.repeat(32), 'a block without merkle events has the empty root');
 });
 
 test('a restarted node keeps its chain and produces on top of it', async (ctx) => {
