@@ -50,6 +50,13 @@ export class InstancePool {
     return undefined;
   }
 
+  /** Bytes of the linear memories of the idle instances. */
+  idleMemoryBytes(): number {
+    let bytes = 0;
+    for (const instance of this.idle) bytes += (instance.exports.memory as WasmMemory).buffer.byteLength;
+    return bytes;
+  }
+
   give(instance: WasmInstanceObject): void {
     if (this.snapshot && this.idle.length < MAX_IDLE) this.idle.push(instance);
   }

@@ -20,6 +20,11 @@ export class ModuleCache<T> {
     return entry.value;
   }
 
+  /** Every cached value, without counting as a use. */
+  *values(): IterableIterator<T> {
+    for (const entry of this.entries.values()) yield entry.value;
+  }
+
   set(codeHash: string, value: T): void {
     this.entries.set(codeHash, { value, lastUse: ++this.uses });
     if (this.entries.size > this.capacity) {
