@@ -1,0 +1,133 @@
+// A log record and its JSON form (http.md §8). Every attribute is optional; Logging fills in
+// Host, Process, ProcessId and TimeStamp when the caller leaves them out.
+
+export const SEVERITIES = ['debug', 'info', 'notice', 'warning', 'error', 'critical'] as const;
+export type Severity = (typeof SEVERITIES)[number];
+
+export const CHANNELS = ['http', 'p2p', 'chain', 'service', 'block', 'transaction', 'consensus'] as const;
+export type Channel = (typeof CHANNELS)[number];
+
+export interface RequestAttributes {
+  Method?: string;
+  Target?: string;
+  Host?: string;
+}
+
+export interface ResponseAttributes {
+  Status?: number;
+  Bytes?: number;
+  /** Microseconds. */
+  Time?: number;
+}
+
+export interface LogRecord {
+  Message?: string;
+  /** The machine's name. */
+  Host?: string;
+  Process?: string;
+  ProcessId?: number;
+  TimeStamp?: Date;
+  Severity?: Severity;
+  Channel?: Channel;
+  PeerId?: number;
+  RemoteEndpoint?: string;
+  BlockId?: string;
+  BlockHeader?: Record<string, unknown>;
+  TransactionId?: string;
+  Request?: RequestAttributes;
+  Response?: ResponseAttributes;
+  /** The four times are microseconds. */
+  PackTime?: number;
+  ServiceLoadTime?: number;
+  DatabaseTime?: number;
+  WasmExecTime?: number;
+}
+
+/** How filters compare an attribute and how formats render it by default. */
+export type AttributeKind = 'string' | 'number' | 'severity' | 'channel' | 'time' | 'object';
+
+// Declaration order is the JSON key order of http.md §8.
+const TOP_LEVEL_KINDS: { readonly [K in keyof Required<LogRecord>]: AttributeKind } = {
+  Message: 'string',
+  Host: 'string',
+  Process: 'string',
+  ProcessId: 'number',
+  TimeStamp: 'time',
+  Severity: 'severity',
+  Channel: 'channel',
+  PeerId: 'number',
+  RemoteEndpoint: 'string',
+  BlockId: 'string',
+  BlockHeader: 'object',
+  TransactionId: 'string',
+  Request: 'object',
+  Response: 'object',
+  PackTime: 'number',
+  ServiceLoadTime: 'number',
+  DatabaseTime: 'number',
+  WasmExecTime: 'number',
+};
+
+const NESTED_KINDS: Readonly<Record<string, AttributeKind>> = {
+  'Request.Method': 'string',
+  'Request.Target': 'string',
+  'Request.Host': 'string',
+  'Response.Status': 'number',
+  'Response.Bytes': 'number',
+  'Response.Time': 'number',
+};
+
+export const RECORD_KEYS = Object.keys(TOP_LEVEL_KINDS) as (keyof LogRecord)[];
+
+/**
+ * The kind of an attribute path such as `Severity` or `Request.Method`, or undefined for a name
+ * no record has. Block headers are free-form, so `BlockHeader.<field>` is any kind.
+ */
+export function attributeKind(path: string): AttributeKind | 'any' | undefined {
+  if (Object.hasOwn(TOP_LEVEL_KINDS, path)) return TOP_LEVEL_KINDS[path as keyof LogRecord];
+  if (Object.hasOwn(NESTED_KINDS, path)) return NESTED_KINDS[path];
+  if (/^BlockHeader(\.[^.]+)+$/.test(path)) return 'any';
+  return undefined;
+}
+
+/** The value at an attribute path, or undefined when any step is missing. */
+export function attributeValue(record: LogRecord, path: string): unknown {
+  let value: unknown = record;
+  for (const step of path.split('.')) {
+    if (value === null || typeof value !== 'object' || value instanceof Date) return undefined;
+    value = Object.hasOwn(value, step) ? (value as Record<string, unknown>)[step] : undefined;
+  }
+  return value;
+}
+
+export function severityRank(severity: Severity): number {
+  return SEVERITIES.indexOf(severity);
+}
+
+/** `YYYY-MM-DDThh:mm:ss.mmmZ`, always UTC. */
+export function formatTimeStamp(time: Date): string {
+  return time.toISOString();
+}
+
+/** The record as one JSON object, keys in the order of http.md §8, absent attributes left out. */
+export function recordToJson(record: LogRecord): string {
+  const ordered: Record<string, unknown> = {};
+  for (const key of RECORD_KEYS) {
+    const value = record[key];
+    if (value === undefined) continue;
+    if (value instanceof Date) ordered[key] = formatTimeStamp(value);
+    else if (key === 'Request' || key === 'Response') ordered[key] = inKeyOrder(key, value as object);
+    else ordered[key] = value;
+  }
+  return JSON.stringify(ordered);
+}
+
+function inKeyOrder(parent: string, value: object): Record<string, unknown> {
+  const ordered: Record<string, unknown> = {};
+  for (const path of Object.keys(NESTED_KINDS)) {
+    const [head, field] = path.split('.');
+    const fieldValue = head === parent ? (value as Record<string, unknown>)[field] : undefined;
+    if (fieldValue !== undefined) ordered[field] = fieldValue;
+  }
+  return ordered;
+}
