@@ -32,18 +32,14 @@ export interface ResidentMemory {
   readonly other: bigint;
 }
 
-// memfd and device mappings have a path but are shared memory, not a file's contents.
-function isFile(path: string): boolean {
-  return path.startsWith('/') && !path.startsWith('/memfd:') && !path.startsWith('/dev/');
-}
-
 /**
  * database: mappings of the given LMDB data files; code: executable mappings of files (the node
  * binary and shared libraries); data: the other mappings of those same files (constants,
  * relocations, initialised data); other: the rest, including other mapped files.
  */
 export function classifyMappings(mappings: readonly Mapping[], databaseFiles: ReadonlySet<string>): ResidentMemory {
-  const objectFiles = new Set(mappings.filter((m) => isFile(m.path) && m.perms[2] === 'x').map((m) => m.path));
+  // The node binary and the shared libraries: the files that are mapped executable.
+  const objectFiles = new Set(mappings.filter((m) => m.path.startsWith('/') && m.perms[2] === 'x').map((m) => m.path));
   let database = 0n, code = 0n, data = 0n, other = 0n;
   for (const { perms, path, rss } of mappings) {
     if (databaseFiles.has(path)) database += rss;
