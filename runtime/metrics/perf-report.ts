@@ -39,7 +39,7 @@ export interface PerfSources {
   readonly procDir?: string;
 }
 
-export function perfTimestamp(): bigint {
+function perfTimestamp(): bigint {
   return process.hrtime.bigint() / 1000n;
 }
 

@@ -1,0 +1,38 @@
+// The wasm categories of the perf report as the engine gives them: the linear memories of the
+// instances it keeps (grown ones included) and the size of the code it compiled.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { collectPerfReport } from '../../../../runtime/metrics/perf-report.js';
+import { TransactionCounters } from '../../../../runtime/metrics/transaction-counters.js';
+import { TestChain } from '../../../../runtime/testing/test-chain.js';
+import { Probe, probeWasm } from '../../../lib/probe.js';
+
+const WASM_PAGE = 65536;
+
+test('a memory grown by a real module shows in wasmMemory, its compiled code in wasmCode', async () => {
+  const chain = TestChain.open();
+  try {
+    const wasm = await probeWasm();
+    chain.deploy('probe', wasm);
+    assert.equal(chain.engine.memoryFigures(), { wasmMemory: 0, wasmCode: 0 }, 'nothing compiled yet');
+
+    const r = chain.run({ sender: 'alice', service: 'probe', method: Probe.growMemory, rawData: '' });
+    assert.is(r.error, undefined);
+    const pages = new DataView(r.retval.buffer, r.retval.byteOffset).getUint32(0, true);
+    assert.ok(pages > 1, `grew to ${pages} pages`);
+
+    // The instance went back to the engine's pool when its context ended.
+    const figures = chain.engine.memoryFigures();
+    assert.is(figures.wasmMemory, pages * WASM_PAGE);
+    // The metered binary: the module plus its meter, never smaller than what was deployed.
+    assert.ok(figures.wasmCode >= wasm.length, `${figures.wasmCode} bytes of code for a ${wasm.length}-byte module`);
+
+    const report = collectPerfReport({ transactions: new TransactionCounters(() => 0), databaseFiles: [], wasm: () => chain.engine.memoryFigures() });
+    assert.is(report.memory.wasmMemory, String(pages * WASM_PAGE));
+    assert.is(report.memory.wasmCode, String(figures.wasmCode));
+  } finally {
+    await chain.close();
+  }
+});
+
+test.run();
