@@ -41,7 +41,10 @@ export class Pkcs11Module {
   }
 
   close(): void {
-    this.pkcs11.C_Finalize();
-    this.pkcs11.close();
+    try {
+      this.pkcs11.C_Finalize();
+    } finally {
+      this.pkcs11.close();
+    }
   }
 }

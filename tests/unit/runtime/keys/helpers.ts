@@ -21,12 +21,13 @@ export function removeDir(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
 }
 
-/** Asserts that `signer` signs a random digest with `key` (verified as verify-sig does). */
-export function assertSignsFor(signer: Signer, key: Key): void {
+/** Asserts that `signer` signs a random digest with `key` (verified as verify-sig does); returns the signature. */
+export function assertSignsFor(signer: Signer, key: Key): Uint8Array {
   const digest = randomBytes(32);
   const signature = signer(digest);
   assert.is(signature.length, 64);
   assert.ok(verifyDigest(hexToBytes(key.rawData), digest, signature), `signature by ${key.rawData} does not verify`);
+  return signature;
 }
 
 /**
