@@ -36,11 +36,13 @@ export function sortedFiles(directory: string): string[] {
 }
 
 /** A Logging over `directory` whose stderr (console loggers, failure reports) is captured. */
-export function captureLogging(loggers: unknown, directory: string, clock?: Clock): { logging: Logging; stderr: string[] } {
+export function captureLogging(
+  loggers: unknown, directory: string, clock?: Clock, closeGraceMs = 2000,
+): { logging: Logging; stderr: string[] } {
   const stderr: string[] = [];
   const logging = new Logging(loggers, {
     directory, clock, host: 'node.example', process: 'tsibase', processId: 42,
-    writeStderr: (text) => void stderr.push(text), closeGraceMs: 2000,
+    writeStderr: (text) => void stderr.push(text), closeGraceMs,
   });
   return { logging, stderr };
 }
