@@ -36,7 +36,6 @@ export interface PipeSettings {
 }
 
 export type SinkSettings = ConsoleSettings | FileSettings | LocalSettings | PipeSettings;
-export type LoggerType = SinkSettings['type'];
 
 export interface LoggerSettings {
   readonly name: string;

@@ -77,7 +77,7 @@ const NESTED_KINDS: Readonly<Record<string, AttributeKind>> = {
   'Response.Time': 'number',
 };
 
-export const RECORD_KEYS = Object.keys(TOP_LEVEL_KINDS) as (keyof LogRecord)[];
+const RECORD_KEYS = Object.keys(TOP_LEVEL_KINDS) as (keyof LogRecord)[];
 
 /**
  * The kind of an attribute path such as `Severity` or `Request.Method`, or undefined for a name

@@ -79,7 +79,7 @@ test('log() sends a record to every logger whose filter it passes', async () => 
   assert.equal(lines(join(dir, 'web.log')), ['missing page']);
 });
 
-test('records get Host, Process, ProcessId and TimeStamp unless they bring their own', () => {
+test('records get Host, Process, ProcessId and TimeStamp unless they bring their own', async () => {
   const dir = tempDir();
   const clock = new ManualClock(Date.parse('2024-01-01T00:00:00Z'));
   const { logging } = captureLogging({}, dir, clock);
@@ -91,6 +91,7 @@ test('records get Host, Process, ProcessId and TimeStamp unless they bring their
     { Host: 'node.example', Process: 'tsibase', ProcessId: 42, TimeStamp: new Date('2024-01-01T00:00:00Z'), Message: 'plain', Severity: 'info', Channel: 'chain' },
     { Host: 'elsewhere', Process: 'tsibase', ProcessId: 42, TimeStamp: new Date(0), Message: 'own' },
   ]);
+  await logging.close();
 });
 
 test('a console logger writes one line per record to stderr', async () => {
@@ -101,7 +102,7 @@ test('a console logger writes one line per record to stderr', async () => {
   assert.equal(stderr, ['warning: peer lost\n']);
 });
 
-test('subscribers get every record until they unsubscribe; a failing one is reported, not thrown', () => {
+test('subscribers get every record until they unsubscribe; a failing one is reported, not thrown', async () => {
   const { logging, stderr } = captureLogging({}, tempDir());
   const seen: string[] = [];
   const stop = logging.subscribe((record) => seen.push(record.Message!));
@@ -113,6 +114,7 @@ test('subscribers get every record until they unsubscribe; a failing one is repo
   logging.info('chain', 'b');
   assert.equal(seen, ['a']);
   assert.equal(stderr, ['tsibase: log subscriber failed: subscriber bug\n', 'tsibase: log subscriber failed: subscriber bug\n']);
+  await logging.close();
 });
 
 test('reconfiguring a same-name same-type logger under load loses and repeats no record', async () => {
