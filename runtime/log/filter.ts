@@ -187,7 +187,7 @@ const OPERATOR_TESTS: Readonly<Record<Operator, (order: number) => boolean>> = {
 /** Orders an attribute's value against the literal; undefined when they cannot be compared. */
 type Comparator = (actual: unknown) => number | undefined;
 
-function sign(a: number | string, b: number | string): number {
+function sign<T extends number | bigint | string>(a: T, b: T): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
@@ -218,8 +218,10 @@ function comparator(kind: AttributeKind | 'any', literal: string, path: string, 
     case 'any': {
       const number = Number(literal);
       const numeric = literal.trim() !== '' && Number.isFinite(number);
+      const integer = /^-?\d+$/.test(literal) ? BigInt(literal) : undefined;
       return (actual) => {
         if (typeof actual === 'number' && numeric) return sign(actual, number);
+        if (typeof actual === 'bigint' && integer !== undefined) return sign(actual, integer);
         if (typeof actual === 'string' || typeof actual === 'number' || typeof actual === 'boolean') {
           return sign(String(actual), literal);
         }

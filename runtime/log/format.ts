@@ -30,7 +30,7 @@
 import { LogError } from './errors.js';
 import { parseFilter, type LogFilter } from './filter.js';
 import {
-  attributeKind, attributeValue, formatTimeStamp, recordToJson,
+  attributeKind, attributeValue, formatTimeStamp, recordToJson, toJson,
   type AttributeKind, type LogRecord,
 } from './record.js';
 import { compileStrftime } from './strftime.js';
@@ -289,7 +289,7 @@ function allPresent(attributes: readonly string[]): LogFilter {
 function renderDefault(value: unknown): string {
   if (value === undefined) return '';
   if (value instanceof Date) return formatTimeStamp(value);
-  if (typeof value === 'object') return JSON.stringify(value);
+  if (typeof value === 'object') return toJson(value);
   return String(value);
 }
 
@@ -304,7 +304,7 @@ const SINGLE_PLACEHOLDER = /^\{([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]
 
 function parseObjectFormat(template: Record<string, unknown>, path: string): LogFormat {
   const build = objectBuilder(template, path);
-  return (record) => JSON.stringify(build(record));
+  return (record) => toJson(build(record));
 }
 
 type ObjectBuilder = (record: LogRecord) => Record<string, unknown>;

@@ -119,7 +119,20 @@ export function recordToJson(record: LogRecord): string {
     else if (key === 'Request' || key === 'Response') ordered[key] = inKeyOrder(key, value as object);
     else ordered[key] = value;
   }
-  return JSON.stringify(ordered);
+  return toJson(ordered);
+}
+
+/**
+ * JSON text of a record or part of one. Logging must not throw at the code that logs, so
+ * 64-bit values (bigint) become decimal strings and a value JSON cannot hold (a cycle) becomes
+ * a string saying so.
+ */
+export function toJson(value: unknown): string {
+  try {
+    return JSON.stringify(value, (_, field) => (typeof field === 'bigint' ? field.toString() : field));
+  } catch (err) {
+    return JSON.stringify(`unserializable: ${err instanceof Error ? err.message : String(err)}`);
+  }
 }
 
 function inKeyOrder(parent: string, value: object): Record<string, unknown> {

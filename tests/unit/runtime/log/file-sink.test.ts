@@ -1,5 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ManualClock, captureLogging, lines, sortedFiles, tempDir, waitFor } from './helpers.js';
@@ -238,6 +239,18 @@ test('without flush records are buffered until flushed, rotated or closed', asyn
   assert.equal(lines(join(dir, 'old-0.log')), [record(1), record(2), record(3)]);
   await logging.close();
   assert.equal(lines(join(dir, 'current.log')), [record(4)]);
+});
+
+test('buffered records are written when the process exits without closing Logging', () => {
+  const dir = tempDir();
+  const loggingModule = new URL('../../../../runtime/log/logging.js', import.meta.url).href;
+  const script = `
+    const { Logging } = await import(${JSON.stringify(loggingModule)});
+    const logging = new Logging({ f: { type: 'file', filename: 'node.log', format: '{Message}' } }, { directory: ${JSON.stringify(dir)} });
+    logging.info('chain', 'last words');
+    process.exit(0);`;
+  execFileSync(process.execPath, ['--input-type=module', '-e', script]);
+  assert.equal(lines(join(dir, 'node.log')), ['last words']);
 });
 
 test('a file that cannot be opened is reported once on stderr and logging goes on without throwing', async () => {

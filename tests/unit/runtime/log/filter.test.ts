@@ -88,6 +88,7 @@ test('BlockHeader fields compare as numbers when both sides are numbers, else as
   assert.ok(matches('BlockHeader.blockNum > 9', warning));
   assert.ok(matches('BlockHeader.producer = prod', warning));
   assert.not.ok(matches('BlockHeader.missing = 1', warning));
+  assert.ok(matches('BlockHeader.height > 9007199254740993', { BlockHeader: { height: 2n ** 53n + 2n } }));
 });
 
 test('not binds tighter than and, and tighter than or', () => {

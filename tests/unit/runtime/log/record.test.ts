@@ -22,6 +22,13 @@ test('absent attributes are left out of the JSON record', () => {
   assert.is(recordToJson({}), '{}');
 });
 
+test('rendering never throws: 64-bit values become decimal strings, a cycle a note', () => {
+  assert.is(recordToJson({ BlockHeader: { height: 2n ** 64n - 1n } }), '{"BlockHeader":{"height":"18446744073709551615"}}');
+  const cyclic: Record<string, unknown> = {};
+  cyclic.self = cyclic;
+  assert.match(recordToJson({ Message: 'm', BlockHeader: cyclic }), /^"unserializable: .*circular/i);
+});
+
 test('TimeStamp renders as YYYY-MM-DDThh:mm:ss.mmmZ in UTC', () => {
   assert.is(formatTimeStamp(new Date(Date.UTC(1999, 11, 31, 23, 59, 59, 999))), '1999-12-31T23:59:59.999Z');
 });
