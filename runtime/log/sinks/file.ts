@@ -35,11 +35,6 @@ export class FileSink implements LogSink<FileSettings> {
     this.open('a');
   }
 
-  /** The file records are currently written to. */
-  get currentPath(): string {
-    return this.path;
-  }
-
   write(text: string): void {
     if (this.fd === undefined && !this.open('a')) return;
     const line = text + '\n';

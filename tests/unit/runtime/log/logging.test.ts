@@ -163,6 +163,17 @@ test('a changed filter or format applies from the next record on, exactly', asyn
   assert.equal(lines(join(dir, 'node.log')), ['i1', 'w1', '! w2', 'info i3']);
 });
 
+test('a file logger whose filename changes goes on in the new file from the next record', async () => {
+  const dir = tempDir();
+  const config = (filename: string) => ({ f: { type: 'file', filename, format: '{Message}' } });
+  const { logging } = captureLogging(config('first.log'), dir);
+  logging.info('chain', 'one');
+  logging.reconfigure(config('second.log'));
+  logging.info('chain', 'two');
+  await logging.close();
+  assert.equal([lines(join(dir, 'first.log')), lines(join(dir, 'second.log'))], [['one'], ['two']]);
+});
+
 test('a logger whose type changes is closed and a new one opened; a removed one is closed', async () => {
   const dir = tempDir();
   const { logging } = captureLogging({
