@@ -3,7 +3,7 @@ SHELL := /bin/bash
 NODE_MODULES_STAMP := node_modules/.install-stamp
 TS_SOURCES := $(shell find host-api runtime tests bench -name '*.ts' ! -name '*.as.ts' ! -path 'tests/services/*' 2>/dev/null) tsconfig.json
 
-.PHONY: all install build services browser bench test run clean
+.PHONY: all install build services browser softhsm bench test run clean
 
 all: build
 
@@ -29,7 +29,11 @@ services: build
 browser:
 	scripts/install-browser.sh
 
-test: build browser
+# The key tests use Debian's softhsm2 as a real PKCS#11 device.
+softhsm:
+	scripts/install-softhsm.sh
+
+test: build browser softhsm
 	node scripts/run-tests.js
 
 bench: services

@@ -12,7 +12,7 @@ import { bootBlock, splitBootList } from './boot.js';
 import { readStatus } from './chain-state.js';
 import { ChainError } from './errors.js';
 import { checkLogin } from './login.js';
-import { TransactionProcessor, decodeTransaction } from './transaction-processor.js';
+import { TransactionProcessor, decodeTransaction, type DecodedTransaction } from './transaction-processor.js';
 
 export type WaitFor = 'applied' | 'final';
 
@@ -33,6 +33,15 @@ export interface ChainOptions {
   readonly onBlock?: (blockNum: number) => void;
   /** Open HTTP requests, which callbacks may answer (deferred replies). */
   readonly sockets?: SocketRegistry;
+  /** Counts pushed transactions and their outcomes (the perf report). */
+  readonly counters?: TransactionOutcomes;
+}
+
+/** What the chain reports of each pushed transaction. */
+export interface TransactionOutcomes {
+  received(): void;
+  succeeded(): void;
+  failed(): void;
 }
 
 interface FinalWaiter {
@@ -50,14 +59,16 @@ export class Chain {
   readonly processor: TransactionProcessor;
   private readonly intervalUs: bigint;
   private readonly now: () => number;
-  private readonly producerName: string;
+  private producerName: string;
   /** The producer's account number (0 when this node does not produce). */
-  private readonly producerAccount: bigint;
+  private producerAccount: bigint;
   private open: BlockBuilder | undefined;
   private timer: NodeJS.Timeout | undefined;
   private finalWaiters: FinalWaiter[] = [];
   /** Whether block 2 exists; a chain never goes away, so it is read once and then only set. */
   private booted: boolean;
+  /** Pushed transactions not yet applied (their proofs are being verified). */
+  private pending = 0;
 
   constructor(readonly store: Store, readonly engine: Engine, private readonly options: ChainOptions = {}) {
     this.processor = new TransactionProcessor(store, engine);
@@ -70,6 +81,11 @@ export class Chain {
 
   get status(): StatusRow | undefined {
     return readStatus(this.store);
+  }
+
+  /** Transactions received and not yet applied (the perf report's `unprocessed`). */
+  get unprocessed(): number {
+    return this.pending;
   }
 
   /** True once block 2 exists. */
@@ -108,10 +124,25 @@ export class Chain {
    */
   async push(packed: Uint8Array, waitFor: WaitFor = 'final'): Promise<TransactionTrace> {
     if (!this.hasChain) throw new ChainError('CHAIN_NOT_BOOTED', 'the node has no chain yet (push_boot first)');
-    const trx = decodeTransaction(packed);
-    await this.processor.verifyProofs(trx);
-    const block = this.openBlock();
-    const trace = block.push(trx);
+    const counters = this.options.counters;
+    counters?.received();
+    this.pending++;
+    let block: BlockBuilder;
+    let trx: DecodedTransaction;
+    let trace: TransactionTrace;
+    try {
+      trx = decodeTransaction(packed);
+      await this.processor.verifyProofs(trx);
+      block = this.openBlock();
+      trace = block.push(trx);
+    } catch (err) {
+      counters?.failed();
+      throw err;
+    } finally {
+      this.pending--;
+    }
+    if (trace.error === null) counters?.succeeded();
+    else counters?.failed();
     this.notify(NotifyType.acceptTransaction, () => TransactionCallbackArgs.pack({ id: trx.id, trace }));
     if (waitFor === 'applied') return trace;
     if (trace.error !== null) {
@@ -126,6 +157,23 @@ export class Chain {
   /** Checks a login transaction against the current state (chain.md §7); returns the user. */
   login(signed: SignedTransaction, rootHost: string): Promise<string> {
     return checkLogin(this.store, this.engine, this.processor, signed, rootHost, Math.floor(this.now() / 1000));
+  }
+
+  /** The account this node produces as ('' = none). */
+  get producer(): string {
+    return this.producerName;
+  }
+
+  /**
+   * Changes the producer name (the `producer` configuration applies at once): the open block
+   * is completed under the old name, then production resumes if the new name is active.
+   */
+  setProducer(name: string): void {
+    if (name === this.producerName) return;
+    this.stop();
+    this.producerName = name;
+    this.producerAccount = accountNumberFromName(name);
+    this.start();
   }
 
   /** Starts (or resumes after a restart) block production when this node is an active producer. */

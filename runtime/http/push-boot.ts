@@ -3,15 +3,14 @@ import { TransactionTrace } from '../../host-api/types/index.js';
 import type { Chain } from '../chain/chain.js';
 import { ChainError } from '../chain/errors.js';
 import { isOctetStream, readBody } from './read-body.js';
-import { json, methodNotAllowed, text } from './replies.js';
+import { json, text } from './replies.js';
 
 /**
  * POST /native/admin/push_boot (chain.md §4, http.md §3): a fracpack List<SignedTransaction>
  * becomes block 2. Refusals of the chain (booted already, no producer) and failed boot
  * transactions come back as a 200 trace whose `error` says why; an undecodable body is a 500.
  */
-export async function pushBoot(chain: Chain, req: IncomingMessage, res: ServerResponse, target: string): Promise<void> {
-  if (req.method !== 'POST') return methodNotAllowed(res, target, req.method ?? '', 'POST');
+export async function pushBoot(chain: Chain, req: IncomingMessage, res: ServerResponse): Promise<void> {
   if (!isOctetStream(req)) {
     return text(res, 415, 'Content-Type must be application/octet-stream\n');
   }

@@ -1,9 +1,15 @@
+import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { isAbsolute, join } from 'node:path';
+import type { Duplex } from 'node:stream';
+import type { AdminRoutes } from '../admin/admin-routes.js';
 import type { Chain } from '../chain/chain.js';
+import { ConfigError } from '../config/errors.js';
+import type { ListenSpec, StaticServiceSpec, TlsSpec } from '../config/server-config.js';
 import { isAdminRequest, refuseAdmin } from './admin-access.js';
-import { hostPort, resolveHost } from './host-resolution.js';
-import { pushBoot } from './push-boot.js';
+import { hostName, hostPort, resolveHost } from './host-resolution.js';
 import { RequestTooLarge } from './read-body.js';
 import { defaultLocalHosts, type LocalHost } from './local-hosts.js';
 import { login } from './login.js';
@@ -12,6 +18,7 @@ import { CORS_A, notFound, redirect, reply, text } from './replies.js';
 import { hasHttpService, serveThroughHttpService } from './serve.js';
 import type { SessionTokens } from './session-tokens.js';
 import type { HttpSockets } from './sockets.js';
+import { StaticFiles } from './static-files.js';
 
 export interface HttpServerOptions {
   /** Open requests, shared with the chain so callbacks can answer deferred ones. */
@@ -22,49 +29,107 @@ export interface HttpServerOptions {
   readonly hosts: readonly string[];
   /** Node-local hosts by label (`x-admin`, …); the defaults when absent. */
   readonly localHosts?: ReadonlyMap<string, LocalHost>;
+  /** `/native/admin/…` endpoints, and the x-admin host's own (`/config`, `/shutdown`). */
+  readonly admin?: { readonly native: AdminRoutes; readonly xAdmin: AdminRoutes };
+  /** Websocket upgrades (the admin log); the node answers 404 to those it does not take. */
+  readonly onUpgrade?: (req: IncomingMessage, socket: Duplex, head: Buffer) => boolean;
   /** Where unexpected failures are reported (the client gets a 500 `exception: …`). */
   readonly onError?: (error: Error) => void;
+  /** Called when a request has been answered (for the request log). */
+  readonly onResponse?: (req: IncomingMessage, res: ServerResponse, micros: number) => void;
 }
+
+/** The settings the configuration may change while the node runs. */
+export interface LiveHttpSettings {
+  readonly hosts: readonly string[];
+  /** Built-in static content hosts (config `services`), roots resolved against the node directory. */
+  readonly services: readonly StaticServiceSpec[];
+  /** Microseconds an idle connection is kept; null = for ever. */
+  readonly httpTimeoutUs: number | null;
+}
+
+/** A bound listener: what `listen` gives back, with the port or socket path it really got. */
+export type BoundListener = ListenSpec;
 
 /**
  * The native front end (DESIGN decision 6): host resolution, `/native*` on every host, the
- * node-local `x-*` hosts, the behaviour before boot, and transact's push_transaction and login (answered by the node: one
- * feeds the node's transaction queue, the other signs tokens with the node's own key). Every other request for the root domain or a service subdomain
- * goes to the http-server service, which routes it to a service's serveSys.
+ * node-local `x-*` hosts, the behaviour before boot, and transact's push_transaction and login
+ * (answered by the node: one feeds the node's transaction queue, the other signs tokens with the
+ * node's own key). Every other request for the root domain or a service subdomain goes to the
+ * http-server service, which routes it to a service's serveSys. One handler serves every
+ * listener of the configuration (http, https, local sockets).
  */
 export class NodeHttpServer {
-  private readonly server: Server;
-
+  private readonly servers: Server[] = [];
   private readonly localHosts: ReadonlyMap<string, LocalHost>;
+  private hosts: readonly string[];
+  private staticHosts = new Map<string, StaticFiles>();
+  private keepAliveMs = 0;
 
   constructor(private readonly chain: Chain, private readonly options: HttpServerOptions) {
     this.localHosts = options.localHosts ?? defaultLocalHosts();
-    this.server = createServer((req, res) => {
-      this.handle(req, res).catch((err: Error) => {
-        if (err instanceof RequestTooLarge) {
-          // The rest of the body is not read: answer, then close the connection.
-          if (!res.headersSent) text(res, 413, err.message, { Connection: 'close' });
-          return;
-        }
-        options.onError?.(err);
-        if (!res.headersSent) text(res, 500, `exception: ${err.message}`);
-        else res.destroy();
-      });
-    });
-    this.server.keepAliveTimeout = 4000;
+    this.hosts = options.hosts;
   }
 
-  listen(port: number, address = '127.0.0.1'): Promise<AddressInfo> {
+  /** Applies settings the configuration changed; they hold from the next request on. */
+  configure(settings: LiveHttpSettings, baseDir: string): void {
+    this.hosts = settings.hosts;
+    this.staticHosts = new Map(settings.services.map((s) => [s.host, new StaticFiles(resolvePath(baseDir, s.root))]));
+    // Node's keep-alive timer closes a connection idle between requests and announces
+    // `Keep-Alive: timeout=<s>` (http.md §2); 0 turns both off.
+    this.keepAliveMs = settings.httpTimeoutUs === null ? 0 : Math.max(1, Math.round(settings.httpTimeoutUs / 1000));
+    for (const server of this.servers) server.keepAliveTimeout = this.keepAliveMs;
+  }
+
+  /** Opens one listener; `local` paths and TLS files are relative to `baseDir`. */
+  listen(spec: ListenSpec, baseDir: string, tls?: TlsSpec): Promise<BoundListener> {
+    const server = spec.protocol === 'https' ? createHttpsServer(tlsOptions(baseDir, tls)) : createServer();
+    server.on('request', (req: IncomingMessage, res: ServerResponse) => this.onRequest(req, res));
+    server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+      if (this.options.onUpgrade?.(req, socket, head)) return;
+      socket.end(`HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
+    });
+    server.keepAliveTimeout = this.keepAliveMs;
+    this.servers.push(server);
     return new Promise((resolve, reject) => {
-      this.server.once('error', reject);
-      this.server.listen(port, address, () => resolve(this.server.address() as AddressInfo));
+      server.once('error', reject);
+      const done = () => {
+        server.off('error', reject);
+        if (spec.protocol === 'local') return resolve(spec);
+        const address = server.address() as AddressInfo;
+        resolve({ protocol: spec.protocol, address: address.address, port: address.port });
+      };
+      if (spec.protocol === 'local') server.listen(resolvePath(baseDir, spec.path), done);
+      else server.listen(spec.port, spec.address, done);
     });
   }
 
-  close(): Promise<void> {
-    return new Promise((resolve) => {
-      this.server.close(() => resolve());
-      this.server.closeAllConnections();
+  /** Stops listening. Open connections are closed; with `force` they are dropped without a reply. */
+  close(force = false): Promise<void> {
+    return Promise.all(this.servers.map((server) => new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      if (force) server.closeAllConnections();
+      else server.closeIdleConnections();
+    }))).then(() => undefined);
+  }
+
+  /** Drops every connection at once, the requesting one included (shutdown with `force`). */
+  dropConnections(): void {
+    for (const server of this.servers) server.closeAllConnections();
+  }
+
+  private onRequest(req: IncomingMessage, res: ServerResponse): void {
+    const started = performance.now();
+    if (this.options.onResponse) res.once('finish', () => this.options.onResponse!(req, res, Math.round((performance.now() - started) * 1000)));
+    this.handle(req, res).catch((err: Error) => {
+      if (err instanceof RequestTooLarge) {
+        // The rest of the body is not read: answer, then close the connection.
+        if (!res.headersSent) text(res, 413, err.message, { Connection: 'close' });
+        return;
+      }
+      this.options.onError?.(err);
+      if (!res.headersSent) text(res, 500, `exception: ${err.message}`);
+      else res.destroy();
     });
   }
 
@@ -75,13 +140,18 @@ export class NodeHttpServer {
     if (url.pathname.startsWith('/native')) return this.native(req, res, target, url.pathname);
 
     const hostHeader = req.headers.host ?? '';
-    const host = resolveHost(hostHeader, this.options.hosts);
+    const staticHost = this.staticHost(hostName(hostHeader));
+    if (staticHost) {
+      if (!(await staticHost.serve(req, res, url.pathname))) notFound(res, target);
+      return;
+    }
+    const host = resolveHost(hostHeader, this.hosts);
     if (host.kind === 'none') return notFound(res, target);
     const port = hostPort(hostHeader);
     const origin = (name: string) => `http://${name}${port ? `:${port}` : ''}`;
     if (host.kind === 'service') {
       const local = this.localHosts.get(host.service);
-      if (local) return this.serveLocal(local, req, res, target, url.pathname);
+      if (local) return this.serveLocal(host.service, local, req, res, target, url.pathname);
     }
     if (host.kind === 'other') {
       return redirect(res, `${origin(host.root)}${target}`, 'This psibase server is hosted at ', '.');
@@ -102,17 +172,41 @@ export class NodeHttpServer {
     return notFound(res, target, CORS_A);
   }
 
+  /** The static content host (config `services`) a request's host name names, if any. */
+  private staticHost(name: string): StaticFiles | undefined {
+    if (this.staticHosts.size === 0) return undefined;
+    for (const [host, files] of this.staticHosts) {
+      if (host.endsWith('.') ? this.hosts.some((root) => name === `${host}${root}`) : name === host) return files;
+    }
+    return undefined;
+  }
+
   /** A node-local host: admins only where it says so; what it does not serve is a 404 without CORS. */
-  private async serveLocal(local: LocalHost, req: IncomingMessage, res: ServerResponse, target: string, path: string): Promise<void> {
+  private async serveLocal(label: string, local: LocalHost, req: IncomingMessage, res: ServerResponse, target: string, path: string): Promise<void> {
     if (local.adminOnly && !isAdminRequest(req)) return refuseAdmin(res);
+    if (label === 'x-admin' && (await this.options.admin?.xAdmin.serve(req, res, target, path))) return;
     if (!(await local.serve(req, res, path))) notFound(res, target);
   }
 
   private async native(req: IncomingMessage, res: ServerResponse, target: string, path: string): Promise<void> {
     if (path.startsWith('/native/admin/')) {
       if (!isAdminRequest(req)) return refuseAdmin(res);
-      if (path === '/native/admin/push_boot') return pushBoot(this.chain, req, res, target);
+      if (await this.options.admin?.native.serve(req, res, target, path)) return;
     }
     return notFound(res, target);
   }
+}
+
+function resolvePath(baseDir: string, path: string): string {
+  return isAbsolute(path) ? path : join(baseDir, path);
+}
+
+/** The certificate and key of an https listener (read at start: TLS changes need a restart). */
+function tlsOptions(baseDir: string, tls: TlsSpec | undefined): { cert: Buffer; key: Buffer; ca?: Buffer[] } {
+  if (!tls?.certificate || !tls.key) throw new ConfigError('CONFIG_BAD_FIELD', 'tls: an https listener needs tls.certificate and tls.key');
+  return {
+    cert: readFileSync(resolvePath(baseDir, tls.certificate)),
+    key: readFileSync(resolvePath(baseDir, tls.key)),
+    ...(tls.trustfiles?.length ? { ca: tls.trustfiles.map((f) => readFileSync(resolvePath(baseDir, f))) } : {}),
+  };
 }

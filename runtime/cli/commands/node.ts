@@ -1,79 +1,92 @@
-import { mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { bootTransactions, runBoot, unpackBundle } from '../../../host-api/index.js';
-import { Chain } from '../../chain/chain.js';
-import { LmdbStore } from '../../db/lmdb-store.js';
-import { NodeHttpServer } from '../../http/server.js';
-import { SessionTokens } from '../../http/session-tokens.js';
-import { HttpSockets } from '../../http/sockets.js';
-import { Engine } from '../../wasm/engine.js';
+import { readFileSync } from 'node:fs';
+import { unpackBundle } from '../../../host-api/index.js';
+import type { ShutdownRequest } from '../../admin/node-control.js';
+import type { ListenSpec } from '../../config/server-config.js';
+import { TsibaseNode, type NodeStartOptions } from '../../node/tsibase-node.js';
 import { option, parseArgs, UsageError } from '../args.js';
+import { RESTART_LISTEN_ENV, SUPERVISED_ENV, supervise, type RestartMessage } from '../supervisor.js';
 
 export const NODE_USAGE = `usage: tsibase node <dir> [options]
 
-Runs a node with its data in <dir>.
+Runs a node with its data in <dir>. Its configuration is <dir>/config.json (created on first
+start, changed with PUT /config on x-admin); these options beat the file:
 
 options:
   -p, --producer <name>      produce blocks as <name>
   -o, --host <host>          a root host of this node (repeatable; default tsibase.localhost)
-  -l, --listen <[addr:]port> where to listen for HTTP (default 127.0.0.1:8080)
+  -l, --listen <[addr:]port> where to listen for HTTP, or a unix socket path with a '/'
+                             (repeatable; default 127.0.0.1:8080)
       --block-interval <ms>  block interval (default 1000)
-      --boot <bundle>        boot a chain from <bundle> if the node has none (needs --producer)`;
+      --boot <bundle>        boot a chain from <bundle> if the node has none (needs a producer)`;
 
-function parseListen(value: string): { address: string; port: number } {
+function parseListen(value: string): ListenSpec {
+  if (value.includes('/')) return { protocol: 'local', path: value };
   const m = /^(?:(.*):)?(\d+)$/.exec(value);
   const port = m ? Number(m[2]) : NaN;
-  if (!m || !(port >= 0 && port < 65536)) throw new UsageError(`--listen: '${value}' is not a port or address:port`);
-  return { address: m[1] || '127.0.0.1', port };
+  if (!m || !(port >= 0 && port < 65536)) throw new UsageError(`--listen: '${value}' is not a port, address:port or socket path`);
+  return { protocol: 'http', address: m[1] || '127.0.0.1', port };
 }
 
-export async function nodeCommand(argv: string[]): Promise<number> {
+function startOptions(argv: string[]): NodeStartOptions {
   const args = parseArgs(argv, [
     { name: 'producer', short: 'p' },
     { name: 'host', short: 'o', repeatable: true },
-    { name: 'listen', short: 'l' },
+    { name: 'listen', short: 'l', repeatable: true },
     { name: 'block-interval' },
     { name: 'boot' },
   ]);
   const [dir, extra] = args.positional;
   if (!dir || extra) throw new UsageError(`${dir ? `unexpected argument '${extra}'` : 'missing <dir>'}\n\n${NODE_USAGE}`);
-  const producer = option(args, 'producer') ?? '';
-  const hosts = args.options.get('host') ?? ['tsibase.localhost'];
-  const listen = parseListen(option(args, 'listen') ?? '8080');
   const interval = Number(option(args, 'block-interval') ?? '1000');
   if (!(interval >= 10)) throw new UsageError('--block-interval must be at least 10 ms');
   const bundlePath = option(args, 'boot');
-  if (bundlePath && !producer) throw new UsageError('--boot needs --producer');
-  const bundle = bundlePath ? unpackBundle(readFileSync(bundlePath)) : undefined;
-
-  mkdirSync(dir, { recursive: true });
-  const store = LmdbStore.open(join(dir, 'db'));
-  const sockets = new HttpSockets();
-  const chain = new Chain(store, new Engine(), {
+  const producer = option(args, 'producer');
+  return {
+    dir,
     producer,
-    sockets,
+    hosts: args.options.get('host'),
+    listen: args.options.get('listen')?.map(parseListen),
     blockIntervalMs: interval,
-    onCallbackError: (err) => console.error(`callback: ${err.message}`),
-  });
-  if (bundle && !chain.hasChain) {
-    const started = performance.now();
-    const boot = bootTransactions(bundle, { producer });
-    await runBoot(boot, { pushBoot: async (body) => chain.boot(body), push: (t) => chain.push(t, 'applied') });
-    console.log(`booted a chain with ${bundle.services.length} services in ${Math.round(performance.now() - started)} ms`);
-  }
-  chain.start();
-  const tokens = SessionTokens.fromKeyFile(join(dir, 'session-key'));
-  const server = new NodeHttpServer(chain, { hosts, sockets, tokens, onError: (err) => console.error(`http: ${err.stack ?? err.message}`) });
-  const address = await server.listen(listen.port, listen.address);
-  console.log(`tsibase node listening on http://${hosts[0]}:${address.port} (${address.address})${producer ? `, producing as ${producer}` : ''}`);
+    boot: bundlePath ? unpackBundle(readFileSync(bundlePath)) : undefined,
+    report: (line) => console.log(line),
+  };
+}
 
-  await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+/** The listeners a restarted node asks for: those the command line gave, on the ports they got. */
+function restartListen(given: readonly ListenSpec[] | undefined, node: TsibaseNode): ListenSpec[] | undefined {
+  return given?.map((spec, i) => (spec.protocol !== 'local' && spec.port === 0 ? node.listeners[i]! : spec));
+}
+
+function signalled(): Promise<ShutdownRequest> {
+  return new Promise((resolve) => {
+    const stop = () => resolve({ restart: false, force: false, soft: false });
+    // Kept for the process's life: a second signal during the stop must not kill it half-way.
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
   });
-  chain.stop();
-  await server.close();
-  await store.close();
-  return 0;
+}
+
+export async function nodeCommand(argv: string[]): Promise<number> {
+  const options = startOptions(argv);
+  if (options.boot && !options.producer) throw new UsageError('--boot needs --producer');
+  if (!process.env[SUPERVISED_ENV]) return supervise(process.argv[1]!, ['node', ...argv]);
+
+  const inherited = process.env[RESTART_LISTEN_ENV];
+  let listen = inherited ? (JSON.parse(inherited) as ListenSpec[] | null) ?? options.listen : options.listen;
+  const stop = signalled();
+  for (;;) {
+    const node = await TsibaseNode.start({ ...options, listen });
+    for (const l of node.listeners) {
+      const where = l.protocol === 'local' ? l.path : `http${l.protocol === 'https' ? 's' : ''}://${node.config().hosts[0]}:${l.port} (${l.address})`;
+      console.log(`tsibase node listening on ${where}${node.chain.producer ? `, producing as ${node.chain.producer}` : ''}`);
+    }
+    const request = await Promise.race([node.shutdownRequested, stop]);
+    await node.stop(request);
+    if (!request.restart) return 0;
+    listen = restartListen(listen, node);
+    if (request.soft) continue;
+    const message: RestartMessage = { restart: { listen } };
+    await new Promise<void>((resolve) => process.send!(message, () => resolve()));
+    return 0;
+  }
 }

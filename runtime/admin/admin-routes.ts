@@ -1,0 +1,56 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { methodNotAllowed, text } from '../http/replies.js';
+import { ConfigError } from '../config/errors.js';
+import { KeysError, keysErrorHttpStatus } from '../keys/errors.js';
+import { AdminError } from './admin-error.js';
+
+/** One admin endpoint: the methods it takes (as an Allow header lists them) and its handler. */
+export interface AdminEndpoint {
+  readonly allow: string;
+  handle(req: IncomingMessage, res: ServerResponse): Promise<void> | void;
+}
+
+/** An error that carries the HTTP status it should be answered with. */
+function statusOf(err: unknown): number | undefined {
+  if (err instanceof AdminError) return err.status;
+  if (err instanceof ConfigError) return 400;
+  if (err instanceof KeysError) return keysErrorHttpStatus(err.code);
+  return undefined;
+}
+
+/**
+ * A set of admin endpoints by path. A wrong method is a 405 (http.md §3: `/native/admin/…`
+ * replies name the allowed methods; x-admin's `/config` and `/shutdown` give the bare message
+ * and a newline); refusals the handlers raise become their status with the message as text.
+ */
+export class AdminRoutes {
+  constructor(
+    private readonly endpoints: ReadonlyMap<string, AdminEndpoint>,
+    private readonly style: 'native' | 'x-admin',
+  ) {}
+
+  has(path: string): boolean {
+    return this.endpoints.has(path);
+  }
+
+  /** Answers the request; false when no endpoint has this path. */
+  async serve(req: IncomingMessage, res: ServerResponse, target: string, path: string): Promise<boolean> {
+    const endpoint = this.endpoints.get(path);
+    if (!endpoint) return false;
+    const method = req.method ?? '';
+    if (!endpoint.allow.split(', ').includes(method)) {
+      if (this.style === 'native') methodNotAllowed(res, target, method, endpoint.allow);
+      else text(res, 405, `The resource '${target}' does not accept the method ${method}.\n`);
+      return true;
+    }
+    try {
+      await endpoint.handle(req, res);
+    } catch (err) {
+      const status = statusOf(err);
+      if (status === undefined) throw err;
+      // The rest of a refused body is not needed; the connection closes after the reply.
+      if (!res.headersSent) text(res, status, (err as Error).message, req.complete ? {} : { Connection: 'close' });
+    }
+    return true;
+  }
+}

@@ -1,0 +1,43 @@
+import type { IncomingMessage } from 'node:http';
+import { mediaType, readBody } from '../http/read-body.js';
+import { AdminError } from './admin-error.js';
+
+// The admin API speaks JSON (seed 2 §1); bodies of another type are a 415 (http.md §3).
+
+export type JsonObject = Record<string, unknown>;
+
+/** The request's JSON body; AdminError for a wrong Content-Type (415) or malformed JSON (400). */
+export async function readJson(req: IncomingMessage): Promise<unknown> {
+  if (mediaType(req) !== 'application/json') {
+    throw new AdminError('ADMIN_BAD_CONTENT_TYPE', 'Content-Type must be application/json\n');
+  }
+  const text = Buffer.from(await readBody(req)).toString('utf8');
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new AdminError('ADMIN_BAD_JSON', `the body is not JSON: ${(err as Error).message}`);
+  }
+}
+
+/** The body as a JSON object; 400 when it is another JSON value. */
+export async function readJsonObject(req: IncomingMessage): Promise<JsonObject> {
+  const value = await readJson(req);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new AdminError('ADMIN_BAD_REQUEST', 'the body must be a JSON object');
+  }
+  return value as JsonObject;
+}
+
+/** A string member of a request object; 400 naming it when it is missing or not a string. */
+export function stringField(body: JsonObject, name: string): string {
+  const value = body[name];
+  if (typeof value !== 'string') throw new AdminError('ADMIN_BAD_REQUEST', `'${name}' must be a string`);
+  return value;
+}
+
+/** An optional boolean member; 400 naming it when present with another type. */
+export function optionalBoolean(body: JsonObject, name: string): boolean | undefined {
+  const value = body[name];
+  if (value !== undefined && typeof value !== 'boolean') throw new AdminError('ADMIN_BAD_REQUEST', `'${name}' must be true or false`);
+  return value;
+}

@@ -1,0 +1,34 @@
+import { json, reply } from '../http/replies.js';
+import type { NodeKeys } from '../keys/node-keys.js';
+import type { AdminEndpoint } from './admin-routes.js';
+import { readJson } from './json-body.js';
+
+// Keys held by the node and its PKCS#11 devices (seed 2 §4.1 rule 4). The key module checks
+// the request bodies; refusals come back as KeysErrors with their HTTP status.
+
+export function keyEndpoints(keys: NodeKeys): Record<string, AdminEndpoint> {
+  return {
+    '/native/admin/keys': {
+      allow: 'GET, POST',
+      async handle(req, res) {
+        if (req.method === 'GET') return json(res, 200, keys.list());
+        json(res, 200, keys.add(await readJson(req)));
+      },
+    },
+    '/native/admin/keys/devices': { allow: 'GET', handle: (_req, res) => json(res, 200, keys.devices()) },
+    '/native/admin/keys/unlock': {
+      allow: 'POST',
+      async handle(req, res) {
+        keys.unlock(await readJson(req));
+        reply(res, 200, undefined, '');
+      },
+    },
+    '/native/admin/keys/lock': {
+      allow: 'POST',
+      async handle(req, res) {
+        keys.lock(await readJson(req));
+        reply(res, 200, undefined, '');
+      },
+    },
+  };
+}

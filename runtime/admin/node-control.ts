@@ -1,0 +1,32 @@
+import type { Chain } from '../chain/chain.js';
+import type { ServerConfig } from '../config/server-config.js';
+
+// What the admin endpoints need from the running node, kept as an interface so the endpoints
+// do not depend on how the node is put together.
+
+/** POST /shutdown options (seed 2 §4.1 rule 1). */
+export interface ShutdownRequest {
+  readonly restart: boolean;
+  readonly force: boolean;
+  readonly soft: boolean;
+}
+
+/** An element of the `/native/admin/peers` reply (seed 2 §2). */
+export interface Peer {
+  readonly id: number;
+  readonly endpoint: string;
+  readonly url?: string;
+}
+
+export interface NodeControl {
+  readonly chain: Chain;
+  /** `/native/admin/status`: `slow`, `startup`, `shutdown`, `needgenesis`, in that order. */
+  status(): string[];
+  /** Begins a shutdown or restart; the reply to the request is the caller's. */
+  shutdown(request: ShutdownRequest): void;
+  /** The configuration in effect. */
+  config(): ServerConfig;
+  /** Checks, persists and applies a configuration; throws ConfigError naming a bad field. */
+  putConfig(value: unknown): Promise<void>;
+  peers(): Peer[];
+}

@@ -1,0 +1,30 @@
+import { json } from '../http/replies.js';
+import type { AdminEndpoint } from './admin-routes.js';
+import { optionalBoolean, readJsonObject } from './json-body.js';
+import type { NodeControl } from './node-control.js';
+
+/** GET /native/admin/status: the node's status values (http.md §7). */
+export function statusEndpoint(node: NodeControl): AdminEndpoint {
+  return { allow: 'GET', handle: (_req, res) => json(res, 200, node.status()) };
+}
+
+/**
+ * POST /shutdown (x-admin): `{restart?, force?, soft?}`. The reply (200, empty) goes out before
+ * the node closes its connections; with `force` there may be none (seed 2 §4.1 rule 1).
+ */
+export function shutdownEndpoint(node: NodeControl): AdminEndpoint {
+  return {
+    allow: 'POST',
+    async handle(req, res) {
+      const body = await readJsonObject(req);
+      const request = {
+        restart: optionalBoolean(body, 'restart') ?? false,
+        force: optionalBoolean(body, 'force') ?? false,
+        soft: optionalBoolean(body, 'soft') ?? false,
+      };
+      if (request.force) return node.shutdown(request);
+      res.writeHead(200, { 'Content-Length': '0', Connection: 'close' });
+      res.end(() => node.shutdown(request));
+    },
+  };
+}

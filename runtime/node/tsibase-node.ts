@@ -1,0 +1,185 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { bootTransactions, runBoot, type Bundle } from '../../host-api/index.js';
+import { adminApi } from '../admin/admin-api.js';
+import { keyEndpoints } from '../admin/key-endpoints.js';
+import { perfEndpoints } from '../admin/perf-endpoints.js';
+import type { NodeControl, Peer, ShutdownRequest } from '../admin/node-control.js';
+import { Chain } from '../chain/chain.js';
+import { readConfigFile, writeConfigFile } from '../config/config-file.js';
+import { defaultConfig, parseServerConfig, type ListenSpec, type ServerConfig } from '../config/server-config.js';
+import { LmdbStore } from '../db/lmdb-store.js';
+import { NodeHttpServer, type BoundListener } from '../http/server.js';
+import { SessionTokens } from '../http/session-tokens.js';
+import { HttpSockets } from '../http/sockets.js';
+import { NodeKeys } from '../keys/node-keys.js';
+import type { ExtraGauge } from '../metrics/open-metrics.js';
+import { TransactionCounters } from '../metrics/transaction-counters.js';
+import { Engine } from '../wasm/engine.js';
+import { checkLoggerConfig } from './logger-config.js';
+import { peersOf } from './configured-peers.js';
+
+/** How a node is started: its directory and the command line, which beats the config file (http.md §6). */
+export interface NodeStartOptions {
+  readonly dir: string;
+  readonly producer?: string;
+  readonly hosts?: readonly string[];
+  readonly listen?: readonly ListenSpec[];
+  readonly blockIntervalMs?: number;
+  /** Boots this bundle when the node has no chain yet (needs a producer). */
+  readonly boot?: Bundle;
+  /** Where the node reports what it does (until the logging configuration takes over). */
+  readonly report?: (line: string) => void;
+}
+
+/** The fields of a configuration this node knows; a PUT replaces the unknown ones wholesale. */
+function knownFields(config: ServerConfig): ServerConfig {
+  const known = defaultConfig() as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(known)) out[key] = config[key];
+  if (config.tls !== undefined) out.tls = config.tls;
+  return out as ServerConfig;
+}
+
+/**
+ * A running node: its store, chain, HTTP listeners and admin API, put together from the node
+ * directory's configuration. `shutdownRequested` settles when an admin asks it to stop or
+ * restart; `stop` takes it down. A restart is a new TsibaseNode on the same directory.
+ */
+export class TsibaseNode implements NodeControl {
+  readonly chain: Chain;
+  readonly listeners: BoundListener[] = [];
+  readonly shutdownRequested: Promise<ShutdownRequest>;
+  private requestShutdown!: (request: ShutdownRequest) => void;
+  private starting = true;
+  private stopping = false;
+  private current: ServerConfig;
+  private readonly store: LmdbStore;
+  private readonly server: NodeHttpServer;
+  private readonly keys: NodeKeys;
+  private readonly report: (line: string) => void;
+
+  private constructor(private readonly options: NodeStartOptions, config: ServerConfig) {
+    this.current = config;
+    this.report = options.report ?? (() => {});
+    this.shutdownRequested = new Promise((resolve) => (this.requestShutdown = resolve));
+    const dbDir = join(options.dir, 'db');
+    this.store = LmdbStore.open(dbDir);
+    const sockets = new HttpSockets();
+    const engine = new Engine();
+    const counters = new TransactionCounters(() => this.chain.unprocessed);
+    this.chain = new Chain(this.store, engine, {
+      producer: config.producer,
+      sockets,
+      counters,
+      blockIntervalMs: options.blockIntervalMs,
+      onCallbackError: (err) => this.report(`callback: ${err.message}`),
+    });
+    // A device module that fails to load must not keep the node (and its admin API) down.
+    this.keys = NodeKeys.open(options.dir, []);
+    this.applyKeyModules(config);
+    const perf = { transactions: counters, databaseFiles: [join(dbDir, 'data.mdb')], wasm: () => engine.memoryFigures() };
+    this.server = new NodeHttpServer(this.chain, {
+      hosts: config.hosts,
+      sockets,
+      tokens: SessionTokens.fromKeyFile(join(options.dir, 'session-key')),
+      admin: adminApi(this, { ...keyEndpoints(this.keys), ...perfEndpoints(perf, () => this.chainGauges()) }),
+      onError: (err) => this.report(`http: ${err.stack ?? err.message}`),
+    });
+    this.server.configure(this.liveHttpSettings(config), options.dir);
+  }
+
+  /** Opens the node directory (creating it and its configuration file), boots if asked, listens. */
+  static async start(options: NodeStartOptions): Promise<TsibaseNode> {
+    mkdirSync(options.dir, { recursive: true });
+    const stored = readConfigFile(options.dir);
+    const fromFile = stored === undefined ? defaultConfig() : parseServerConfig(stored, defaultConfig(), checkLoggerConfig);
+    if (stored === undefined) writeConfigFile(options.dir, fromFile);
+    const config: ServerConfig = {
+      ...fromFile,
+      ...(options.producer !== undefined ? { producer: options.producer } : {}),
+      ...(options.hosts !== undefined ? { hosts: options.hosts } : {}),
+      ...(options.listen !== undefined ? { listen: options.listen } : {}),
+    };
+    const node = new TsibaseNode(options, config);
+    try {
+      await node.bootIfAsked();
+      node.chain.start();
+      for (const spec of config.listen) node.listeners.push(await node.server.listen(spec, options.dir, config.tls));
+    } catch (err) {
+      await node.stop({ restart: false, force: true, soft: false });
+      throw err;
+    }
+    node.starting = false;
+    return node;
+  }
+
+  status(): string[] {
+    const values: string[] = [];
+    if (this.starting) values.push('startup');
+    if (this.stopping) values.push('shutdown');
+    if (!this.chain.hasChain) values.push('needgenesis');
+    return values;
+  }
+
+  shutdown(request: ShutdownRequest): void {
+    this.stopping = true;
+    if (request.force) this.server.dropConnections();
+    this.requestShutdown(request);
+  }
+
+  config(): ServerConfig {
+    return this.current;
+  }
+
+  async putConfig(value: unknown): Promise<void> {
+    const next = parseServerConfig(value, knownFields(this.current), checkLoggerConfig);
+    writeConfigFile(this.options.dir, next);
+    // listen and tls wait for the next start (seed 2 §2); the rest applies now.
+    const previous = this.current;
+    this.current = next;
+    this.chain.setProducer(next.producer);
+    this.server.configure(this.liveHttpSettings(next), this.options.dir);
+    if (JSON.stringify(previous['pkcs11-modules']) !== JSON.stringify(next['pkcs11-modules'])) this.applyKeyModules(next);
+  }
+
+  peers(): Peer[] {
+    return peersOf(this.current.peers);
+  }
+
+  /** Closes the listeners (dropping connections with `force`), completes the open block, closes the store. */
+  async stop(request: ShutdownRequest): Promise<void> {
+    this.stopping = true;
+    this.chain.stop();
+    await this.server.close(request.force);
+    this.keys.close();
+    await this.store.close();
+  }
+
+  private applyKeyModules(config: ServerConfig): void {
+    try {
+      this.keys.setModules(config['pkcs11-modules']);
+    } catch (err) {
+      this.report(`keys: ${(err as Error).message}`);
+    }
+  }
+
+  /** Chain figures for the metrics next to the perf report's. */
+  private chainGauges(): ExtraGauge[] {
+    const head = this.chain.status?.head;
+    return [{ name: 'tsibase_head_block_number', help: 'number of the newest block of the chain (0 before boot)', value: head ? head.header.blockNum : 0 }];
+  }
+
+  private liveHttpSettings(config: ServerConfig) {
+    return { hosts: config.hosts, services: config.services, httpTimeoutUs: config.http_timeout };
+  }
+
+  private async bootIfAsked(): Promise<void> {
+    const bundle = this.options.boot;
+    if (!bundle || this.chain.hasChain) return;
+    const started = performance.now();
+    const boot = bootTransactions(bundle, { producer: this.chain.producer });
+    await runBoot(boot, { pushBoot: async (body) => this.chain.boot(body), push: (t) => this.chain.push(t, 'applied') });
+    this.options.report?.(`booted a chain with ${bundle.services.length} services in ${Math.round(performance.now() - started)} ms`);
+  }
+}
