@@ -1,8 +1,10 @@
-// A table index served as a GraphQL Connection (seed 1 §4.7, GraphQL Cursor Connections
-// Specification): `gt/ge/lt/le` narrow the key range, `after/before` (opaque cursors: the hex
-// of an entry's key within the index) resume past a known entry, `first` keeps the beginning of
-// what is left and `last` its end. hasNextPage is known only with `first`, hasPreviousPage only
-// with `last`, as in the specification's algorithm.
+// GraphQL Connections (seed 1 §4.7, GraphQL Cursor Connections Specification). The paging
+// algorithm (`takePage`) and the Connection/Edge/PageInfo objects serve any ordered range; here
+// they serve a table index: `gt/ge/lt/le` narrow the key range, `after/before` (opaque cursors:
+// the hex of an entry's key within the index) resume past a known entry, `first` keeps the
+// beginning of what is left and `last` its end. hasNextPage is known only with `first`,
+// hasPreviousPage only with `last`, as in the specification's algorithm. Event queries
+// (sdk/events) page event ids with the same code.
 
 import { bytesToHex, hexToBytes } from "../hex";
 import { Cursor, compareBytes, successor } from "../tables/cursor";
@@ -53,19 +55,37 @@ function keyArgument<Row, K>(index: Index<Row, K>, v: Value, name: string, exec:
   return null;
 }
 
+/** Stands for an absent `first` or `last`. */
+export const NO_COUNT: i64 = i64.MIN_VALUE;
+
+/**
+ * `first` or `last` as a whole number (negative ones included, clamped to the i32 range);
+ * NO_COUNT when absent or after an error (recorded in `exec`).
+ */
+export function wholeArgument(field: FieldRequest, name: string, exec: Execution): i64 {
+  const v = field.argument(name);
+  if (v === null || v.kind == ValueKind.Null) return NO_COUNT;
+  const n = isNumber(v) ? parseFloat(v.text) : NaN;
+  if (isNaN(n) || Math.floor(n) != n) {
+    exec.fail("Argument \"" + name + "\" must be a whole number.");
+    return NO_COUNT;
+  }
+  return <i64>max(min(n, <f64>i32.MAX_VALUE), <f64>i32.MIN_VALUE);
+}
+
 /** `first` or `last`: a whole, non-negative count; -1 when absent or after an error (recorded in `exec`). */
 function countArgument(field: FieldRequest, name: string, exec: Execution): i64 {
-  const v = field.argument(name);
-  if (v === null || v.kind == ValueKind.Null) return -1;
-  const n = isNumber(v) ? parseFloat(v.text) : NaN;
-  if (isNaN(n) || Math.floor(n) != n || n < 0) {
+  const n = wholeArgument(field, name, exec);
+  if (n == NO_COUNT) return -1;
+  if (n < 0) {
     exec.fail("Argument \"" + name + "\" must be a non-negative whole number.");
     return -1;
   }
-  return n > <f64>i32.MAX_VALUE ? <i64>i32.MAX_VALUE : <i64>n;
+  return n;
 }
 
-class Edge extends GqlObject {
+/** One edge of a Connection: a node and its opaque cursor. */
+export class Edge extends GqlObject {
   constructor(private typePrefix: string, private node: GqlObject, readonly cursor: string) {
     super();
   }
@@ -109,6 +129,13 @@ class PageInfo extends GqlObject {
   }
 }
 
+/** Writes the Connection of a page's edges (`<prefix>Connection`, `<prefix>Edge`). */
+export function writeConnectionOf(exec: Execution, typePrefix: string, edges: Array<Edge>, hasPreviousPage: bool, hasNextPage: bool): void {
+  const start: string | null = edges.length > 0 ? edges[0].cursor : null;
+  const end: string | null = edges.length > 0 ? edges[edges.length - 1].cursor : null;
+  exec.writeObject(new Connection(typePrefix, edges, new PageInfo(hasPreviousPage, hasNextPage, start, end)));
+}
+
 class Connection extends GqlObject {
   constructor(private typePrefix: string, private edges: Array<Edge>, private pageInfo: PageInfo) {
     super();
@@ -135,11 +162,67 @@ class Connection extends GqlObject {
   }
 }
 
-/** The entries of a page, in key order, and what lies beyond it. */
-class Page {
-  entries: Array<KeyValue> = [];
+/** A walk over a range, in one direction: the next entry, or null past the range's end. */
+export abstract class RangeWalk<T> {
+  abstract next(): T | null;
+}
+
+/** The entries of a page, in range order, and what lies beyond it. */
+export class Page<T> {
+  entries: Array<T> = [];
   hasPreviousPage: bool = false;
   hasNextPage: bool = false;
+}
+
+/**
+ * Whether a page with these counts (-1: absent) is taken walking backward from the range's end:
+ * with `last` alone. Otherwise it walks forward from the start.
+ */
+export function walksBackward(first: i64, last: i64): bool {
+  return first < 0 && last >= 0;
+}
+
+/**
+ * The page of a range by the Cursor Connections algorithm, reading no more of `walk` (which
+ * goes in the direction `walksBackward` tells) than the counts need.
+ */
+export function takePage<T>(walk: RangeWalk<T>, first: i64, last: i64): Page<T> {
+  const page = new Page<T>();
+  const backward = walksBackward(first, last);
+  const limit: i64 = first >= 0 ? first : last >= 0 ? last : i64.MAX_VALUE;
+  while (<i64>page.entries.length <= limit) {
+    const entry = walk.next();
+    if (entry === null) break;
+    page.entries.push(entry!);
+  }
+  if (<i64>page.entries.length > limit) {
+    page.entries.pop();
+    if (backward) page.hasPreviousPage = true;
+    else page.hasNextPage = true;
+  }
+  if (backward) {
+    page.entries.reverse();
+  } else if (last >= 0 && <i64>page.entries.length > last) {
+    page.entries = page.entries.slice(page.entries.length - <i32>last);
+    page.hasPreviousPage = true;
+  }
+  return page;
+}
+
+/** An index cursor as a walk over its entries. */
+class IndexWalk<Row, K> extends RangeWalk<KeyValue> {
+  constructor(private cursor: Cursor<Row, K>, private backward: bool) {
+    super();
+  }
+
+  next(): KeyValue | null {
+    const c = this.cursor;
+    if (!c.valid) return null;
+    const entry = new KeyValue(c.key, c.value);
+    if (this.backward) c.prev();
+    else c.next();
+    return entry;
+  }
 }
 
 function later(a: Uint8Array, b: Uint8Array): Uint8Array {
@@ -198,30 +281,11 @@ class Query<Row, K> {
     if (before !== null) this.upper = earlier(this.upper, before);
   }
 
-  page(first: i64, last: i64): Page {
-    const page = new Page();
+  page(first: i64, last: i64): Page<KeyValue> {
     const upper = this.upper;
-    if (upper !== null && compareBytes(upper, this.lower) <= 0) return page;
-    const backward = first < 0 && last >= 0;
-    const limit: i64 = first >= 0 ? first : last >= 0 ? last : i64.MAX_VALUE;
-    const c: Cursor<Row, K> = this.index.between(this.lower, upper, backward);
-    while (c.valid && <i64>page.entries.length <= limit) {
-      page.entries.push(new KeyValue(c.key, c.value));
-      if (backward) c.prev();
-      else c.next();
-    }
-    if (<i64>page.entries.length > limit) {
-      page.entries.pop();
-      if (backward) page.hasPreviousPage = true;
-      else page.hasNextPage = true;
-    }
-    if (backward) {
-      page.entries.reverse();
-    } else if (last >= 0 && <i64>page.entries.length > last) {
-      page.entries = page.entries.slice(page.entries.length - <i32>last);
-      page.hasPreviousPage = true;
-    }
-    return page;
+    if (upper !== null && compareBytes(upper, this.lower) <= 0) return new Page<KeyValue>();
+    const backward = walksBackward(first, last);
+    return takePage<KeyValue>(new IndexWalk<Row, K>(this.index.between(this.lower, upper, backward), backward), first, last);
   }
 }
 
@@ -241,7 +305,5 @@ export function writeConnection<Row, K>(index: Index<Row, K>, field: FieldReques
     const entry = page.entries[i];
     edges.push(new Edge(typePrefix, nodeOf(index.rowOf(entry.value)), bytesToHex(entry.key.subarray(PREFIX_LENGTH))));
   }
-  const start: string | null = edges.length > 0 ? edges[0].cursor : null;
-  const end: string | null = edges.length > 0 ? edges[edges.length - 1].cursor : null;
-  exec.writeObject(new Connection(typePrefix, edges, new PageInfo(page.hasPreviousPage, page.hasNextPage, start, end)));
+  writeConnectionOf(exec, typePrefix, edges, page.hasPreviousPage, page.hasNextPage);
 }

@@ -1,4 +1,6 @@
-// Writing JSON text: strings quoted and escaped per RFC 8259.
+// Writing JSON text: strings quoted and escaped per RFC 8259; parsed values written back.
+
+import { JsonKind, JsonValue } from "./value";
 
 const HEX = "0123456789abcdef";
 
@@ -15,4 +17,19 @@ export function jsonString(text: string): string {
     else out += String.fromCharCode(c);
   }
   return out + "\"";
+}
+
+/** A JSON value as compact JSON text (numbers as their text, members in order). */
+export function jsonText(value: JsonValue): string {
+  if (value.kind == JsonKind.Null) return "null";
+  if (value.kind == JsonKind.Bool) return value.boolean ? "true" : "false";
+  if (value.kind == JsonKind.Number) return value.text;
+  if (value.kind == JsonKind.String) return jsonString(value.text);
+  const parts = new Array<string>();
+  if (value.kind == JsonKind.Array) {
+    for (let i = 0; i < value.items.length; i++) parts.push(jsonText(value.items[i]));
+    return "[" + parts.join(",") + "]";
+  }
+  for (let i = 0; i < value.keys.length; i++) parts.push(jsonString(value.keys[i]) + ":" + jsonText(value.values[i]));
+  return "{" + parts.join(",") + "}";
 }

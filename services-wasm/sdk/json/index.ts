@@ -4,4 +4,4 @@ export {
   Decoder, asInteger, asFloat, asBool, asString, asBytes, asChecksum256, asAccountNumber, asMethodNumber,
   asTimePointSec, asTimePointUSec, asList, asNullable, asOption, asRecord, asObject, alternativeName, noAlternative,
 } from "./decode";
-export { jsonString } from "./encode";
+export { jsonString, jsonText } from "./encode";

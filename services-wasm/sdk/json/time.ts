@@ -1,5 +1,6 @@
 // Time points in JSON (formats.md §3): `YYYY-MM-DDThh:mm:ss[.fraction](Z|±HH[:MM])`, as seconds or
-// microseconds since 1970; a fraction finer than the unit is truncated toward the past.
+// microseconds since 1970; a fraction finer than the unit is truncated toward the past. Written
+// as `YYYY-MM-DDThh:mm:ssZ` (seconds) and `YYYY-MM-DDThh:mm:ss.ffffffZ` (microseconds).
 
 import { abort } from "../abort";
 
@@ -95,4 +96,38 @@ export function parseTimePointSec(text: string): i64 {
 
 export function parseTimePointUSec(text: string): i64 {
   return parseMicroseconds(text);
+}
+
+/** Floor division (toward the past, also before 1970). */
+function floorDiv(a: i64, b: i64): i64 {
+  return a >= 0 ? a / b : -((-a + b - 1) / b);
+}
+
+function padded(value: i64, width: i32): string {
+  return value.toString().padStart(width, "0");
+}
+
+/** `YYYY-MM-DDThh:mm:ss` of seconds since 1970 (the inverse of daysFromCivil). */
+function civilText(seconds: i64): string {
+  const days = floorDiv(seconds, 86400);
+  const second = seconds - days * 86400;
+  const z = days + 719468;
+  const era = floorDiv(z, 146097);
+  const dayOfEra = z - era * 146097;
+  const yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146096) / 365;
+  const dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100);
+  const mp = (5 * dayOfYear + 2) / 153;
+  const d = dayOfYear - (153 * mp + 2) / 5 + 1;
+  const m = mp < 10 ? mp + 3 : mp - 9;
+  const y = yearOfEra + era * 400 + (m <= 2 ? 1 : 0);
+  return padded(y, 4) + "-" + padded(m, 2) + "-" + padded(d, 2) + "T" + padded(second / 3600, 2) + ":" + padded((second / 60) % 60, 2) + ":" + padded(second % 60, 2);
+}
+
+export function formatTimePointSec(seconds: i64): string {
+  return civilText(seconds) + "Z";
+}
+
+export function formatTimePointUSec(micros: i64): string {
+  const seconds = floorDiv(micros, 1000000);
+  return civilText(seconds) + "." + padded(micros - seconds * 1000000, 6) + "Z";
 }

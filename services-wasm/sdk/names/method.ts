@@ -1,6 +1,7 @@
-// Method numbers from names (formats.md §5), for services that take method names as text (the
-// pack endpoints): an order-1 arithmetic code of the name in at most 64 bits, or SeaHash of the
-// name with bit 56 set when the code does not fit. The frequency table is host-api's.
+// Method numbers from names and back (formats.md §5), for services that take method names as
+// text (the pack endpoints) or show them (decoded events): an order-1 arithmetic code of the name
+// in at most 64 bits, or SeaHash of the name with bit 56 set when the code does not fit (shown
+// as `#` and 16 hash digits). The frequency table is host-api's.
 
 import { MethodNumber } from "./types";
 import { FREQUENCIES } from "./method-frequencies";
@@ -128,4 +129,65 @@ export function methodNumber(name: string): MethodNumber {
   for (let i = 0; i < name.length; i++) if (symbolOf(name.charCodeAt(i)) == 0) return 0;
   const code = arithmeticCode(name);
   return code != 0 ? code : seahash(name) | HASH_FLAG;
+}
+
+const SYMBOL_CHARS = "\0eaiotnrslcuhdpmygbfwvkzxqj";
+const CODE_BITS: i32 = 17;
+/** The decoder reads up to 16 zero bits past the code's end, as psibase's does. */
+const MAX_DECODE_BITS: i32 = 80;
+
+/** Bit `index` of a code (MSB-first within little-endian bytes); 0 past its 64 bits. */
+function codeBit(code: u64, index: i32): i32 {
+  return index < MAX_BITS ? <i32>((code >> <u64>(index ^ 7)) & 1) : 0;
+}
+
+function arithmeticDecode(code: u64): string {
+  let value: i32 = 0;
+  let bitsRead = 0;
+  while (bitsRead < CODE_BITS) value = value * 2 + codeBit(code, bitsRead++);
+  let low = 0;
+  let high = MAX_CODE;
+  let context = 0;
+  let name = "";
+  while (bitsRead < MAX_DECODE_BITS) {
+    const range = <i64>(high - low + 1);
+    const scaled = <i32>(((<i64>(value - low + 1)) * TOTAL - 1) / range);
+    let symbol = 0;
+    while (symbol < SYMBOLS && scaled >= cumulative(context, symbol + 1)) symbol++;
+    if (symbol == 0 || symbol == SYMBOLS) break;
+    name += SYMBOL_CHARS.charAt(symbol);
+    high = low + <i32>((range * <i64>cumulative(context, symbol + 1)) / TOTAL) - 1;
+    low = low + <i32>((range * <i64>cumulative(context, symbol)) / TOTAL);
+    context = symbol;
+    while (bitsRead < MAX_DECODE_BITS) {
+      if (high < HALF) {
+        // the top bit is 0: nothing to take off
+      } else if (low >= HALF) {
+        value -= HALF;
+        low -= HALF;
+        high -= HALF;
+      } else if (low >= QUARTER && high < THREE_QUARTERS) {
+        value -= QUARTER;
+        low -= QUARTER;
+        high -= QUARTER;
+      } else {
+        break;
+      }
+      low *= 2;
+      high = high * 2 + 1;
+      value = value * 2 + codeBit(code, bitsRead++);
+    }
+  }
+  return name;
+}
+
+const HASH_DIGITS = "eaiotnrslcuhdpmy";
+
+/** The name of a method number: "" for 0, `#` + 16 hash digits for hashed names. */
+export function methodName(n: MethodNumber): string {
+  if (n == 0) return "";
+  if ((n & HASH_FLAG) == 0) return arithmeticDecode(n);
+  let name = "#";
+  for (let i = 0; i < 16; i++) name += HASH_DIGITS.charAt(<i32>((n >> <u64>(4 * i)) & 15));
+  return name;
 }

@@ -16,6 +16,7 @@ import { serviceSchema } from './schema.mjs';
 import { Service } from './services.mjs';
 import { actionTemplates } from './templates.mjs';
 import { JsonDecoding } from './json.mjs';
+import { eventSchemaMember } from './events.mjs';
 
 const SDK_DIR = fileURLToPath(new URL('..', import.meta.url));
 /** SDK folder -> the name generated code imports it as. */
@@ -75,6 +76,7 @@ export default class SdkTransform extends Transform {
       schemas.set(service, schema);
       // For the simple UI helper (sdk/http/simple-ui.ts); compiled only into services that use it.
       appendMembers(parser, service.source, service.classDecl, `__actionTemplates(): string { return ${JSON.stringify(actionTemplates(schema))}; }`);
+      appendMembers(parser, service.source, service.classDecl, eventSchemaMember(schema));
       json.generateService(parser, service);
       for (const name of [...Object.keys(schema.types), ...service.actions.map((a) => a.argsClass)]) {
         if (records.has(name)) decodable.add(records.get(name));
