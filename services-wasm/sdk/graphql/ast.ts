@@ -1,5 +1,5 @@
 // The syntax tree of an executable GraphQL document (GraphQL spec §2): operations, fragments,
-// selections and values, without source locations.
+// selections and values; selections know where they begin in the source (for error locations).
 
 export enum ValueKind {
   Variable,
@@ -52,6 +52,8 @@ export class Selection {
   typeCondition: string = "";
   /** Field (empty for a leaf) and inline fragment. */
   selections: Array<Selection> = [];
+  /** The UTF-16 offset of its first token in the source. */
+  start: i32 = 0;
 
   /** The key of a field in the response: its alias, else its name. */
   responseKey(): string {

@@ -12,46 +12,28 @@ import { KeyValue } from "../tables/db";
 import { PREFIX_LENGTH } from "../tables/location";
 import { Index } from "../tables/table-index";
 import { Value, ValueKind } from "./ast";
+import { accountValue, integerValue, isNumber } from "./arguments";
 import { Execution, FieldRequest, GqlObject } from "./execute";
 
 /** How a row becomes the GraphQL object of an edge's node. */
 export type NodeOf<Row> = (row: Row) => GqlObject;
 
-function isNumber(v: Value): bool {
-  return v.kind == ValueKind.Int || v.kind == ValueKind.Float;
-}
-
-function isDecimal(text: string, signed: bool): bool {
-  const start = signed && text.startsWith("-") ? 1 : 0;
-  if (text.length == start || text.length > start + 20) return false;
-  for (let i = start; i < text.length; i++) if (text.charCodeAt(i) < 0x30 || text.charCodeAt(i) > 0x39) return false;
-  return true;
-}
-
 /**
- * A key argument (numbers as Float or String, text as String) as the full key of that key in
- * `index`; null after an error.
+ * A key argument (numbers as Float or String, 64-bit ones as decimal String, accounts by name
+ * when `accountKeys`, text as String) as the full key of that key in `index`; null after a
+ * field error.
  */
-function keyArgument<Row, K>(index: Index<Row, K>, v: Value, name: string, exec: Execution): Uint8Array | null {
+function keyArgument<Row, K>(index: Index<Row, K>, v: Value, name: string, exec: Execution, accountKeys: bool): Uint8Array | null {
   if (isInteger<K>()) {
-    if (v.kind == ValueKind.String && isDecimal(v.text, isSigned<K>())) {
-      // 64-bit keys come as decimal strings (seed 1 §4.7 rule 4), parsed exactly.
-      const value: K = isSigned<K>() ? <K>I64.parseInt(v.text) : <K>U64.parseInt(v.text);
-      if (value.toString() == v.text) return index.keyBytes(value);
-    } else if (isNumber(v)) {
-      const n = parseFloat(v.text);
-      const value = <K>n;
-      if (Math.floor(n) == n && <f64>value == n) return index.keyBytes(value);
-    }
-    exec.fail("Argument \"" + name + "\" is not a key of this index: " + v.text);
-    return null;
+    const key = accountKeys && sizeof<K>() == 8 ? <K>accountValue(v, name, exec) : integerValue<K>(v, name, exec);
+    return exec.failed ? null : index.keyBytes(key);
   }
   if (isString<K>()) {
     if (v.kind == ValueKind.String) return index.keyBytes(changetype<K>(v.text));
-    exec.fail("Argument \"" + name + "\" must be a String.");
+    exec.fieldError("Argument \"" + name + "\" must be a String.");
     return null;
   }
-  exec.fail("Argument \"" + name + "\": this index's key cannot be given in a query.");
+  exec.fieldError("Argument \"" + name + "\": this index's key cannot be given in a query.");
   return null;
 }
 
@@ -67,7 +49,7 @@ export function wholeArgument(field: FieldRequest, name: string, exec: Execution
   if (v === null || v.kind == ValueKind.Null) return NO_COUNT;
   const n = isNumber(v) ? parseFloat(v.text) : NaN;
   if (isNaN(n) || Math.floor(n) != n) {
-    exec.fail("Argument \"" + name + "\" must be a whole number.");
+    exec.fieldError("Argument \"" + name + "\" must be a whole number.");
     return NO_COUNT;
   }
   return <i64>max(min(n, <f64>i32.MAX_VALUE), <f64>i32.MIN_VALUE);
@@ -78,7 +60,7 @@ function countArgument(field: FieldRequest, name: string, exec: Execution): i64 
   const n = wholeArgument(field, name, exec);
   if (n == NO_COUNT) return -1;
   if (n < 0) {
-    exec.fail("Argument \"" + name + "\" must be a non-negative whole number.");
+    exec.fieldError("Argument \"" + name + "\" must be a non-negative whole number.");
     return -1;
   }
   return n;
@@ -92,6 +74,10 @@ export class Edge extends GqlObject {
 
   typeName(): string {
     return this.typePrefix + "Edge";
+  }
+
+  nonNull(field: string): bool {
+    return true;
   }
 
   resolve(field: FieldRequest, exec: Execution): bool {
@@ -119,6 +105,10 @@ class PageInfo extends GqlObject {
     return "PageInfo";
   }
 
+  nonNull(field: string): bool {
+    return field == "hasPreviousPage" || field == "hasNextPage";
+  }
+
   resolve(field: FieldRequest, exec: Execution): bool {
     if (field.name == "hasPreviousPage") exec.writeBool(this.hasPreviousPage);
     else if (field.name == "hasNextPage") exec.writeBool(this.hasNextPage);
@@ -143,6 +133,10 @@ class Connection extends GqlObject {
 
   typeName(): string {
     return this.typePrefix + "Connection";
+  }
+
+  nonNull(field: string): bool {
+    return true;
   }
 
   resolve(field: FieldRequest, exec: Execution): bool {
@@ -239,7 +233,7 @@ class Query<Row, K> {
   lower: Uint8Array;
   upper: Uint8Array | null = null;
 
-  constructor(private index: Index<Row, K>, private field: FieldRequest, private exec: Execution) {
+  constructor(private index: Index<Row, K>, private field: FieldRequest, private exec: Execution, private accountKeys: bool) {
     const prefix = index.location.prefix(index.number);
     this.prefix = prefix;
     this.lower = prefix;
@@ -248,7 +242,7 @@ class Query<Row, K> {
   private key(name: string): Uint8Array | null {
     const v = this.field.argument(name);
     if (v === null || v.kind == ValueKind.Null) return null;
-    return keyArgument<Row, K>(this.index, v, name, this.exec);
+    return keyArgument<Row, K>(this.index, v, name, this.exec, this.accountKeys);
   }
 
   /** An opaque cursor back to the entry's full key; null (and an error) when it is not one of this index's. */
@@ -257,7 +251,7 @@ class Query<Row, K> {
     if (v === null || v.kind == ValueKind.Null) return null;
     const bytes = v.kind == ValueKind.String ? hexToBytes(v.text) : null;
     if (bytes === null) {
-      this.exec.fail("Argument \"" + name + "\" is not a cursor.");
+      this.exec.fieldError("Argument \"" + name + "\" is not a cursor.");
       return null;
     }
     const full = new Uint8Array(PREFIX_LENGTH + bytes.length);
@@ -291,10 +285,13 @@ class Query<Row, K> {
 
 /**
  * Writes the Connection of `index` for the query field `field` (its arguments as seed 1 §4.7
- * lists them). `typePrefix` names the types: `<prefix>Connection`, `<prefix>Edge`.
+ * lists them). `typePrefix` names the types: `<prefix>Connection`, `<prefix>Edge`. With
+ * `accountKeys`, 64-bit integer keys are accounts, given by name.
  */
-export function writeConnection<Row, K>(index: Index<Row, K>, field: FieldRequest, exec: Execution, typePrefix: string, nodeOf: NodeOf<Row>): void {
-  const query = new Query<Row, K>(index, field, exec);
+export function writeConnection<Row, K>(
+  index: Index<Row, K>, field: FieldRequest, exec: Execution, typePrefix: string, nodeOf: NodeOf<Row>, accountKeys: bool = false,
+): void {
+  const query = new Query<Row, K>(index, field, exec, accountKeys);
   query.bound();
   const first = countArgument(field, "first", exec);
   const last = countArgument(field, "last", exec);

@@ -3,18 +3,27 @@
 // aliases merged by response key) and each object asked for its fields. Objects are GqlObjects:
 // a service's query root and its row types. Errors a validator would report (unknown fields,
 // operations, fragments or variables, bad arguments) leave a response without data, as
-// graphql-js answers an invalid query.
+// graphql-js answers an invalid query. A field error (a resolver refusing its arguments or its
+// value) nulls the field, or its nearest nullable ancestor when the field is non-null, and is
+// reported with its location and path, as graphql-js executes (spec §6.4.4).
 
 import { jsonString } from "../json/encode";
 import { JsonKind, JsonValue } from "../json/value";
 import { Argument, Directive, Document, Fragment, Operation, Selection, SelectionKind, Value, ValueKind } from "./ast";
 import { parse } from "./parser";
+import { floatText } from "./float";
+import { FieldError, fieldErrorJson } from "./field-error";
 
 /** An object type's value: it writes the fields it has and declines the rest. */
 export abstract class GqlObject {
   abstract typeName(): string;
   /** Writes the value of `field` with `exec`'s writers; false when the type has no such field. */
   abstract resolve(field: FieldRequest, exec: Execution): bool;
+
+  /** Whether the schema declares `field` non-null: its null (after an error) nulls this object. */
+  nonNull(field: string): bool {
+    return false;
+  }
 }
 
 /** One field to resolve: its name, its arguments (variables bound) and its sub-selections. */
@@ -60,21 +69,63 @@ class CollectedField {
   constructor(public key: string, public first: Selection, public selections: Array<Selection>) {}
 }
 
+/** A list being written: where it and its current item begin in the output. */
+class ListFrame {
+  index: i32 = 0;
+  /** `live`: begun outside a nulled value (inside one, nothing it holds is kept). */
+  constructor(public itemMark: i32, public nonNullItems: bool, public live: bool) {}
+}
+
 export class Execution {
-  private out: string = "";
-  private errors: Array<string> = [];
+  /** The response's data, in pieces (joined once; cut back when an error nulls a value). */
+  private parts: Array<string> = [];
+  private errors: Array<FieldError> = [];
+  /** A validation-style error was found: the response has no data. */
+  private invalid: bool = false;
+  /** A field error nulls the value being written, up to the nearest nullable field or item. */
+  private nulled: bool = false;
+  private source: string = "";
   private fragments: Map<string, Fragment> = new Map<string, Fragment>();
   private variables: Map<string, Value> = new Map<string, Value>();
-  /** The field being written (leaf writers check it has no sub-selection). */
+  /** The operation's variables, given or not. */
+  private declared: Set<string> = new Set<string>();
+  /** The field being written (leaf writers check it has no sub-selection) and where it is in the query. */
   private current: FieldRequest | null = null;
+  private currentStart: i32 = 0;
+  /** The response path of the value being written, each element as JSON (keys quoted, indexes bare). */
+  private path: Array<string> = [];
+  private lists: Array<ListFrame> = [];
 
-  /** Records an error; a response with errors has no data. */
+  /** Records a validation-style error: the response will have errors and no data. */
   fail(message: string): void {
-    this.errors.push(message);
+    this.errors.push(new FieldError(message, -1, null));
+    this.invalid = true;
   }
 
+  /** Whether nothing more should be written for the field being resolved: the query is invalid or the field has failed. */
   get failed(): bool {
-    return this.errors.length > 0;
+    return this.invalid || this.nulled;
+  }
+
+  /**
+   * Records a field error at the field being written (its location and path) and nulls its
+   * value; writers ignore what the resolver writes after it.
+   */
+  fieldError(message: string): void {
+    if (this.nulled) return;
+    this.errors.push(new FieldError(message, this.currentStart, "[" + this.path.join(",") + "]"));
+    this.nulled = true;
+  }
+
+  private emit(text: string): void {
+    if (!this.nulled) this.parts.push(text);
+  }
+
+  /** Replaces what was written since `mark` by null. */
+  private nullFrom(mark: i32): void {
+    this.parts.length = mark;
+    this.nulled = false;
+    this.parts.push("null");
   }
 
   private leaf(type: string): bool {
@@ -87,37 +138,63 @@ export class Execution {
   }
 
   writeNull(): void {
-    this.out += "null";
+    this.emit("null");
   }
 
   writeBool(value: bool): void {
-    if (this.leaf("Boolean")) this.out += value ? "true" : "false";
+    if (this.leaf("Boolean")) this.emit(value ? "true" : "false");
   }
 
   writeInt(value: i32): void {
-    if (this.leaf("Int")) this.out += value.toString();
+    if (this.leaf("Int")) this.emit(value.toString());
+  }
+
+  /** A Float as JavaScript prints the number; NaN and infinities are field errors, as in graphql-js. */
+  writeFloat(value: f64): void {
+    if (!this.leaf("Float")) return;
+    if (isFinite(value)) this.emit(floatText(value));
+    else this.fieldError("Float cannot represent non numeric value: " + (isNaN(value) ? "NaN" : value > 0 ? "Infinity" : "-Infinity"));
   }
 
   writeString(value: string): void {
-    if (this.leaf("String")) this.out += jsonString(value);
+    if (this.leaf("String")) this.emit(jsonString(value));
   }
 
-  /** A list: beginList, then each item with a writer (nextItem between items), then endList. */
-  beginList(): void {
-    this.out += "[";
+  /**
+   * A list: beginList, then each item with a writer (nextItem between items), then endList.
+   * `nonNullItems` as in the schema (`[T!]`): a nulled item then nulls the whole list.
+   */
+  beginList(nonNullItems: bool = true): void {
+    this.emit("[");
+    this.lists.push(new ListFrame(this.parts.length, nonNullItems, !this.nulled));
+    this.path.push("0");
   }
 
   /** Call before every item but the first. */
   nextItem(): void {
-    this.out += ",";
+    const frame = this.lists[this.lists.length - 1];
+    this.endItem(frame);
+    frame.index++;
+    this.path[this.path.length - 1] = frame.index.toString();
+    this.emit(",");
+    frame.itemMark = this.parts.length;
   }
 
   endList(): void {
-    this.out += "]";
+    const frame = this.lists.pop();
+    this.endItem(frame);
+    this.path.pop();
+    this.emit("]");
+  }
+
+  /** A nulled item of a list of nullable items is null; the list goes on. */
+  private endItem(frame: ListFrame): void {
+    if (this.nulled && frame.live && !frame.nonNullItems && !this.invalid) this.nullFrom(frame.itemMark);
   }
 
   /** An object (or null) with the sub-selection of the field being written. */
   writeObject(object: GqlObject | null): void {
+    if (this.nulled) return;
     const field = this.current;
     if (object === null) {
       this.writeNull();
@@ -134,32 +211,48 @@ export class Execution {
     const type = object.typeName();
     const fields = new Array<CollectedField>();
     this.collect(type, selections, fields, new Array<string>());
-    this.out += "{";
-    for (let i = 0; i < fields.length && !this.failed; i++) {
+    this.emit("{");
+    for (let i = 0; i < fields.length && !this.invalid && !this.nulled; i++) {
       const f = fields[i];
-      this.out += (i ? "," : "") + jsonString(f.key) + ":";
+      this.emit((i ? "," : "") + jsonString(f.key) + ":");
       if (f.first.name == "__typename") {
-        this.out += jsonString(type);
+        this.emit(jsonString(type));
         continue;
       }
+      const mark = this.parts.length;
       const request = new FieldRequest(f.first.name, this.bind(f.first.arguments), f.selections);
       const outer = this.current;
+      const outerStart = this.currentStart;
       this.current = request;
-      if (!object.resolve(request, this) && !this.failed) this.fail("Cannot query field \"" + f.first.name + "\" on type \"" + type + "\".");
+      this.currentStart = f.first.start;
+      this.path.push(jsonString(f.key));
+      if (!object.resolve(request, this) && !this.invalid) this.fail("Cannot query field \"" + f.first.name + "\" on type \"" + type + "\".");
+      this.path.pop();
       this.current = outer;
+      this.currentStart = outerStart;
+      if (this.nulled && !this.invalid && !object.nonNull(f.first.name)) this.nullFrom(mark);
     }
-    this.out += "}";
+    this.emit("}");
   }
 
-  /** Arguments with their variables replaced by the variables' values. */
+  /**
+   * Arguments with their variables replaced by the variables' values; an argument whose variable
+   * was declared but not given is absent (spec §6.4.1 CoerceArgumentValues).
+   */
   private bind(args: Array<Argument>): Array<Argument> {
     const bound = new Array<Argument>();
-    for (let i = 0; i < args.length; i++) bound.push(new Argument(args[i].name, this.bindValue(args[i].value)));
+    for (let i = 0; i < args.length; i++) {
+      const v = args[i].value;
+      if (v.kind == ValueKind.Variable && this.declared.has(v.text) && !this.variables.has(v.text)) continue;
+      bound.push(new Argument(args[i].name, this.bindValue(v)));
+    }
     return bound;
   }
 
+  /** A value with its variables bound; inside a list or object, a variable not given is null. */
   private bindValue(value: Value): Value {
     if (value.kind == ValueKind.Variable) {
+      if (this.declared.has(value.text) && !this.variables.has(value.text)) return new Value();
       if (!this.variables.has(value.text)) {
         this.fail("Variable \"$" + value.text + "\" is not defined.");
         return new Value();
@@ -190,7 +283,7 @@ export class Execution {
   }
 
   private collect(type: string, selections: Array<Selection>, into: Array<CollectedField>, spreading: Array<string>): void {
-    for (let i = 0; i < selections.length && !this.failed; i++) {
+    for (let i = 0; i < selections.length && !this.invalid; i++) {
       const s = selections[i];
       if (!this.included(s.directives)) continue;
       if (s.kind == SelectionKind.Field) {
@@ -240,6 +333,7 @@ export class Execution {
   private bindVariables(op: Operation, variables: JsonValue | null): void {
     for (let i = 0; i < op.variables.length; i++) {
       const def = op.variables[i];
+      this.declared.add(def.name);
       const given = variables !== null && variables.kind == JsonKind.Object ? variables.get(def.name) : null;
       if (given !== null && !(given.kind == JsonKind.Null && def.defaultValue !== null)) {
         if (given.kind == JsonKind.Null && def.type.nonNull) this.fail("Variable \"$" + def.name + "\" of non-null type \"" + def.type.toString() + "\" must not be null.");
@@ -254,23 +348,34 @@ export class Execution {
 
   /** Runs a query document on `root`; returns the GraphQL response as JSON text. */
   run(root: GqlObject, source: string, operationName: string | null, variables: JsonValue | null): string {
+    this.source = source;
     const parsed = parse(source);
     if (parsed.document !== null) {
       const doc = parsed.document!;
       for (let i = 0; i < doc.fragments.length; i++) this.fragments.set(doc.fragments[i].name, doc.fragments[i]);
       const op = this.chooseOperation(doc, operationName);
       if (op !== null && op.operation != "query") this.fail("Only queries are supported: services answer GraphQL without writing.");
-      if (op !== null && !this.failed) {
+      if (op !== null && !this.invalid) {
         this.bindVariables(op, variables);
-        if (!this.failed) this.writeSelections(root, op.selections);
+        if (!this.invalid) this.writeSelections(root, op.selections);
       }
     } else {
       this.fail(parsed.error);
     }
-    if (!this.failed) return "{\"data\":" + this.out + "}";
-    let errors = "";
-    for (let i = 0; i < this.errors.length; i++) errors += (i ? "," : "") + "{\"message\":" + jsonString(this.errors[i]) + "}";
-    return "{\"errors\":[" + errors + "]}";
+    if (this.invalid) return "{\"errors\":" + this.errorsJson(false) + "}";
+    const data = this.nulled ? "null" : this.parts.join("");
+    if (this.errors.length == 0) return "{\"data\":" + data + "}";
+    return "{\"errors\":" + this.errorsJson(true) + ",\"data\":" + data + "}";
+  }
+
+  /** The field errors (`fieldErrors`) or the validation errors, as a JSON array. */
+  private errorsJson(fieldErrors: bool): string {
+    const items = new Array<string>();
+    for (let i = 0; i < this.errors.length; i++) {
+      const e = this.errors[i];
+      if ((e.path !== null) == fieldErrors) items.push(fieldErrorJson(e, this.source));
+    }
+    return "[" + items.join(",") + "]";
   }
 }
 

@@ -19,6 +19,8 @@ export class Token {
     public kind: TokenKind = TokenKind.End,
     /** A punctuator or name as written; a number's text; a string's value. */
     public value: string = "",
+    /** Where the token begins in the source (a UTF-16 offset, for error locations). */
+    public start: i32 = 0,
   ) {}
 }
 
@@ -101,6 +103,12 @@ export class Lexer {
   next(): Token {
     this.skipIgnored();
     const start = this.pos;
+    const token = this.scan(start);
+    token.start = start;
+    return token;
+  }
+
+  private scan(start: i32): Token {
     const c = this.code(start);
     if (c < 0) return new Token(TokenKind.End, "");
     if (c == 0x2e) {

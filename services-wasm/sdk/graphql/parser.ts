@@ -165,6 +165,7 @@ class Parser {
 
   private selection(): Selection {
     const s = new Selection();
+    s.start = this.token.start;
     if (this.skip("...")) {
       if (this.token.kind == TokenKind.Name && this.token.value != "on") {
         s.kind = SelectionKind.FragmentSpread;

@@ -17,10 +17,11 @@ import { Service } from './services.mjs';
 import { actionTemplates } from './templates.mjs';
 import { JsonDecoding } from './json.mjs';
 import { eventSchemaMember } from './events.mjs';
+import { generateGraphQL } from './graphql.mjs';
 
 const SDK_DIR = fileURLToPath(new URL('..', import.meta.url));
 /** SDK folder -> the name generated code imports it as. */
-const IMPORT_NAMES = { fracpack: '__fp', service: '__svc', json: '__json' };
+const IMPORT_NAMES = { fracpack: '__fp', service: '__svc', json: '__json', graphql: '__gql' };
 export const SCHEMA_SECTION = 'service-schema';
 
 function isUserSource(source) {
@@ -68,6 +69,7 @@ export default class SdkTransform extends Transform {
     }
 
     const aliases = this.typeAliases(sources);
+    generateGraphQL(parser, sources, records, aliases, need);
     const json = new JsonDecoding(records, aliases);
     const decodable = new Set();
     const schemas = new Map();
