@@ -40,8 +40,9 @@ export interface ChainOptions {
 /** What the chain reports of each pushed transaction. */
 export interface TransactionOutcomes {
   received(): void;
-  succeeded(): void;
-  failed(): void;
+  succeeded(id: Uint8Array): void;
+  /** `id` is absent when the transaction could not even be decoded. */
+  failed(id: Uint8Array | undefined, error: string): void;
 }
 
 interface FinalWaiter {
@@ -128,7 +129,7 @@ export class Chain {
     counters?.received();
     this.pending++;
     let block: BlockBuilder;
-    let trx: DecodedTransaction;
+    let trx: DecodedTransaction | undefined;
     let trace: TransactionTrace;
     try {
       trx = decodeTransaction(packed);
@@ -136,13 +137,13 @@ export class Chain {
       block = this.openBlock();
       trace = block.push(trx);
     } catch (err) {
-      counters?.failed();
+      counters?.failed(trx?.id, (err as Error).message);
       throw err;
     } finally {
       this.pending--;
     }
-    if (trace.error === null) counters?.succeeded();
-    else counters?.failed();
+    if (trace.error === null) counters?.succeeded(trx.id);
+    else counters?.failed(trx.id, trace.error);
     this.notify(NotifyType.acceptTransaction, () => TransactionCallbackArgs.pack({ id: trx.id, trace }));
     if (waitFor === 'applied') return trace;
     if (trace.error !== null) {

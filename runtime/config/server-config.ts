@@ -1,5 +1,7 @@
 import { isIP } from 'node:net';
 import { isValidAccountName } from '../../host-api/names/index.js';
+import { LogError } from '../log/errors.js';
+import { parseLoggersConfig } from '../log/config.js';
 import { ConfigError } from './errors.js';
 
 // The server configuration of seed 2 §2 (`GET/PUT /config`). The object may gain fields at any
@@ -137,10 +139,10 @@ const MAX_HTTP_TIMEOUT_US = Number.MAX_SAFE_INTEGER;
 /**
  * Checks a configuration object (a PUT body or the persisted file) and returns it normalised:
  * missing known fields take `base`'s values, `pkcs11_modules` is read as `pkcs11-modules`,
- * unknown fields are kept. `checkLoggers` validates the `loggers` value (the logging module
- * knows its grammar). Throws ConfigError naming the field on the first problem.
+ * unknown fields are kept; logger paths are checked relative to `directory`. Throws ConfigError
+ * naming the field on the first problem.
  */
-export function parseServerConfig(value: Json, base: ServerConfig, checkLoggers: (loggers: Record<string, unknown>) => void): ServerConfig {
+export function parseServerConfig(value: Json, base: ServerConfig, directory: string): ServerConfig {
   if (!isObject(value)) fail('config', 'expected a JSON object');
   const { pkcs11_modules: altModules, ...rest } = value;
   const input: Record<string, Json> = { ...rest };
@@ -163,7 +165,12 @@ export function parseServerConfig(value: Json, base: ServerConfig, checkLoggers:
   out.services = out.services.map((s, i) => staticService(`services[${i}]`, s));
   out.http_timeout = out.http_timeout === null ? null : integer('http_timeout', out.http_timeout, 0, MAX_HTTP_TIMEOUT_US);
   if (!isObject(out.loggers)) fail('loggers', 'expected an object with one field per logger');
-  checkLoggers(out.loggers);
+  try {
+    parseLoggersConfig(out.loggers, directory);
+  } catch (err) {
+    if (!(err instanceof LogError)) throw err;
+    fail('loggers', err.message);
+  }
   if ((out.listen as ListenSpec[]).some((l) => l.protocol === 'https') && !(out.tls as TlsSpec | undefined)?.certificate) {
     fail('tls', 'an https listener needs tls.certificate and tls.key');
   }

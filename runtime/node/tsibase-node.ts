@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { bootTransactions, runBoot, type Bundle } from '../../host-api/index.js';
 import { adminApi } from '../admin/admin-api.js';
 import { keyEndpoints } from '../admin/key-endpoints.js';
+import { LogSockets } from '../admin/log-socket.js';
 import { perfEndpoints } from '../admin/perf-endpoints.js';
 import type { NodeControl, Peer, ShutdownRequest } from '../admin/node-control.js';
 import { Chain } from '../chain/chain.js';
@@ -13,10 +14,11 @@ import { NodeHttpServer, type BoundListener } from '../http/server.js';
 import { SessionTokens } from '../http/session-tokens.js';
 import { HttpSockets } from '../http/sockets.js';
 import { NodeKeys } from '../keys/node-keys.js';
+import { Logging } from '../log/index.js';
 import type { ExtraGauge } from '../metrics/open-metrics.js';
 import { TransactionCounters } from '../metrics/transaction-counters.js';
 import { Engine } from '../wasm/engine.js';
-import { checkLoggerConfig } from './logger-config.js';
+import { logBlock, loggedOutcomes, logRequest } from './node-log.js';
 import { peersOf } from './configured-peers.js';
 
 /** How a node is started: its directory and the command line, which beats the config file (http.md §6). */
@@ -28,8 +30,6 @@ export interface NodeStartOptions {
   readonly blockIntervalMs?: number;
   /** Boots this bundle when the node has no chain yet (needs a producer). */
   readonly boot?: Bundle;
-  /** Where the node reports what it does (until the logging configuration takes over). */
-  readonly report?: (line: string) => void;
 }
 
 /** The fields of a configuration this node knows; a PUT replaces the unknown ones wholesale. */
@@ -57,11 +57,13 @@ export class TsibaseNode implements NodeControl {
   private readonly store: LmdbStore;
   private readonly server: NodeHttpServer;
   private readonly keys: NodeKeys;
-  private readonly report: (line: string) => void;
+  private readonly logging: Logging;
+  private readonly logSockets: LogSockets;
 
   private constructor(private readonly options: NodeStartOptions, config: ServerConfig) {
     this.current = config;
-    this.report = options.report ?? (() => {});
+    this.logging = new Logging(config.loggers, { directory: options.dir });
+    this.logSockets = new LogSockets(this.logging);
     this.shutdownRequested = new Promise((resolve) => (this.requestShutdown = resolve));
     const dbDir = join(options.dir, 'db');
     this.store = LmdbStore.open(dbDir);
@@ -71,9 +73,10 @@ export class TsibaseNode implements NodeControl {
     this.chain = new Chain(this.store, engine, {
       producer: config.producer,
       sockets,
-      counters,
+      counters: loggedOutcomes(this.logging, counters),
       blockIntervalMs: options.blockIntervalMs,
-      onCallbackError: (err) => this.report(`callback: ${err.message}`),
+      onCallbackError: (err) => this.logging.warning('chain', `callback: ${err.message}`),
+      onBlock: () => logBlock(this.logging, this.chain.status),
     });
     // A device module that fails to load must not keep the node (and its admin API) down.
     this.keys = NodeKeys.open(options.dir, []);
@@ -84,7 +87,9 @@ export class TsibaseNode implements NodeControl {
       sockets,
       tokens: SessionTokens.fromKeyFile(join(options.dir, 'session-key')),
       admin: adminApi(this, { ...keyEndpoints(this.keys), ...perfEndpoints(perf, () => this.chainGauges()) }),
-      onError: (err) => this.report(`http: ${err.stack ?? err.message}`),
+      onUpgrade: (req, socket, head) => this.logSockets.upgrade(req, socket, head),
+      onError: (err) => this.logging.error('http', err.stack ?? err.message),
+      onResponse: (req, res, micros) => logRequest(this.logging, req, res, micros),
     });
     this.server.configure(this.liveHttpSettings(config), options.dir);
   }
@@ -93,7 +98,7 @@ export class TsibaseNode implements NodeControl {
   static async start(options: NodeStartOptions): Promise<TsibaseNode> {
     mkdirSync(options.dir, { recursive: true });
     const stored = readConfigFile(options.dir);
-    const fromFile = stored === undefined ? defaultConfig() : parseServerConfig(stored, defaultConfig(), checkLoggerConfig);
+    const fromFile = stored === undefined ? defaultConfig() : parseServerConfig(stored, defaultConfig(), options.dir);
     if (stored === undefined) writeConfigFile(options.dir, fromFile);
     const config: ServerConfig = {
       ...fromFile,
@@ -133,7 +138,8 @@ export class TsibaseNode implements NodeControl {
   }
 
   async putConfig(value: unknown): Promise<void> {
-    const next = parseServerConfig(value, knownFields(this.current), checkLoggerConfig);
+    const next = parseServerConfig(value, knownFields(this.current), this.options.dir);
+    this.logging.reconfigure(next.loggers);
     writeConfigFile(this.options.dir, next);
     // listen and tls wait for the next start (seed 2 §2); the rest applies now.
     const previous = this.current;
@@ -150,17 +156,19 @@ export class TsibaseNode implements NodeControl {
   /** Closes the listeners (dropping connections with `force`), completes the open block, closes the store. */
   async stop(request: ShutdownRequest): Promise<void> {
     this.stopping = true;
+    this.logSockets.closeAll(request.restart);
     this.chain.stop();
     await this.server.close(request.force);
     this.keys.close();
     await this.store.close();
+    await this.logging.close();
   }
 
   private applyKeyModules(config: ServerConfig): void {
     try {
       this.keys.setModules(config['pkcs11-modules']);
     } catch (err) {
-      this.report(`keys: ${(err as Error).message}`);
+      this.logging.error('service', `keys: ${(err as Error).message}`);
     }
   }
 
@@ -180,6 +188,6 @@ export class TsibaseNode implements NodeControl {
     const started = performance.now();
     const boot = bootTransactions(bundle, { producer: this.chain.producer });
     await runBoot(boot, { pushBoot: async (body) => this.chain.boot(body), push: (t) => this.chain.push(t, 'applied') });
-    this.options.report?.(`booted a chain with ${bundle.services.length} services in ${Math.round(performance.now() - started)} ms`);
+    this.logging.info('chain', `booted a chain with ${bundle.services.length} services in ${Math.round(performance.now() - started)} ms`);
   }
 }

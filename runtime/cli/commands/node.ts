@@ -48,7 +48,6 @@ function startOptions(argv: string[]): NodeStartOptions {
     listen: args.options.get('listen')?.map(parseListen),
     blockIntervalMs: interval,
     boot: bundlePath ? unpackBundle(readFileSync(bundlePath)) : undefined,
-    report: (line) => console.log(line),
   };
 }
 

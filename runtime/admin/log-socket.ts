@@ -1,0 +1,59 @@
+import type { IncomingMessage } from 'node:http';
+import type { TLSSocket } from 'node:tls';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer } from 'ws';
+import { isAdminRequest } from '../http/admin-access.js';
+import { LogWebSocketSession, type LogSubscriptions } from '../log/index.js';
+
+const LOG_PATH = '/native/admin/log';
+
+/** A bare HTTP reply on an upgrade socket, which has no ServerResponse. */
+function refuse(socket: Duplex, status: string, body: string): void {
+  socket.end(`HTTP/1.1 ${status}\r\nContent-Type: text/html\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+}
+
+/**
+ * The log websocket (seed 2 §4.1 rule 5, http.md §8): admins only; an `Origin`, when sent, must
+ * be the node's own (`<scheme>://<Host>`). Each connection is a LogWebSocketSession; the node
+ * ends them all when it stops (1001) or restarts (1012).
+ */
+export class LogSockets {
+  private readonly server = new WebSocketServer({ noServer: true });
+  private readonly sessions = new Set<LogWebSocketSession>();
+
+  constructor(private readonly logging: LogSubscriptions) {}
+
+  /** Takes an upgrade request for the log path; false for any other path. */
+  upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean {
+    if (new URL(req.url ?? '/', 'http://host').pathname !== LOG_PATH) return false;
+    if (!isAdminRequest(req)) {
+      refuse(socket, '401 Unauthorized', 'Not authorized');
+      return true;
+    }
+    const scheme = (req.socket as TLSSocket).encrypted ? 'https' : 'http';
+    const origin = req.headers.origin;
+    if (origin !== undefined && origin !== `${scheme}://${req.headers.host}`) {
+      refuse(socket, '400 Bad Request', 'Cross origin request refused');
+      return true;
+    }
+    this.server.handleUpgrade(req, socket, head, (ws) => {
+      const session = new LogWebSocketSession(this.logging, ws);
+      this.sessions.add(session);
+      ws.on('message', (data) => session.receive(data.toString()));
+      ws.on('close', () => {
+        session.detach();
+        this.sessions.delete(session);
+      });
+    });
+    return true;
+  }
+
+  /** Ends every session: 1012 when the node restarts, 1001 when it stops. */
+  closeAll(restart: boolean): void {
+    for (const session of this.sessions) {
+      if (restart) session.restart();
+      else session.shutdown();
+    }
+    this.sessions.clear();
+  }
+}

@@ -1,0 +1,44 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { BlockHeader, bytesToHex } from '../../host-api/index.js';
+import type { TransactionOutcomes } from '../chain/chain.js';
+import type { StatusRow } from '../../host-api/types/native.js';
+import type { Logging } from '../log/index.js';
+import type { TransactionCounters } from '../metrics/transaction-counters.js';
+
+// The records the node writes about its own work, with the attributes of http.md §8 (Request,
+// Response, BlockId, BlockHeader, TransactionId) so filters and formats can select on them.
+
+/** One record per answered HTTP request, at debug (the default console filter hides them). */
+export function logRequest(logging: Logging, req: IncomingMessage, res: ServerResponse, micros: number): void {
+  const remote = req.socket.remoteAddress;
+  logging.message('debug', 'http', `${req.method} ${req.url} ${res.statusCode}`, {
+    ...(remote !== undefined ? { RemoteEndpoint: `${remote}:${req.socket.remotePort}` } : {}),
+    Request: { Method: req.method ?? '', Target: req.url ?? '', Host: req.headers.host ?? '' },
+    Response: { Status: res.statusCode, Bytes: Number(res.getHeader('content-length') ?? 0), Time: micros },
+  });
+}
+
+/** One record per committed block. */
+export function logBlock(logging: Logging, status: StatusRow | undefined): void {
+  const head = status?.head;
+  if (!head) return;
+  logging.info('block', `committed block ${head.header.blockNum}`, {
+    BlockId: bytesToHex(head.blockId),
+    BlockHeader: BlockHeader.toJson(head.header) as Record<string, unknown>,
+  });
+}
+
+/** The chain's transaction outcomes, counted for the perf report and written to the log. */
+export function loggedOutcomes(logging: Logging, counters: TransactionCounters): TransactionOutcomes {
+  return {
+    received: () => counters.received(),
+    succeeded: (id) => {
+      counters.succeeded();
+      logging.message('debug', 'transaction', 'transaction applied', { TransactionId: bytesToHex(id) });
+    },
+    failed: (id, error) => {
+      counters.failed();
+      logging.message('debug', 'transaction', `transaction failed: ${error}`, id ? { TransactionId: bytesToHex(id) } : {});
+    },
+  };
+}

@@ -1,0 +1,290 @@
+// The admin API of seed 2 §4.1 on a real node process (http.md §3, §4, §6, §7): every endpoint
+// with good and bad input, the configuration persisted and applied, and shutdown/restart.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { bytesToHex, generateKeyPair, privateKeyToPkcs8 } from '../../../host-api/index.js';
+import { httpRequest, type HttpReply } from '../../../runtime/cli/client.js';
+import { ChainClient } from '../../../runtime/cli/chain-client.js';
+import { startNode, type RunningNode } from '../../lib/node-process.js';
+import { testBundle } from '../../lib/test-bundle.js';
+
+interface Ctx { dir: string; node: RunningNode; fresh: RunningNode }
+const test = suite<Ctx>('admin API');
+
+const X_ADMIN = 'x-admin.tsibase.localhost';
+
+function admin(node: RunningNode, path: string, init: { method?: string; json?: unknown; body?: string; type?: string; headers?: Record<string, string> } = {}): Promise<HttpReply> {
+  const body = init.json !== undefined ? JSON.stringify(init.json) : init.body;
+  const headers: Record<string, string> = { host: `${X_ADMIN}:${node.port}`, ...init.headers };
+  if (body !== undefined) headers['content-type'] = init.type ?? 'application/json';
+  return httpRequest(`http://127.0.0.1:${node.port}${path}`, {
+    method: init.method ?? (body !== undefined ? 'POST' : 'GET'),
+    headers,
+    ...(body !== undefined ? { body: new TextEncoder().encode(body) } : {}),
+  });
+}
+
+const jsonOf = (r: HttpReply) => JSON.parse(r.text()) as any;
+
+/** Waits until the node answers again (after a restart). */
+async function answering(node: RunningNode): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    try {
+      if ((await admin(node, '/native/admin/status')).status === 200) return;
+    } catch { /* not listening yet */ }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('the node did not come back');
+}
+
+/** The node process's main thread id: a new process image has a new one. */
+async function mainThread(node: RunningNode): Promise<number> {
+  return jsonOf(await admin(node, '/native/admin/perf')).tasks.find((t: { group: string }) => t.group === 'main').id;
+}
+
+/** The head block number the metrics report. */
+async function headBlock(node: RunningNode): Promise<number> {
+  return Number(/tsibase_head_block_number (\d+)/.exec((await admin(node, '/native/admin/metrics')).text())![1]);
+}
+
+test.before(async (ctx) => {
+  ctx.dir = mkdtempSync(join(tmpdir(), 'tsibase-admin-'));
+  const bundle = join(ctx.dir, 'test.bundle');
+  writeFileSync(bundle, await testBundle());
+  ctx.node = await startNode(join(ctx.dir, 'node'), ['-p', 'prod', '--boot', bundle, '--block-interval', '200']);
+  ctx.fresh = await startNode(join(ctx.dir, 'fresh'));
+});
+
+test.after(async (ctx) => {
+  await ctx.node?.stop();
+  await ctx.fresh?.stop();
+  rmSync(ctx.dir, { recursive: true, force: true });
+});
+
+test('status: [] on a booted node, needgenesis without a chain', async (ctx) => {
+  assert.equal(jsonOf(await admin(ctx.node, '/native/admin/status')), []);
+  assert.equal(jsonOf(await admin(ctx.fresh, '/native/admin/status')), ['needgenesis']);
+});
+
+test('only admins: a forwarded foreign address gets 401 on /native/admin and on x-admin', async (ctx) => {
+  const foreign = { forwarded: 'for=203.0.113.9' };
+  for (const path of ['/native/admin/status', '/native/admin/keys', '/config']) {
+    const r = await admin(ctx.node, path, { headers: foreign });
+    assert.is(r.status, 401, path);
+    assert.is(r.text(), 'Not authorized');
+  }
+  const put = await admin(ctx.node, '/config', { method: 'PUT', json: {}, headers: foreign });
+  assert.is(put.status, 401);
+});
+
+test('a wrong method is 405 naming the allowed ones (http.md §3)', async (ctx) => {
+  const allowed: Record<string, string> = {
+    '/native/admin/status': 'GET', '/native/admin/perf': 'GET', '/native/admin/metrics': 'GET',
+    '/native/admin/keys/devices': 'GET', '/native/admin/peers': 'GET', '/native/admin/push_boot': 'POST',
+    '/native/admin/keys/unlock': 'POST', '/native/admin/keys/lock': 'POST', '/native/admin/keys': 'GET, POST',
+    '/native/admin/connect': 'POST', '/native/admin/disconnect': 'POST',
+  };
+  for (const [path, allow] of Object.entries(allowed)) {
+    const method = allow.includes('GET') ? 'DELETE' : 'GET';
+    const r = await admin(ctx.node, path, { method });
+    assert.is(r.status, 405, path);
+    assert.is(r.headers.allow, allow, path);
+    assert.is(r.text(), `The resource '${path}' does not accept the method ${method}.`);
+  }
+  for (const path of ['/config', '/shutdown']) {
+    const r = await admin(ctx.node, path, { method: 'PATCH' });
+    assert.is(r.status, 405, path);
+    assert.is(r.text(), `The resource '${path}' does not accept the method PATCH.\n`);
+  }
+  assert.is((await admin(ctx.node, '/native/admin/nothing')).status, 404);
+});
+
+test('JSON endpoints: another Content-Type is 415, malformed JSON or a wrong shape is 400', async (ctx) => {
+  const posts = ['/native/admin/keys', '/native/admin/keys/unlock', '/native/admin/keys/lock', '/native/admin/connect', '/native/admin/disconnect', '/shutdown'];
+  for (const path of posts) {
+    const wrongType = await admin(ctx.node, path, { body: '{}', type: 'text/plain' });
+    assert.is(wrongType.status, 415, path);
+    assert.is(wrongType.text(), 'Content-Type must be application/json\n');
+    const bad = await admin(ctx.node, path, { body: '{"unterminated' });
+    assert.is(bad.status, 400, path);
+    assert.match(bad.text(), 'not JSON');
+  }
+  assert.is((await admin(ctx.node, '/config', { method: 'PUT', body: '[1,' })).status, 400);
+  assert.is((await admin(ctx.node, '/config', { method: 'PUT', body: '{}', type: 'text/plain' })).status, 415);
+  const shape = await admin(ctx.node, '/shutdown', { json: { restart: 'yes' } });
+  assert.is(shape.status, 400);
+  assert.match(shape.text(), "'restart' must be true or false");
+  assert.equal(jsonOf(await admin(ctx.node, '/native/admin/status')), [], 'the refused shutdown changed nothing');
+});
+
+test('GET /config has every field of seed 2 §2; PUT refuses a bad field by name and keeps the old config', async (ctx) => {
+  const config = jsonOf(await admin(ctx.node, '/config'));
+  for (const field of ['p2p', 'peers', 'autoconnect', 'producer', 'pkcs11-modules', 'hosts', 'listen', 'services', 'http_timeout', 'loggers']) {
+    assert.ok(field in config, field);
+  }
+  assert.is(config.producer, 'prod');
+  const refusals: [unknown, string][] = [
+    [{ ...config, listen: [{ protocol: 'http', address: '127.0.0.1', port: 70000 }] }, 'listen[0].port'],
+    [{ ...config, listen: [{ protocol: 'ftp' }] }, 'listen[0].protocol'],
+    [{ ...config, producer: 'Not An Account' }, 'producer'],
+    [{ ...config, hosts: ['bad host'] }, 'hosts[0]'],
+    [{ ...config, p2p: 'on' }, 'p2p'],
+    [{ ...config, http_timeout: -1 }, 'http_timeout'],
+    [{ ...config, loggers: { x: { type: 'syslog' } } }, 'loggers'],
+    [{ ...config, loggers: { x: { type: 'console', filter: 'Severity >=' } } }, 'loggers'],
+    [{ ...config, services: [{ host: 'a.' }] }, 'services[0].root'],
+    [{ ...config, listen: [{ protocol: 'https', address: '127.0.0.1', port: 0 }] }, 'tls'],
+    [[1, 2], 'config'],
+  ];
+  for (const [value, field] of refusals) {
+    const r = await admin(ctx.node, '/config', { method: 'PUT', json: value });
+    assert.is(r.status, 400, field);
+    assert.ok(r.text().startsWith(`${field}:`), `${field}: ${r.text()}`);
+  }
+  assert.equal(jsonOf(await admin(ctx.node, '/config')), config, 'unchanged');
+});
+
+test('PUT /config persists (unknown fields too), applies producer and static hosts at once, survives a restart', async (ctx) => {
+  const config = jsonOf(await admin(ctx.node, '/config'));
+  const site = join(ctx.dir, 'node', 'static-site');
+  mkdirSync(site, { recursive: true });
+  writeFileSync(join(site, 'index.html'), '<p>static</p>');
+  const next = {
+    ...config,
+    peers: ['peer-one.example:8080', 'https://peer-two.example'],
+    services: [{ host: 'docs.', root: 'static-site' }],
+    'future-field': { kept: [1, 2, 3] },
+    producer: '',
+  };
+  const put = await admin(ctx.node, '/config', { method: 'PUT', json: next });
+  assert.is(put.status, 200, put.text());
+  assert.is(put.text(), '');
+  assert.equal(jsonOf(await admin(ctx.node, '/config')), next);
+  assert.equal(JSON.parse(readFileSync(join(ctx.dir, 'node', 'config.json'), 'utf8')), next, 'persisted as given');
+
+  // producer '' stops production: a transaction has no block to go to.
+  const client = new ChainClient(ctx.node.api);
+  const noProducer = await httpRequest(`${ctx.node.api.replace('tsibase', 'transact.tsibase')}/push_transaction`, {
+    method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body: new Uint8Array([1, 2, 3]),
+  });
+  assert.is(noProducer.status, 500);
+  const page = await httpRequest(`http://127.0.0.1:${ctx.node.port}/`, { headers: { host: `docs.tsibase.localhost:${ctx.node.port}` } });
+  assert.is(page.text(), '<p>static</p>');
+  assert.is(page.headers['content-type'], 'text/html');
+
+  // The peers endpoint reports the configured peers.
+  assert.equal(jsonOf(await admin(ctx.node, '/native/admin/peers')), [
+    { id: 1, endpoint: 'peer-one.example:8080', url: 'peer-one.example:8080' },
+    { id: 2, endpoint: 'peer-two.example:443', url: 'https://peer-two.example' },
+  ]);
+
+  const before = await mainThread(ctx.node);
+  const restart = await admin(ctx.node, '/shutdown', { json: { restart: true } });
+  assert.is(restart.status, 200);
+  await answering(ctx.node);
+  assert.is.not(await mainThread(ctx.node), before, 'a restart without soft is a new process image');
+  const after = jsonOf(await admin(ctx.node, '/config'));
+  const listen = [{ protocol: 'http', address: '127.0.0.1', port: Number(ctx.node.port) }];
+  assert.equal(after, { ...next, producer: 'prod', listen }, 'the file survived; the command line still names the producer and the port it got');
+  await client.getJson('/common/chainid');
+});
+
+test('shutdown with soft restart keeps the process; the chain and port come back', async (ctx) => {
+  const before = await mainThread(ctx.node);
+  const headBefore = await headBlock(ctx.node);
+  assert.is((await admin(ctx.node, '/shutdown', { json: { restart: true, soft: true } })).status, 200);
+  await answering(ctx.node);
+  assert.is(await mainThread(ctx.node), before, 'soft keeps the process image');
+  assert.equal(jsonOf(await admin(ctx.node, '/native/admin/status')), []);
+  assert.ok(await headBlock(ctx.node) >= headBefore, 'the chain is still there');
+});
+
+test('peers: connect and disconnect check their bodies, then say there is no peer-to-peer layer', async (ctx) => {
+  const connectBad = await admin(ctx.node, '/native/admin/connect', { json: { url: 5 } });
+  assert.is(connectBad.status, 400);
+  const connectOk = await admin(ctx.node, '/native/admin/connect', { json: { url: 'http://peer.example:8080' } });
+  assert.is(connectOk.status, 501);
+  assert.match(connectOk.text(), 'no peer-to-peer networking');
+  assert.is((await admin(ctx.node, '/native/admin/disconnect', { json: { id: 'one' } })).status, 400);
+  assert.is((await admin(ctx.node, '/native/admin/disconnect', { json: { id: 99 } })).status, 404);
+  assert.is((await admin(ctx.node, '/native/admin/disconnect', { json: { id: 1 } })).status, 501);
+});
+
+test('keys: generate, import (PKCS#8 hex), list; refusals; devices', async (ctx) => {
+  const generated = await admin(ctx.node, '/native/admin/keys', { json: { service: 'verify-sig' } });
+  assert.is(generated.status, 200, generated.text());
+  const key = jsonOf(generated);
+  assert.is(key.service, 'verify-sig');
+  assert.match(key.rawData, /^[0-9A-F]+$/);
+  const pair = generateKeyPair('secp256k1');
+  const imported = jsonOf(await admin(ctx.node, '/native/admin/keys', { json: { service: 'verify-sig', rawData: bytesToHex(privateKeyToPkcs8(pair)) } }));
+  assert.is(imported.rawData.toLowerCase(), bytesToHex(pair.publicKey).toLowerCase());
+  const listed = jsonOf(await admin(ctx.node, '/native/admin/keys'));
+  assert.equal(listed.map((k: { rawData: string }) => k.rawData), [key.rawData, imported.rawData]);
+  assert.is((await admin(ctx.node, '/native/admin/keys', { json: { service: 'auth-any' } })).status, 400);
+  assert.is((await admin(ctx.node, '/native/admin/keys', { json: { service: 'verify-sig', rawData: 'zz' } })).status, 400);
+  assert.equal(jsonOf(await admin(ctx.node, '/native/admin/keys/devices')), []);
+  assert.is((await admin(ctx.node, '/native/admin/keys/unlock', { json: { device: 'none', pin: '1' } })).status, 404);
+  assert.is((await admin(ctx.node, '/native/admin/keys/lock', { json: {} })).status, 400);
+});
+
+test('perf and metrics: the seed shape, transaction counters that move, OpenMetrics text', async (ctx) => {
+  const first = jsonOf(await admin(ctx.node, '/native/admin/perf'));
+  assert.equal(Object.keys(first), ['timestamp', 'transactions', 'memory', 'tasks']);
+  assert.equal(Object.keys(first.transactions), ['total', 'unprocessed', 'succeeded', 'failed', 'skipped']);
+  assert.equal(Object.keys(first.memory), ['database', 'code', 'data', 'wasmMemory', 'wasmCode', 'unclassified']);
+  assert.ok(first.tasks.length > 0 && first.tasks.every((t: { id: unknown }) => typeof t.id === 'number'));
+  assert.ok(Number(first.memory.database) > 0, 'LMDB pages are resident');
+  const bad = await httpRequest(`${ctx.node.api.replace('tsibase', 'transact.tsibase')}/push_transaction`, {
+    method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body: new Uint8Array([9]),
+  });
+  assert.is(bad.status, 500);
+  const second = jsonOf(await admin(ctx.node, '/native/admin/perf'));
+  assert.is(Number(second.transactions.total), Number(first.transactions.total) + 1);
+  assert.is(Number(second.transactions.failed), Number(first.transactions.failed) + 1);
+  assert.ok(BigInt(second.timestamp) > BigInt(first.timestamp));
+  const metrics = await admin(ctx.node, '/native/admin/metrics');
+  assert.is(metrics.headers['content-type'], 'application/openmetrics-text; version=1.0.0; charset=utf-8');
+  const text = metrics.text();
+  assert.ok(text.endsWith('# EOF\n'));
+  assert.match(text, `tsibase_transactions_received_total ${second.transactions.total}\n`);
+  assert.ok(await headBlock(ctx.node) >= 2);
+});
+
+test('http_timeout closes idle connections and is announced in Keep-Alive', async (ctx) => {
+  const config = jsonOf(await admin(ctx.node, '/config'));
+  assert.is((await admin(ctx.node, '/config', { method: 'PUT', json: { ...config, http_timeout: 1_000_000 } })).status, 200);
+  const closed = await new Promise<string>((resolve, reject) => {
+    const socket = connect(Number(ctx.node.port), '127.0.0.1');
+    let received = '';
+    socket.on('data', (d) => (received += d.toString()));
+    socket.on('close', () => resolve(received));
+    socket.on('error', reject);
+    socket.write(`GET /native/admin/status HTTP/1.1\r\nHost: ${X_ADMIN}\r\n\r\n`);
+  });
+  assert.match(closed, 'HTTP/1.1 200 OK');
+  assert.match(closed, /Keep-Alive: timeout=1\r\n/i);
+});
+
+test('shutdown: 200, then the process exits; with force the request gets no reply', async (ctx) => {
+  const exited = new Promise<number | null>((resolve) => ctx.fresh.process.once('exit', (code) => resolve(code)));
+  const r = await admin(ctx.fresh, '/shutdown', { json: {} });
+  assert.is(r.status, 200);
+  assert.is(await exited, 0);
+  const forced = await startNode(join(ctx.dir, 'fresh'));
+  const forcedExit = new Promise<number | null>((resolve) => forced.process.once('exit', (code) => resolve(code)));
+  let failed = false;
+  try {
+    await admin(forced, '/shutdown', { json: { force: true } });
+  } catch {
+    failed = true;
+  }
+  assert.ok(failed, 'the connection was dropped without a reply');
+  assert.is(await forcedExit, 0);
+});
+
+test.run();
