@@ -35,5 +35,6 @@ export { httpServer, checkHttpServerCaller } from "./http/server";
 export { serveSimpleUi } from "./http/simple-ui";
 export { Execution, FieldRequest, GqlObject, executeQuery } from "./graphql/execute";
 export { serveGraphQL } from "./graphql/serve";
+export { MergedQuery, mergeSdl } from "./graphql/merged-query";
 export { NodeOf, writeConnection } from "./graphql/connection";
 export { withCors } from "./http/cors";

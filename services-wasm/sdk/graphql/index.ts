@@ -7,7 +7,10 @@ export {
   acceptArguments, accountValue, boolValue, bytesValue, checksumValue, floatValue, integerValue, nullableValue, optionValue,
   stringValue,
 } from "./arguments";
-export { RecordObject, writeAccount, writeDecimal, writeHex, writeList, writeNullable, writeNumber, writeOption, writeRecord } from "./values";
+export {
+  RecordObject, writeAccount, writeDecimal, writeHex, writeList, writeMethod, writeNullable, writeNumber, writeOption, writeRecord,
+  writeTimePointSec, writeTimePointUSec,
+} from "./values";
 export { writeConnection } from "./connection";
 export { serveGraphQL } from "./serve";
 export { HttpRequest } from "../http/request";

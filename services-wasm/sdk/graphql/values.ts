@@ -1,11 +1,14 @@
 // Writing field values of AssemblyScript types with the GraphQL mapping of seed 1 §4.7 rule 4:
 // integers up to 32 bits and floats as Float, 64-bit integers as decimal Strings, accounts by
-// name and bytes as hex (as JSON writes them), lists, nullable values, and records as objects.
+// name, method numbers by name, time points and bytes as JSON writes them, lists, nullable values,
+// and records as objects.
 // The transform's generated resolvers call these; the type dispatch happens at compile time.
 
 import { bytesToHex } from "../hex";
 import { Option } from "../fracpack/option";
 import { accountName, isValidAccountNumber } from "../names/account";
+import { methodName } from "../names/method";
+import { formatTimePointSec, formatTimePointUSec } from "../json/time";
 import { Execution, FieldRequest, GqlObject } from "./execute";
 
 /** Writes one value of type T. */
@@ -25,6 +28,18 @@ export function writeDecimal<T>(exec: Execution, value: T): void {
 export function writeAccount(exec: Execution, value: u64): void {
   if (value == 0 || isValidAccountNumber(value)) exec.writeString(accountName(value));
   else exec.fieldError("Not an account number: " + value.toString());
+}
+
+export function writeMethod(exec: Execution, value: u64): void {
+  exec.writeString(methodName(value));
+}
+
+export function writeTimePointSec(exec: Execution, value: i64): void {
+  exec.writeString(formatTimePointSec(value));
+}
+
+export function writeTimePointUSec(exec: Execution, value: i64): void {
+  exec.writeString(formatTimePointUSec(value));
 }
 
 export function writeHex(exec: Execution, bytes: Uint8Array): void {

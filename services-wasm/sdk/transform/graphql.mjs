@@ -319,7 +319,10 @@ export class GraphQLGenerator {
     if (builtin === 'AccountNumber') return { sdl: 'String!', write: (e, v) => `__gql.writeAccount(${e}, ${v});` };
     if (builtin === 'bytes') return { sdl: 'String!', write: (e, v) => `__gql.writeHex(${e}, ${v});` };
     if (builtin === 'Checksum256') return { sdl: 'String!', write: (e, v) => `__gql.writeHex(${e}, ${v}.bytes);` };
-    throw sourceError(typeNode, `${as} has no GraphQL type yet (rule 4 here covers numbers, bool, string, accounts, bytes and checksums)`);
+    if (builtin === 'MethodNumber') return { sdl: 'String!', write: (e, v) => `__gql.writeMethod(${e}, ${v});` };
+    if (builtin === 'TimePointSec') return { sdl: 'String!', write: (e, v) => `__gql.writeTimePointSec(${e}, ${v});` };
+    if (builtin === 'TimePointUSec') return { sdl: 'String!', write: (e, v) => `__gql.writeTimePointUSec(${e}, ${v});` };
+    throw sourceError(typeNode, `${as} has no GraphQL type`);
   }
 
   /**
@@ -360,7 +363,7 @@ export class GraphQLGenerator {
     if (builtin === 'AccountNumber') return { sdl: 'String!', call: '__gql.accountValue' };
     if (builtin === 'bytes') return { sdl: 'String!', call: '__gql.bytesValue' };
     if (builtin === 'Checksum256') return { sdl: 'String!', call: '__gql.checksumValue' };
-    throw sourceError(typeNode, `type ${typeText(typeNode)} cannot be a GraphQL argument (numbers, bool, string, accounts, bytes and checksums can)`);
+    throw sourceError(typeNode, `type ${typeText(typeNode)} cannot be a GraphQL argument (numbers, bool, string, accounts, bytes and checksums can; method numbers and time points not yet)`);
   }
 }
 
