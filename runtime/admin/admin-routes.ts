@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { methodNotAllowed, text } from '../http/replies.js';
+import { escapeHtml, methodNotAllowed, text } from '../http/replies.js';
 import { ConfigError } from '../config/errors.js';
 import { KeysError, keysErrorHttpStatus } from '../keys/errors.js';
 import { AdminError } from './admin-error.js';
@@ -40,7 +40,7 @@ export class AdminRoutes {
     const method = req.method ?? '';
     if (!endpoint.allow.split(', ').includes(method)) {
       if (this.style === 'native') methodNotAllowed(res, target, method, endpoint.allow);
-      else text(res, 405, `The resource '${target}' does not accept the method ${method}.\n`);
+      else text(res, 405, `The resource '${escapeHtml(target)}' does not accept the method ${escapeHtml(method)}.\n`);
       return true;
     }
     try {

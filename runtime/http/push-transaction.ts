@@ -4,7 +4,7 @@ import type { Chain } from '../chain/chain.js';
 import { ChainError } from '../chain/errors.js';
 import { prefersFracpack } from './accept.js';
 import { isOctetStream, readBody } from './read-body.js';
-import { CORS_A, echoCors, json, reply, text } from './replies.js';
+import { CORS_A, echoCors, escapeHtml, json, reply, text } from './replies.js';
 
 /**
  * POST transact.<root>/push_transaction (seed 2 §4.2, http.md §5): a packed SignedTransaction,
@@ -19,7 +19,7 @@ export async function pushTransaction(chain: Chain, req: IncomingMessage, res: S
   }
   if (method !== 'POST') {
     // The text is psibase's, spelling included.
-    return text(res, 405, `The resouce '${target}' does not accept the method ${method}.`, { Allow: 'POST, OPTIONS' });
+    return text(res, 405, `The resouce '${escapeHtml(target)}' does not accept the method ${escapeHtml(method)}.`, { Allow: 'POST, OPTIONS' });
   }
   if (!isOctetStream(req)) {
     return text(res, 415, 'Expected fracpack encoded signed transaction (application/octet-stream)', CORS_A);

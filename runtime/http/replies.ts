@@ -37,13 +37,21 @@ export function json(res: ServerResponse, status: number, value: unknown, header
 
 /** 302 to `location`, with an HTML page linking it (`<before><a>location</a><after>`) and CORS A. */
 export function redirect(res: ServerResponse, location: string, before: string, after: string): void {
-  text(res, 302, `<html><body>${before}<a href="${location}">${location}</a>${after}</body></html>`, { ...CORS_A, Location: location });
+  const shown = escapeHtml(location);
+  text(res, 302, `<html><body>${before}<a href="${shown}">${shown}</a>${after}</body></html>`, { ...CORS_A, Location: location });
+}
+
+const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** Text put into an HTML body: a request target must not become markup (`/<script>…`). */
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
 }
 
 export function notFound(res: ServerResponse, target: string, headers: Headers = {}): void {
-  text(res, 404, `The resource '${target}' was not found`, headers);
+  text(res, 404, `The resource '${escapeHtml(target)}' was not found`, headers);
 }
 
 export function methodNotAllowed(res: ServerResponse, target: string, method: string, allow: string, headers: Headers = {}): void {
-  text(res, 405, `The resource '${target}' does not accept the method ${method}.`, { ...headers, Allow: allow });
+  text(res, 405, `The resource '${escapeHtml(target)}' does not accept the method ${escapeHtml(method)}.`, { ...headers, Allow: allow });
 }

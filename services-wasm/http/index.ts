@@ -13,6 +13,7 @@ import {
 } from "../sdk/index";
 import { accountHasCode } from "../sdk/native/index";
 import { ServerInterface } from "../sdk/http/server-interface";
+import { escapeHtml } from "../sdk/http/text";
 import { hostServiceName } from "./host-service";
 import { checkReplyHeaders } from "./reply-headers";
 import { DeferredReply, RegisteredServer, deferredReplies, servers } from "./tables";
@@ -83,7 +84,7 @@ export function serve(): void {
   if (reply !== null) return send(state.socket, reply);
   const unanswered = request.method == "OPTIONS"
     ? new HttpReply(200)
-    : HttpReply.html("The resource '" + request.target + "' was not found", 404);
+    : HttpReply.html("The resource '" + escapeHtml(request.target) + "' was not found", 404);
   send(state.socket, withCors(unanswered));
 }
 

@@ -49,3 +49,22 @@ export function decodePercent(s: string): string {
   }
   return String.UTF8.decodeUnsafe(out.dataStart, n);
 }
+
+/** `s` made safe inside an HTML body: `& < > " '` become character references. */
+export function escapeHtml(s: string): string {
+  let out = "";
+  let from = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    let ref = "";
+    if (c == 0x26) ref = "&amp;";
+    else if (c == 0x3c) ref = "&lt;";
+    else if (c == 0x3e) ref = "&gt;";
+    else if (c == 0x22) ref = "&quot;";
+    else if (c == 0x27) ref = "&#39;";
+    else continue;
+    out += s.substring(from, i) + ref;
+    from = i + 1;
+  }
+  return from == 0 ? s : out + s.substring(from);
+}

@@ -85,6 +85,11 @@ test('unanswered: 404 with CORS for other methods, 200 for OPTIONS; an unknown s
   const declined = await get(ctx, 'probe', '/nothing');
   assert.is(declined.status, 404);
   assert.is(declined.text(), "The resource '/nothing' was not found");
+  // Clients percent-encode < > and ", but ' and & reach the node as they are.
+  const markup = await get(ctx, 'probe', "/it's&more");
+  assert.is(markup.text(), "The resource '/it&#39;s&amp;more' was not found", 'the target is not markup');
+  const native = await get(ctx, 'probe', "/native/it's");
+  assert.is(native.text(), "The resource '/native/it&#39;s' was not found");
   const unknown = await get(ctx, 'nobody', '/x');
   assert.is(unknown.status, 404);
   const options = await get(ctx, 'nobody', '/x', { method: 'OPTIONS' });
