@@ -1,5 +1,6 @@
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { replaceFile } from '../fs/atomic-file.js';
 import { ConfigError } from './errors.js';
 
 // The configuration persists as `<dir>/config.json`, the whole object including fields this
@@ -30,8 +31,5 @@ export function readConfigFile(dir: string): Record<string, unknown> | undefined
 
 /** Replaces the stored configuration; a crash leaves either the old file or the new one. */
 export function writeConfigFile(dir: string, config: object): void {
-  const file = join(dir, CONFIG_FILE);
-  const temporary = `${file}.${process.pid}.tmp`;
-  writeFileSync(temporary, `${JSON.stringify(config, null, 2)}\n`);
-  renameSync(temporary, file);
+  replaceFile(join(dir, CONFIG_FILE), `${JSON.stringify(config, null, 2)}\n`);
 }

@@ -1,5 +1,6 @@
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { replaceFile } from '../fs/atomic-file.js';
 import { KeysError } from './errors.js';
 
 // The node's own private keys persist as `<dir>/keys.json`, readable by the node's user only:
@@ -45,29 +46,7 @@ export function readKeyFile(dir: string): StoredKey[] {
   });
 }
 
-/** Replaces the key file; a crash leaves either the old file or the new one, never a mix. */
+/** Replaces the key file (owner-only); a crash leaves either the old file or the new one. */
 export function writeKeyFile(dir: string, keys: readonly StoredKey[]): void {
-  const file = join(dir, KEYS_FILE);
-  const temporary = `${file}.${process.pid}.tmp`;
-  // A leftover temporary file would keep its old mode; the new one is created owner-only.
-  rmSync(temporary, { force: true });
-  const fd = openSync(temporary, 'wx', 0o600);
-  try {
-    writeSync(fd, `${JSON.stringify({ keys }, null, 2)}\n`);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(temporary, file);
-  syncDirectory(dir);
-}
-
-/** Makes the rename itself durable. */
-function syncDirectory(dir: string): void {
-  const fd = openSync(dir, 'r');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
+  replaceFile(join(dir, KEYS_FILE), `${JSON.stringify({ keys }, null, 2)}\n`, 0o600);
 }
