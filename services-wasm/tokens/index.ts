@@ -1,12 +1,14 @@
 // tokens: one fungible token per deployment. The service account is the issuer: `init` opens
 // the ledger, `mint` credits new tokens (issuer only), `transfer` moves them between existing
-// accounts and records a history event. Balances are served over HTTP.
+// accounts and records a history event. Balances are served over HTTP (GET /balance) and, with
+// the token's events (events.ts), over GraphQL at /graphql.
 
 import {
-  AccountNumber, HttpReply, HttpRequest, Option, Table, account, check, checkHttpServerCaller, getSender,
-  getService, jsonString, serveSimpleUi, withCors,
+  AccountNumber, HttpReply, HttpRequest, Index, MergedQuery, Option, Table, account, check, checkHttpServerCaller, getSender,
+  getService, jsonString, mergeSdl, serveGraphQL, serveSimpleUi, withCors,
 } from "../sdk/index";
 import { AccountsActor } from "../accounts/index";
+import { TokenEvents, TOKEN_EVENTS_SDL } from "./events";
 
 @fracpack
 export class Balance {
@@ -30,6 +32,27 @@ function setBalance(owner: AccountNumber, amount: u64): void {
   if (amount == 0) balances.remove(owner);
   else balances.put(new Balance(owner, amount));
 }
+
+/** The GraphQL query root of the token's state (seed 1 §4.7), served at /graphql with its events. */
+@query
+export class TokensQuery {
+  /** Every balance, by owner (gt/ge/lt/le take account names). */
+  get balances(): Index<Balance, AccountNumber> {
+    return balances.primary;
+  }
+
+  /** The balance row of `owner`; null when it holds no tokens. */
+  balance(owner: AccountNumber): Balance | null {
+    return balances.get(owner);
+  }
+
+  /** The token's supply; null before init. */
+  supply(): Supply | null {
+    return supplies.get(0);
+  }
+}
+
+@lazy const GRAPHQL_SDL = mergeSdl([TokensQuery.SDL, TOKEN_EVENTS_SDL]);
 
 function supply(): Supply {
   const row = supplies.get(0);
@@ -82,12 +105,17 @@ export class Tokens {
     return balanceOf(owner);
   }
 
-  /** GET /balance?account=<name> answers the balance as a JSON string; plus the simple UI. */
+  /**
+   * GET /balance?account=<name> answers the balance as a JSON string; /graphql the balances
+   * (TokensQuery) and the token's events (./events.ts); plus the simple UI.
+   */
   @action
   serveSys(request: HttpRequest, socket: Option<i32>, user: Option<AccountNumber>): HttpReply | null {
     checkHttpServerCaller();
     const ui = serveSimpleUi(this, request, true);
     if (ui !== null) return ui;
+    const graphql = serveGraphQL(request, new MergedQuery([new TokensQuery().graphqlRoot(), new TokenEvents<Tokens>(this)]), GRAPHQL_SDL);
+    if (graphql !== null) return graphql;
     if (request.method != "GET" || request.path() != "/balance") return null;
     const owner = request.queryParam("account");
     if (owner === null) return HttpReply.text("account is required", "text/plain", 400);
