@@ -3,7 +3,8 @@
 //   2. adds the fracpack protocol to every @fracpack / @struct / @variant class (records.mjs),
 //   3. gives every service its schema's action templates (`__actionTemplates()`) and JSON
 //      decoding of its actions' arguments (`__packAction`, records' `__fpFromJson`; json.mjs),
-//   4. imports the SDK modules the generated code uses into each file it touched;
+//   4. gives every `@query` class and the records it reaches GraphQL resolvers and a schema (graphql.mjs),
+//   5. imports the SDK modules the generated code uses into each file it touched;
 // after compiling it embeds the entry service's schema as the custom section `service-schema`.
 
 import path from 'node:path';
