@@ -1,39 +1,60 @@
-// The x-admin app, served by the node itself at x-admin.<root> (before boot too). It shows
-// whether the node has a chain: the root domain answers /common/chainid once it has one, and
-// redirects here while it has none.
+// The x-admin app, served by the node itself at x-admin.<root> (before boot too): one screen at
+// a time, chosen by the location's hash (#/config …). Each screen's mount() fills the page and
+// answers a function that stops what it started (polling, sockets) when another one is shown.
 
-const root = location.host.replace(/^x-admin\./, '');
-const rootUrl = `${location.protocol}//${root}`;
+import { getJson } from './api.js';
+import { h } from './dom.js';
+import { bootScreen } from './screens/boot.js';
+import { configScreen } from './screens/config.js';
+import { dashboardScreen } from './screens/dashboard.js';
+import { keysScreen } from './screens/keys.js';
+import { logsScreen } from './screens/logs.js';
+import { peersScreen } from './screens/peers.js';
 
-function show(...nodes) {
-  const state = document.querySelector('[data-chain-state]');
-  state.replaceChildren(...nodes);
-  return state;
+const SCREENS = [dashboardScreen, configScreen, peersScreen, logsScreen, keysScreen, bootScreen];
+
+/** What screens share: the node's status values and a way to switch screens. */
+const app = {
+  /** The last status of GET /native/admin/status, e.g. [] or ['needgenesis']. */
+  status: [],
+  get needsGenesis() {
+    return this.status.includes('needgenesis');
+  },
+  async refreshStatus() {
+    const before = this.needsGenesis;
+    this.status = await getJson('/native/admin/status');
+    if (this.needsGenesis !== before) renderNav();
+  },
+  go(name) {
+    location.hash = `#/${name}`;
+  },
+};
+
+let stopScreen = () => {};
+
+function currentScreen() {
+  const name = location.hash.replace(/^#\/?/, '') || (app.needsGenesis ? 'boot' : 'dashboard');
+  return SCREENS.find((s) => s.name === name) ?? dashboardScreen;
 }
 
-function code(text) {
-  const c = document.createElement('code');
-  c.textContent = text;
-  return c;
+/** The nav bar; the boot screen is offered only while the node has no chain. */
+function renderNav() {
+  const current = currentScreen();
+  const shown = SCREENS.filter((s) => s !== bootScreen || app.needsGenesis || current === bootScreen);
+  document.querySelector('nav').replaceChildren(...shown.map((s) =>
+    h('a', { href: `#/${s.name}`, 'aria-current': s === current ? 'page' : undefined, class: s === bootScreen ? 'boot' : undefined }, s.title)));
 }
 
-async function chainState() {
-  let reply;
-  try {
-    reply = await fetch(`${rootUrl}/common/chainid`, { redirect: 'manual' });
-  } catch (err) {
-    show(`cannot reach ${rootUrl}: ${err.message}`).dataset.state = 'error';
-    return;
-  }
-  if (reply.type === 'opaqueredirect' || reply.status === 503) {
-    show('This node has no chain yet. Boot the default one with ', code(`tsibase boot -a ${rootUrl}`), '.').dataset.state = 'none';
-    return;
-  }
-  const id = await reply.json();
-  const link = document.createElement('a');
-  link.href = `${rootUrl}/`;
-  link.textContent = root;
-  show('Chain ', code(id), ' is served at ', link, '.').dataset.state = 'booted';
+function showScreen() {
+  stopScreen();
+  const screen = currentScreen();
+  renderNav();
+  const container = document.getElementById('screen');
+  container.replaceChildren(h('h1', {}, screen.title));
+  document.title = `${screen.title} · tsibase node`;
+  stopScreen = screen.mount(container, app) ?? (() => {});
 }
 
-chainState();
+window.addEventListener('hashchange', showScreen);
+// The status decides the first screen; a node that cannot tell still gets the app.
+app.refreshStatus().catch(() => {}).finally(showScreen);

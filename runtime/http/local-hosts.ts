@@ -1,4 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createRequire } from 'node:module';
+import { basename, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { StaticFiles } from './static-files.js';
 
@@ -13,14 +15,46 @@ export interface LocalHost {
   serve(req: IncomingMessage, res: ServerResponse, path: string): Promise<boolean>;
 }
 
-/** The package's `admin/` directory: the x-admin web app. */
-const ADMIN_APP = fileURLToPath(new URL('../../../admin', import.meta.url));
+/** The package's root directory (this file is dist/runtime/http/local-hosts.js). */
+const PACKAGE_ROOT = new URL('../../../', import.meta.url);
 
-/** The node-local hosts every node has, by label. */
-export function defaultLocalHosts(): ReadonlyMap<string, LocalHost> {
-  const adminApp = new StaticFiles(ADMIN_APP);
-  return new Map<string, LocalHost>([
-    ['x-admin', { adminOnly: true, serve: (req, res, path) => adminApp.serve(req, res, path) }],
-  ]);
+/** The package's `admin/` directory: the x-admin web app. */
+const ADMIN_APP = fileURLToPath(new URL('admin', PACKAGE_ROOT));
+
+/** The directory of an installed package, wherever npm put it (its main module sits at its root). */
+function packageDir(name: string): string {
+  return dirname(createRequire(import.meta.url).resolve(name));
 }
 
+/** The bundle the x-admin boot screen boots: TSIBASE_DEFAULT_BUNDLE, or the one `make services` builds. */
+function defaultBundlePath(env: NodeJS.ProcessEnv): string {
+  return env.TSIBASE_DEFAULT_BUNDLE ?? fileURLToPath(new URL('build/default.bundle', PACKAGE_ROOT));
+}
+
+/**
+ * The x-admin app and, read-only, what it loads without a build step: host-api and the noble
+ * packages it imports (as ES modules under `/lib/…`) and the default bundle (`/default.bundle`).
+ */
+function adminAppHost(env: NodeJS.ProcessEnv): LocalHost {
+  const bundle = defaultBundlePath(env);
+  const bundleDir = new StaticFiles(dirname(bundle));
+  const mounts: [prefix: string, files: StaticFiles][] = [
+    ['/lib/host-api/', new StaticFiles(fileURLToPath(new URL('dist/host-api', PACKAGE_ROOT)))],
+    ['/lib/noble-hashes/', new StaticFiles(packageDir('@noble/hashes'))],
+    ['/lib/noble-curves/', new StaticFiles(packageDir('@noble/curves'))],
+  ];
+  const app = new StaticFiles(ADMIN_APP);
+  return {
+    adminOnly: true,
+    serve(req, res, path) {
+      if (path === '/default.bundle') return bundleDir.serve(req, res, `/${basename(bundle)}`);
+      const mount = mounts.find(([prefix]) => path.startsWith(prefix));
+      return mount ? mount[1].serve(req, res, path.slice(mount[0].length - 1)) : app.serve(req, res, path);
+    },
+  };
+}
+
+/** The node-local hosts every node has, by label. */
+export function defaultLocalHosts(env: NodeJS.ProcessEnv = process.env): ReadonlyMap<string, LocalHost> {
+  return new Map<string, LocalHost>([['x-admin', adminAppHost(env)]]);
+}

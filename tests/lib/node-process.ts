@@ -14,10 +14,13 @@ export interface RunningNode {
 /** The CLI entry point, bin/tsibase.js. */
 export const BIN = join(process.cwd(), 'bin', 'tsibase.js');
 
-export function startNode(dir: string, args: string[] = []): Promise<RunningNode> {
+/** Starts a node on `dir` with `args`; `env` adds variables to the process's environment. */
+export function startNode(dir: string, args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<RunningNode> {
   // TSIBASE_NODE_FLAGS passes flags to the node process's Node.js (e.g. --cpu-prof for profiling).
   const flags = (process.env.TSIBASE_NODE_FLAGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...flags, BIN, 'node', dir, '-l', '127.0.0.1:0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...flags, BIN, 'node', dir, '-l', '127.0.0.1:0', ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env },
+  });
   let output = '';
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`node did not start:\n${output}`)), 20_000);

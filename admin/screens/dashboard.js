@@ -1,0 +1,99 @@
+// Dashboard: the node's status values, its chain, the live head block, transaction counters,
+// memory (a chart over time) and threads, refreshed every second.
+
+import { getJson, getText, originOf, rootHost } from '../api.js';
+import { h, messageLine, table } from '../dom.js';
+import { formatBytes, formatCount, formatMicroseconds } from '../figures.js';
+import { CHART_SAMPLES, memoryChart } from '../memory-chart.js';
+
+const POLL_MS = 1000;
+const TRANSACTION_FIGURES = ['total', 'unprocessed', 'succeeded', 'failed', 'skipped'];
+
+/** Memory samples, kept while the app is open so the chart survives a visit to another screen. */
+const memorySamples = [];
+
+function headBlockOf(metrics) {
+  return /^tsibase_head_block_number (\d+)$/m.exec(metrics)?.[1];
+}
+
+/** The chain state line; `data-state` is booted, none or error. */
+async function chainState(element, needsGenesis) {
+  const show = (state, ...nodes) => {
+    element.dataset.state = state;
+    element.replaceChildren(...nodes);
+  };
+  // Without a chain the root domain redirects here instead of answering.
+  if (needsGenesis) {
+    return show('none', 'This node has no chain yet. ', h('a', { href: '#/boot' }, 'Boot one'), '.');
+  }
+  try {
+    const id = await getJson(`${originOf()}/common/chainid`);
+    show('booted', 'Chain ', h('code', {}, id), ' is served at ', h('a', { href: `${originOf()}/` }, rootHost), '.');
+  } catch (err) {
+    show('error', `cannot read the chain id: ${err.message}`);
+  }
+}
+
+function statusBadges(status) {
+  return status.length === 0
+    ? [h('span', { class: 'badge ok' }, 'running')]
+    : status.map((value) => h('span', { class: 'badge' }, value));
+}
+
+function tasksTable(tasks) {
+  return table(['thread', 'group', 'user CPU', 'system CPU', 'page faults', 'read', 'written'],
+    tasks.map((t) => [String(t.id), t.group, formatMicroseconds(t.user), formatMicroseconds(t.system),
+      formatCount(t.pageFaults), formatBytes(t.read), formatBytes(t.written)]), { class: 'figures' });
+}
+
+export const dashboardScreen = {
+  name: 'dashboard',
+  title: 'Dashboard',
+  mount(container, app) {
+    const status = h('p', { class: 'badges', dataset: { status: '' } });
+    const chain = h('p', { dataset: { chainState: '' } }, 'checking…');
+    const headBlock = h('output', { class: 'big', dataset: { headBlock: '' } }, '–');
+    const counters = h('dl', { class: 'counters' });
+    const memory = h('div');
+    const tasks = h('div');
+    const problem = messageLine();
+    container.append(problem.element,
+      h('section', {}, h('h2', {}, 'Node'), status, chain),
+      h('section', {}, h('h2', {}, 'Head block'), headBlock),
+      h('section', {}, h('h2', {}, 'Transactions'), counters),
+      h('section', {}, h('h2', {}, 'Memory'), memory),
+      h('section', {}, h('h2', {}, 'Threads'), tasks));
+
+    let chainShownFor;
+    let timer;
+    let stopped = false;
+    const refresh = async () => {
+      try {
+        const [metrics, perf] = await Promise.all([getText('/native/admin/metrics'), getJson('/native/admin/perf'), app.refreshStatus()]);
+        if (stopped) return;
+        problem.clear();
+        status.replaceChildren(...statusBadges(app.status));
+        // The chain id is read once, and again when the node gets a chain.
+        if (chainShownFor !== app.needsGenesis) {
+          chainShownFor = app.needsGenesis;
+          chainState(chain, app.needsGenesis);
+        }
+        headBlock.textContent = headBlockOf(metrics) ?? '–';
+        counters.replaceChildren(...TRANSACTION_FIGURES.flatMap((f) =>
+          [h('dt', {}, f), h('dd', { dataset: { transactions: f } }, formatCount(perf.transactions[f]))]));
+        memorySamples.push(perf.memory);
+        if (memorySamples.length > CHART_SAMPLES) memorySamples.shift();
+        memory.replaceChildren(memoryChart(memorySamples));
+        tasks.replaceChildren(tasksTable(perf.tasks));
+      } catch (err) {
+        if (!stopped) problem.error(err);
+      }
+      if (!stopped) timer = setTimeout(refresh, POLL_MS);
+    };
+    refresh();
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+    };
+  },
+};

@@ -1,0 +1,49 @@
+// Peers: the node's peer connections (GET /native/admin/peers), connecting to a URL and
+// disconnecting one. This node has no peer-to-peer layer yet, so the node refuses both with a
+// 501 that says so; the refusal is shown like any other.
+
+import { getJson, sendJson } from '../api.js';
+import { busy, h, messageLine, table } from '../dom.js';
+
+export const peersScreen = {
+  name: 'peers',
+  title: 'Peers',
+  mount(container) {
+    const outcome = messageLine();
+    const list = h('div');
+    const url = h('input', { name: 'url', type: 'url', required: true, placeholder: 'http://peer.example:8080' });
+    const connect = h('button', { type: 'submit', class: 'primary' }, 'Connect');
+
+    /** Runs a peer request, shows its outcome, and lists the peers again. */
+    const act = (button, what, path, body) => busy(button, async () => {
+      try {
+        await sendJson('POST', path, body);
+        outcome.ok(what);
+      } catch (err) {
+        outcome.error(err);
+      }
+      await load().catch(outcome.error);
+    });
+
+    const load = async () => {
+      const peers = await getJson('/native/admin/peers');
+      list.replaceChildren(peers.length === 0
+        ? h('p', { class: 'empty' }, 'No peers. Add some in the configuration (peers) or connect to one below.')
+        : table(['id', 'endpoint', 'URL', ''], peers.map((peer) => {
+          const disconnect = h('button', { class: 'small', onclick: () => act(disconnect, `Disconnected peer ${peer.id}.`, '/native/admin/disconnect', { id: peer.id }) }, 'Disconnect');
+          return [String(peer.id), peer.endpoint, peer.url, disconnect];
+        }), { dataset: { peers: '' } }));
+    };
+
+    container.append(list,
+      h('form', {
+        class: 'inline',
+        onsubmit: (event) => {
+          event.preventDefault();
+          act(connect, `Connected to ${url.value}.`, '/native/admin/connect', { url: url.value.trim() });
+        },
+      }, h('label', {}, 'Connect to ', url), connect),
+      outcome.element);
+    load().catch(outcome.error);
+  },
+};

@@ -1,0 +1,208 @@
+// The x-admin web app in headless chromium against real node processes: the dashboard's live head
+// block, the configuration editor (round trip of fields it does not know, the node's refusals),
+// peers, the live log with filters, keys, and booting a node that has no chain from the browser
+// (host-api computing the boot transactions in the page).
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { httpRequest, serviceUrl } from '../../runtime/cli/client.js';
+import { launchBrowser } from '../lib/browser.js';
+import { startNode, type RunningNode } from '../lib/node-process.js';
+import { testBundle } from '../lib/test-bundle.js';
+
+interface Ctx { dir: string; node: RunningNode; fresh: RunningNode; browser: Browser; page: Page }
+const test = suite<Ctx>('x-admin app in headless chromium');
+
+const WAIT = { timeout: 20_000 };
+
+const xAdmin = (node: RunningNode, target: string) => serviceUrl(node.api, 'x-admin', target);
+
+async function getJson(node: RunningNode, target: string): Promise<any> {
+  const reply = await httpRequest(xAdmin(node, target));
+  assert.is(reply.status, 200, reply.text());
+  return reply.json();
+}
+
+async function putConfig(node: RunningNode, config: unknown): Promise<void> {
+  const reply = await httpRequest(xAdmin(node, '/config'), {
+    method: 'PUT', headers: { 'content-type': 'application/json' }, body: new TextEncoder().encode(JSON.stringify(config)),
+  });
+  assert.is(reply.status, 200, reply.text());
+}
+
+/** Opens a screen of the app and waits until its heading is shown. */
+async function openScreen(page: Page, node: RunningNode, screen: string, title: string): Promise<void> {
+  await page.goto(xAdmin(node, `/#/${screen}`));
+  await page.waitForSelector(`main h1:text-is("${title}")`, WAIT);
+}
+
+/** The outcome line of the last action, once it shows one: its kind (ok, error) and text. */
+async function outcome(page: Page): Promise<{ kind: string; text: string }> {
+  const line = await page.waitForSelector('.message[data-kind]', WAIT);
+  return { kind: (await line.getAttribute('data-kind'))!, text: (await line.textContent())! };
+}
+
+/** Waits until the dashboard shows a head block above `n`; answers it. */
+async function headBlockAbove(page: Page, n: number): Promise<number> {
+  for (let i = 0; i < 200; i++) {
+    const shown = Number(await page.textContent('[data-head-block]'));
+    if (shown > n) return shown;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`the head block shown stays at most ${n}`);
+}
+
+/** Clears the outcome line, so the next `outcome` is the next action's. */
+const clearOutcome = (page: Page) => page.$$eval('.message', (lines: { removeAttribute(name: string): void }[]) => lines.forEach((l) => l.removeAttribute('data-kind')));
+
+test.before(async (ctx) => {
+  ctx.dir = mkdtempSync(join(tmpdir(), 'tsibase-x-admin-'));
+  const bundle = join(ctx.dir, 'test.bundle');
+  writeFileSync(bundle, await testBundle());
+  ctx.node = await startNode(join(ctx.dir, 'node'), ['-p', 'prod', '--boot', bundle, '--block-interval', '200']);
+  // No chain and no producer: the app's boot screen boots it, with this bundle as the default one.
+  ctx.fresh = await startNode(join(ctx.dir, 'fresh'), [], { TSIBASE_DEFAULT_BUNDLE: bundle });
+  ctx.browser = await launchBrowser();
+  ctx.page = await ctx.browser.newPage();
+});
+
+test.after(async (ctx) => {
+  await ctx.browser?.close();
+  await ctx.node?.stop();
+  await ctx.fresh?.stop();
+  rmSync(ctx.dir, { recursive: true, force: true });
+});
+
+test('x-admin serves host-api, the noble packages and the default bundle read-only, JavaScript as text/javascript', async (ctx) => {
+  for (const target of ['/lib/host-api/index.js', '/lib/noble-hashes/sha2.js', '/lib/noble-curves/nist.js', '/admin.js']) {
+    const reply = await httpRequest(xAdmin(ctx.node, target));
+    assert.is(reply.status, 200, target);
+    assert.is(reply.contentType, 'text/javascript', target);
+  }
+  assert.is((await httpRequest(xAdmin(ctx.fresh, '/default.bundle'))).status, 200);
+  assert.is((await httpRequest(xAdmin(ctx.node, '/lib/host-api/index.js'), { method: 'DELETE' })).status, 404);
+});
+
+test('the dashboard shows the chain, counters, memory and a live head block that grows', async (ctx) => {
+  await openScreen(ctx.page, ctx.node, 'dashboard', 'Dashboard');
+  const chainId = (await httpRequest(new URL('/common/chainid', ctx.node.api).toString())).json() as string;
+  const chain = await ctx.page.waitForSelector('[data-chain-state][data-state="booted"]', WAIT);
+  assert.match((await chain.textContent())!, chainId);
+  const first = await headBlockAbove(ctx.page, 1);
+  await headBlockAbove(ctx.page, first);
+  assert.ok(Number(await ctx.page.textContent('[data-transactions="total"]')) > 0);
+  await ctx.page.waitForSelector('.memory-chart path[data-category="database"]', WAIT);
+  assert.match((await ctx.page.textContent('[data-memory="database"]'))!, /iB$/);
+});
+
+test('the configuration editor saves a peer and http_timeout, and sends unknown fields back unchanged', async (ctx) => {
+  const unknown = { nested: { list: [1, 'two', null] }, flag: true };
+  await putConfig(ctx.node, { ...await getJson(ctx.node, '/config'), 'x-e2e-field': unknown });
+  await openScreen(ctx.page, ctx.node, 'config', 'Configuration');
+  await ctx.page.waitForSelector('textarea[name="peers"]', WAIT);
+  assert.match((await ctx.page.textContent('main'))!, 'x-e2e-field');
+  await ctx.page.fill('textarea[name="peers"]', 'http://peer-one.example:9000\nhttp://peer-two.example:9000');
+  await ctx.page.fill('input[name="http_timeout"]', '2500000');
+  await ctx.page.click('button:text-is("Save")');
+  assert.equal(await outcome(ctx.page), { kind: 'ok', text: 'Saved.' });
+  const saved = await getJson(ctx.node, '/config');
+  assert.equal(saved.peers, ['http://peer-one.example:9000', 'http://peer-two.example:9000']);
+  assert.is(saved.http_timeout, 2_500_000);
+  assert.equal(saved['x-e2e-field'], unknown);
+  assert.is(saved.producer, 'prod');
+});
+
+test('the configuration editor shows the node\'s refusal of a bad value and changes nothing', async (ctx) => {
+  await clearOutcome(ctx.page);
+  await ctx.page.fill('input[name="producer"]', 'Not An Account');
+  await ctx.page.click('button:text-is("Save")');
+  const refused = await outcome(ctx.page);
+  assert.is(refused.kind, 'error');
+  assert.match(refused.text, "producer: 'Not An Account' is not an account name (HTTP 400)");
+  assert.is((await getJson(ctx.node, '/config')).producer, 'prod');
+});
+
+test('peers lists the configured peers and shows the 501 refusal of connect', async (ctx) => {
+  await openScreen(ctx.page, ctx.node, 'peers', 'Peers');
+  const peers = await ctx.page.waitForSelector('[data-peers]', WAIT);
+  const text = (await peers.textContent())!;
+  assert.match(text, 'http://peer-one.example:9000');
+  assert.match(text, 'http://peer-two.example:9000');
+  await ctx.page.fill('input[name="url"]', 'http://peer-three.example:9000');
+  await ctx.page.click('button:text-is("Connect")');
+  const refused = await outcome(ctx.page);
+  assert.is(refused.kind, 'error');
+  assert.match(refused.text, 'no peer-to-peer networking');
+  assert.match(refused.text, '(HTTP 501)');
+});
+
+test('logs stream records that pass the filter; a bad filter shows the 1008 refusal, a fixed one reconnects', async (ctx) => {
+  await openScreen(ctx.page, ctx.node, 'logs', 'Logs');
+  await ctx.page.waitForSelector('[data-socket-state="open"]', WAIT);
+  await ctx.page.fill('input[name="filter"]', 'Channel = http');
+  await ctx.page.click('button:text-is("Apply")');
+  // The node applies a new filter asynchronously: request until a request's record shows up.
+  const seen = (marker: string) => ctx.page.$eval('[data-log-records]', (rows, m) => rows.textContent!.includes(m), marker);
+  for (let i = 0; i < 100 && !(await seen('marker=e2e')); i++) {
+    await httpRequest(xAdmin(ctx.node, '/native/admin/status?marker=e2e'));
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  assert.ok(await seen('marker=e2e'), 'the request is in the table');
+  const channels = await ctx.page.$$eval('[data-log-records] tr td:nth-child(3)', (cells) => cells.map((c) => c.textContent));
+  assert.ok(channels.every((c) => c === 'http'), channels.join(' '));
+
+  await ctx.page.fill('input[name="filter"]', 'Severity >>= info');
+  await ctx.page.click('button:text-is("Apply")');
+  const refused = await outcome(ctx.page);
+  assert.is(refused.kind, 'error');
+  assert.match(refused.text, '(1008)');
+  await ctx.page.waitForSelector('[data-socket-state="closed"]', WAIT);
+
+  await ctx.page.fill('input[name="filter"]', 'Channel = http');
+  await ctx.page.click('button:text-is("Apply")');
+  await ctx.page.waitForSelector('[data-socket-state="open"]', WAIT);
+  for (let i = 0; i < 100 && !(await seen('marker=again')); i++) {
+    await httpRequest(xAdmin(ctx.node, '/native/admin/status?marker=again'));
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  assert.ok(await seen('marker=again'), 'records flow again after reconnecting');
+});
+
+test('keys: a key generated in the page is listed; a refusal is shown', async (ctx) => {
+  await openScreen(ctx.page, ctx.node, 'keys', 'Keys and devices');
+  await ctx.page.waitForSelector('[data-keys], .empty', WAIT);
+  await ctx.page.click('button:text-is("Generate key")');
+  assert.equal(await outcome(ctx.page), { kind: 'ok', text: 'Generated a key.' });
+  const keys = await getJson(ctx.node, '/native/admin/keys') as { service: string; rawData: string }[];
+  assert.is(keys.length, 1);
+  const listed = await ctx.page.waitForSelector('[data-keys]', WAIT);
+  assert.match((await listed.textContent())!, keys[0]!.rawData);
+
+  await clearOutcome(ctx.page);
+  await ctx.page.fill('input[name="service"]', 'auth-any');
+  await ctx.page.click('button:text-is("Generate key")');
+  const refused = await outcome(ctx.page);
+  assert.is(refused.kind, 'error');
+  assert.match(refused.text, '(HTTP 400)');
+  assert.is((await getJson(ctx.node, '/native/admin/keys')).length, 1);
+});
+
+test('a node without a chain opens on the boot screen, boots the default bundle from the page, then shows the dashboard', async (ctx) => {
+  assert.equal(await getJson(ctx.fresh, '/native/admin/status'), ['needgenesis']);
+  await ctx.page.goto(xAdmin(ctx.fresh, '/'));
+  await ctx.page.waitForSelector('main h1:text-is("Boot a chain")', WAIT);
+  assert.is(await ctx.page.inputValue('input[name="producer"]'), 'prod');
+  await ctx.page.click('button:text-is("Boot")');
+  const chain = await ctx.page.waitForSelector('[data-chain-state][data-state="booted"]', { timeout: 60_000 });
+  assert.equal(await getJson(ctx.fresh, '/native/admin/status'), []);
+  assert.is((await getJson(ctx.fresh, '/config')).producer, 'prod');
+  const chainId = await httpRequest(new URL('/common/chainid', ctx.fresh.api).toString());
+  assert.is(chainId.status, 200);
+  assert.match((await chain.textContent())!, chainId.json() as string);
+  await headBlockAbove(ctx.page, 2);
+});
+
+test.run();
