@@ -7,6 +7,7 @@
 // value) nulls the field, or its nearest nullable ancestor when the field is non-null, and is
 // reported with its location and path, as graphql-js executes (spec §6.4.4).
 
+import { joinStringArray } from "~lib/util/string";
 import { jsonString } from "../json/encode";
 import { JsonKind, JsonValue } from "../json/value";
 import { Argument, Directive, Document, Fragment, Operation, Selection, SelectionKind, Value, ValueKind } from "./ast";
@@ -69,6 +70,25 @@ class CollectedField {
   constructor(public key: string, public first: Selection, public selections: Array<Selection>) {}
 }
 
+/** A string as JSON: quoted as is when nothing in it needs an escape (the common case, kept cheap). */
+function quoted(text: string): string {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x20 || c == 0x22 || c == 0x5c) return jsonString(text);
+  }
+  return "\"" + text + "\"";
+}
+
+/** A response path as JSON: names quoted, list indexes (which no GraphQL name starts like) bare. */
+function pathJson(path: Array<string>): string {
+  const items = new Array<string>(path.length);
+  for (let i = 0; i < path.length; i++) {
+    const c = path[i].charCodeAt(0);
+    items[i] = c >= 0x30 && c <= 0x39 ? path[i] : "\"" + path[i] + "\"";
+  }
+  return "[" + items.join(",") + "]";
+}
+
 /** A list being written: where it and its current item begin in the output. */
 class ListFrame {
   index: i32 = 0;
@@ -92,7 +112,7 @@ export class Execution {
   /** The field being written (leaf writers check it has no sub-selection) and where it is in the query. */
   private current: FieldRequest | null = null;
   private currentStart: i32 = 0;
-  /** The response path of the value being written, each element as JSON (keys quoted, indexes bare). */
+  /** The response path of the value being written: response keys and list indexes. */
   private path: Array<string> = [];
   private lists: Array<ListFrame> = [];
 
@@ -113,7 +133,7 @@ export class Execution {
    */
   fieldError(message: string): void {
     if (this.nulled) return;
-    this.errors.push(new FieldError(message, this.currentStart, "[" + this.path.join(",") + "]"));
+    this.errors.push(new FieldError(message, this.currentStart, pathJson(this.path)));
     this.nulled = true;
   }
 
@@ -157,7 +177,7 @@ export class Execution {
   }
 
   writeString(value: string): void {
-    if (this.leaf("String")) this.emit(jsonString(value));
+    if (this.leaf("String")) this.emit(quoted(value));
   }
 
   /**
@@ -214,9 +234,10 @@ export class Execution {
     this.emit("{");
     for (let i = 0; i < fields.length && !this.invalid && !this.nulled; i++) {
       const f = fields[i];
-      this.emit((i ? "," : "") + jsonString(f.key) + ":");
+      // Response keys are GraphQL names: nothing to escape.
+      this.emit((i ? ",\"" : "\"") + f.key + "\":");
       if (f.first.name == "__typename") {
-        this.emit(jsonString(type));
+        this.emit(quoted(type));
         continue;
       }
       const mark = this.parts.length;
@@ -225,7 +246,7 @@ export class Execution {
       const outerStart = this.currentStart;
       this.current = request;
       this.currentStart = f.first.start;
-      this.path.push(jsonString(f.key));
+      this.path.push(f.key);
       if (!object.resolve(request, this) && !this.invalid) this.fail("Cannot query field \"" + f.first.name + "\" on type \"" + type + "\".");
       this.path.pop();
       this.current = outer;
@@ -363,7 +384,8 @@ export class Execution {
       this.fail(parsed.error);
     }
     if (this.invalid) return "{\"errors\":" + this.errorsJson(false) + "}";
-    const data = this.nulled ? "null" : this.parts.join("");
+    // Array#join of strings concatenates pairwise when optimizing for size (-O3z): quadratic memory.
+    const data = this.nulled ? "null" : joinStringArray(this.parts.dataStart, this.parts.length, "");
     if (this.errors.length == 0) return "{\"data\":" + data + "}";
     return "{\"errors\":" + this.errorsJson(true) + ",\"data\":" + data + "}";
   }
