@@ -4,11 +4,13 @@
 import { h, svg } from './dom.js';
 import { formatBytes } from './figures.js';
 
-export const MEMORY_CATEGORIES = ['database', 'code', 'data', 'wasmMemory', 'wasmCode', 'unclassified'];
+const MEMORY_CATEGORIES = ['database', 'code', 'data', 'wasmMemory', 'wasmCode', 'unclassified'];
 const COLORS = ['#3b6fb6', '#e08a2c', '#4a9e5c', '#c2484d', '#8a62b8', '#9a9a9a'];
 
-const WIDTH = 600;
-const HEIGHT = 200;
+const WIDTH = 800;
+const HEIGHT = 180;
+/** The bands' height; the time axis labels go below. */
+const PLOT_HEIGHT = HEIGHT - 16;
 /** Samples the chart has room for: at one a second, two minutes. */
 export const CHART_SAMPLES = 120;
 
@@ -31,7 +33,7 @@ function bandPath(lower, upper, yOf) {
 export function memoryChart(samples) {
   const totals = samples.map((m) => MEMORY_CATEGORIES.reduce((sum, c) => sum + Number(m[c]), 0));
   const top = Math.max(1, ...totals) * 1.1;
-  const yOf = (v) => HEIGHT - (v / top) * HEIGHT;
+  const yOf = (v) => PLOT_HEIGHT - (v / top) * PLOT_HEIGHT;
   let lower = samples.map(() => 0);
   const bands = MEMORY_CATEGORIES.map((category, k) => {
     const upper = samples.map((m, i) => lower[i] + Number(m[category]));
@@ -41,11 +43,12 @@ export function memoryChart(samples) {
   });
   const grid = [top, top / 2].map((v) => svg('g', { class: 'grid' },
     svg('line', { x1: 0, x2: WIDTH, y1: yOf(v), y2: yOf(v) }),
-    svg('text', { x: 4, y: yOf(v) + 14 }, formatBytes(Math.round(v)))));
+    svg('text', { x: 4, y: yOf(v) + 13 }, formatBytes(Math.round(v)))));
+  const timeAxis = [svg('text', { x: 4, y: HEIGHT - 3 }, '2 minutes ago'), svg('text', { x: WIDTH - 4, y: HEIGHT - 3, 'text-anchor': 'end' }, 'now')];
   const newest = samples.at(-1);
   return h('figure', { class: 'memory-chart' },
     svg('svg', { viewBox: `0 0 ${WIDTH} ${HEIGHT}`, role: 'img', 'aria-label': 'resident memory by category over the last two minutes' },
-      samples.length > 1 ? bands : [], grid),
+      samples.length > 1 ? bands : [], grid, timeAxis),
     h('figcaption', {}, h('ul', { class: 'legend' }, MEMORY_CATEGORIES.map((category, k) =>
       h('li', {}, h('span', { class: 'swatch', style: `background:${COLORS[k]}` }), `${category} `,
         h('strong', { dataset: { memory: category } }, newest ? formatBytes(newest[category]) : '–'))))));
