@@ -6,7 +6,8 @@ import { getJson, sendJson } from '../api.js';
 import { busy, field, h, messageLine } from '../dom.js';
 import { rowsEditor } from '../rows-editor.js';
 
-const KNOWN_FIELDS = ['p2p', 'peers', 'autoconnect', 'producer', 'pkcs11-modules', 'hosts', 'listen', 'tls', 'services', 'http_timeout', 'loggers'];
+/** Fields the form edits; the rest (tls too) is shown as kept and sent back as it came. */
+const EDITED_FIELDS = ['p2p', 'peers', 'autoconnect', 'producer', 'pkcs11-modules', 'hosts', 'listen', 'services', 'http_timeout', 'loggers'];
 
 const lines = (text) => text.split('\n').map((line) => line.trim()).filter((line) => line !== '');
 
@@ -17,8 +18,9 @@ function autoconnectOf(text) {
   return text === 'true' || text === 'false' ? text === 'true' : wholeNumberOr(text);
 }
 
+/** A listen row; an empty address is left out, so the node's default (127.0.0.1) applies. */
 function listenOf({ protocol, address, port, path }) {
-  return protocol === 'local' ? { protocol, path } : { protocol, address, port: wholeNumberOr(port) };
+  return protocol === 'local' ? { protocol, path } : { protocol, address: address || undefined, port: wholeNumberOr(port) };
 }
 
 function loggersOf(text) {
@@ -48,7 +50,7 @@ function configForm(config) {
     { key: 'address', label: 'address' }, { key: 'port', label: 'port' }, { key: 'path', label: 'path (local)' },
   ], config.listen);
   const services = rowsEditor('services', [{ key: 'host', label: 'host' }, { key: 'root', label: 'root directory' }], config.services);
-  const unknown = Object.keys(config).filter((name) => !KNOWN_FIELDS.includes(name));
+  const unknown = Object.keys(config).filter((name) => !EDITED_FIELDS.includes(name));
 
   const element = h('div', { class: 'form' },
     h('fieldset', {}, h('legend', {}, 'Chain'),
