@@ -48,12 +48,12 @@ export function findTable(name: string): TableLookup {
     found.error = "unknown table \"" + name + "\": " + parts[1] + " has no service schema";
     return found;
   }
-  const events = new ServiceEvents(schema!);
+  const events = new ServiceEvents(schema);
   const event = events.error.length == 0 ? events.named(parts[0], parts[2]) : null;
   if (event === null) {
     found.error = "unknown table \"" + name + "\": " + (events.error.length > 0 ? events.error : parts[1] + " has no " + parts[0] + " event " + parts[2]);
     return found;
   }
-  found.table = new EventTable(<DbId>db, service, event!);
+  found.table = new EventTable(<DbId>db, service, event);
   return found;
 }

@@ -142,7 +142,7 @@ export function runQuery(query: EventQuery): EventPage {
   const evaluation = new Evaluation(params);
   const page = new EventPage();
   if (lower >= upper) return page;
-  const walk = new EventWalk(table!, condition.root, evaluation, lower, upper, walksBackward(first, last));
+  const walk = new EventWalk(table, condition.root, evaluation, lower, upper, walksBackward(first, last));
   const taken = takePage<EventEdge>(walk, first, last);
   if (evaluation.error.length > 0) return failure("EVENTS_BAD_CONDITION", evaluation.error);
   page.edges = taken.entries;

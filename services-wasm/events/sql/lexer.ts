@@ -28,7 +28,6 @@ export class Token {
   describe(): string {
     if (this.kind == TokenKind.End) return "the end of the condition";
     if (this.kind == TokenKind.String) return "'" + this.text + "'";
-    if (this.kind == TokenKind.QuotedName) return "\"" + this.text + "\"";
     return "\"" + this.text + "\"";
   }
 }

@@ -276,9 +276,9 @@ export class FracpackJson {
       }
       if (t.kind == TypeKind.Object) {
         v.keys.push(member.name);
-        v.values.push(item!);
+        v.values.push(item);
       } else {
-        v.items.push(item!);
+        v.items.push(item);
       }
     }
     if ((fixedEnd - at) % 4 != 0) return this.fail("unknown fields are not whole slots");
@@ -318,7 +318,7 @@ export class FracpackJson {
     if (name.startsWith("@")) return value;
     const v = jsonOf(JsonKind.Object);
     v.keys.push(name);
-    v.values.push(value!);
+    v.values.push(value);
     return v;
   }
 }

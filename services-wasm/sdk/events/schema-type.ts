@@ -161,7 +161,7 @@ export class TypeResolver {
     // Entered before it is defined, so recursive types refer to themselves.
     const t = new SchemaType();
     this.named.set(name, t);
-    return this.define(t, definition!) ? t : null;
+    return this.define(t, definition) ? t : null;
   }
 
   /** Keeps the first error; false. */
