@@ -50,7 +50,7 @@ function configForm(config) {
     { key: 'address', label: 'address' }, { key: 'port', label: 'port' }, { key: 'path', label: 'path (local)' },
   ], config.listen);
   const services = rowsEditor('services', [{ key: 'host', label: 'host' }, { key: 'root', label: 'root directory' }], config.services);
-  const unknown = Object.keys(config).filter((name) => !EDITED_FIELDS.includes(name));
+  const kept = Object.keys(config).filter((name) => !EDITED_FIELDS.includes(name));
 
   const element = h('div', { class: 'form' },
     h('fieldset', {}, h('legend', {}, 'Chain'),
@@ -69,7 +69,7 @@ function configForm(config) {
     h('fieldset', {}, h('legend', {}, 'Keys and logging'),
       field('PKCS#11 modules', inputs.pkcs11Modules, 'one library path per line'),
       field('Loggers (JSON)', inputs.loggers, '{"name": {"type": "console" | "file" | …, "filter": …, "format": …}}')),
-    unknown.length > 0 && h('p', { class: 'note' }, 'Kept unchanged: ', unknown.flatMap((name) => [h('code', {}, name), ' '])));
+    kept.length > 0 && h('p', { class: 'note' }, 'Kept unchanged: ', kept.flatMap((name) => [h('code', {}, name), ' '])));
 
   const read = () => ({
     ...config,
