@@ -232,7 +232,7 @@ export class GraphQLGenerator {
   }
 
   connectionField(type, name, { row, rowNode, key, primary }, value) {
-    this.object(row, rowNode);
+    type.references.add(this.object(row, rowNode).name);
     type.connections.add(row.name);
     const keyType = this.keyType(key);
     const bounds = keyType ? ['gt', 'ge', 'lt', 'le'].map((b) => ({ name: b, sdl: keyType })) : [];

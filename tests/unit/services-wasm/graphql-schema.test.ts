@@ -62,6 +62,11 @@ const byOwner = items.index<sdk.AccountNumber>((i: Item): sdk.AccountNumber => i
   private hidden(): u32 { return 1; }
 }
 
+/** A second root reaching its row type through a connection only (a whole Table). */
+@fracpack class Tag { constructor(public name: string = "", public weight: u16 = 0) {} }
+const tags = new sdk.Table<Tag, u16>(2, (t: Tag): u16 => t.weight);
+@query class TagsOnly { readonly tags: sdk.Table<Tag, u16> = tags; }
+
 @service("gqlschema")
 class GqlSchema {
   @action add(rows: Array<Item>): void { for (let i = 0; i < rows.length; i++) items.put(rows[i]); }
@@ -69,6 +74,7 @@ class GqlSchema {
     return sdk.executeQuery(new Root().graphqlRoot(), query, null, variables.length > 0 ? sdk.parseJson(variables) : null);
   }
   @action sdl(): string { return Root.SDL; }
+  @action tagsSdl(): string { return TagsOnly.SDL; }
 }
 `;
 
@@ -255,6 +261,14 @@ test('the SDL builds with graphql-js and maps types as rule 4 says', () => {
   assert.equal(item.getFields().scaled!.args.map((a) => `${a.name}: ${String(a.type)}`), ['by: Float!', 'offset: Float']);
   for (const name of ['ItemEdge', 'ItemConnection', 'PageInfo', 'Point']) assert.ok(schema.getType(name), name);
   assert.is(Object.keys((schema.getType('PageInfo') as import('graphql').GraphQLObjectType).getFields()).join(' '), 'hasPreviousPage hasNextPage startCursor endCursor');
+});
+
+test('a row type reached only through a connection is in the SDL; small integer keys are Float bounds', () => {
+  const tagsSchema = buildSchema(call('tagsSdl', {}) as string);
+  const query = tagsSchema.getQueryType()!.getFields();
+  assert.equal(query.tags!.args.map((a) => `${a.name}: ${String(a.type)}`).slice(0, 4), ['gt: Float', 'ge: Float', 'lt: Float', 'le: Float']);
+  const tag = tagsSchema.getType('Tag') as import('graphql').GraphQLObjectType;
+  assert.equal(Object.values(tag.getFields()).map((f) => `${f.name}: ${String(f.type)}`), ['name: String!', 'weight: Float!']);
 });
 
 test('whole indexes with every field, in key order', async () => {
