@@ -90,6 +90,19 @@ export class ChainClient {
     return r.json();
   }
 
+  /** The `data` of a GraphQL query to `service`'s /graphql; an error reply or GraphQL errors throw. */
+  async graphql(service: string, query: string): Promise<Record<string, unknown>> {
+    const r = await httpRequest(serviceUrl(this.api, service, '/graphql'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/graphql' },
+      body: new TextEncoder().encode(query),
+    });
+    if (r.status !== 200) throw new TsibaseError('CLI_NODE_ERROR', `${service} /graphql: ${r.status} ${r.text()}`);
+    const reply = r.json() as { data?: Record<string, unknown>; errors?: { message: string }[] };
+    if (reply.errors?.length) throw new TsibaseError('CLI_NODE_ERROR', `${service} /graphql: ${reply.errors.map((e) => e.message).join('; ')}`);
+    return reply.data ?? {};
+  }
+
   /** The reference to the head block a transaction's TaPoS uses (seed 1 §4.2 /common/tapos/head). */
   async headReference(): Promise<TaposReference> {
     return (await this.getJson('/common/tapos/head')) as TaposReference;

@@ -3,8 +3,14 @@ import { ChainClient, DEFAULT_API } from '../chain-client.js';
 
 export const INFO_USAGE = `usage: tsibase info [-a <url>]
 
-Shows what the node at <url> (default ${DEFAULT_API}) serves: its root domain, the chain id
-and the TaPoS of the head block.`;
+Shows what the node at <url> (default ${DEFAULT_API}) serves: its root domain, the chain id,
+the head block (number, time, producer, id, from the explorer service) and its TaPoS reference.`;
+
+interface HeadBlock {
+  id: string;
+  header: { blockNum: number; time: string; producer: string };
+  transactionCount: number;
+}
 
 export async function infoCommand(argv: string[]): Promise<number> {
   const args = parseArgs(argv, [{ name: 'api', short: 'a' }]);
@@ -12,10 +18,14 @@ export async function infoCommand(argv: string[]): Promise<number> {
   const client = new ChainClient(option(args, 'api') ?? DEFAULT_API);
   const root = await client.getJson('/common/rootdomain');
   const chainId = await client.getJson('/common/chainid');
-  const head = await client.headReference();
+  const reference = await client.headReference();
+  const { headBlock } = await client.graphql('explorer', '{ headBlock { id header { blockNum time producer } transactionCount } }');
+  const head = headBlock as HeadBlock;
   console.log(`node:        ${client.api}`);
   console.log(`root domain: ${root}`);
   console.log(`chain id:    ${chainId}`);
-  console.log(`head block:  refBlockIndex ${head.refBlockIndex}, refBlockSuffix ${head.refBlockSuffix}`);
+  console.log(`head block:  ${head.header.blockNum} at ${head.header.time} by ${head.header.producer}, ${head.transactionCount} transaction(s)`);
+  console.log(`             id ${head.id}`);
+  console.log(`TaPoS:       refBlockIndex ${reference.refBlockIndex}, refBlockSuffix ${reference.refBlockSuffix}`);
   return 0;
 }

@@ -132,7 +132,10 @@ test('info: root domain, chain id and head block of the node', async (ctx) => {
   assert.is(r.status, 0, r.stderr);
   assert.match(r.stdout, 'root domain: tsibase.localhost');
   assert.match(r.stdout, /chain id:\s+[0-9A-F]{64}/);
-  assert.match(r.stdout, /head block:\s+refBlockIndex \d+, refBlockSuffix \d+/);
+  const head = /head block:\s+(\d+) at (\S+) by prod, \d+ transaction\(s\)\n\s+id ([0-9A-F]{64})/.exec(r.stdout);
+  assert.ok(head, r.stdout);
+  assert.is(parseInt(head![3]!.slice(0, 8), 16), Number(head![1]), 'a block id starts with its number');
+  assert.match(r.stdout, /TaPoS:\s+refBlockIndex \d+, refBlockSuffix \d+/);
 });
 
 test.run();
