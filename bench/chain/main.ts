@@ -13,7 +13,7 @@ import {
 import { ChainClient } from '../../runtime/cli/chain-client.js';
 import { serviceUrl } from '../../runtime/cli/client.js';
 import { deployActions } from '../../runtime/cli/deploy-actions.js';
-import { startNode } from '../../tests/lib/node-process.js';
+import { nodeProcessId, startNode } from '../../tests/lib/node-process.js';
 import { formatRate } from '../lib/measure.js';
 
 const TARGET = 3000;
@@ -94,7 +94,7 @@ try {
       else failed++;
     }
   };
-  const pid = node.process.pid!;
+  const pid = nodeProcessId(node);
   const nodeCpuBefore = cpuSeconds(pid);
   // The main thread runs the chain: if it is not near 1.0, the node is waiting, not computing.
   const mainCpuBefore = cpuSeconds(pid, pid);

@@ -1,5 +1,6 @@
 // Starts a real `tsibase node` process on a free port for integration tests, and stops it.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export interface RunningNode {
@@ -48,4 +49,15 @@ export function startNode(dir: string, args: string[] = [], env: NodeJS.ProcessE
       reject(new Error(`node exited (${code}) before listening:\n${output}`));
     });
   });
+}
+
+/**
+ * The pid of the process running the node: `tsibase node` supervises a child process (so a
+ * restart gets a new process image), which is the one doing the work (Linux /proc).
+ */
+export function nodeProcessId(node: RunningNode): number {
+  const supervisor = node.process.pid!;
+  const children = readFileSync(`/proc/${supervisor}/task/${supervisor}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
+  if (children.length !== 1) throw new Error(`expected one node process under ${supervisor}, found ${children.length}`);
+  return Number(children[0]);
 }
