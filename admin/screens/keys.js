@@ -2,8 +2,9 @@
 // node's store or on an unlocked PKCS#11 device), importing a private key, and unlocking or
 // locking devices. The node's refusals (400/403/404/409) are shown with its text.
 
-import { getJson, sendJson } from '../api.js';
-import { busy, field, h, messageLine, table } from '../dom.js';
+import { adminAction } from '../admin-action.js';
+import { getJson } from '../api.js';
+import { field, h, messageLine, table } from '../dom.js';
 
 const DEFAULT_SERVICE = 'verify-sig';
 
@@ -39,16 +40,7 @@ export const keysScreen = {
         ...devices.filter((d) => d.unlocked).map((d) => h('option', { value: d.id }, d.name)));
     };
 
-    /** Runs a key request, shows its outcome, and lists keys and devices again. */
-    const act = (button, what, path, body) => busy(button, async () => {
-      try {
-        await sendJson('POST', path, body);
-        outcome.ok(what);
-      } catch (err) {
-        outcome.error(err);
-      }
-      await load().catch(outcome.error);
-    });
+    const act = adminAction(outcome, () => load());
 
     function deviceRow(device) {
       const name = `${device.name} (${device.id})`;

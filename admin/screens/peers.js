@@ -2,8 +2,9 @@
 // disconnecting one. This node has no peer-to-peer layer yet, so the node refuses both with a
 // 501 that says so; the refusal is shown like any other.
 
-import { getJson, sendJson } from '../api.js';
-import { busy, h, messageLine, table } from '../dom.js';
+import { adminAction } from '../admin-action.js';
+import { getJson } from '../api.js';
+import { h, messageLine, table } from '../dom.js';
 
 export const peersScreen = {
   name: 'peers',
@@ -14,16 +15,7 @@ export const peersScreen = {
     const url = h('input', { name: 'url', type: 'url', required: true, placeholder: 'http://peer.example:8080' });
     const connect = h('button', { type: 'submit', class: 'primary' }, 'Connect');
 
-    /** Runs a peer request, shows its outcome, and lists the peers again. */
-    const act = (button, what, path, body) => busy(button, async () => {
-      try {
-        await sendJson('POST', path, body);
-        outcome.ok(what);
-      } catch (err) {
-        outcome.error(err);
-      }
-      await load().catch(outcome.error);
-    });
+    const act = adminAction(outcome, () => load());
 
     const load = async () => {
       const peers = await getJson('/native/admin/peers');
