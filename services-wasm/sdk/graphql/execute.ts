@@ -180,6 +180,11 @@ export class Execution {
     if (this.leaf("String")) this.emit(quoted(value));
   }
 
+  /** A value of the enum type `type` (a GraphQL name: nothing to escape). */
+  writeEnum(value: string, type: string): void {
+    if (this.leaf(type)) this.emit("\"" + value + "\"");
+  }
+
   /**
    * A list: beginList, then each item with a writer (nextItem between items), then endList.
    * `nonNullItems` as in the schema (`[T!]`): a nulled item then nulls the whole list.

@@ -1,7 +1,8 @@
 // A parser of executable GraphQL documents (GraphQL spec §2): operations (and the query
 // shorthand), fragments, variables with types and defaults, directives, aliases, arguments and
-// every kind of value. Type system definitions are refused. Errors do not abort: a query's
-// syntax error is part of its GraphQL response, so parse() returns it.
+// every kind of value. Type system definitions are refused here (sdl-parser.ts extends this
+// parser to read them). Errors do not abort: a query's syntax error is part of its GraphQL
+// response, so parse() returns it.
 
 import {
   Argument, Directive, Document, Fragment, Operation, Selection, SelectionKind, TypeRef, Value, ValueKind, VariableDefinition,
@@ -28,9 +29,9 @@ function describe(token: Token): string {
   return "String";
 }
 
-class Parser {
+export class Parser {
   private lexer: Lexer;
-  private token: Token = new Token();
+  protected token: Token = new Token();
   error: string = "";
 
   constructor(source: string) {
@@ -39,7 +40,7 @@ class Parser {
     this.takeLexerError();
   }
 
-  private get failed(): bool {
+  protected get failed(): bool {
     return this.error.length > 0;
   }
 
@@ -47,38 +48,38 @@ class Parser {
     if (this.lexer.error.length > 0 && this.error.length == 0) this.error = this.lexer.error;
   }
 
-  private unexpected(): void {
+  protected unexpected(): void {
     if (!this.failed) this.error = "Unexpected " + describe(this.token) + ".";
   }
 
-  private advance(): Token {
+  protected advance(): Token {
     const token = this.token;
     this.token = this.lexer.next();
     this.takeLexerError();
     return token;
   }
 
-  private peek(punctuator: string): bool {
+  protected peek(punctuator: string): bool {
     return !this.failed && this.token.kind == TokenKind.Punctuator && this.token.value == punctuator;
   }
 
-  private peekName(name: string): bool {
+  protected peekName(name: string): bool {
     return !this.failed && this.token.kind == TokenKind.Name && this.token.value == name;
   }
 
   /** Skips `punctuator` if it is next. */
-  private skip(punctuator: string): bool {
+  protected skip(punctuator: string): bool {
     if (!this.peek(punctuator)) return false;
     this.advance();
     return true;
   }
 
-  private expect(punctuator: string): void {
+  protected expect(punctuator: string): void {
     if (this.skip(punctuator)) return;
     if (!this.failed) this.error = "Expected \"" + punctuator + "\", found " + describe(this.token) + ".";
   }
 
-  private name(): string {
+  protected name(): string {
     if (!this.failed && this.token.kind == TokenKind.Name) return this.advance().value;
     if (!this.failed) this.error = "Expected Name, found " + describe(this.token) + ".";
     return "";
@@ -130,7 +131,7 @@ class Parser {
     return v;
   }
 
-  private typeRef(): TypeRef {
+  protected typeRef(): TypeRef {
     const t = new TypeRef();
     if (this.skip("[")) {
       t.item = this.typeRef();
@@ -195,7 +196,7 @@ class Parser {
     return s;
   }
 
-  private arguments(isConst: bool): Array<Argument> {
+  protected arguments(isConst: bool): Array<Argument> {
     const args = new Array<Argument>();
     if (!this.skip("(")) return args;
     do {
@@ -206,7 +207,7 @@ class Parser {
     return args;
   }
 
-  private directives(isConst: bool): Array<Directive> {
+  protected directives(isConst: bool): Array<Directive> {
     const list = new Array<Directive>();
     while (this.skip("@")) {
       const d = new Directive();
@@ -218,7 +219,7 @@ class Parser {
   }
 
   /** A value; variables are refused where the spec wants a constant (defaults, const directives). */
-  private value(isConst: bool): Value {
+  protected value(isConst: bool): Value {
     const v = new Value();
     if (this.failed) return v;
     const t = this.token;

@@ -2,6 +2,7 @@
 // answers the schema (SDL); a query comes as `?query=` (GET or POST, with `operationName` and
 // JSON `variables` parameters), as a POST body of type application/graphql, or as a POST body of
 // type application/json `{query, variables, operationName}`. Other requests are declined (null).
+// Queries may introspect the schema (introspection.ts), as GraphQL clients begin by doing.
 // Malformed JSON aborts with its position, as the SDK's JSON parser does everywhere.
 
 import { HttpReply } from "../http/reply";
@@ -11,6 +12,7 @@ import { JsonKind, JsonValue } from "../json/value";
 import { parseJson } from "../json/parse";
 import { check } from "../abort";
 import { GqlObject, executeQuery } from "./execute";
+import { IntrospectedQuery } from "./introspection";
 
 function mediaType(contentType: string): string {
   const semicolon = contentType.indexOf(";");
@@ -30,9 +32,13 @@ function answer(root: GqlObject, query: string, operationName: string | null, va
   return withCors(HttpReply.json(executeQuery(root, query, operationName, variables)));
 }
 
-/** Serves `/graphql` for the query root `root` whose schema is `sdl`; null for other requests. */
-export function serveGraphQL(request: HttpRequest, root: GqlObject, sdl: string): HttpReply | null {
+/**
+ * Serves `/graphql` for the query root `served` whose schema is `sdl`, introspection
+ * (`__schema`, `__type`) answered from `sdl`; null for other requests.
+ */
+export function serveGraphQL(request: HttpRequest, served: GqlObject, sdl: string): HttpReply | null {
   if (request.path() != "/graphql") return null;
+  const root = new IntrospectedQuery(served, sdl);
   const query = request.queryParam("query");
   if (query !== null && (request.method == "GET" || request.method == "POST")) {
     const variables = request.queryParam("variables");

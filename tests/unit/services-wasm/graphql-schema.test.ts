@@ -8,75 +8,11 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { buildSchema, graphql, type GraphQLSchema } from 'graphql';
-import { accountNumberFromName, compileSchema, isValidAccountName, type AnyType, type Schema } from '../../../host-api/index.js';
-import { TestChain } from '../../../runtime/testing/test-chain.js';
+import { accountNumberFromName, isValidAccountName } from '../../../host-api/index.js';
 import { bytesToHex } from '../../lib/hex.js';
 import { Random } from '../../lib/random.js';
-import { compiledEntry } from './program.js';
+import { openSchemaService, type Response, type SchemaService } from './graphql-schema-service.js';
 import { referenceConnection, type ConnectionArgs, type IndexModel } from './connection-reference.js';
-
-const ENTRY = 'tests/unit/services-wasm/programs/graphql-schema.ts';
-const SOURCE = `
-import * as sdk from "../../../../services-wasm/sdk/index";
-
-@struct class Point { constructor(public x: i32 = 0, public y: i32 = 0) {} }
-
-@fracpack class Item {
-  constructor(
-    public id: u64 = 0,
-    public label: string = "",
-    public owner: sdk.AccountNumber = 0,
-    public small: u8 = 0,
-    public signed: i32 = 0,
-    public ratio: f64 = 0,
-    public big: i64 = 0,
-    public flag: bool = false,
-    public data: Uint8Array = new Uint8Array(0),
-    public tags: Array<string> = [],
-    public at: Point = new Point(),
-    public note: string | null = null,
-    public maybe: sdk.Option<u32> = new sdk.Option<u32>(),
-    public friends: Array<sdk.Option<sdk.AccountNumber>> = [],
-  ) {}
-
-  @query scaled(by: u32, offset: sdk.Option<i32>): f64 { return this.ratio * <f64>by + <f64>offset.getOr(0); }
-  @query quotient(by: f64): f64 { return this.ratio / by; }
-  @query get double(): u64 { return this.id * 2; }
-  /** Not a GraphQL field: no @query. */
-  secret(): string { return "hidden"; }
-}
-
-const items = new sdk.Table<Item, u64>(1, (i: Item): u64 => i.id);
-const byLabel = items.index<string>((i: Item): string => i.label);
-const byOwner = items.index<sdk.AccountNumber>((i: Item): sdk.AccountNumber => i.owner);
-
-@query class Root {
-  get items(): sdk.Index<Item, u64> { return items.primary; }
-  readonly byLabel: sdk.Index<Item, string> = byLabel;
-  byOwner(): sdk.Index<Item, sdk.AccountNumber> { return byOwner; }
-  item(id: u64): Item | null { return items.get(id); }
-  labelled(label: string, suffix: string | null): Array<string> {
-    const found = byLabel.get(label);
-    return found === null ? [] : [found.label + (suffix !== null ? suffix : "")];
-  }
-  private hidden(): u32 { return 1; }
-}
-
-/** A second root reaching its row type through a connection only (a whole Table). */
-@fracpack class Tag { constructor(public name: string = "", public weight: u16 = 0) {} }
-const tags = new sdk.Table<Tag, u16>(2, (t: Tag): u16 => t.weight);
-@query class TagsOnly { readonly tags: sdk.Table<Tag, u16> = tags; }
-
-@service("gqlschema")
-class GqlSchema {
-  @action add(rows: Array<Item>): void { for (let i = 0; i < rows.length; i++) items.put(rows[i]); }
-  @action query(query: string, variables: string): string {
-    return sdk.executeQuery(new Root().graphqlRoot(), query, null, variables.length > 0 ? sdk.parseJson(variables) : null);
-  }
-  @action sdl(): string { return Root.SDL; }
-  @action tagsSdl(): string { return TagsOnly.SDL; }
-}
-`;
 
 /** An account number no name has (its rank is out of range). */
 const NOT_AN_ACCOUNT = (1n << 64n) - 1n;
@@ -191,23 +127,12 @@ function referenceRoot(rows: Row[]) {
   };
 }
 
-let chain: TestChain;
-let types: ReturnType<typeof compileSchema>;
-let actions: Record<string, { params: AnyType; result?: AnyType }>;
+let service: SchemaService;
 let sdl: string;
 let schema: GraphQLSchema;
 
-function call(method: string, args: unknown): unknown {
-  const result = chain.run({ sender: 'gqlschema', service: 'gqlschema', method, rawData: types.typeOf(actions[method]!.params).pack(args) }, { mode: 'rpc' });
-  assert.is(result.error, undefined);
-  return types.typeOf(actions[method]!.result!).unpack(result.retval);
-}
-
-type Response = { data?: unknown; errors?: unknown[] };
-
-function ours(query: string, variables?: Record<string, unknown>): Response {
-  return JSON.parse(call('query', { query, variables: variables ? JSON.stringify(variables) : '' }) as string) as Response;
-}
+const call = (method: string, args: unknown) => service.call(method, args);
+const ours = (query: string, variables?: Record<string, unknown>): Response => service.query(query, variables);
 
 async function theirs(query: string, variables?: Record<string, unknown>, rows = ROWS): Promise<Response> {
   return JSON.parse(JSON.stringify(await graphql({ schema, source: query, rootValue: referenceRoot(rows), variableValues: variables }))) as Response;
@@ -228,14 +153,7 @@ async function agree(query: string, variables?: Record<string, unknown>, rows = 
 const NODE = 'id label owner small signed ratio big flag data tags at { x y } note maybe double scaled(by: 1) quotient(by: 2)';
 
 test.before(async () => {
-  const compiled = await compiledEntry(ENTRY, { [ENTRY]: SOURCE });
-  const serviceSchema = compiled.schema as { types: Schema; actions: typeof actions };
-  types = compileSchema(serviceSchema.types);
-  actions = serviceSchema.actions;
-  chain = TestChain.open();
-  chain.deploy('gqlschema', compiled.binary);
-  const add = chain.run({ sender: 'gqlschema', service: 'gqlschema', method: 'add', rawData: types.typeOf(actions.add!.params).pack({ rows: ROWS }) });
-  assert.is(add.error, undefined);
+  service = await openSchemaService(ROWS);
   sdl = call('sdl', {}) as string;
   schema = buildSchema(sdl);
   // The cursor of each row in each index, as the service reports it for the whole index.
@@ -246,7 +164,7 @@ test.before(async () => {
 });
 
 test.after(async () => {
-  await chain?.close();
+  await service?.chain.close();
 });
 
 test('the SDL builds with graphql-js and maps types as rule 4 says', () => {

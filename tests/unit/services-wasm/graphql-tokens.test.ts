@@ -7,25 +7,18 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { buildSchema, graphql, type GraphQLSchema } from 'graphql';
 import { accountNumberFromName, isValidAccountName } from '../../../host-api/index.js';
-import { TestChain } from '../../../runtime/testing/test-chain.js';
 import { Random } from '../../lib/random.js';
-import { loadServices, type SystemService } from './system/system-services.js';
+import { openTokensChain, type TokensChain } from './tokens-chain.js';
 import { referenceConnection, type ConnectionArgs } from './connection-reference.js';
 
-let chain: TestChain;
-let tokens: SystemService;
+let opened: TokensChain;
 let schema: GraphQLSchema;
 const ACCOUNTS = ['alice', 'bob', 'carol', 'dave', 'eve', 'frank', 'grace', 'heidi', 'ivan', 'judy', 'mallory', 'oscar'];
 const balances = new Map<string, bigint>();
 let supply = 0n;
 const rnd = new Random(0x70c);
 
-interface Reply { status: number; contentType: string; body: Uint8Array }
-
-function serve(method: string, target: string, contentType = '', body = ''): Reply {
-  const request = { host: 'tokens.tsibase.localhost', method, target, contentType, headers: [], body: new TextEncoder().encode(body) };
-  return tokens.call(chain, 'http', 'serveSys', { request, socket: null, user: null }, { mode: 'rpc' }) as Reply;
-}
+const serve = (method: string, target: string, contentType = '', body = '') => opened.serve(method, target, contentType, body);
 
 function ours(query: string): unknown {
   const reply = serve('POST', '/graphql', 'application/json', JSON.stringify({ query }));
@@ -68,15 +61,8 @@ async function agree(query: string, amounts = balances): Promise<unknown> {
 }
 
 test.before(async () => {
-  let accounts: SystemService;
-  let authAny: SystemService;
-  let events: SystemService;
-  ({ accounts, 'auth-any': authAny, tokens, events } = await loadServices('accounts', 'auth-any', 'tokens', 'events'));
-  chain = TestChain.open();
-  for (const service of [accounts, authAny, tokens, events]) service.deploy(chain);
-  accounts.call(chain, 'accounts', 'init', {});
-  for (const name of ACCOUNTS) accounts.call(chain, 'accounts', 'newAccount', { name, authService: 'auth-any', requireNew: true });
-  tokens.call(chain, 'tokens', 'init', {});
+  opened = await openTokensChain(ACCOUNTS);
+  const { chain, tokens } = opened;
   for (const [i, to] of ACCOUNTS.slice(0, 9).entries()) {
     const amount = i === 0 ? (1n << 64n) - 1_000_000n : BigInt(1 + rnd.int(1000));
     tokens.call(chain, 'tokens', 'mint', { to, amount: String(amount) });
@@ -93,7 +79,7 @@ test.before(async () => {
 });
 
 test.after(async () => {
-  await chain?.close();
+  await opened?.chain.close();
 });
 
 test('the served SDL has the generated root next to the event queries', () => {
