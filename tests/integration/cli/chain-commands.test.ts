@@ -1,35 +1,21 @@
 // The client commands as a user runs them against a real node: create accounts with keys,
 // deploy a token service from its .wasm, push signed transfers, and every refusal with a clear
 // message and exit code.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { BIN, startNode, type RunningNode } from '../../lib/node-process.js';
+import { runCli, type CliRun } from '../../lib/cli-process.js';
+import { startNode, type RunningNode } from '../../lib/node-process.js';
 import { testBundle } from '../../lib/test-bundle.js';
-import { tokenBalance } from '../../lib/tokens.js';
+import { mintAction, tokenBalance, transferAction } from '../../lib/tokens.js';
 import { compiledService } from '../../unit/services-wasm/program.js';
 
 interface Ctx { dir: string; node: RunningNode; tokens: string }
 const test = suite<Ctx>('tsibase create / deploy / push / info');
 
-interface Run { status: number | null; stdout: string; stderr: string }
-
-/** Runs the CLI as a child process (asynchronously: the node under test is a child too). */
-function cli(ctx: Ctx, args: string[], stdin?: string): Promise<Run> {
-  const api = args[0] === 'keys' ? [] : ['-a', ctx.node.api];
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args, ...api], { stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-    child.stdin.end(stdin ?? '');
-  });
-}
+const cli = (ctx: Ctx, args: string[], stdin?: string): Promise<CliRun> => runCli(ctx.node.api, args, stdin);
 
 const file = (ctx: Ctx, name: string, text: string) => {
   const path = join(ctx.dir, name);
@@ -37,8 +23,7 @@ const file = (ctx: Ctx, name: string, text: string) => {
   return path;
 };
 
-const transfer = (from: string, to: string, amount: string) =>
-  JSON.stringify([{ sender: from, service: 'tokens', method: 'transfer', data: { to, amount, memo: 'test' } }]);
+const transfer = (from: string, to: string, amount: string) => JSON.stringify([transferAction(from, to, amount)]);
 
 const balance = (ctx: Ctx, account: string) => tokenBalance(ctx.node.api, account);
 
@@ -95,7 +80,7 @@ test('deploy: a token service from its .wasm, registered for HTTP and initialize
 });
 
 test('push: mint packed by the service, a signed transfer; the balance moves', async (ctx) => {
-  const mint = await cli(ctx, ['push', '-', '--wait', 'applied'], JSON.stringify({ sender: 'tokens', service: 'tokens', method: 'mint', data: { to: 'alice', amount: '1000' } }));
+  const mint = await cli(ctx, ['push', '-', '--wait', 'applied'], JSON.stringify(mintAction('alice', '1000')));
   assert.is(mint.status, 0, mint.stderr);
   const sent = await cli(ctx, ['push', file(ctx, 't1.json', transfer('alice', 'bob', '250')), '--sign', join(ctx.dir, 'alice.pem')]);
   assert.is(sent.status, 0, sent.stderr);
