@@ -118,12 +118,19 @@ export class FracpackJson {
     if (t.kind == TypeKind.Int) return this.int(t, at);
     if (t.kind == TypeKind.Float) return jsonFloat(t.floatSize == 4 ? <f64>load<f32>(this.base + at) : load<f64>(this.base + at));
     if (t.kind == TypeKind.Custom) return this.fixedCustom(t, at);
+    return this.members(t, at, true);
+  }
+
+  /**
+   * A Struct's or Array's members laid out from `at`: fixed values (`fixed`, inside a fixed
+   * area) or slots (of a variable Struct or Array, whose heap follows).
+   */
+  private members(t: SchemaType, at: u32, fixed: bool): JsonValue | null {
     const v = jsonOf(t.kind == TypeKind.Struct ? JsonKind.Object : JsonKind.Array);
-    let offset = at;
     const count = t.kind == TypeKind.Struct ? <u32>t.members.length : t.length;
     for (let i: u32 = 0; i < count; i++) {
       const member = t.kind == TypeKind.Struct ? t.members[i].type : t.element;
-      const item = this.fixedValue(member, offset);
+      const item = fixed ? this.fixedValue(member, at) : this.slot(member, at);
       if (item === null) return null;
       if (t.kind == TypeKind.Struct) {
         v.keys.push(t.members[i].name);
@@ -131,7 +138,7 @@ export class FracpackJson {
       } else {
         v.items.push(item);
       }
-      offset += member.slotSize();
+      at += member.slotSize();
     }
     return v;
   }
@@ -198,21 +205,7 @@ export class FracpackJson {
     for (let i: u32 = 0; i < count; i++) size += t.kind == TypeKind.Struct ? t.members[i].type.slotSize() : t.element.slotSize();
     const start = this.take(size);
     if (start < 0) return this.fail("fixed area past the end");
-    const v = jsonOf(t.kind == TypeKind.Struct ? JsonKind.Object : JsonKind.Array);
-    let at = <u32>start;
-    for (let i: u32 = 0; i < count; i++) {
-      const member = t.kind == TypeKind.Struct ? t.members[i].type : t.element;
-      const item = this.slot(member, at);
-      if (item === null) return null;
-      if (t.kind == TypeKind.Struct) {
-        v.keys.push(t.members[i].name);
-        v.values.push(item);
-      } else {
-        v.items.push(item);
-      }
-      at += member.slotSize();
-    }
-    return v;
+    return this.members(t, <u32>start, false);
   }
 
   /** A length-prefixed byte run [start, start + length); -1 when it does not fit. */
