@@ -45,6 +45,7 @@ const CONDITIONS: { where: string; params: string[]; keep: (t: Transfer) => bool
   { where: 'memo LIKE ? ESCAPE ?', params: ['100\\%%', '\\'], keep: (t) => t.memo.startsWith('100%') },
   { where: "memo like 'a_b'", params: [], keep: (t) => like(t.memo, 'a_b') },
   { where: 'memo NOT LIKE ?', params: ['%e%'], keep: (t) => !like(t.memo, '%e%') },
+  { where: 'memo LIKE ?', params: ['bul%'], keep: (t) => like(t.memo, 'bul%') },
   { where: '(amount < 10 OR amount = ?) and MEMO <> \'\'', params: ['777'], keep: (t) => (BigInt(t.amount) < 10n || t.amount === '777') && t.memo !== '' },
   { where: 'memo IS NOT NULL AND amount != 5', params: [], keep: (t) => t.amount !== '5' },
   { where: 'memo IS NULL', params: [], keep: () => false },
@@ -203,6 +204,17 @@ test('errors are GraphQL errors with clear messages, and no data for the field',
     assert.match(r.errors![0]!.message, message, query);
     assert.equal(r.data, { events: null }, query);
   }
+});
+
+test('a query decodes at most 2,000 of its table\'s events: past that, a clear error instead of running out of memory', async () => {
+  for (let i = 0; i < 2100; i++) events.act('emitter', 'transfer', { from: 'alice', to: 'bob', amount: i, memo: 'bulk' });
+  const none = events.query('emitter', queryText({ table: TABLE, where: 'memo = ?', params: ['never'], first: 3 })) as { errors?: { message: string }[] };
+  assert.match(none.errors?.[0]?.message ?? '', /the query decoded 2000 events of history.emitter.transferred without completing its page; ask for fewer with first or last, or narrow the range with after or before/);
+  // Pages that fill before the bound are answered as always, in both directions.
+  await agree({ table: TABLE, first: 3 });
+  await agree({ table: TABLE, where: 'memo LIKE ?', params: ['bul%'], last: 3 });
+  const tail = await agree({ table: TABLE, where: 'memo LIKE ?', params: ['bul%'], last: 2 });
+  await agree({ table: TABLE, where: 'memo LIKE ?', params: ['bul%'], first: 2, after: tail.edges[0]!.cursor });
 });
 
 test('a ui table and the events of another kind', async () => {
