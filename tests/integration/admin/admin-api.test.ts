@@ -1,6 +1,7 @@
 // The admin API of seed 2 §4.1 on a real node process (http.md §3, §4, §6, §7): every endpoint
 // with good and bad input, the configuration persisted and applied, and shutdown/restart.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -56,7 +57,7 @@ test.before(async (ctx) => {
   const bundle = join(ctx.dir, 'test.bundle');
   writeFileSync(bundle, await testBundle());
   ctx.node = await startNode(join(ctx.dir, 'node'), ['-p', 'prod', '--boot', bundle, '--block-interval', '200']);
-  ctx.fresh = await startNode(join(ctx.dir, 'fresh'));
+  ctx.fresh = await startNode(join(ctx.dir, 'fresh'), ['-l', join(ctx.dir, 'admin.sock')]);
 });
 
 test.after(async (ctx) => {
@@ -68,6 +69,21 @@ test.after(async (ctx) => {
 test('status: [] on a booted node, needgenesis without a chain', async (ctx) => {
   assert.equal(jsonOf(await admin(ctx.node, '/native/admin/status')), []);
   assert.equal(jsonOf(await admin(ctx.fresh, '/native/admin/status')), ['needgenesis']);
+});
+
+test('a local socket listener (listen protocol local) serves the node; its peers are admins', async (ctx) => {
+  const reply = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const req = request({ socketPath: join(ctx.dir, 'admin.sock'), path: '/native/admin/status', headers: { host: X_ADMIN } }, (res) => {
+      let body = '';
+      res.on('data', (chunk) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode!, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+  assert.equal(reply, { status: 200, body: '["needgenesis"]' });
+  const config = jsonOf(await admin(ctx.fresh, '/config'));
+  assert.equal(config.listen[1], { protocol: 'local', path: join(ctx.dir, 'admin.sock') });
 });
 
 test('only admins: a forwarded foreign address gets 401 on /native/admin and on x-admin', async (ctx) => {
