@@ -56,6 +56,11 @@ export function table(headings, rows, props = {}) {
     h('tbody', {}, rows.map((cells) => h('tr', {}, cells.map((cell) => h('td', {}, cell))))));
 }
 
+/** `table(headings, rows, props)`, or the note `empty` when there are no rows. */
+export function tableOrNote(empty, headings, rows, props) {
+  return rows.length === 0 ? h('p', { class: 'empty' }, empty) : table(headings, rows, props);
+}
+
 /** A labelled form control, with an optional hint under it. */
 export function field(label, control, hint) {
   return h('label', { class: 'field' }, h('span', { class: 'label' }, label), control, hint && h('small', {}, hint));

@@ -4,7 +4,7 @@
 
 import { adminAction } from '../admin-action.js';
 import { getJson } from '../api.js';
-import { field, h, messageLine, table } from '../dom.js';
+import { field, h, messageLine, tableOrNote } from '../dom.js';
 
 const DEFAULT_SERVICE = 'verify-sig';
 
@@ -29,12 +29,10 @@ export const keysScreen = {
 
     const load = async () => {
       const [keys, devices] = await Promise.all([getJson('/native/admin/keys'), getJson('/native/admin/keys/devices')]);
-      keyList.replaceChildren(keys.length === 0
-        ? h('p', { class: 'empty' }, 'The node holds no keys.')
-        : table(['verify service', 'public key'], keys.map((k) => [k.service, h('code', { class: 'hex' }, k.rawData)]), { dataset: { keys: '' } }));
-      deviceList.replaceChildren(devices.length === 0
-        ? h('p', { class: 'empty' }, 'No PKCS#11 devices. Add modules in the configuration (pkcs11-modules).')
-        : table(['device', 'id', 'state', ''], devices.map(deviceRow), { dataset: { devices: '' } }));
+      keyList.replaceChildren(tableOrNote('The node holds no keys.',
+        ['verify service', 'public key'], keys.map((k) => [k.service, h('code', { class: 'hex' }, k.rawData)]), { dataset: { keys: '' } }));
+      deviceList.replaceChildren(tableOrNote('No PKCS#11 devices. Add modules in the configuration (pkcs11-modules).',
+        ['device', 'id', 'state', ''], devices.map(deviceRow), { dataset: { devices: '' } }));
       // Keys are generated in the node's store or on an unlocked device.
       store.replaceChildren(h('option', { value: '' }, "the node's key store"),
         ...devices.filter((d) => d.unlocked).map((d) => h('option', { value: d.id }, d.name)));

@@ -4,7 +4,7 @@
 
 import { adminAction } from '../admin-action.js';
 import { getJson } from '../api.js';
-import { h, messageLine, table } from '../dom.js';
+import { h, messageLine, tableOrNote } from '../dom.js';
 
 export const peersScreen = {
   name: 'peers',
@@ -19,9 +19,8 @@ export const peersScreen = {
 
     const load = async () => {
       const peers = await getJson('/native/admin/peers');
-      list.replaceChildren(peers.length === 0
-        ? h('p', { class: 'empty' }, 'No peers. Add some in the configuration (peers) or connect to one below.')
-        : table(['id', 'endpoint', 'URL', ''], peers.map((peer) => {
+      list.replaceChildren(tableOrNote('No peers. Add some in the configuration (peers) or connect to one below.',
+        ['id', 'endpoint', 'URL', ''], peers.map((peer) => {
           const disconnect = h('button', { class: 'small', onclick: () => act(disconnect, `Disconnected peer ${peer.id}.`, '/native/admin/disconnect', { id: peer.id }) }, 'Disconnect');
           return [String(peer.id), peer.endpoint, peer.url, disconnect];
         }), { dataset: { peers: '' } }));

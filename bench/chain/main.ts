@@ -13,6 +13,8 @@ import {
 import { ChainClient } from '../../runtime/cli/chain-client.js';
 import { serviceUrl } from '../../runtime/cli/client.js';
 import { deployActions } from '../../runtime/cli/deploy-actions.js';
+import { clockTicksPerSecond } from '../../runtime/metrics/clock-ticks.js';
+import { parseThreadStat } from '../../runtime/metrics/thread-stats.js';
 import { nodeProcessId, startNode } from '../../tests/lib/node-process.js';
 import { formatRate } from '../lib/measure.js';
 
@@ -26,9 +28,8 @@ const MINT = compileSchema({}).typeOf({ Object: { to: 'AccountNumber', amount: '
 
 /** User + system CPU seconds of a process, or of one of its threads (Linux /proc). */
 function cpuSeconds(pid: number, tid?: number): number {
-  const path = tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`;
-  const fields = readFileSync(path, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
+  const stat = parseThreadStat(readFileSync(tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`, 'utf8'));
+  return Number(stat.userTicks + stat.systemTicks) / clockTicksPerSecond();
 }
 
 function verifiesPerSecond(): number {

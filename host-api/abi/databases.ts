@@ -27,8 +27,8 @@ export function isSubjectiveMode(mode: Mode): boolean {
 }
 
 export interface DbAccess {
-  /** kvGet and the ordered lookups: any key, keys under the caller's prefix only, or none. */
-  readonly read: 'any' | 'own' | 'none';
+  /** kvGet and the ordered lookups: any key, keys under the caller's prefix only, privileged services only, or none. */
+  readonly read: 'any' | 'own' | 'privileged' | 'none';
   /** kvPut/kvRemove: own prefix, own prefix for privileged services, privileged (validated), or none. */
   readonly write: 'own' | 'privileged-own' | 'privileged' | 'none';
   /** putSequential (append) or getSequential (read) on event databases. */
@@ -56,7 +56,7 @@ const QUERY: Partial<Record<number, DbAccess>> = {
   [DbId.uiEvent]: access('none', 'none', 'read'),
   [DbId.merkleEvent]: access('none', 'none', 'read'),
   [DbId.subjective]: access('own', 'privileged-own'),
-  [DbId.nativeSubjective]: access('none', 'privileged'),
+  [DbId.nativeSubjective]: access('privileged', 'privileged'),
   [DbId.temporary]: access('own', 'privileged-own'),
 };
 
@@ -81,11 +81,6 @@ export function dbAccess(mode: Mode, db: number): DbAccess {
 /** Databases whose keys start with the owning service's account; iteration cannot cross owners. */
 export function isPrefixedDb(db: number): boolean {
   return db === DbId.service || db === DbId.writeOnly || db === DbId.subjective || db === DbId.temporary;
-}
-
-/** nativeSubjective reads are privileged too (host-abi §4: R/W privileged). */
-export function readNeedsPrivilege(db: number): boolean {
-  return db === DbId.nativeSubjective;
 }
 
 export const EVENT_DBS: readonly number[] = [DbId.historyEvent, DbId.uiEvent, DbId.merkleEvent];

@@ -29,10 +29,6 @@ export class AdminRoutes {
     private readonly style: 'native' | 'x-admin',
   ) {}
 
-  has(path: string): boolean {
-    return this.endpoints.has(path);
-  }
-
   /** Answers the request; false when no endpoint has this path. */
   async serve(req: IncomingMessage, res: ServerResponse, target: string, path: string): Promise<boolean> {
     const endpoint = this.endpoints.get(path);

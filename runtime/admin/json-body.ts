@@ -11,7 +11,7 @@ export async function readJson(req: IncomingMessage): Promise<unknown> {
   if (mediaType(req) !== 'application/json') {
     throw new AdminError('ADMIN_BAD_CONTENT_TYPE', 'Content-Type must be application/json\n');
   }
-  const text = Buffer.from(await readBody(req)).toString('utf8');
+  const text = new TextDecoder().decode(await readBody(req));
   try {
     return JSON.parse(text);
   } catch (err) {
@@ -26,13 +26,6 @@ export async function readJsonObject(req: IncomingMessage): Promise<JsonObject> 
     throw new AdminError('ADMIN_BAD_REQUEST', 'the body must be a JSON object');
   }
   return value as JsonObject;
-}
-
-/** A string member of a request object; 400 naming it when it is missing or not a string. */
-export function stringField(body: JsonObject, name: string): string {
-  const value = body[name];
-  if (typeof value !== 'string') throw new AdminError('ADMIN_BAD_REQUEST', `'${name}' must be a string`);
-  return value;
 }
 
 /** An optional boolean member; 400 naming it when present with another type. */

@@ -1,8 +1,7 @@
 import type { IncomingMessage } from 'node:http';
-import type { TLSSocket } from 'node:tls';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
-import { isAdminRequest } from '../http/admin-access.js';
+import { hasForeignOrigin, isAdminRequest } from '../http/admin-access.js';
 import { LogWebSocketSession, type LogSubscriptions } from '../log/index.js';
 
 const LOG_PATH = '/native/admin/log';
@@ -30,9 +29,7 @@ export class LogSockets {
       refuse(socket, '401 Unauthorized', 'Not authorized');
       return true;
     }
-    const scheme = (req.socket as TLSSocket).encrypted ? 'https' : 'http';
-    const origin = req.headers.origin;
-    if (origin !== undefined && origin !== `${scheme}://${req.headers.host}`) {
+    if (hasForeignOrigin(req)) {
       refuse(socket, '400 Bad Request', 'Cross origin request refused');
       return true;
     }

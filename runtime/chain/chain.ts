@@ -1,7 +1,7 @@
 import { DbId } from '../../host-api/abi/databases.js';
 import { notifyKey } from '../../host-api/abi/keys.js';
 import { accountNumberFromName } from '../../host-api/names/index.js';
-import { NO_ARGUMENTS, type SignedTransaction, type TransactionTrace } from '../../host-api/types/index.js';
+import { NO_ARGUMENTS, type BlockHeader, type SignedTransaction, type TransactionTrace } from '../../host-api/types/index.js';
 import { NotifyRow, TransactionCallbackArgs, type StatusRow } from '../../host-api/types/native.js';
 import type { Store } from '../db/store.js';
 import type { Engine } from '../wasm/engine.js';
@@ -29,8 +29,8 @@ export interface ChainOptions {
   readonly now?: () => number;
   /** Where errors of subjective callbacks go (they never affect consensus). */
   readonly onCallbackError?: (error: Error) => void;
-  /** Called after each block is committed. */
-  readonly onBlock?: (blockNum: number) => void;
+  /** Called after each block is committed, with its header and id. */
+  readonly onBlock?: (header: BlockHeader, id: Uint8Array) => void;
   /** Open HTTP requests, which callbacks may answer (deferred replies). */
   readonly sockets?: SocketRegistry;
   /** Counts pushed transactions and their outcomes (the perf report). */
@@ -111,9 +111,9 @@ export class Chain {
       this.store.abort();
       return trace;
     }
-    builder.finish();
+    const boot = builder.finish();
     this.booted = true;
-    this.options.onBlock?.(builder.blockNum);
+    this.options.onBlock?.(boot.block.header, boot.blockId);
     this.start();
     return trace;
   }
@@ -223,12 +223,12 @@ export class Chain {
   private closeBlock(): void {
     const builder = this.open!;
     this.open = undefined;
-    builder.finish();
+    const { block, blockId } = builder.finish();
     const final = this.finalWaiters.filter((w) => w.blockNum <= builder.blockNum);
     this.finalWaiters = this.finalWaiters.filter((w) => w.blockNum > builder.blockNum);
     for (const w of final) w.resolve();
     this.notify(NotifyType.acceptBlock, () => NO_ARGUMENTS);
-    this.options.onBlock?.(builder.blockNum);
+    this.options.onBlock?.(block.header, blockId);
   }
 
   /** Closes the open block at the end of its slot and opens the next. */

@@ -72,6 +72,7 @@ export class TransactionProcessor {
    */
   async verifyProofs(trx: DecodedTransaction): Promise<void> {
     checkProofCount(trx);
+    if (trx.claims.length === 0) return;
     const signatureVerdicts = await SignatureVerdicts.compute(trx.claims.map((claim, i) => ({
       key: claim.rawData, digest: trx.id, signedData: trx.transaction, signature: trx.proofs[i]!,
     })));

@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { replaceFile } from '../fs/atomic-file.js';
+import { readJsonFile, writeJsonFile } from '../fs/json-file.js';
 import { ConfigError } from './errors.js';
 
 // The configuration persists as `<dir>/config.json`, the whole object including fields this
@@ -10,26 +9,15 @@ export const CONFIG_FILE = 'config.json';
 
 /** The stored configuration object, or undefined when the directory has none yet. */
 export function readConfigFile(dir: string): Record<string, unknown> | undefined {
-  let text: string;
-  try {
-    text = readFileSync(join(dir, CONFIG_FILE), 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw err;
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (err) {
-    throw new ConfigError('CONFIG_BAD_FILE', `${join(dir, CONFIG_FILE)}: ${(err as Error).message}`);
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new ConfigError('CONFIG_BAD_FILE', `${join(dir, CONFIG_FILE)}: expected a JSON object`);
-  }
+  const file = join(dir, CONFIG_FILE);
+  const bad = (problem: string) => new ConfigError('CONFIG_BAD_FILE', `${file}: ${problem}`);
+  const value = readJsonFile(file, bad);
+  if (value === undefined) return undefined;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw bad('expected a JSON object');
   return value as Record<string, unknown>;
 }
 
 /** Replaces the stored configuration; a crash leaves either the old file or the new one. */
 export function writeConfigFile(dir: string, config: object): void {
-  replaceFile(join(dir, CONFIG_FILE), `${JSON.stringify(config, null, 2)}\n`);
+  writeJsonFile(join(dir, CONFIG_FILE), config);
 }

@@ -136,18 +136,23 @@ function staticService(field: string, value: Json): StaticServiceSpec {
 /** Timeouts are kept as JS numbers, so exact up to 2^53 - 1 µs. */
 const MAX_HTTP_TIMEOUT_US = Number.MAX_SAFE_INTEGER;
 
+/** The fields this node knows: the defaults' and the optional `tls`. */
+const KNOWN_FIELDS = [...Object.keys(defaultConfig()), 'tls'];
+
 /**
  * Checks a configuration object (a PUT body or the persisted file) and returns it normalised:
  * missing known fields take `base`'s values, `pkcs11_modules` is read as `pkcs11-modules`,
- * unknown fields are kept; logger paths are checked relative to `directory`. Throws ConfigError
- * naming the field on the first problem.
+ * unknown fields are the object's own (a PUT replaces them wholesale); logger paths are checked
+ * relative to `directory`. Throws ConfigError naming the field on the first problem.
  */
 export function parseServerConfig(value: Json, base: ServerConfig, directory: string): ServerConfig {
   if (!isObject(value)) fail('config', 'expected a JSON object');
   const { pkcs11_modules: altModules, ...rest } = value;
   const input: Record<string, Json> = { ...rest };
   if (input['pkcs11-modules'] === undefined && altModules !== undefined) input['pkcs11-modules'] = altModules;
-  const out: Record<string, Json> = { ...base, ...input };
+  const out: Record<string, Json> = {};
+  for (const field of KNOWN_FIELDS) if (base[field] !== undefined) out[field] = base[field];
+  Object.assign(out, input);
 
   out.p2p = boolean('p2p', out.p2p);
   out.peers = strings('peers', out.peers);
@@ -171,7 +176,8 @@ export function parseServerConfig(value: Json, base: ServerConfig, directory: st
     if (!(err instanceof LogError)) throw err;
     fail('loggers', err.message);
   }
-  if ((out.listen as ListenSpec[]).some((l) => l.protocol === 'https') && !(out.tls as TlsSpec | undefined)?.certificate) {
+  const tls = out.tls as TlsSpec | undefined;
+  if ((out.listen as ListenSpec[]).some((l) => l.protocol === 'https') && !(tls?.certificate && tls.key)) {
     fail('tls', 'an https listener needs tls.certificate and tls.key');
   }
   return out as ServerConfig;

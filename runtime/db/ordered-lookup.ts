@@ -23,7 +23,7 @@ interface CommittedStep {
 export function readValue(
   overlay: OverlayTable | undefined, committed: CommittedTable, key: Uint8Array,
 ): Uint8Array | undefined {
-  if (overlay && overlay.values.size > 0) {
+  if (hasWrites(overlay)) {
     const own = overlay.values.get(toBinaryString(key));
     if (own !== undefined) return own ?? undefined;
   }
@@ -33,26 +33,8 @@ export function readValue(
 export function greaterEqual(
   overlay: OverlayTable | undefined, committed: CommittedTable, key: Uint8Array, matchLength: number,
 ): KvEntry | undefined {
-  const prefix = key.subarray(0, matchLength);
-  const entries = committed.ascending(key);
-  try {
-    if (!overlay || overlay.values.size === 0) return withPrefix(entries.next().value, prefix);
-    const prefixString = toBinaryString(prefix);
-    let base = step(entries);
-    let own = overlay.order.ceiling(toBinaryString(key), true);
-    for (;;) {
-      if (base && (own === undefined || base.key < own)) {
-        return base.key.startsWith(prefixString) ? base.entry : undefined;
-      }
-      if (own === undefined || !own.startsWith(prefixString)) return undefined;
-      if (base && base.key === own) base = step(entries);
-      const value = overlay.values.get(own)!;
-      if (value !== null) return { key: fromBinaryString(own), value };
-      own = overlay.order.ceiling(own, false);
-    }
-  } finally {
-    entries.return?.();
-  }
+  const own = hasWrites(overlay) ? overlay.order.ceiling(toBinaryString(key), true) : undefined;
+  return firstVisible(overlay, committed.ascending(key), own, key.subarray(0, matchLength), false);
 }
 
 export function lessThan(
@@ -72,21 +54,37 @@ function lastBelow(
   overlay: OverlayTable | undefined, committed: CommittedTable,
   bound: Uint8Array | undefined, prefix: Uint8Array,
 ): KvEntry | undefined {
-  const entries = committed.descending(bound);
+  let own: string | undefined;
+  if (hasWrites(overlay)) own = bound ? overlay.order.floor(toBinaryString(bound), false) : overlay.order.last();
+  return firstVisible(overlay, committed.descending(bound), own, prefix, true);
+}
+
+function hasWrites(overlay: OverlayTable | undefined): overlay is OverlayTable {
+  return overlay !== undefined && overlay.values.size > 0;
+}
+
+/**
+ * The first visible entry of a walk, if it starts with prefix: committed `entries` and overlay
+ * keys from `own` on, in step, ascending or (`descending`) descending. With no overlay key in
+ * range the first committed entry decides.
+ */
+function firstVisible(
+  overlay: OverlayTable | undefined, entries: Iterator<KvEntry>, own: string | undefined,
+  prefix: Uint8Array, descending: boolean,
+): KvEntry | undefined {
   try {
-    if (!overlay || overlay.values.size === 0) return withPrefix(entries.next().value, prefix);
+    if (own === undefined) return withPrefix(entries.next().value, prefix);
     const prefixString = toBinaryString(prefix);
     let base = step(entries);
-    let own = bound ? overlay.order.floor(toBinaryString(bound), false) : overlay.order.last();
     for (;;) {
-      if (base && (own === undefined || base.key > own)) {
+      if (base && (own === undefined || (descending ? base.key > own : base.key < own))) {
         return base.key.startsWith(prefixString) ? base.entry : undefined;
       }
       if (own === undefined || !own.startsWith(prefixString)) return undefined;
       if (base && base.key === own) base = step(entries);
-      const value = overlay.values.get(own)!;
+      const value = overlay!.values.get(own)!;
       if (value !== null) return { key: fromBinaryString(own), value };
-      own = overlay.order.floor(own, false);
+      own = descending ? overlay!.order.floor(own, false) : overlay!.order.ceiling(own, false);
     }
   } finally {
     entries.return?.();

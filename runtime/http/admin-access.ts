@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isIP } from 'node:net';
+import type { TLSSocket } from 'node:tls';
 import { text } from './replies.js';
 
 // http.md §4 rule 1: the admin API is open to the machine itself (loopback peers, unix sockets,
@@ -34,6 +35,16 @@ export function isAdminRequest(req: IncomingMessage, env: NodeJS.ProcessEnv = pr
   if (peer !== undefined && !passes(unmapped(peer), prefixes)) return false;
   const forwarded = forwardedAddresses(req);
   return forwarded !== undefined && forwarded.every((a) => passes(a, prefixes));
+}
+
+/**
+ * A browser request from another site (http.md §3, §8): push_boot and the log socket take an
+ * `Origin` only when it is the node's own, `<scheme>://<Host>` of this very connection.
+ */
+export function hasForeignOrigin(req: IncomingMessage): boolean {
+  const origin = req.headers.origin;
+  const scheme = (req.socket as TLSSocket).encrypted ? 'https' : 'http';
+  return origin !== undefined && origin !== `${scheme}://${req.headers.host}`;
 }
 
 /**

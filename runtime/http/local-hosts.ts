@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import { basename, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { AdminRoutes } from '../admin/admin-routes.js';
 import { StaticFiles } from './static-files.js';
 
 // Node-local hosts (http.md §1 step 2): `x-<name>.<root>` labels are reserved for code the node
@@ -12,7 +13,7 @@ export interface LocalHost {
   /** Only admins may use it (http.md §4). */
   readonly adminOnly: boolean;
   /** Answers the request; false when it has nothing for it (the node then answers 404). */
-  serve(req: IncomingMessage, res: ServerResponse, path: string): Promise<boolean>;
+  serve(req: IncomingMessage, res: ServerResponse, target: string, path: string): Promise<boolean>;
 }
 
 /** The package's root directory (this file is dist/runtime/http/local-hosts.js). */
@@ -32,10 +33,11 @@ function defaultBundlePath(env: NodeJS.ProcessEnv): string {
 }
 
 /**
- * The x-admin app and, read-only, what it loads without a build step: host-api and the noble
- * packages it imports (as ES modules under `/lib/…`) and the default bundle (`/default.bundle`).
+ * x-admin: the node's own admin endpoints (`/config`, `/shutdown`), the x-admin app and,
+ * read-only, what the app loads without a build step: host-api and the noble packages it imports
+ * (as ES modules under `/lib/…`) and the default bundle (`/default.bundle`).
  */
-function adminAppHost(env: NodeJS.ProcessEnv): LocalHost {
+function adminAppHost(routes: AdminRoutes | undefined, env: NodeJS.ProcessEnv): LocalHost {
   const bundle = defaultBundlePath(env);
   const bundleDir = new StaticFiles(dirname(bundle));
   const mounts: [prefix: string, files: StaticFiles][] = [
@@ -46,7 +48,8 @@ function adminAppHost(env: NodeJS.ProcessEnv): LocalHost {
   const app = new StaticFiles(ADMIN_APP);
   return {
     adminOnly: true,
-    serve(req, res, path) {
+    async serve(req, res, target, path) {
+      if (await routes?.serve(req, res, target, path)) return true;
       if (path === '/default.bundle') return bundleDir.serve(req, res, `/${basename(bundle)}`);
       const mount = mounts.find(([prefix]) => path.startsWith(prefix));
       return mount ? mount[1].serve(req, res, path.slice(mount[0].length - 1)) : app.serve(req, res, path);
@@ -54,7 +57,7 @@ function adminAppHost(env: NodeJS.ProcessEnv): LocalHost {
   };
 }
 
-/** The node-local hosts every node has, by label. */
-export function defaultLocalHosts(env: NodeJS.ProcessEnv = process.env): ReadonlyMap<string, LocalHost> {
-  return new Map<string, LocalHost>([['x-admin', adminAppHost(env)]]);
+/** The node-local hosts every node has, by label; `xAdminRoutes` are the x-admin host's endpoints. */
+export function defaultLocalHosts(xAdminRoutes?: AdminRoutes, env: NodeJS.ProcessEnv = process.env): ReadonlyMap<string, LocalHost> {
+  return new Map<string, LocalHost>([['x-admin', adminAppHost(xAdminRoutes, env)]]);
 }

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { TransactionTrace } from '../../host-api/types/index.js';
 import type { Chain } from '../chain/chain.js';
 import { ChainError } from '../chain/errors.js';
+import { hasForeignOrigin } from './admin-access.js';
 import { isOctetStream, readBody } from './read-body.js';
 import { json, text } from './replies.js';
 
@@ -14,8 +15,7 @@ export async function pushBoot(chain: Chain, req: IncomingMessage, res: ServerRe
   if (!isOctetStream(req)) {
     return text(res, 415, 'Content-Type must be application/octet-stream\n');
   }
-  const origin = req.headers.origin;
-  if (origin !== undefined && origin !== `http://${req.headers.host}` && origin !== `https://${req.headers.host}`) {
+  if (hasForeignOrigin(req)) {
     return text(res, 400, 'Cross origin request refused');
   }
   const body = await readBody(req);

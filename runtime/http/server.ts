@@ -6,7 +6,6 @@ import { isAbsolute, join } from 'node:path';
 import type { Duplex } from 'node:stream';
 import type { AdminRoutes } from '../admin/admin-routes.js';
 import type { Chain } from '../chain/chain.js';
-import { ConfigError } from '../config/errors.js';
 import type { ListenSpec, StaticServiceSpec, TlsSpec } from '../config/server-config.js';
 import { isAdminRequest, refuseAdmin } from './admin-access.js';
 import { hostName, hostPort, resolveHost } from './host-resolution.js';
@@ -25,12 +24,10 @@ export interface HttpServerOptions {
   readonly sockets: HttpSockets;
   /** Issues and checks login tokens with the node's own key. */
   readonly tokens: SessionTokens;
-  /** The node's root hosts (http.md §1), longest match wins. */
-  readonly hosts: readonly string[];
   /** Node-local hosts by label (`x-admin`, …); the defaults when absent. */
   readonly localHosts?: ReadonlyMap<string, LocalHost>;
-  /** `/native/admin/…` endpoints, and the x-admin host's own (`/config`, `/shutdown`). */
-  readonly admin?: { readonly native: AdminRoutes; readonly xAdmin: AdminRoutes };
+  /** The `/native/admin/…` endpoints. */
+  readonly adminRoutes?: AdminRoutes;
   /** Websocket upgrades (the admin log); the node answers 404 to those it does not take. */
   readonly onUpgrade?: (req: IncomingMessage, socket: Duplex, head: Buffer) => boolean;
   /** Where unexpected failures are reported (the client gets a 500 `exception: …`). */
@@ -48,9 +45,6 @@ export interface LiveHttpSettings {
   readonly httpTimeoutUs: number | null;
 }
 
-/** A bound listener: what `listen` gives back, with the port or socket path it really got. */
-export type BoundListener = ListenSpec;
-
 /**
  * The native front end (DESIGN decision 6): host resolution, `/native*` on every host, the
  * node-local `x-*` hosts, the behaviour before boot, and transact's push_transaction and login
@@ -62,13 +56,13 @@ export type BoundListener = ListenSpec;
 export class NodeHttpServer {
   private readonly servers: Server[] = [];
   private readonly localHosts: ReadonlyMap<string, LocalHost>;
-  private hosts: readonly string[];
+  /** The node's root hosts (http.md §1), longest match wins; set by `configure`. */
+  private hosts: readonly string[] = [];
   private staticHosts = new Map<string, StaticFiles>();
   private keepAliveMs = 0;
 
   constructor(private readonly chain: Chain, private readonly options: HttpServerOptions) {
     this.localHosts = options.localHosts ?? defaultLocalHosts();
-    this.hosts = options.hosts;
   }
 
   /** Applies settings the configuration changed; they hold from the next request on. */
@@ -81,9 +75,12 @@ export class NodeHttpServer {
     for (const server of this.servers) server.keepAliveTimeout = this.keepAliveMs;
   }
 
-  /** Opens one listener; `local` paths and TLS files are relative to `baseDir`. */
-  listen(spec: ListenSpec, baseDir: string, tls?: TlsSpec): Promise<BoundListener> {
-    const server = spec.protocol === 'https' ? createHttpsServer(tlsOptions(baseDir, tls)) : createServer();
+  /**
+   * Opens one listener (`local` paths and TLS files relative to `baseDir`); it resolves to the
+   * spec with the address and port it really got.
+   */
+  listen(spec: ListenSpec, baseDir: string, tls?: TlsSpec): Promise<ListenSpec> {
+    const server = spec.protocol === 'https' ? createHttpsServer(tlsOptions(baseDir, tls!)) : createServer();
     server.on('request', (req: IncomingMessage, res: ServerResponse) => this.onRequest(req, res));
     server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
       if (this.options.onUpgrade?.(req, socket, head)) return;
@@ -151,7 +148,7 @@ export class NodeHttpServer {
     const origin = (name: string) => `http://${name}${port ? `:${port}` : ''}`;
     if (host.kind === 'service') {
       const local = this.localHosts.get(host.service);
-      if (local) return this.serveLocal(host.service, local, req, res, target, url.pathname);
+      if (local) return this.serveLocal(local, req, res, target, url.pathname);
     }
     if (host.kind === 'other') {
       return redirect(res, `${origin(host.root)}${target}`, 'This psibase server is hosted at ', '.');
@@ -182,16 +179,15 @@ export class NodeHttpServer {
   }
 
   /** A node-local host: admins only where it says so; what it does not serve is a 404 without CORS. */
-  private async serveLocal(label: string, local: LocalHost, req: IncomingMessage, res: ServerResponse, target: string, path: string): Promise<void> {
+  private async serveLocal(local: LocalHost, req: IncomingMessage, res: ServerResponse, target: string, path: string): Promise<void> {
     if (local.adminOnly && !isAdminRequest(req)) return refuseAdmin(res);
-    if (label === 'x-admin' && (await this.options.admin?.xAdmin.serve(req, res, target, path))) return;
-    if (!(await local.serve(req, res, path))) notFound(res, target);
+    if (!(await local.serve(req, res, target, path))) notFound(res, target);
   }
 
   private async native(req: IncomingMessage, res: ServerResponse, target: string, path: string): Promise<void> {
     if (path.startsWith('/native/admin/')) {
       if (!isAdminRequest(req)) return refuseAdmin(res);
-      if (await this.options.admin?.native.serve(req, res, target, path)) return;
+      if (await this.options.adminRoutes?.serve(req, res, target, path)) return;
     }
     return notFound(res, target);
   }
@@ -201,12 +197,14 @@ function resolvePath(baseDir: string, path: string): string {
   return isAbsolute(path) ? path : join(baseDir, path);
 }
 
-/** The certificate and key of an https listener (read at start: TLS changes need a restart). */
-function tlsOptions(baseDir: string, tls: TlsSpec | undefined): { cert: Buffer; key: Buffer; ca?: Buffer[] } {
-  if (!tls?.certificate || !tls.key) throw new ConfigError('CONFIG_BAD_FIELD', 'tls: an https listener needs tls.certificate and tls.key');
+/**
+ * The certificate and key of an https listener, read at start (TLS changes need a restart); the
+ * configuration refuses https without both.
+ */
+function tlsOptions(baseDir: string, tls: TlsSpec): { cert: Buffer; key: Buffer; ca?: Buffer[] } {
   return {
-    cert: readFileSync(resolvePath(baseDir, tls.certificate)),
-    key: readFileSync(resolvePath(baseDir, tls.key)),
+    cert: readFileSync(resolvePath(baseDir, tls.certificate!)),
+    key: readFileSync(resolvePath(baseDir, tls.key!)),
     ...(tls.trustfiles?.length ? { ca: tls.trustfiles.map((f) => readFileSync(resolvePath(baseDir, f))) } : {}),
   };
 }

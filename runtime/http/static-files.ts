@@ -1,4 +1,4 @@
-import { readFile, stat } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join, normalize, sep } from 'node:path';
 import { contentTypeOf } from '../../host-api/http/content-types.js';
@@ -21,15 +21,26 @@ export class StaticFiles {
     }
     const relative = normalize(decoded).replace(/^[/\\]+/, '');
     if (relative.split(sep).includes('..') || decoded.includes('\0')) return false;
-    let file = join(this.dir, relative);
     try {
-      if ((await stat(file)).isDirectory()) file = join(file, 'index.html');
-      const content = await readFile(file);
+      const { file, content } = await readPage(join(this.dir, relative));
       reply(res, 200, contentTypeOf(file), req.method === 'HEAD' ? new Uint8Array(0) : content);
       return true;
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'ENOTDIR') return false;
+      if (errorCode(err) === 'ENOENT' || errorCode(err) === 'ENOTDIR') return false;
       throw err;
     }
   }
 }
+
+/** A file and its bytes; a directory stands for its index.html (read first: no stat per request). */
+async function readPage(file: string): Promise<{ file: string; content: Buffer }> {
+  try {
+    return { file, content: await readFile(file) };
+  } catch (err) {
+    if (errorCode(err) !== 'EISDIR') throw err;
+    const index = join(file, 'index.html');
+    return { file: index, content: await readFile(index) };
+  }
+}
+
+const errorCode = (err: unknown) => (err as NodeJS.ErrnoException).code;

@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { replaceFile } from '../fs/atomic-file.js';
+import { readJsonFile, writeJsonFile } from '../fs/json-file.js';
 import { KeysError } from './errors.js';
 
 // The node's own private keys persist as `<dir>/keys.json`, readable by the node's user only:
@@ -15,32 +14,18 @@ export interface StoredKey {
   readonly privateKey: string;
 }
 
-function badFile(file: string, problem: string): KeysError {
-  return new KeysError('KEYS_BAD_FILE', `${file}: ${problem}`);
-}
-
 /** The stored keys; none when the directory has no key file yet. */
 export function readKeyFile(dir: string): StoredKey[] {
   const file = join(dir, KEYS_FILE);
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw err;
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (err) {
-    throw badFile(file, (err as Error).message);
-  }
+  const badFile = (problem: string) => new KeysError('KEYS_BAD_FILE', `${file}: ${problem}`);
+  const value = readJsonFile(file, badFile);
+  if (value === undefined) return [];
   const keys = (value as { keys?: unknown } | null)?.keys;
-  if (!Array.isArray(keys)) throw badFile(file, 'expected an object with a "keys" array');
+  if (!Array.isArray(keys)) throw badFile('expected an object with a "keys" array');
   return keys.map((entry: unknown, index) => {
     const { service, privateKey } = (entry ?? {}) as Record<string, unknown>;
     if (typeof service !== 'string' || typeof privateKey !== 'string') {
-      throw badFile(file, `keys[${index}] needs string fields "service" and "privateKey"`);
+      throw badFile(`keys[${index}] needs string fields "service" and "privateKey"`);
     }
     return { service, privateKey };
   });
@@ -48,5 +33,5 @@ export function readKeyFile(dir: string): StoredKey[] {
 
 /** Replaces the key file (owner-only); a crash leaves either the old file or the new one. */
 export function writeKeyFile(dir: string, keys: readonly StoredKey[]): void {
-  replaceFile(join(dir, KEYS_FILE), `${JSON.stringify({ keys }, null, 2)}\n`, 0o600);
+  writeJsonFile(join(dir, KEYS_FILE), { keys }, 0o600);
 }

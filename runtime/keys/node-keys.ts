@@ -64,7 +64,7 @@ export class NodeKeys {
 
   /** Signs with the held key whose DER public key is `publicKey`; KEYS_UNKNOWN_KEY when none. */
   signer(publicKey: Uint8Array): Signer {
-    const sign = this.store.signer(publicKey) ?? this.unlockedDevices().map((device) => device.signer(publicKey)).find((found) => found);
+    const sign = this.store.signer(publicKey) ?? this.deviceSigner(publicKey);
     if (!sign) throw new KeysError('KEYS_UNKNOWN_KEY', 'the node holds no key with this public key (or its device is locked)');
     return (digest) => {
       if (digest.length !== DIGEST_BYTES) throw new KeysError('KEYS_BAD_REQUEST', `a digest has ${DIGEST_BYTES} bytes, not ${digest.length}`);
@@ -79,5 +79,14 @@ export class NodeKeys {
 
   private unlockedDevices(): Pkcs11Device[] {
     return this.pkcs11.list().filter((device) => device.unlocked);
+  }
+
+  /** Stops at the first device holding the key: each device asked lists its keys over PKCS#11. */
+  private deviceSigner(publicKey: Uint8Array): Signer | undefined {
+    for (const device of this.unlockedDevices()) {
+      const sign = device.signer(publicKey);
+      if (sign) return sign;
+    }
+    return undefined;
   }
 }

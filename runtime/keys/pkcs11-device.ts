@@ -44,7 +44,7 @@ export class Pkcs11Device {
   /** Present exactly while the device is unlocked. */
   private session: Buffer | undefined;
 
-  constructor(readonly id: string, readonly name: string, private readonly module: Pkcs11Module, private readonly slot: Buffer) {}
+  constructor(readonly id: string, readonly name: string, readonly module: Pkcs11Module, private readonly slot: Buffer) {}
 
   get unlocked(): boolean {
     return this.session !== undefined;

@@ -24,7 +24,7 @@ export class Pkcs11Devices {
   /** By module path. */
   private readonly modules = new Map<string, Pkcs11Module>();
   /** By device id; a device keeps its session for as long as its token is present. */
-  private readonly devices = new Map<string, { module: Pkcs11Module; device: Pkcs11Device }>();
+  private readonly devices = new Map<string, Pkcs11Device>();
 
   /**
    * Loads the modules in `paths` not loaded yet and unloads the others. When one fails to load
@@ -47,15 +47,15 @@ export class Pkcs11Devices {
   /** The devices present now. */
   list(): Pkcs11Device[] {
     this.refresh();
-    return [...this.devices.values()].map(({ device }) => device);
+    return [...this.devices.values()];
   }
 
   /** The device with this id; KEYS_UNKNOWN_DEVICE when no present token has it. */
   get(id: string): Pkcs11Device {
     this.refresh();
-    const found = this.devices.get(id);
-    if (!found) throw new KeysError('KEYS_UNKNOWN_DEVICE', `no device has the id '${id}'`);
-    return found.device;
+    const device = this.devices.get(id);
+    if (!device) throw new KeysError('KEYS_UNKNOWN_DEVICE', `no device has the id '${id}'`);
+    return device;
   }
 
   close(): void {
@@ -70,7 +70,7 @@ export class Pkcs11Devices {
         present.add(id);
         if (!this.devices.has(id)) {
           const name = token.info.label.trim() || token.info.model.trim();
-          this.devices.set(id, { module, device: new Pkcs11Device(id, name, module, token.slot) });
+          this.devices.set(id, new Pkcs11Device(id, name, module, token.slot));
         }
       }
       this.forgetDevices(module, (id) => !present.has(id));
@@ -84,9 +84,9 @@ export class Pkcs11Devices {
   }
 
   private forgetDevices(module: Pkcs11Module, gone: (id: string) => boolean): void {
-    for (const [id, entry] of this.devices) {
-      if (entry.module !== module || !gone(id)) continue;
-      entry.device.forget();
+    for (const [id, device] of this.devices) {
+      if (device.module !== module || !gone(id)) continue;
+      device.forget();
       this.devices.delete(id);
     }
   }

@@ -11,17 +11,63 @@
 // numerically, TimeStamp against an ISO 8601 date-time (UTC unless it names a zone), other text
 // by code units. A comparison with an attribute the record lacks is false, whatever the operator.
 // An empty expression matches every record.
+//
+// Each filter also answers mayMatch(severity, channel) without a record, so callers can skip
+// building records no logger would take: the expression is evaluated in three-valued (Kleene)
+// logic over a record of which only Severity and Channel are known, every other predicate being
+// unknown. False then means false for every such record; unknown counts as true.
 
 import { LogError } from './errors.js';
 import { parseIsoDateTime } from './iso-time.js';
 import {
-  CHANNELS, SEVERITIES, attributeKind, attributeValue, severityRank,
-  type AttributeKind, type LogRecord, type Severity,
+  CHANNELS, SEVERITIES, attributeKind, attributeReader, severityRank,
+  type AttributeKind, type Channel, type LogRecord, type Severity,
 } from './record.js';
 
-export type LogFilter = (record: LogRecord) => boolean;
+export interface LogFilter {
+  (record: LogRecord): boolean;
+  /** False only when no record of this severity and channel can pass; true when one may. */
+  mayMatch(severity: Severity, channel: Channel): boolean;
+}
 
-export const MATCH_ALL: LogFilter = () => true;
+export const MATCH_ALL: LogFilter = Object.assign(() => true, { mayMatch: () => true });
+
+/** A compiled (sub)expression: its test, and its value when only Severity and Channel are known. */
+interface Compiled {
+  readonly test: (record: LogRecord) => boolean;
+  /** Undefined when the value depends on attributes other than Severity and Channel. */
+  readonly partial: (known: LogRecord) => boolean | undefined;
+}
+
+function either(left: Compiled, right: Compiled): Compiled {
+  return {
+    test: (record) => left.test(record) || right.test(record),
+    partial: (known) => {
+      const [a, b] = [left.partial(known), right.partial(known)];
+      return a === true || b === true ? true : a === false && b === false ? false : undefined;
+    },
+  };
+}
+
+function both(left: Compiled, right: Compiled): Compiled {
+  return {
+    test: (record) => left.test(record) && right.test(record),
+    partial: (known) => {
+      const [a, b] = [left.partial(known), right.partial(known)];
+      return a === false || b === false ? false : a === true && b === true ? true : undefined;
+    },
+  };
+}
+
+function negation(operand: Compiled): Compiled {
+  return {
+    test: (record) => !operand.test(record),
+    partial: (known) => {
+      const value = operand.partial(known);
+      return value === undefined ? undefined : !value;
+    },
+  };
+}
 
 type Operator = '=' | '!=' | '<' | '>' | '<=' | '>=';
 
@@ -39,7 +85,10 @@ const OPERATOR = /!=|<=|>=|=|<|>/y;
 export function parseFilter(text: string): LogFilter {
   const tokens = tokenize(text);
   if (tokens.length === 0) return MATCH_ALL;
-  return new FilterParser(text, tokens).parse();
+  const { test, partial } = new FilterParser(text, tokens).parse();
+  return Object.assign(test, {
+    mayMatch: (severity: Severity, channel: Channel) => partial({ Severity: severity, Channel: channel }) !== false,
+  });
 }
 
 function fail(problem: string, offset: number): never {
@@ -98,39 +147,34 @@ class FilterParser {
 
   constructor(private readonly text: string, private readonly tokens: Token[]) {}
 
-  parse(): LogFilter {
+  parse(): Compiled {
     const filter = this.parseOr();
     const extra = this.tokens[this.position];
     if (extra) fail(`unexpected '${extra.text}'`, extra.offset);
     return filter;
   }
 
-  private parseOr(): LogFilter {
+  private parseOr(): Compiled {
     let filter = this.parseAnd();
     while (isKeyword(this.peek(), 'or')) {
       this.position++;
-      const [left, right] = [filter, this.parseAnd()];
-      filter = (record) => left(record) || right(record);
+      filter = either(filter, this.parseAnd());
     }
     return filter;
   }
 
-  private parseAnd(): LogFilter {
+  private parseAnd(): Compiled {
     let filter = this.parseUnary();
     while (isKeyword(this.peek(), 'and')) {
       this.position++;
-      const [left, right] = [filter, this.parseUnary()];
-      filter = (record) => left(record) && right(record);
+      filter = both(filter, this.parseUnary());
     }
     return filter;
   }
 
-  private parseUnary(): LogFilter {
+  private parseUnary(): Compiled {
     const token = this.next('an attribute, \'not\' or \'(\'');
-    if (isKeyword(token, 'not')) {
-      const operand = this.parseUnary();
-      return (record) => !operand(record);
-    }
+    if (isKeyword(token, 'not')) return negation(this.parseUnary());
     if (token.kind === 'open') {
       const inner = this.parseOr();
       const close = this.next('\')\'');
@@ -143,12 +187,20 @@ class FilterParser {
     return this.parsePredicate(token);
   }
 
-  private parsePredicate(name: Token): LogFilter {
+  private parsePredicate(name: Token): Compiled {
+    const test = this.predicateTest(name);
+    // The known record has exactly Severity and Channel, so the test itself decides those.
+    const decided = name.text === 'Severity' || name.text === 'Channel';
+    return { test, partial: decided ? test : () => undefined };
+  }
+
+  private predicateTest(name: Token): (record: LogRecord) => boolean {
     const kind = ATTRIBUTE_PATH.test(name.text) ? attributeKind(name.text) : undefined;
     if (kind === undefined) fail(`unknown attribute '${name.text}'`, name.offset);
     const path = name.text;
+    const read = attributeReader(path);
     const op = this.peek();
-    if (op?.kind !== 'operator') return (record) => attributeValue(record, path) !== undefined;
+    if (op?.kind !== 'operator') return (record) => read(record) !== undefined;
     this.position++;
     const value = this.next(`a value after '${op.text}'`);
     if (value.kind !== 'word' && value.kind !== 'string') {
@@ -157,7 +209,7 @@ class FilterParser {
     const compare = comparator(kind, value.text, path, value.offset);
     const test = OPERATOR_TESTS[op.text as Operator];
     return (record) => {
-      const actual = attributeValue(record, path);
+      const actual = read(record);
       if (actual === undefined) return false;
       const order = compare(actual);
       return order !== undefined && test(order);

@@ -30,7 +30,7 @@
 import { LogError } from './errors.js';
 import { parseFilter, type LogFilter } from './filter.js';
 import {
-  attributeKind, attributeValue, formatTimeStamp, recordToJson, toJson,
+  attributeKind, attributeReader, formatTimeStamp, recordToJson, toJson,
   type AttributeKind, type LogRecord,
 } from './record.js';
 import { compileStrftime } from './strftime.js';
@@ -205,7 +205,8 @@ class FormatParser {
       this.expect('}');
     }
     const render = spec === undefined ? renderDefault : this.specRenderer(kind, spec, open);
-    return { render: (record) => render(attributeValue(record, name)), attributes: [name] };
+    const read = attributeReader(name);
+    return { render: (record) => render(read(record)), attributes: [name] };
   }
 
   private specRenderer(kind: AttributeKind | 'any', spec: string, open: number): (value: unknown) => string {
@@ -282,8 +283,9 @@ function transform(sub: Segment, change: (output: string) => string): Segment {
   return { render: (record) => change(sub.render(record)), attributes: sub.attributes };
 }
 
-function allPresent(attributes: readonly string[]): LogFilter {
-  return (record) => attributes.every((name) => attributeValue(record, name) !== undefined);
+function allPresent(attributes: readonly string[]): (record: LogRecord) => boolean {
+  const readers = attributes.map(attributeReader);
+  return (record) => readers.every((read) => read(record) !== undefined);
 }
 
 function renderDefault(value: unknown): string {
@@ -318,7 +320,8 @@ function objectBuilder(template: Record<string, unknown>, path: string): ObjectB
     }
     const attribute = SINGLE_PLACEHOLDER.exec(value)?.[1];
     if (attribute !== undefined && attributeKind(attribute) !== undefined) {
-      return [key, (record) => jsonValue(attributeValue(record, attribute))];
+      const read = attributeReader(attribute);
+      return [key, (record) => jsonValue(read(record))];
     }
     try {
       return [key, parseFormatString(value)];

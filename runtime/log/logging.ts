@@ -92,6 +92,19 @@ export class Logging implements LogSubscriptions {
     this.acceptedConfig = loggersConfig;
   }
 
+  /**
+   * False when no logger and no subscriber could take a record of this severity and channel, so
+   * the caller can skip building it; true when one may. Subscribers filter on their own, so any
+   * subscriber makes it true.
+   */
+  accepts(severity: Severity, channel: Channel): boolean {
+    if (this.listeners.size > 0) return true;
+    for (const { settings } of this.loggers.values()) {
+      if (settings.filter.mayMatch(severity, channel)) return true;
+    }
+    return false;
+  }
+
   /** Sends a record to every logger whose filter it passes and to every subscriber. */
   log(record: LogRecord): void {
     const complete: LogRecord = { ...this.defaults, TimeStamp: new Date(this.clock.now()), ...record };

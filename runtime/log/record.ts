@@ -79,6 +79,13 @@ const NESTED_KINDS: Readonly<Record<string, AttributeKind>> = {
 
 const RECORD_KEYS = Object.keys(TOP_LEVEL_KINDS) as (keyof LogRecord)[];
 
+// The JSON key order inside Request and Response, worked out once from NESTED_KINDS.
+const NESTED_FIELDS = new Map<string, string[]>();
+for (const path of Object.keys(NESTED_KINDS)) {
+  const [parent, field] = path.split('.');
+  NESTED_FIELDS.set(parent, [...(NESTED_FIELDS.get(parent) ?? []), field]);
+}
+
 /**
  * The kind of an attribute path such as `Severity` or `Request.Method`, or undefined for a name
  * no record has. Block headers are free-form, so `BlockHeader.<field>` is any kind.
@@ -90,14 +97,20 @@ export function attributeKind(path: string): AttributeKind | 'any' | undefined {
   return undefined;
 }
 
-/** The value at an attribute path, or undefined when any step is missing. */
-export function attributeValue(record: LogRecord, path: string): unknown {
-  let value: unknown = record;
-  for (const step of path.split('.')) {
-    if (value === null || typeof value !== 'object' || value instanceof Date) return undefined;
-    value = Object.hasOwn(value, step) ? (value as Record<string, unknown>)[step] : undefined;
-  }
-  return value;
+/**
+ * Reads the value at an attribute path, undefined when any step is missing. Filters and formats
+ * make their readers when compiled, so a path is split once rather than for every record.
+ */
+export function attributeReader(path: string): (record: LogRecord) => unknown {
+  const steps = path.split('.');
+  return (record) => {
+    let value: unknown = record;
+    for (const step of steps) {
+      if (value === null || typeof value !== 'object' || value instanceof Date) return undefined;
+      value = Object.hasOwn(value, step) ? (value as Record<string, unknown>)[step] : undefined;
+    }
+    return value;
+  };
 }
 
 export function severityRank(severity: Severity): number {
@@ -116,7 +129,7 @@ export function recordToJson(record: LogRecord): string {
     const value = record[key];
     if (value === undefined) continue;
     if (value instanceof Date) ordered[key] = formatTimeStamp(value);
-    else if (key === 'Request' || key === 'Response') ordered[key] = inKeyOrder(key, value as object);
+    else if (NESTED_FIELDS.has(key)) ordered[key] = inKeyOrder(NESTED_FIELDS.get(key)!, value as Record<string, unknown>);
     else ordered[key] = value;
   }
   return toJson(ordered);
@@ -129,17 +142,25 @@ export function recordToJson(record: LogRecord): string {
  */
 export function toJson(value: unknown): string {
   try {
+    // A replacer makes stringify markedly slower, so only values it throws on (bigint) pay for it.
+    return JSON.stringify(value);
+  } catch {
+    return toJsonWithBigints(value);
+  }
+}
+
+function toJsonWithBigints(value: unknown): string {
+  try {
     return JSON.stringify(value, (_, field) => (typeof field === 'bigint' ? field.toString() : field));
   } catch (err) {
     return JSON.stringify(`unserializable: ${err instanceof Error ? err.message : String(err)}`);
   }
 }
 
-function inKeyOrder(parent: string, value: object): Record<string, unknown> {
+function inKeyOrder(fields: readonly string[], value: Record<string, unknown>): Record<string, unknown> {
   const ordered: Record<string, unknown> = {};
-  for (const path of Object.keys(NESTED_KINDS)) {
-    const [head, field] = path.split('.');
-    const fieldValue = head === parent ? (value as Record<string, unknown>)[field] : undefined;
+  for (const field of fields) {
+    const fieldValue = value[field];
     if (fieldValue !== undefined) ordered[field] = fieldValue;
   }
   return ordered;

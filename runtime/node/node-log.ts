@@ -1,15 +1,18 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { BlockHeader, bytesToHex } from '../../host-api/index.js';
 import type { TransactionOutcomes } from '../chain/chain.js';
-import type { StatusRow } from '../../host-api/types/native.js';
 import type { Logging } from '../log/index.js';
 import type { TransactionCounters } from '../metrics/transaction-counters.js';
 
 // The records the node writes about its own work, with the attributes of http.md §8 (Request,
 // Response, BlockId, BlockHeader, TransactionId) so filters and formats can select on them.
 
-/** One record per answered HTTP request, at debug (the default console filter hides them). */
+// Request and transaction records are debug ones, built only when a logger or log socket may
+// take them (the default console logger does not): they would otherwise cost every request.
+
+/** One record per answered HTTP request. */
 export function logRequest(logging: Logging, req: IncomingMessage, res: ServerResponse, micros: number): void {
+  if (!logging.accepts('debug', 'http')) return;
   const remote = req.socket.remoteAddress;
   logging.message('debug', 'http', `${req.method} ${req.url} ${res.statusCode}`, {
     ...(remote !== undefined ? { RemoteEndpoint: `${remote}:${req.socket.remotePort}` } : {}),
@@ -19,12 +22,10 @@ export function logRequest(logging: Logging, req: IncomingMessage, res: ServerRe
 }
 
 /** One record per committed block. */
-export function logBlock(logging: Logging, status: StatusRow | undefined): void {
-  const head = status?.head;
-  if (!head) return;
-  logging.info('block', `committed block ${head.header.blockNum}`, {
-    BlockId: bytesToHex(head.blockId),
-    BlockHeader: BlockHeader.toJson(head.header) as Record<string, unknown>,
+export function logBlock(logging: Logging, header: BlockHeader, id: Uint8Array): void {
+  logging.info('block', `committed block ${header.blockNum}`, {
+    BlockId: bytesToHex(id),
+    BlockHeader: BlockHeader.toJson(header) as Record<string, unknown>,
   });
 }
 
@@ -34,11 +35,11 @@ export function loggedOutcomes(logging: Logging, counters: TransactionCounters):
     received: () => counters.received(),
     succeeded: (id) => {
       counters.succeeded();
-      logging.message('debug', 'transaction', 'transaction applied', { TransactionId: bytesToHex(id) });
+      if (logging.accepts('debug', 'transaction')) logging.message('debug', 'transaction', 'transaction applied', { TransactionId: bytesToHex(id) });
     },
     failed: (id, error) => {
       counters.failed();
-      logging.message('debug', 'transaction', `transaction failed: ${error}`, id ? { TransactionId: bytesToHex(id) } : {});
+      if (logging.accepts('debug', 'transaction')) logging.message('debug', 'transaction', `transaction failed: ${error}`, id ? { TransactionId: bytesToHex(id) } : {});
     },
   };
 }

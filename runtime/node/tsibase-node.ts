@@ -10,7 +10,8 @@ import { Chain } from '../chain/chain.js';
 import { readConfigFile, writeConfigFile } from '../config/config-file.js';
 import { defaultConfig, parseServerConfig, type ListenSpec, type ServerConfig } from '../config/server-config.js';
 import { LmdbStore } from '../db/lmdb-store.js';
-import { NodeHttpServer, type BoundListener } from '../http/server.js';
+import { defaultLocalHosts } from '../http/local-hosts.js';
+import { NodeHttpServer } from '../http/server.js';
 import { SessionTokens } from '../http/session-tokens.js';
 import { HttpSockets } from '../http/sockets.js';
 import { NodeKeys } from '../keys/node-keys.js';
@@ -32,15 +33,6 @@ export interface NodeStartOptions {
   readonly boot?: Bundle;
 }
 
-/** The fields of a configuration this node knows; a PUT replaces the unknown ones wholesale. */
-function knownFields(config: ServerConfig): ServerConfig {
-  const known = defaultConfig() as Record<string, unknown>;
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(known)) out[key] = config[key];
-  if (config.tls !== undefined) out.tls = config.tls;
-  return out as ServerConfig;
-}
-
 /**
  * A running node: its store, chain, HTTP listeners and admin API, put together from the node
  * directory's configuration. `shutdownRequested` settles when an admin asks it to stop or
@@ -48,7 +40,7 @@ function knownFields(config: ServerConfig): ServerConfig {
  */
 export class TsibaseNode implements NodeControl {
   readonly chain: Chain;
-  readonly listeners: BoundListener[] = [];
+  readonly listeners: ListenSpec[] = [];
   readonly shutdownRequested: Promise<ShutdownRequest>;
   private requestShutdown!: (request: ShutdownRequest) => void;
   private starting = true;
@@ -76,17 +68,18 @@ export class TsibaseNode implements NodeControl {
       counters: loggedOutcomes(this.logging, counters),
       blockIntervalMs: options.blockIntervalMs,
       onCallbackError: (err) => this.logging.warning('chain', `callback: ${err.message}`),
-      onBlock: () => logBlock(this.logging, this.chain.status),
+      onBlock: (header, id) => logBlock(this.logging, header, id),
     });
     // A device module that fails to load must not keep the node (and its admin API) down.
     this.keys = NodeKeys.open(options.dir, []);
     this.applyKeyModules(config);
     const perf = { transactions: counters, databaseFiles: [join(dbDir, 'data.mdb')], wasm: () => engine.memoryFigures() };
+    const admin = adminApi(this, { ...keyEndpoints(this.keys), ...perfEndpoints(perf, () => this.chainGauges()) });
     this.server = new NodeHttpServer(this.chain, {
-      hosts: config.hosts,
       sockets,
       tokens: SessionTokens.fromKeyFile(join(options.dir, 'session-key')),
-      admin: adminApi(this, { ...keyEndpoints(this.keys), ...perfEndpoints(perf, () => this.chainGauges()) }),
+      adminRoutes: admin.native,
+      localHosts: defaultLocalHosts(admin.xAdmin),
       onUpgrade: (req, socket, head) => this.logSockets.upgrade(req, socket, head),
       onError: (err) => this.logging.error('http', err.stack ?? err.message),
       onResponse: (req, res, micros) => logRequest(this.logging, req, res, micros),
@@ -138,7 +131,7 @@ export class TsibaseNode implements NodeControl {
   }
 
   async putConfig(value: unknown): Promise<void> {
-    const next = parseServerConfig(value, knownFields(this.current), this.options.dir);
+    const next = parseServerConfig(value, this.current, this.options.dir);
     this.logging.reconfigure(next.loggers);
     writeConfigFile(this.options.dir, next);
     // listen and tls wait for the next start (seed 2 §2); the rest applies now.

@@ -1,4 +1,4 @@
-import { bytesToHex } from '../../host-api/encoding/hex.js';
+import { toBinaryString } from '../db/binary-string.js';
 import {
   admitModule, createMeterGlobals, meterImportObject,
   type AdmissionOptions, type MeterGlobals,
@@ -111,7 +111,7 @@ export class Engine implements HostBinding {
   }
 
   private compiled(codeHash: Uint8Array, code: () => Uint8Array): CompiledCode {
-    const key = bytesToHex(codeHash);
+    const key = toBinaryString(codeHash);
     let compiled = this.cache.get(key);
     if (!compiled) {
       const bytes = code();

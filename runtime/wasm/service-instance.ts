@@ -100,8 +100,4 @@ export class ServiceInstance {
   copy(ptr: number, len: number, what: string): Uint8Array {
     return this.view(ptr, len, what).slice();
   }
-
-  write(ptr: number, bytes: Uint8Array, what: string): void {
-    this.view(ptr, bytes.length, what).set(bytes);
-  }
 }

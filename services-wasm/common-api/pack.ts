@@ -3,16 +3,7 @@
 
 import { JsonKind, JsonValue, check, pack, unpack } from "../sdk/index";
 import { asBytes, asList, asObject, asRecord } from "../sdk/json/index";
-import { Transaction } from "../transact/transaction";
-
-@fracpack
-class SignedTransaction {
-  constructor(
-    /** The packed Transaction (its id is the SHA-256 of these bytes). */
-    public transaction: Uint8Array = new Uint8Array(0),
-    public proofs: Array<Uint8Array> = [],
-  ) {}
-}
+import { SignedTransaction, Transaction } from "../transact/transaction";
 
 function packedTransaction(json: JsonValue | null): Uint8Array {
   if (json !== null && json.kind == JsonKind.String) {

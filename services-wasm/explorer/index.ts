@@ -4,22 +4,12 @@
 
 import {
   AccountNumber, Action, Checksum256, DbId, HttpReply, HttpRequest, Option, checkHttpServerCaller,
-  pack, sha256, unpack,
+  encodeKey, pack, sha256, unpack,
 } from "../sdk/index";
 import { get } from "../sdk/tables/db";
 import { Claim } from "../sdk/auth/index";
 import { BlockHeader, getStatus } from "../sdk/native/index";
-import { Transaction } from "../transact/transaction";
-
-/** A signed transaction as the block log holds it (formats.md §6). */
-@fracpack
-class SignedTransaction {
-  constructor(
-    public transaction: Uint8Array = new Uint8Array(0),
-    public proofs: Array<Uint8Array> = [],
-    public subjectiveData: Option<Array<Uint8Array>> = new Option<Array<Uint8Array>>(),
-  ) {}
-}
+import { SignedTransaction, Transaction } from "../transact/transaction";
 
 @fracpack
 class Block {
@@ -51,22 +41,13 @@ export class BlockView {
   }
 }
 
-function blockKey(num: u32): Uint8Array {
-  const key = new Uint8Array(4);
-  key[0] = <u8>(num >>> 24);
-  key[1] = <u8>(num >>> 16);
-  key[2] = <u8>(num >>> 8);
-  key[3] = <u8>num;
-  return key;
-}
-
-/** chain.md §1.2: sha256 of the header packed without authCode, its first four bytes the number. */
+/** chain.md §1.2: sha256 of the header packed without authCode, its first four bytes the number (big-endian). */
 function blockIdOf(header: BlockHeader): Checksum256 {
   const authCode = header.authCode;
   header.authCode = null;
   const id = sha256(pack<BlockHeader>(header));
   header.authCode = authCode;
-  id.bytes.set(blockKey(header.blockNum));
+  store<u32>(id.bytes.dataStart, bswap<u32>(header.blockNum));
   return id;
 }
 
@@ -76,7 +57,7 @@ function transactionOf(signed: SignedTransaction): BlockTransaction {
 }
 
 function blockByNumber(num: u32): BlockView | null {
-  const packed = get(DbId.blockLog, blockKey(num));
+  const packed = get(DbId.blockLog, encodeKey<u32>(num));
   if (packed === null) return null;
   const block = unpack<Block>(packed);
   return new BlockView(blockIdOf(block.header), block.header, block.transactions.map<BlockTransaction>((signed: SignedTransaction): BlockTransaction => transactionOf(signed)));

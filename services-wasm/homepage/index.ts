@@ -5,14 +5,11 @@
 import {
   AccountNumber, HttpReply, HttpRequest, Option, account, accountName, bytesToHex, checkHttpServerCaller, withCors,
 } from "../sdk/index";
+import { escapeHtml } from "../sdk/http/text";
 import { getStatus } from "../sdk/native/index";
 import { HttpActor } from "../http/index";
 import { servers } from "../http/tables";
 import { SitesActor } from "../sites/index";
-
-function escapeHtml(text: string): string {
-  return text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll("\"", "&quot;");
-}
 
 /** The port of the Host header the client used (":8080"), so links stay on this node. */
 function portOf(request: HttpRequest): string {

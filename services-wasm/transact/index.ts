@@ -68,7 +68,7 @@ export class Transact {
     if (head !== null) recordHeadBlock(head);
     pruneExpired(status.current.time);
     this.blockStart(status.current.blockNum, status.current.time);
-    scheduleSnapshot();
+    scheduleSnapshot(status);
   }
 
   /**

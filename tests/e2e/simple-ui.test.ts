@@ -2,7 +2,7 @@
 // subdomain of a real node, a person's key signs a transfer in the page (common-lib.js over
 // WebCrypto), and the node's state shows its effect. The home page lists the service; the
 // node's own x-admin app shows the chain.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -13,8 +13,8 @@ import { ChainClient } from '../../runtime/cli/chain-client.js';
 import { httpRequest, serviceUrl } from '../../runtime/cli/client.js';
 import { deployActions } from '../../runtime/cli/deploy-actions.js';
 import { launchBrowser } from '../lib/browser.js';
-import { startNode, type RunningNode } from '../lib/node-process.js';
-import { testBundle } from '../lib/test-bundle.js';
+import { startBootedNode } from '../lib/booted-node.js';
+import type { RunningNode } from '../lib/node-process.js';
 import { tokenBalance } from '../lib/tokens.js';
 import { compiledService } from '../unit/services-wasm/program.js';
 
@@ -36,9 +36,7 @@ async function pushTransfer(page: Page, sender: string, key: string, args: unkno
 
 test.before(async (ctx) => {
   ctx.dir = mkdtempSync(join(tmpdir(), 'tsibase-e2e-'));
-  const bundle = join(ctx.dir, 'test.bundle');
-  writeFileSync(bundle, await testBundle());
-  ctx.node = await startNode(join(ctx.dir, 'node'), ['-p', 'prod', '--boot', bundle, '--block-interval', '200']);
+  ctx.node = await startBootedNode(ctx.dir);
   const client = new ChainClient(ctx.node.api);
   ctx.alice = generateKeyPair('P-256');
   await client.push([

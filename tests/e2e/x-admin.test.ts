@@ -2,7 +2,7 @@
 // block, the configuration editor (round trip of fields it does not know, the node's refusals),
 // peers, the live log with filters, keys, and booting a node that has no chain from the browser
 // (host-api computing the boot transactions in the page).
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -10,8 +10,8 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { httpRequest, serviceUrl } from '../../runtime/cli/client.js';
 import { launchBrowser } from '../lib/browser.js';
+import { startBootedNode, testBundleFile } from '../lib/booted-node.js';
 import { startNode, type RunningNode } from '../lib/node-process.js';
-import { testBundle } from '../lib/test-bundle.js';
 
 interface Ctx { dir: string; node: RunningNode; fresh: RunningNode; browser: Browser; page: Page }
 const test = suite<Ctx>('x-admin app in headless chromium');
@@ -60,9 +60,8 @@ const clearOutcome = (page: Page) => page.$$eval('.message', (lines: { removeAtt
 
 test.before(async (ctx) => {
   ctx.dir = mkdtempSync(join(tmpdir(), 'tsibase-x-admin-'));
-  const bundle = join(ctx.dir, 'test.bundle');
-  writeFileSync(bundle, await testBundle());
-  ctx.node = await startNode(join(ctx.dir, 'node'), ['-p', 'prod', '--boot', bundle, '--block-interval', '200']);
+  ctx.node = await startBootedNode(ctx.dir);
+  const bundle = testBundleFile(ctx.dir);
   // No chain and no producer: the app's boot screen boots it, with this bundle as the default one.
   ctx.fresh = await startNode(join(ctx.dir, 'fresh'), [], { TSIBASE_DEFAULT_BUNDLE: bundle });
   ctx.browser = await launchBrowser();

@@ -1,6 +1,4 @@
-import {
-  DbId, Limits, dbAccess, isPrefixedDb, isSubjectiveMode, readNeedsPrivilege,
-} from '../../../host-api/abi/databases.js';
+import { DbId, Limits, dbAccess, isPrefixedDb } from '../../../host-api/abi/databases.js';
 import { configKey } from '../../../host-api/abi/keys.js';
 import { ConfigRow } from '../../../host-api/types/native.js';
 import { startsWithBytes } from '../../db/binary-string.js';
@@ -38,7 +36,7 @@ function requireOpenView(ctx: ExecutionContext, what: string, db: number): void 
 /** Checks a read (kvGet, lookups); `matchLength` is given for ordered lookups. */
 export function checkRead(ctx: ExecutionContext, inst: ServiceInstance, what: string, db: number, key: Uint8Array, matchLength?: number): void {
   const rule = dbAccess(ctx.mode, db).read;
-  if (rule === 'none' && !(readNeedsPrivilege(db) && inst.isPrivileged && isSubjectiveMode(ctx.mode))) {
+  if (rule === 'none' || (rule === 'privileged' && !inst.isPrivileged)) {
     throw denied(what, db, `is not readable in ${ctx.mode} mode`);
   }
   if (rule === 'own' && !startsWithOwner(key, inst)) {

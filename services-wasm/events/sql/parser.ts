@@ -45,6 +45,8 @@ export class Condition {
   /** null: no condition (every event). */
   root: SqlNode | null = null;
   placeholders: i32 = 0;
+  /** Per column: whether the condition reads it. */
+  reads: Array<bool> = [];
   /** "" when the condition parsed. */
   error: string = "";
 }
@@ -53,10 +55,12 @@ class Parser {
   private tokens: Array<Token>;
   private at: i32 = 0;
   placeholders: i32 = 0;
+  reads: Array<bool>;
   error: string = "";
 
   constructor(text: string, private columns: Array<string>) {
     this.tokens = tokenize(text);
+    this.reads = new Array<bool>(columns.length);
   }
 
   get token(): Token {
@@ -201,6 +205,7 @@ class Parser {
       for (let i = 0; i < this.columns.length && index < 0; i++) if (this.columns[i].toUpperCase() == upper) index = i;
     }
     if (index < 0) return this.fail("unknown column \"" + t.text + "\" at position " + t.position.toString() + " (columns: " + this.columns.join(", ") + ")");
+    this.reads[index] = true;
     const n = new SqlNode();
     n.kind = NodeKind.Column;
     n.index = index;
@@ -214,6 +219,7 @@ export function parseCondition(text: string, columns: Array<string>): Condition 
   const condition = new Condition();
   condition.root = parser.whole();
   condition.placeholders = parser.placeholders;
+  condition.reads = parser.reads;
   condition.error = parser.error;
   return condition;
 }

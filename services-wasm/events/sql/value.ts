@@ -22,7 +22,7 @@ export class SqlValue {
   text: string = "";
 
   static null(): SqlValue {
-    return new SqlValue();
+    return NULL;
   }
 
   static integer(negative: bool, magnitude: u64): SqlValue {
@@ -34,7 +34,7 @@ export class SqlValue {
   }
 
   static bool(value: bool): SqlValue {
-    return SqlValue.integer(false, value ? 1 : 0);
+    return value ? TRUE : FALSE;
   }
 
   static real(value: f64): SqlValue {
@@ -79,6 +79,12 @@ export class SqlValue {
     return n.kind == SqlKind.Integer ? n.magnitude != 0 : n.real != 0;
   }
 }
+
+// Values are never changed once made, so every NULL and boolean can be one of these (a condition
+// makes one per test of every event it reads, and services never free memory).
+@lazy const NULL = new SqlValue();
+@lazy const TRUE = SqlValue.integer(false, 1);
+@lazy const FALSE = SqlValue.integer(false, 0);
 
 function isDigit(c: i32): bool {
   return c >= 0x30 && c <= 0x39;

@@ -230,7 +230,7 @@ export class TypeResolver {
       const element = body.get("type");
       const length = wholeNumber(body.get("len"));
       t.length = <u32>length;
-      t.inner = element !== null ? this.resolve(element!) : null;
+      t.inner = element !== null ? this.resolve(element) : null;
       ok = t.inner !== null && length >= 0;
     } else if (kind == "List" || kind == "Option" || kind == "FracPack") {
       t.kind = kind == "List" ? TypeKind.List : kind == "Option" ? TypeKind.Option : TypeKind.FracPack;
@@ -241,7 +241,7 @@ export class TypeResolver {
       const underlying = body.get("type");
       const id = body.get("id");
       t.id = id !== null && id.kind == JsonKind.String ? id.text : "";
-      t.inner = underlying !== null ? this.resolve(underlying!) : null;
+      t.inner = underlying !== null ? this.resolve(underlying) : null;
       ok = t.inner !== null;
     }
     return ok || this.fail("malformed " + kind + " type");

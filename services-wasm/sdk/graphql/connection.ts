@@ -14,6 +14,7 @@ import { Index } from "../tables/table-index";
 import { Value, ValueKind } from "./ast";
 import { accountValue, integerValue, isNumber } from "./arguments";
 import { Execution, FieldRequest, GqlObject } from "./execute";
+import { writeOptionalString } from "./values";
 
 /** How a row becomes the GraphQL object of an edge's node. */
 export type NodeOf<Row> = (row: Row) => GqlObject;
@@ -88,12 +89,7 @@ export class Edge extends GqlObject {
   }
 }
 
-/** Writes a cursor, or null when there is none (an empty page). */
-function writeCursor(exec: Execution, cursor: string | null): void {
-  if (cursor !== null) exec.writeString(cursor);
-  else exec.writeNull();
-}
-
+/** A page's PageInfo: its cursors are null when it is empty. */
 class PageInfo extends GqlObject {
   constructor(
     private hasPreviousPage: bool, private hasNextPage: bool, private startCursor: string | null, private endCursor: string | null,
@@ -112,8 +108,8 @@ class PageInfo extends GqlObject {
   resolve(field: FieldRequest, exec: Execution): bool {
     if (field.name == "hasPreviousPage") exec.writeBool(this.hasPreviousPage);
     else if (field.name == "hasNextPage") exec.writeBool(this.hasNextPage);
-    else if (field.name == "startCursor") writeCursor(exec, this.startCursor);
-    else if (field.name == "endCursor") writeCursor(exec, this.endCursor);
+    else if (field.name == "startCursor") writeOptionalString(exec, this.startCursor);
+    else if (field.name == "endCursor") writeOptionalString(exec, this.endCursor);
     else return false;
     return true;
   }

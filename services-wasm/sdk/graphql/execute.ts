@@ -65,9 +65,19 @@ function fromJson(json: JsonValue): Value {
   return v;
 }
 
-/** The fields of one selection set on one object type, merged by response key, in order. */
+/** A field of a selection set collected on one object type: its selections merged by response key. */
 class CollectedField {
+  /** What is written before its value: its key, after a comma unless it is the set's first field. */
+  prefix: string = "";
+  /** Its request, made when first resolved (variables do not change while a query runs). */
+  request: FieldRequest | null = null;
+
   constructor(public key: string, public first: Selection, public selections: Array<Selection>) {}
+}
+
+/** The fields a selection set collects on an object type, kept for the other objects it selects on (a list's rows). */
+class CollectedSet {
+  constructor(public type: string, public fields: Array<CollectedField>) {}
 }
 
 /** A string as JSON: quoted as is when nothing in it needs an escape (the common case, kept cheap). */
@@ -77,16 +87,6 @@ function quoted(text: string): string {
     if (c < 0x20 || c == 0x22 || c == 0x5c) return jsonString(text);
   }
   return "\"" + text + "\"";
-}
-
-/** A response path as JSON: names quoted, list indexes (which no GraphQL name starts like) bare. */
-function pathJson(path: Array<string>): string {
-  const items = new Array<string>(path.length);
-  for (let i = 0; i < path.length; i++) {
-    const c = path[i].charCodeAt(0);
-    items[i] = c >= 0x30 && c <= 0x39 ? path[i] : "\"" + path[i] + "\"";
-  }
-  return "[" + items.join(",") + "]";
 }
 
 /** A list being written: where it and its current item begin in the output. */
@@ -112,9 +112,11 @@ export class Execution {
   /** The field being written (leaf writers check it has no sub-selection) and where it is in the query. */
   private current: FieldRequest | null = null;
   private currentStart: i32 = 0;
-  /** The response path of the value being written: response keys and list indexes. */
+  /** The response path of the value being written: response keys, and "" for each list (its index is in its frame). */
   private path: Array<string> = [];
   private lists: Array<ListFrame> = [];
+  /** The selection sets collected so far, by their selections. */
+  private collected: Map<Array<Selection>, CollectedSet> = new Map<Array<Selection>, CollectedSet>();
 
   /** Records a validation-style error: the response will have errors and no data. */
   fail(message: string): void {
@@ -133,8 +135,19 @@ export class Execution {
    */
   fieldError(message: string): void {
     if (this.nulled) return;
-    this.errors.push(new FieldError(message, this.currentStart, pathJson(this.path)));
+    this.errors.push(new FieldError(message, this.currentStart, this.pathJson()));
     this.nulled = true;
+  }
+
+  /** The response path as JSON: response keys quoted, list indexes bare. */
+  private pathJson(): string {
+    const items = new Array<string>(this.path.length);
+    let list = 0;
+    for (let i = 0; i < this.path.length; i++) {
+      const key = this.path[i];
+      items[i] = key.length == 0 ? this.lists[list++].index.toString() : "\"" + key + "\"";
+    }
+    return "[" + items.join(",") + "]";
   }
 
   private emit(text: string): void {
@@ -192,7 +205,7 @@ export class Execution {
   beginList(nonNullItems: bool = true): void {
     this.emit("[");
     this.lists.push(new ListFrame(this.parts.length, nonNullItems, !this.nulled));
-    this.path.push("0");
+    this.path.push("");
   }
 
   /** Call before every item but the first. */
@@ -200,7 +213,6 @@ export class Execution {
     const frame = this.lists[this.lists.length - 1];
     this.endItem(frame);
     frame.index++;
-    this.path[this.path.length - 1] = frame.index.toString();
     this.emit(",");
     frame.itemMark = this.parts.length;
   }
@@ -232,21 +244,34 @@ export class Execution {
     this.writeSelections(object, field !== null ? field.selections : []);
   }
 
-  private writeSelections(object: GqlObject, selections: Array<Selection>): void {
-    const type = object.typeName();
+  /** The fields `selections` collects on `type`, collected once for every object they select on. */
+  private fieldsOf(type: string, selections: Array<Selection>): Array<CollectedField> {
+    if (this.collected.has(selections)) {
+      const set = this.collected.get(selections);
+      if (set.type == type) return set.fields;
+    }
     const fields = new Array<CollectedField>();
     this.collect(type, selections, fields, new Array<string>());
+    // Response keys are GraphQL names: nothing to escape.
+    for (let i = 0; i < fields.length; i++) fields[i].prefix = (i ? ",\"" : "\"") + fields[i].key + "\":";
+    this.collected.set(selections, new CollectedSet(type, fields));
+    return fields;
+  }
+
+  private writeSelections(object: GqlObject, selections: Array<Selection>): void {
+    const type = object.typeName();
+    const fields = this.fieldsOf(type, selections);
     this.emit("{");
     for (let i = 0; i < fields.length && !this.invalid && !this.nulled; i++) {
       const f = fields[i];
-      // Response keys are GraphQL names: nothing to escape.
-      this.emit((i ? ",\"" : "\"") + f.key + "\":");
+      this.emit(f.prefix);
       if (f.first.name == "__typename") {
         this.emit(quoted(type));
         continue;
       }
       const mark = this.parts.length;
-      const request = new FieldRequest(f.first.name, this.bind(f.first.arguments), f.selections);
+      if (f.request === null) f.request = new FieldRequest(f.first.name, this.bind(f.first.arguments), f.selections);
+      const request = f.request!;
       const outer = this.current;
       const outerStart = this.currentStart;
       this.current = request;

@@ -11,6 +11,7 @@ import { acceptArguments } from "./arguments";
 import { Execution, FieldRequest, GqlObject } from "./execute";
 import { Schema, namedRef } from "./schema";
 import { ENUM, OBJECT, SCALAR, SchemaDirective, SchemaEnumValue, SchemaField, SchemaInputValue } from "./type-system";
+import { writeOptionalString } from "./values";
 
 /** The field `name` of `type` (in `schema`), or null. */
 function fieldOf(schema: Schema, type: string, name: string): SchemaField | null {
@@ -40,11 +41,6 @@ function argumentsAccepted(declared: SchemaField, type: string, field: FieldRequ
 function includeDeprecated(field: FieldRequest): bool {
   const v = field.argument("includeDeprecated");
   return v !== null && v.kind == ValueKind.Boolean && v.boolean;
-}
-
-function writeOptionalString(exec: Execution, text: string | null): void {
-  if (text === null) exec.writeNull();
-  else exec.writeString(text);
 }
 
 function writeObjects(exec: Execution, objects: Array<GqlObject>): void {

@@ -36,18 +36,14 @@ function isNameContinue(c: i32): bool {
   return isNameStart(c) || isDigit(c);
 }
 
-function isWhitespaceOnly(line: string): bool {
-  for (let i = 0; i < line.length; i++) {
-    const c = line.charCodeAt(i);
-    if (c != 0x20 && c != 0x09) return false;
-  }
-  return true;
-}
-
 function leadingWhitespace(line: string): i32 {
   let i = 0;
   while (i < line.length && (line.charCodeAt(i) == 0x20 || line.charCodeAt(i) == 0x09)) i++;
   return i;
+}
+
+function isWhitespaceOnly(line: string): bool {
+  return leadingWhitespace(line) == line.length;
 }
 
 /** A block string's value (spec §2.9.5 BlockStringValue): common indentation and blank edge lines removed. */

@@ -44,12 +44,17 @@ export class Parser {
     return this.error.length > 0;
   }
 
+  /** Records `message` unless an error came first. */
+  protected fail(message: string): void {
+    if (!this.failed) this.error = message;
+  }
+
   private takeLexerError(): void {
-    if (this.lexer.error.length > 0 && this.error.length == 0) this.error = this.lexer.error;
+    if (this.lexer.error.length > 0) this.fail(this.lexer.error);
   }
 
   protected unexpected(): void {
-    if (!this.failed) this.error = "Unexpected " + describe(this.token) + ".";
+    this.fail("Unexpected " + describe(this.token) + ".");
   }
 
   protected advance(): Token {
@@ -75,22 +80,18 @@ export class Parser {
   }
 
   protected expect(punctuator: string): void {
-    if (this.skip(punctuator)) return;
-    if (!this.failed) this.error = "Expected \"" + punctuator + "\", found " + describe(this.token) + ".";
+    if (!this.skip(punctuator)) this.fail("Expected \"" + punctuator + "\", found " + describe(this.token) + ".");
   }
 
   protected name(): string {
     if (!this.failed && this.token.kind == TokenKind.Name) return this.advance().value;
-    if (!this.failed) this.error = "Expected Name, found " + describe(this.token) + ".";
+    this.fail("Expected Name, found " + describe(this.token) + ".");
     return "";
   }
 
   document(): Document {
     const doc = new Document();
-    if (this.token.kind == TokenKind.End && !this.failed) {
-      this.unexpected();
-      return doc;
-    }
+    if (this.token.kind == TokenKind.End) this.unexpected();
     while (!this.failed && this.token.kind != TokenKind.End) {
       if (this.peek("{")) {
         const op = new Operation();
@@ -148,7 +149,7 @@ export class Parser {
     const f = new Fragment();
     if (this.peekName("on")) this.unexpected();
     f.name = this.name();
-    if (!this.peekName("on") && !this.failed) this.error = "Expected \"on\", found " + describe(this.token) + ".";
+    if (!this.peekName("on")) this.fail("Expected \"on\", found " + describe(this.token) + ".");
     this.advance();
     f.typeCondition = this.name();
     f.directives = this.directives(false);
@@ -199,12 +200,16 @@ export class Parser {
   protected arguments(isConst: bool): Array<Argument> {
     const args = new Array<Argument>();
     if (!this.skip("(")) return args;
-    do {
-      const name = this.name();
-      this.expect(":");
-      args.push(new Argument(name, this.value(isConst)));
-    } while (!this.failed && !this.skip(")"));
+    do args.push(this.argument(isConst));
+    while (!this.failed && !this.skip(")"));
     return args;
+  }
+
+  /** `name: value`: an argument, or a field of an object value. */
+  private argument(isConst: bool): Argument {
+    const name = this.name();
+    this.expect(":");
+    return new Argument(name, this.value(isConst));
   }
 
   protected directives(isConst: bool): Array<Directive> {
@@ -235,11 +240,7 @@ export class Parser {
       } else if (t.value == "{") {
         this.advance();
         v.kind = ValueKind.Object;
-        while (!this.failed && !this.skip("}")) {
-          const name = this.name();
-          this.expect(":");
-          v.fields.push(new Argument(name, this.value(isConst)));
-        }
+        while (!this.failed && !this.skip("}")) v.fields.push(this.argument(isConst));
       } else {
         this.unexpected();
       }

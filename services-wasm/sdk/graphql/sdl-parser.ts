@@ -32,10 +32,6 @@ class SdlParser extends Parser {
   /** The definition being parsed, e.g. `type Query`, for error messages. */
   definition: string = "";
 
-  private fail(message: string): void {
-    if (!this.failed) this.error = message;
-  }
-
   typeSystem(): TypeSystemDocument {
     const doc = new TypeSystemDocument();
     if (this.token.kind == TokenKind.End) this.unexpected();

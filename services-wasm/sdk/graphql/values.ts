@@ -61,6 +61,12 @@ export function writeNullable<T>(exec: Execution, value: T | null, inner: ValueW
   else inner(exec, value!);
 }
 
+/** A String, or null. */
+export function writeOptionalString(exec: Execution, text: string | null): void {
+  if (text === null) exec.writeNull();
+  else exec.writeString(text);
+}
+
 export function writeOption<T>(exec: Execution, value: Option<T>, inner: ValueWriter<T>): void {
   if (value.hasValue) inner(exec, value.value);
   else exec.writeNull();

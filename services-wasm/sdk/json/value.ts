@@ -14,15 +14,37 @@ export class JsonValue {
   boolean: bool = false;
   /** A number's literal text, or a string's value. */
   text: string = "";
+  // The lists are made on first use: most values are scalars, and services never free memory.
+  private items_: Array<JsonValue> | null = null;
+  private keys_: Array<string> | null = null;
+  private values_: Array<JsonValue> | null = null;
+
   /** An array's items. */
-  items: Array<JsonValue> = [];
-  /** An object's member names and values, in document order. */
-  keys: Array<string> = [];
-  values: Array<JsonValue> = [];
+  get items(): Array<JsonValue> {
+    let items = this.items_;
+    if (items === null) this.items_ = items = new Array<JsonValue>();
+    return items;
+  }
+
+  /** An object's member names, in document order. */
+  get keys(): Array<string> {
+    let keys = this.keys_;
+    if (keys === null) this.keys_ = keys = new Array<string>();
+    return keys;
+  }
+
+  /** An object's member values, in the order of `keys`. */
+  get values(): Array<JsonValue> {
+    let values = this.values_;
+    if (values === null) this.values_ = values = new Array<JsonValue>();
+    return values;
+  }
 
   /** The value of object member `key` (the last one if repeated), or null. */
   get(key: string): JsonValue | null {
-    for (let i = this.keys.length - 1; i >= 0; i--) if (this.keys[i] == key) return this.values[i];
+    const keys = this.keys_;
+    if (keys === null) return null;
+    for (let i = keys.length - 1; i >= 0; i--) if (keys[i] == key) return this.values[i];
     return null;
   }
 }

@@ -79,12 +79,14 @@ export function isValidAccountNumber(n: AccountNumber): bool {
 }
 
 const INDEX_CHARS = "-0123456789abcdefghijklmnopqrstuvwxyz";
+/** A name's chars as they are found, so the name costs one string (services never free memory). */
+const NAME_CHARS = memory.data(MAX_LENGTH << 1);
 
 /** The lowercase name of an account number, with `+N` for a nonzero subaccount. */
 export function accountName(n: AccountNumber): string {
   let rank = n >> 8;
   if (rank > MAX_RANK) abort("invalid account number " + n.toString());
-  let name = "";
+  let length: usize = 0;
   let remaining = MAX_LENGTH;
   let dashAllowed = false;
   let endAllowed = true;
@@ -93,18 +95,20 @@ export function accountName(n: AccountNumber): string {
       if (rank == 0) break;
       rank -= 1;
     }
+    let c: i32 = 0x2d; // '-'
     if (dashAllowed && rank < unchecked(X[remaining - 1])) {
-      name += "-";
       dashAllowed = endAllowed = false;
     } else {
       if (dashAllowed) rank -= unchecked(X[remaining - 1]);
       const width = unchecked(W[remaining - 1]);
-      name += INDEX_CHARS.charAt(<i32>(rank / width) + 1);
+      c = INDEX_CHARS.charCodeAt(<i32>(rank / width) + 1);
       rank %= width;
       dashAllowed = endAllowed = true;
     }
+    store<u16>(NAME_CHARS + (length++ << 1), <u16>c);
     remaining--;
   }
+  const name = String.UTF16.decodeUnsafe(NAME_CHARS, length << 1);
   const subaccount = <u32>(n & 0xff);
   return subaccount == 0 ? name : name + "+" + subaccount.toString();
 }

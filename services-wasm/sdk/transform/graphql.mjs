@@ -122,7 +122,6 @@ export class GraphQLGenerator {
   /** The SDL of a root: Query, then every object type it reaches, their edges and connections, PageInfo. */
   sdl(root) {
     const reached = [];
-    const connections = new Set(root.connections);
     const visit = (type) => {
       for (const name of type.references) {
         const object = this.objects.get(name);
@@ -130,22 +129,21 @@ export class GraphQLGenerator {
         reached.push(object);
         visit(object);
       }
-      for (const row of type.connections) connections.add(row);
     };
     visit(root);
-    const parts = [root, ...reached].map((t) => sdlType(t.name, t.fields.map((f) => f.sdl)));
-    for (const row of connections) {
-      parts.push(sdlType(`${row}Edge`, [`node: ${row}!`, 'cursor: String!']));
-      parts.push(sdlType(`${row}Connection`, [`edges: [${row}Edge!]!`, 'pageInfo: PageInfo!']));
+    // [name, fields] of every type; only the root has connections.
+    const types = [root, ...reached].map((t) => [t.name, t.fields.map((f) => f.sdl)]);
+    for (const row of root.connections) {
+      types.push([`${row}Edge`, [`node: ${row}!`, 'cursor: String!']]);
+      types.push([`${row}Connection`, [`edges: [${row}Edge!]!`, 'pageInfo: PageInfo!']]);
     }
-    if (connections.size) parts.push(sdlType('PageInfo', PAGE_INFO));
+    if (root.connections.size) types.push(['PageInfo', PAGE_INFO]);
     const names = new Set();
-    for (const part of parts) {
-      const name = part.split(/\s/)[1];
+    for (const [name] of types) {
       if (names.has(name)) throw sourceError(root.classDecl, `GraphQL type ${name} is defined twice (a record is named like a generated type)`);
       names.add(name);
     }
-    return parts.join('\n');
+    return types.map(([name, fields]) => sdlType(name, fields)).join('\n');
   }
 
   /** The ObjectType of a record, generated on first use. */
@@ -213,10 +211,9 @@ export class GraphQLGenerator {
   branch(type, name, args, write) {
     const names = `[${args.map((a) => JSON.stringify(a.name)).join(', ')}]`;
     const types = `[${args.map((a) => JSON.stringify(a.sdl)).join(', ')}]`;
+    // Without a required argument, a field given none needs no check (nor the arrays built for it).
     const required = args.some((a) => a.sdl.endsWith('!'));
-    const check = args.length === 0
-      ? `if (field.arguments.length == 0 || __gql.acceptArguments(field, exec, ${JSON.stringify(`${type.name}.${name}`)}, new Array<string>(), new Array<string>()))`
-      : `if (${required ? '' : 'field.arguments.length == 0 || '}__gql.acceptArguments(field, exec, ${JSON.stringify(`${type.name}.${name}`)}, ${names}, ${types}))`;
+    const check = `if (${required ? '' : 'field.arguments.length == 0 || '}__gql.acceptArguments(field, exec, ${JSON.stringify(`${type.name}.${name}`)}, ${names}, ${types}))`;
     return `if (name == ${JSON.stringify(name)}) {\n${check} {\n${write}\n}\nreturn true;\n}`;
   }
 

@@ -101,7 +101,7 @@ export default class SdkTransform extends Transform {
     if (this.schema) module.addCustomSection(SCHEMA_SECTION, new TextEncoder().encode(JSON.stringify(this.schema)));
   }
 
-  /** Imports SDK modules for generated code: `__fp` fracpack, `__svc` service, `__json` json. */
+  /** Imports SDK modules for generated code, under the names IMPORT_NAMES gives them. */
   importSdk(parser, source, modules) {
     const from = path.dirname(path.resolve(this.baseDir, source.normalizedPath));
     const imports = [...modules].map((module) => {

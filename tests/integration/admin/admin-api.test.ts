@@ -10,24 +10,13 @@ import * as assert from 'uvu/assert';
 import { bytesToHex, generateKeyPair, privateKeyToPkcs8 } from '../../../host-api/index.js';
 import { httpRequest, type HttpReply } from '../../../runtime/cli/client.js';
 import { ChainClient } from '../../../runtime/cli/chain-client.js';
+import { X_ADMIN, adminRequest as admin } from '../../lib/admin-requests.js';
+import { startBootedNode } from '../../lib/booted-node.js';
 import { startNode, type RunningNode } from '../../lib/node-process.js';
-import { testBundle } from '../../lib/test-bundle.js';
 
 interface Ctx { dir: string; node: RunningNode; fresh: RunningNode }
 const test = suite<Ctx>('admin API');
 
-const X_ADMIN = 'x-admin.tsibase.localhost';
-
-function admin(node: RunningNode, path: string, init: { method?: string; json?: unknown; body?: string; type?: string; headers?: Record<string, string> } = {}): Promise<HttpReply> {
-  const body = init.json !== undefined ? JSON.stringify(init.json) : init.body;
-  const headers: Record<string, string> = { host: `${X_ADMIN}:${node.port}`, ...init.headers };
-  if (body !== undefined) headers['content-type'] = init.type ?? 'application/json';
-  return httpRequest(`http://127.0.0.1:${node.port}${path}`, {
-    method: init.method ?? (body !== undefined ? 'POST' : 'GET'),
-    headers,
-    ...(body !== undefined ? { body: new TextEncoder().encode(body) } : {}),
-  });
-}
 
 const jsonOf = (r: HttpReply) => JSON.parse(r.text()) as any;
 
@@ -54,9 +43,7 @@ async function headBlock(node: RunningNode): Promise<number> {
 
 test.before(async (ctx) => {
   ctx.dir = mkdtempSync(join(tmpdir(), 'tsibase-admin-'));
-  const bundle = join(ctx.dir, 'test.bundle');
-  writeFileSync(bundle, await testBundle());
-  ctx.node = await startNode(join(ctx.dir, 'node'), ['-p', 'prod', '--boot', bundle, '--block-interval', '200']);
+  ctx.node = await startBootedNode(ctx.dir);
   ctx.fresh = await startNode(join(ctx.dir, 'fresh'), ['-l', join(ctx.dir, 'admin.sock')]);
 });
 
@@ -184,10 +171,10 @@ test('PUT /config persists (unknown fields too), applies producer and static hos
 
   // producer '' stops production: a transaction has no block to go to.
   const client = new ChainClient(ctx.node.api);
-  const noProducer = await httpRequest(`${ctx.node.api.replace('tsibase', 'transact.tsibase')}/push_transaction`, {
-    method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body: new Uint8Array([1, 2, 3]),
-  });
-  assert.is(noProducer.status, 500);
+  const rawData = await client.packAction('example', 'increment', { name: 'n', by: '1' });
+  const refused = await client.push([{ sender: 'example', service: 'example', method: 'increment', rawData }], { waitFor: 'applied' })
+    .then(() => 'pushed', (err: Error) => err.message);
+  assert.match(refused, 'this node does not produce blocks');
   const page = await httpRequest(`http://127.0.0.1:${ctx.node.port}/`, { headers: { host: `docs.tsibase.localhost:${ctx.node.port}` } });
   assert.is(page.text(), '<p>static</p>');
   assert.is(page.headers['content-type'], 'text/html');

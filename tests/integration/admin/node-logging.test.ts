@@ -6,25 +6,17 @@ import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import WebSocket from 'ws';
-import { httpRequest } from '../../../runtime/cli/client.js';
+import { X_ADMIN, adminRequest } from '../../lib/admin-requests.js';
 import { startNode, type RunningNode } from '../../lib/node-process.js';
 
 interface Ctx { dir: string; node: RunningNode }
 const test = suite<Ctx>('node logging');
 
-const X_ADMIN = 'x-admin.tsibase.localhost';
-
-function get(node: RunningNode, path: string, headers: Record<string, string> = {}) {
-  return httpRequest(`http://127.0.0.1:${node.port}${path}`, { headers: { host: `${X_ADMIN}:${node.port}`, ...headers } });
-}
+const get = (node: RunningNode, path: string) => adminRequest(node, path);
 
 async function putConfig(node: RunningNode, change: (config: Record<string, unknown>) => Record<string, unknown>) {
   const config = JSON.parse((await get(node, '/config')).text()) as Record<string, unknown>;
-  const r = await httpRequest(`http://127.0.0.1:${node.port}/config`, {
-    method: 'PUT',
-    headers: { host: `${X_ADMIN}:${node.port}`, 'content-type': 'application/json' },
-    body: new TextEncoder().encode(JSON.stringify(change(config))),
-  });
+  const r = await adminRequest(node, '/config', { method: 'PUT', json: change(config) });
   assert.is(r.status, 200, r.text());
 }
 
@@ -115,11 +107,7 @@ test('a restart closes log sockets with 1012', async (ctx) => {
   const socket = logSocket(ctx.node);
   await socket.opened;
   socket.ws.send(JSON.stringify({ filter: 'Severity >= critical' }));
-  const r = await httpRequest(`http://127.0.0.1:${ctx.node.port}/shutdown`, {
-    method: 'POST',
-    headers: { host: `${X_ADMIN}:${ctx.node.port}`, 'content-type': 'application/json' },
-    body: new TextEncoder().encode(JSON.stringify({ restart: true, soft: true })),
-  });
+  const r = await adminRequest(ctx.node, '/shutdown', { json: { restart: true, soft: true } });
   assert.is(r.status, 200);
   assert.is((await socket.closed).code, 1012);
 });

@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { runCli, type CliRun } from '../../lib/cli-process.js';
-import { startNode, type RunningNode } from '../../lib/node-process.js';
-import { testBundle } from '../../lib/test-bundle.js';
+import { startBootedNode } from '../../lib/booted-node.js';
+import type { RunningNode } from '../../lib/node-process.js';
 import { mintAction, tokenBalance, transferAction } from '../../lib/tokens.js';
 import { compiledService } from '../../unit/services-wasm/program.js';
 
@@ -29,11 +29,9 @@ const balance = (ctx: Ctx, account: string) => tokenBalance(ctx.node.api, accoun
 
 test.before(async (ctx) => {
   ctx.dir = mkdtempSync(join(tmpdir(), 'tsibase-cli-'));
-  const bundle = join(ctx.dir, 'test.bundle');
-  writeFileSync(bundle, await testBundle());
   ctx.tokens = join(ctx.dir, 'tokens.wasm');
   writeFileSync(ctx.tokens, (await compiledService('tokens')).binary);
-  ctx.node = await startNode(join(ctx.dir, 'node'), ['-p', 'prod', '--boot', bundle, '--block-interval', '200']);
+  ctx.node = await startBootedNode(ctx.dir);
   for (const who of ['alice', 'bob']) {
     const r = await cli(ctx, ['keys', '--out', join(ctx.dir, `${who}.pem`)]);
     assert.is(r.status, 0, r.stderr);

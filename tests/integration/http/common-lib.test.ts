@@ -2,7 +2,7 @@
 // common-lib.js (the browser module, run here on Node's fetch and WebCrypto) building, signing
 // and pushing transactions the chain accepts.
 import { lookup as dnsLookup } from 'node:dns';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -11,8 +11,8 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { systemAction, bytesToHex } from '../../../host-api/index.js';
 import { httpRequest, serviceUrl } from '../../../runtime/cli/client.js';
-import { startNode, type RunningNode } from '../../lib/node-process.js';
-import { testBundle } from '../../lib/test-bundle.js';
+import { startBootedNode } from '../../lib/booted-node.js';
+import type { RunningNode } from '../../lib/node-process.js';
 import { ROOT } from '../../unit/services-wasm/program.js';
 
 const FILES = join(ROOT, 'services-wasm', 'common-api', 'files', 'common');
@@ -39,9 +39,7 @@ test.before(async (ctx) => {
     },
   }));
   ctx.dir = mkdtempSync(join(tmpdir(), 'tsibase-common-lib-'));
-  const bundle = join(ctx.dir, 'test.bundle');
-  writeFileSync(bundle, await testBundle());
-  ctx.node = await startNode(join(ctx.dir, 'node'), ['-p', 'prod', '--boot', bundle, '--block-interval', '200']);
+  ctx.node = await startBootedNode(ctx.dir);
   ctx.lib = (await import(pathToFileURL(join(FILES, 'common-lib.js')).href)) as CommonLib;
 });
 

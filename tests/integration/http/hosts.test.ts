@@ -2,14 +2,14 @@
 // a node without a chain sends browsers to x-admin, node-local x-* hosts are served by the node
 // before and after boot (admins only for x-admin), and an x-* label without local code is an
 // ordinary chain subdomain.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { httpRequest } from '../../../runtime/cli/client.js';
+import { startBootedNode } from '../../lib/booted-node.js';
 import { startNode, type RunningNode } from '../../lib/node-process.js';
-import { testBundle } from '../../lib/test-bundle.js';
 
 interface Ctx { dir: string; empty: RunningNode; booted: RunningNode }
 const test = suite<Ctx>('host resolution, node-local hosts, before boot');
@@ -23,10 +23,8 @@ const port = (node: RunningNode) => node.port;
 
 test.before(async (ctx) => {
   ctx.dir = mkdtempSync(join(tmpdir(), 'tsibase-hosts-'));
-  const bundle = join(ctx.dir, 'test.bundle');
-  writeFileSync(bundle, await testBundle());
   ctx.empty = await startNode(join(ctx.dir, 'empty'), ['--host', 'tsibase.localhost', '--host', 'other.localhost']);
-  ctx.booted = await startNode(join(ctx.dir, 'booted'), ['-p', 'prod', '--boot', bundle, '--block-interval', '200']);
+  ctx.booted = await startBootedNode(ctx.dir, { name: 'booted' });
 });
 
 test.after(async (ctx) => {

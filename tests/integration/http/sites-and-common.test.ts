@@ -1,6 +1,6 @@
 // Seed 1 §1, §4.2-4.3 on a real node: sites hosting an account's files, the home page of the
 // root domain, and common-api's pack endpoints and common files.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
@@ -9,8 +9,8 @@ import { utf8Bytes as text } from '../../../host-api/encoding/utf8.js';
 import { SignedTransaction, Transaction, bytesToHex, systemAction } from '../../../host-api/index.js';
 import { ChainClient } from '../../../runtime/cli/chain-client.js';
 import { httpRequest, serviceUrl } from '../../../runtime/cli/client.js';
-import { startNode, type RunningNode } from '../../lib/node-process.js';
-import { testBundle } from '../../lib/test-bundle.js';
+import { startBootedNode } from '../../lib/booted-node.js';
+import type { RunningNode } from '../../lib/node-process.js';
 
 interface Ctx { dir: string; node: RunningNode; client: ChainClient }
 const test = suite<Ctx>('sites, homepage and common-api');
@@ -20,9 +20,7 @@ const store = (owner: string, path: string, contentType: string, content: string
 
 test.before(async (ctx) => {
   ctx.dir = mkdtempSync(join(tmpdir(), 'tsibase-sites-'));
-  const bundle = join(ctx.dir, 'test.bundle');
-  writeFileSync(bundle, await testBundle());
-  ctx.node = await startNode(join(ctx.dir, 'node'), ['-p', 'prod', '--boot', bundle, '--block-interval', '200']);
+  ctx.node = await startBootedNode(ctx.dir);
   ctx.client = new ChainClient(ctx.node.api);
   await ctx.client.push([
     systemAction('root', 'accounts.newAccount', { name: 'site', authService: 'auth-any', requireNew: true }),

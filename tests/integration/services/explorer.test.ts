@@ -1,6 +1,6 @@
 // The explorer service on a real node: blocks from the block log over GraphQL, checked against
 // what the chain says elsewhere (the chain id is block 2's id; a pushed transaction's id).
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
@@ -8,8 +8,8 @@ import * as assert from 'uvu/assert';
 import { buildSchema, graphql as executeGraphql } from 'graphql';
 import { httpRequest, serviceUrl } from '../../../runtime/cli/client.js';
 import { ChainClient } from '../../../runtime/cli/chain-client.js';
-import { startNode, type RunningNode } from '../../lib/node-process.js';
-import { testBundle } from '../../lib/test-bundle.js';
+import { startBootedNode } from '../../lib/booted-node.js';
+import type { RunningNode } from '../../lib/node-process.js';
 
 interface Ctx { dir: string; node: RunningNode; client: ChainClient }
 const test = suite<Ctx>('explorer');
@@ -25,9 +25,7 @@ const BLOCK_FIELDS = 'id header { blockNum previous producer } transactionCount 
 
 test.before(async (ctx) => {
   ctx.dir = mkdtempSync(join(tmpdir(), 'tsibase-explorer-'));
-  const bundle = join(ctx.dir, 'test.bundle');
-  writeFileSync(bundle, await testBundle());
-  ctx.node = await startNode(join(ctx.dir, 'node'), ['-p', 'prod', '--boot', bundle, '--block-interval', '200']);
+  ctx.node = await startBootedNode(ctx.dir);
   ctx.client = new ChainClient(ctx.node.api);
 });
 

@@ -12,8 +12,8 @@ import { buildClientSchema, getIntrospectionQuery, parse, validate, type GraphQL
 import { accountNumberFromName } from '../../../host-api/index.js';
 import { httpRequest, serviceUrl } from '../../../runtime/cli/client.js';
 import { runCli } from '../../lib/cli-process.js';
-import { startNode, type RunningNode } from '../../lib/node-process.js';
-import { testBundle } from '../../lib/test-bundle.js';
+import { startBootedNode } from '../../lib/booted-node.js';
+import type { RunningNode } from '../../lib/node-process.js';
 import { mintAction, transferAction } from '../../lib/tokens.js';
 import { compiledService } from '../../unit/services-wasm/program.js';
 
@@ -61,11 +61,9 @@ async function run(ctx: Ctx, query: string, variables?: Record<string, unknown>)
 
 test.before(async (ctx) => {
   ctx.dir = mkdtempSync(join(tmpdir(), 'tsibase-graphql-client-'));
-  const bundle = join(ctx.dir, 'test.bundle');
-  writeFileSync(bundle, await testBundle());
   const wasm = join(ctx.dir, 'tokens.wasm');
   writeFileSync(wasm, (await compiledService('tokens')).binary);
-  ctx.node = await startNode(join(ctx.dir, 'node'), ['-p', 'prod', '--boot', bundle, '--block-interval', '200']);
+  ctx.node = await startBootedNode(ctx.dir);
   const cli = async (args: string[], stdin?: string) => {
     const r = await runCli(ctx.node.api, [...args, '--wait', 'applied'], stdin);
     assert.is(r.status, 0, `${args.join(' ')}: ${r.stderr}`);

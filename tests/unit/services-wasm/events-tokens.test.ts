@@ -4,36 +4,23 @@
 // injection attempt in the memo pattern matches nothing.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { TestChain } from '../../../runtime/testing/test-chain.js';
-import { loadServices, type SystemService } from './system/system-services.js';
+import { openTokensChain, type TokensChain } from './tokens-chain.js';
 
-let chain: TestChain;
-let tokens: SystemService;
+let opened: TokensChain;
 interface Transfer { from: string; to: string; amount: string; memo: string }
 const transfers: Transfer[] = [];
 const mints: { to: string; amount: string }[] = [];
 
 /** POSTs a GraphQL query to tokens' serveSys; the parsed response. */
 function graphql(query: string): { data?: Record<string, unknown>; errors?: { message: string }[] } {
-  const request = {
-    host: 'tokens.tsibase.localhost', method: 'POST', target: '/graphql', contentType: 'application/graphql', headers: [],
-    body: new TextEncoder().encode(query),
-  };
-  const reply = tokens.call(chain, 'http', 'serveSys', { request, socket: null, user: null }, { mode: 'rpc' }) as { status: number; body: Uint8Array };
+  const reply = opened.serve('POST', '/graphql', 'application/graphql', query);
   assert.is(reply.status, 200);
   return JSON.parse(new TextDecoder().decode(reply.body));
 }
 
 test.before(async () => {
-  let accounts: SystemService;
-  let authAny: SystemService;
-  let events: SystemService;
-  ({ accounts, 'auth-any': authAny, tokens, events } = await loadServices('accounts', 'auth-any', 'tokens', 'events'));
-  chain = TestChain.open();
-  for (const service of [accounts, authAny, tokens, events]) service.deploy(chain);
-  accounts.call(chain, 'accounts', 'init', {});
-  for (const name of ['alice', 'bob', 'carol']) accounts.call(chain, 'accounts', 'newAccount', { name, authService: 'auth-any', requireNew: true });
-  tokens.call(chain, 'tokens', 'init', {});
+  opened = await openTokensChain(['alice', 'bob', 'carol']);
+  const { chain, tokens } = opened;
   for (const [to, amount] of [['alice', '1000'], ['bob', '50']] as const) {
     tokens.call(chain, 'tokens', 'mint', { to, amount });
     mints.push({ to, amount });
@@ -48,7 +35,7 @@ test.before(async () => {
 });
 
 test.after(async () => {
-  await chain?.close();
+  await opened?.chain.close();
 });
 
 const PAGE = 'edges { node { from to amount memo } cursor } pageInfo { hasNextPage hasPreviousPage }';

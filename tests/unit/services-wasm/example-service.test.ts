@@ -3,16 +3,10 @@
 // a second service calling it through the generated ExampleActor.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { accountNumberFromName, compileSchema, methodNumberFromName, type AnyType, type Schema } from '../../../host-api/index.js';
+import { accountNumberFromName, compileSchema, methodNumberFromName } from '../../../host-api/index.js';
 import { TestChain } from '../../../runtime/testing/test-chain.js';
 import { compiledEntry, compiledService } from './program.js';
-
-interface ServiceSchema {
-  service: string;
-  types: Schema;
-  actions: Record<string, { params: AnyType; result?: AnyType }>;
-  history: Record<string, AnyType>;
-}
+import { ServiceCodec, type ServiceSchema } from './service-codec.js';
 
 const CALLER = 'tests/unit/services-wasm/programs/caller.ts';
 const CALLER_SOURCE = `
@@ -29,14 +23,12 @@ class Caller {
 `;
 
 let chain: TestChain;
-let schema: ServiceSchema;
-let types: ReturnType<typeof compileSchema>;
+let codec: ServiceCodec;
 
 test.before(async () => {
   const example = await compiledService('example');
   const caller = await compiledEntry(CALLER, { [CALLER]: CALLER_SOURCE });
-  schema = example.schema as ServiceSchema;
-  types = compileSchema(schema.types);
+  codec = new ServiceCodec(example.schema as ServiceSchema);
   chain = TestChain.open();
   chain.deploy('example', example.binary);
   chain.deploy('caller', caller.binary);
@@ -47,17 +39,15 @@ test.after(async () => {
 });
 
 function run(sender: string, action: string, args: unknown, mode?: 'rpc') {
-  const rawData = types.typeOf(schema.actions[action]!.params).pack(args);
-  const result = chain.run({ sender, service: 'example', method: action, rawData }, { mode });
-  const resultType = schema.actions[action]!.result;
-  return { ...result, value: result.error || !resultType ? undefined : types.typeOf(resultType).unpack(result.retval) };
+  const result = chain.run({ sender, service: 'example', method: action, rawData: codec.args(action, args) }, { mode });
+  return { ...result, value: codec.valueOf(action, result) };
 }
 
 test('the schema names the service, its actions and its event', () => {
-  assert.is(schema.service, 'example');
-  assert.equal(Object.keys(schema.actions), ['increment', 'reset', 'get', 'top', 'serveSys']);
-  assert.equal(schema.actions.increment, { params: { Object: { name: 'string', by: 'u64' } }, result: 'u64' });
-  assert.equal(schema.history, { incremented: { Object: { owner: 'AccountNumber', name: 'string', value: 'u64' } } });
+  assert.is(codec.schema.service, 'example');
+  assert.equal(Object.keys(codec.schema.actions), ['increment', 'reset', 'get', 'top', 'serveSys']);
+  assert.equal(codec.schema.actions.increment, { params: { Object: { name: 'string', by: 'u64' } }, result: 'u64' });
+  assert.equal(codec.schema.history, { incremented: { Object: { owner: 'AccountNumber', name: 'string', value: 'u64' } } });
 });
 
 test('increment returns the new value and get reads it back', () => {
@@ -72,8 +62,8 @@ test('increment emits a history event in the format of host-abi.md §9', () => {
   assert.is(error, undefined);
   assert.is(events.length, 1);
   assert.is(events[0]!.db, 4);
-  const envelope = types.typeOf({
-    Object: { service: 'AccountNumber', type: { Option: 'MethodNumber' }, data: { Option: schema.history.incremented! } },
+  const envelope = codec.types.typeOf({
+    Object: { service: 'AccountNumber', type: { Option: 'MethodNumber' }, data: { Option: codec.schema.history.incremented! } },
   }).unpack(events[0]!.value);
   assert.equal(envelope, {
     service: accountNumberFromName('example'),
@@ -143,7 +133,7 @@ test('the simple UI helper packs action arguments from JSON: POST /pack_action/<
   for (const [action, json] of cases) {
     const reply = post(action, json).value as { contentType: string; body: Uint8Array };
     assert.is(reply.contentType, 'application/octet-stream');
-    const params = types.typeOf(schema.actions[action]!.params);
+    const params = codec.types.typeOf(codec.schema.actions[action]!.params);
     assert.equal(reply.body, params.pack(params.fromJson(typeof json === 'string' ? JSON.parse(json) : json)), action);
   }
   assert.is(post('nosuchaction', {}).value, null);

@@ -11,6 +11,7 @@ import { TestChain } from '../../../runtime/testing/test-chain.js';
 import { bytesToHex as hex } from '../../lib/hex.js';
 import { Random } from '../../lib/random.js';
 import { compiledEntry } from './program.js';
+import { referenceConnection, type ConnectionArgs, type IndexModel } from './connection-reference.js';
 
 const SDL = `
 type Query {
@@ -75,41 +76,23 @@ for (const id of [0n, 1n, 2n, 7n, 100n, 255n, 256n, 65_536n, 1n << 40n, (1n << 6
 }
 
 /** The key encoding's order: u64 ids numerically, labels bytewise (UTF-8). */
-const byId = [...ROWS].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-const byLabelRows = [...ROWS].sort((a, b) => Buffer.compare(Buffer.from(a.label), Buffer.from(b.label)));
-
-interface Args { gt?: string; ge?: string; lt?: string; le?: string; first?: number; last?: number; before?: string; after?: string }
-
-/** The Cursor Connections algorithm over `rows` (sorted by key), cursors as opaque strings of the positions. */
-function reference(rows: Item[], key: (i: Item) => string | bigint, parse: (s: string) => string | bigint, cursorOf: (i: Item) => string, args: Args) {
-  const cmp = (a: string | bigint, b: string | bigint) =>
-    typeof a === 'bigint' ? (a < (b as bigint) ? -1 : a > (b as bigint) ? 1 : 0) : Buffer.compare(Buffer.from(a), Buffer.from(b as string));
-  if ((args.first ?? 0) < 0 || (args.last ?? 0) < 0) throw new Error('negative count');
-  let range = rows.filter((r) =>
-    (args.gt === undefined || cmp(key(r), parse(args.gt)) > 0) && (args.ge === undefined || cmp(key(r), parse(args.ge)) >= 0)
-    && (args.lt === undefined || cmp(key(r), parse(args.lt)) < 0) && (args.le === undefined || cmp(key(r), parse(args.le)) <= 0)
-    && (args.after === undefined || cursorOf(r) > args.after) && (args.before === undefined || cursorOf(r) < args.before));
-  let hasNextPage = false;
-  let hasPreviousPage = false;
-  if (args.first !== undefined && range.length > args.first) {
-    range = range.slice(0, args.first);
-    hasNextPage = true;
-  }
-  if (args.last !== undefined && range.length > args.last) {
-    range = range.slice(range.length - args.last);
-    hasPreviousPage = true;
-  }
-  const edges = range.map((r) => ({ node: { id: String(r.id), label: r.label }, cursor: cursorOf(r) }));
-  return { edges, pageInfo: { hasPreviousPage, hasNextPage, startCursor: edges[0]?.cursor ?? null, endCursor: edges.at(-1)?.cursor ?? null } };
-}
+const compareIds = (a: bigint, b: bigint) => (a < b ? -1 : a > b ? 1 : 0);
+const utf8 = (s: string) => Buffer.from(s);
+const byId = [...ROWS].sort((a, b) => compareIds(a.id, b.id));
+const byLabelRows = [...ROWS].sort((a, b) => Buffer.compare(utf8(a.label), utf8(b.label)));
 
 // Cursors are the hex of the key inside the index: big-endian-ordered encodings, so hex order is key order.
 let idCursor: (i: Item) => string;
 let labelCursor: (i: Item) => string;
 
+const idIndex: IndexModel<Item, bigint> = { rows: byId, cursorOf: (i) => idCursor(i), keyOf: (i) => i.id, parse: (s) => BigInt(s), compare: compareIds };
+const labelIndex: IndexModel<Item, Buffer> = {
+  rows: byLabelRows, cursorOf: (i) => labelCursor(i), keyOf: (i) => utf8(i.label), parse: (s) => utf8(String(s)), compare: Buffer.compare,
+};
+const node = (i: Item) => ({ id: String(i.id), label: i.label });
 const root = {
-  items: (args: Args) => reference(byId, (i) => i.id, (s) => BigInt(s), idCursor, args),
-  byLabel: (args: Args) => reference(byLabelRows, (i) => i.label, (s) => s, labelCursor, args),
+  items: (args: ConnectionArgs) => referenceConnection(idIndex, node, args),
+  byLabel: (args: ConnectionArgs) => referenceConnection(labelIndex, node, args),
 };
 const schema = buildSchema(SDL);
 
@@ -123,7 +106,7 @@ async function ours(query: string): Promise<unknown> {
   return JSON.parse(types.typeOf(actions.query!.result!).unpack(result.retval) as string);
 }
 
-async function agree(field: 'items' | 'byLabel', args: Args): Promise<{ edges: { cursor: string }[] } | undefined> {
+async function agree(field: 'items' | 'byLabel', args: ConnectionArgs): Promise<{ edges: { cursor: string }[] } | undefined> {
   const text = Object.entries(args).map(([k, v]) => `${k}: ${JSON.stringify(v)}`).join(', ');
   const query = `{ ${field}${text ? `(${text})` : ''} { edges { node { id label } cursor } pageInfo { hasPreviousPage hasNextPage startCursor endCursor } } }`;
   const mine = await ours(query) as { data?: Record<string, { edges: { cursor: string }[] }>; errors?: unknown[] };
@@ -173,7 +156,7 @@ test('every combination of bounds and counts, and cursors from earlier pages', a
   for (let i = 0; i < 250; i++) {
     const field = rnd.next() < 0.5 ? 'items' as const : 'byLabel' as const;
     const values = field === 'items' ? idValues : labelValues;
-    const args: Args = {};
+    const args: ConnectionArgs = {};
     for (const bound of ['gt', 'ge', 'lt', 'le'] as const) if (rnd.next() < 0.25) args[bound] = rnd.pick(values);
     if (rnd.next() < 0.5) args.first = rnd.int(5);
     if (rnd.next() < 0.4) args.last = rnd.int(5);

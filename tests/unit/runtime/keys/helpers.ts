@@ -13,12 +13,14 @@ import type { Key, Signer } from '../../../../runtime/keys/node-keys.js';
 /** Where Debian's softhsm2 puts its PKCS#11 module (scripts/install-softhsm.sh installs it). */
 export const SOFTHSM_MODULE = '/usr/lib/softhsm/libsofthsm2.so';
 
-export function makeTempDir(): string {
-  return mkdtempSync(join(tmpdir(), 'tsibase-keys-'));
-}
-
-export function removeDir(dir: string): void {
-  rmSync(dir, { recursive: true, force: true });
+/** Runs `run` in a fresh temporary directory, removed afterwards. */
+export function withTempDir(run: (dir: string) => void): void {
+  const dir = mkdtempSync(join(tmpdir(), 'tsibase-keys-'));
+  try {
+    run(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** Asserts that `signer` signs a random digest with `key` (verified as verify-sig does); returns the signature. */

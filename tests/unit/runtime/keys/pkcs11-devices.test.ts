@@ -8,7 +8,7 @@ import { NodeKeys, type Device, type Key } from '../../../../runtime/keys/node-k
 import { Pkcs11Devices } from '../../../../runtime/keys/pkcs11-devices.js';
 import { keyOf } from '../../../../runtime/keys/verify-service.js';
 import { assertFails } from '../../../lib/assert-error.js';
-import { SOFTHSM_MODULE, assertSignsFor, createSoftHsmToken, makeTempDir, removeDir } from './helpers.js';
+import { SOFTHSM_MODULE, assertSignsFor, createSoftHsmToken, withTempDir } from './helpers.js';
 
 // A real PKCS#11 device: a SoftHSM token made for each test in a temporary directory. Fails,
 // rather than skips, without softhsm2 (`make test` installs it).
@@ -25,13 +25,10 @@ interface Fixture {
 
 /** A node directory that also holds the token store of a fresh token. */
 function withToken(run: (dir: string) => void): void {
-  const dir = makeTempDir();
-  try {
+  withTempDir((dir) => {
     createSoftHsmToken(dir, LABEL, PIN, '5678');
     run(dir);
-  } finally {
-    removeDir(dir);
-  }
+  });
 }
 
 function withDevice(run: (fixture: Fixture) => void): void {

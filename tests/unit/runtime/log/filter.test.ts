@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { LogError } from '../../../../runtime/log/errors.js';
 import { parseFilter } from '../../../../runtime/log/filter.js';
-import type { LogRecord } from '../../../../runtime/log/record.js';
+import { CHANNELS, SEVERITIES, type Channel, type LogRecord, type Severity } from '../../../../runtime/log/record.js';
 
 const warning: LogRecord = {
   Message: 'slow peer', Severity: 'warning', Channel: 'p2p', PeerId: 12,
@@ -126,6 +126,41 @@ test('malformed filters throw LOG_BAD_FILTER naming the problem and its offset',
   rejects('PeerId PeerId', /unexpected 'PeerId' at offset 7/);
   rejects('Request = x', /Request is an object; it can only be tested for presence/);
   rejects('PeerId ! 3', /unexpected '!' at offset 7/);
+});
+
+test('mayMatch is false only when no record of that severity and channel can pass', () => {
+  const mayMatch = (filter: string, severity: Severity, channel: Channel) => parseFilter(filter).mayMatch(severity, channel);
+  assert.ok(mayMatch('', 'debug', 'http'));
+  assert.not.ok(mayMatch('Severity >= info', 'debug', 'http'));
+  assert.ok(mayMatch('Severity >= info', 'info', 'http'));
+  assert.not.ok(mayMatch('Severity >= info and Channel = http', 'warning', 'p2p'));
+  assert.ok(mayMatch('Severity >= info and Channel = http', 'warning', 'http'));
+  assert.not.ok(mayMatch('Message and Severity = error', 'info', 'chain'));
+  assert.not.ok(mayMatch('not (Severity < info) or Channel = block', 'debug', 'http'));
+  assert.not.ok(mayMatch('Severity and not Channel', 'critical', 'chain'));
+  // Other attributes are unknown, so anything that depends on them may match.
+  assert.ok(mayMatch('Message and Severity = error', 'error', 'chain'));
+  assert.ok(mayMatch('Severity >= warning or PeerId', 'debug', 'chain'));
+  assert.ok(mayMatch('not PeerId', 'debug', 'chain'));
+  assert.ok(mayMatch('PeerId or not PeerId', 'debug', 'chain'));
+});
+
+test('a record that passes a filter always has a severity and channel the filter may match', () => {
+  const filters = [
+    'Severity >= info', 'Channel = http and not Response.Status < 400', 'not (Severity = debug and PeerId) or Channel != p2p',
+    'Message = x or Severity < notice and not Channel = chain', 'not not Severity > warning', 'BlockHeader.n > 1 and (Channel = block or Severity = debug)',
+  ];
+  const others: LogRecord[] = [{}, { PeerId: 1, Message: 'x' }, { Response: { Status: 500 }, BlockHeader: { n: 2 } }];
+  for (const text of filters) {
+    const filter = parseFilter(text);
+    for (const Severity of SEVERITIES) {
+      for (const Channel of CHANNELS) {
+        for (const other of others) {
+          if (filter({ ...other, Severity, Channel })) assert.ok(filter.mayMatch(Severity, Channel), `${text} / ${Severity} ${Channel}`);
+        }
+      }
+    }
+  }
 });
 
 test.run();

@@ -94,6 +94,22 @@ test('records get Host, Process, ProcessId and TimeStamp unless they bring their
   await logging.close();
 });
 
+test('accepts() is false only when no logger filter and no subscriber could take the record', async () => {
+  const { logging } = captureLogging({ console: { type: 'console', filter: 'Severity >= info' } }, tempDir());
+  assert.not.ok(logging.accepts('debug', 'http'));
+  assert.ok(logging.accepts('info', 'http'));
+  logging.reconfigure({ console: { type: 'console', filter: 'Severity >= info' }, tx: { type: 'console', filter: 'Channel = transaction' } });
+  assert.ok(logging.accepts('debug', 'transaction'));
+  assert.not.ok(logging.accepts('debug', 'http'));
+  const stop = logging.subscribe(() => {});
+  assert.ok(logging.accepts('debug', 'http'));
+  stop();
+  assert.not.ok(logging.accepts('debug', 'http'));
+  logging.reconfigure({});
+  assert.not.ok(logging.accepts('critical', 'chain'));
+  await logging.close();
+});
+
 test('a console logger writes one line per record to stderr', async () => {
   const dir = tempDir();
   const { logging, stderr } = captureLogging({ console: { type: 'console', format: '{Severity}: {Message}' } }, dir);

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { attributeValue, formatTimeStamp, recordToJson } from '../../../../runtime/log/record.js';
+import { attributeReader, formatTimeStamp, recordToJson } from '../../../../runtime/log/record.js';
 
 test('JSON record keys come in the order of http.md §8 whatever order the record has', () => {
   const json = recordToJson({
@@ -35,6 +35,7 @@ test('TimeStamp renders as YYYY-MM-DDThh:mm:ss.mmmZ in UTC', () => {
 
 test('nested attributes are reached by dotted paths', () => {
   const record = { Request: { Method: 'POST' }, BlockHeader: { producer: { name: 'p' } } };
+  const attributeValue = (from: typeof record, path: string) => attributeReader(path)(from);
   assert.is(attributeValue(record, 'Request.Method'), 'POST');
   assert.is(attributeValue(record, 'Request.Target'), undefined);
   assert.is(attributeValue(record, 'BlockHeader.producer.name'), 'p');

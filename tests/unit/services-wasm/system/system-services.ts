@@ -1,8 +1,8 @@
 // The system services as `make services` builds them, deployed into a TestChain with their
 // account flags, and run by action name with arguments packed from each service's own schema.
-import { compileSchema, type AnyType, type Schema } from '../../../../host-api/index.js';
 import type { RunOptions, RunResult, TestChain } from '../../../../runtime/testing/test-chain.js';
 import { compiledService } from '../program.js';
+import { ServiceCodec, type ServiceSchema } from '../service-codec.js';
 
 export const PRIVILEGED = 1n;
 export const VERIFY = 2n;
@@ -17,22 +17,16 @@ const FLAGS: Record<string, bigint> = {
   producers: PRIVILEGED,
 };
 
-interface ServiceSchema {
-  service: string;
-  types: Schema;
-  actions: Record<string, { params: AnyType; result?: AnyType }>;
-}
-
 export interface ActionResult extends RunResult {
   /** The unpacked return value (undefined when the action failed or returns nothing). */
   readonly value: unknown;
 }
 
 export class SystemService {
-  private readonly types: ReturnType<typeof compileSchema>;
+  private readonly codec: ServiceCodec;
 
-  private constructor(readonly name: string, readonly binary: Uint8Array, private readonly schema: ServiceSchema) {
-    this.types = compileSchema(schema.types);
+  private constructor(readonly name: string, readonly binary: Uint8Array, schema: ServiceSchema) {
+    this.codec = new ServiceCodec(schema);
   }
 
   /** The service folder services-wasm/<name>, compiled once per process. */
@@ -48,14 +42,13 @@ export class SystemService {
 
   /** The packed argument Object of `action`. */
   pack(action: string, args: unknown): Uint8Array {
-    return this.types.typeOf(this.actionSchema(action).params).pack(args);
+    return this.codec.args(action, args);
   }
 
   /** Runs `action` sent by `sender` (a transaction unless options say otherwise). */
   run(chain: TestChain, sender: string | bigint, action: string, args: unknown, options?: RunOptions): ActionResult {
     const result = chain.run({ sender, service: this.name, method: action, rawData: this.pack(action, args) }, options);
-    const resultType = this.actionSchema(action).result;
-    return { ...result, value: result.error || !resultType ? undefined : this.types.typeOf(resultType).unpack(result.retval) };
+    return { ...result, value: this.codec.valueOf(action, result) };
   }
 
   /** Runs `action` and returns its value; throws with the error when it fails. */
@@ -63,12 +56,6 @@ export class SystemService {
     const result = this.run(chain, sender, action, args, options);
     if (result.error !== undefined) throw new Error(`${this.name}::${action} failed: ${result.error}`);
     return result.value;
-  }
-
-  private actionSchema(action: string): { params: AnyType; result?: AnyType } {
-    const entry = this.schema.actions[action];
-    if (!entry) throw new Error(`${this.name} has no action ${action}`);
-    return entry;
   }
 }
 

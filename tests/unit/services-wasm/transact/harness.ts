@@ -8,11 +8,12 @@ import { DbId } from '../../../../host-api/abi/databases.js';
 import { statusKey } from '../../../../host-api/abi/keys.js';
 import {
   Transaction, accountNumberFromName, compileSchema, methodNumberFromName, transactionId,
-  type Action, type AnyType, type Claim, type Schema, type Tapos,
+  type Action, type Claim, type Tapos,
 } from '../../../../host-api/index.js';
 import { ProcessTransactionArgs, StatusRow } from '../../../../host-api/types/native.js';
 import { TestChain, type RunOptions, type RunResult } from '../../../../runtime/testing/test-chain.js';
 import { compiledEntry, compiledService, type CompiledService } from '../program.js';
+import { ServiceCodec, type ServiceSchema } from '../service-codec.js';
 
 const SERVICES_DIR = 'tests/unit/services-wasm/transact/services';
 const PRIVILEGED = 1n;
@@ -24,44 +25,6 @@ export const NOW = 1_735_689_600n;
 export const RUNNERS = ['runner', 'svc-a', 'svc-b'] as const;
 /** Accounts without code. */
 export const USERS = ['alice', 'bob', 'carol'] as const;
-
-export interface ServiceSchema {
-  service: string;
-  types: Schema;
-  actions: Record<string, { params: AnyType; result?: AnyType }>;
-  history: Record<string, AnyType>;
-}
-
-/** Packs arguments and unpacks results and events of one service by its schema. */
-export class ServiceCodec {
-  private readonly types;
-
-  constructor(readonly schema: ServiceSchema) {
-    this.types = compileSchema(schema.types);
-  }
-
-  args(action: string, args: unknown): Uint8Array {
-    const entry = this.schema.actions[action];
-    if (!entry) throw new Error(`${this.schema.service} has no action ${action}`);
-    return this.types.typeOf(entry.params).pack(args);
-  }
-
-  result(action: string, retval: Uint8Array): unknown {
-    const type = this.schema.actions[action]?.result;
-    if (!type) throw new Error(`${this.schema.service}::${action} returns nothing`);
-    return this.types.typeOf(type).unpack(retval);
-  }
-
-  event(name: string, value: Uint8Array): unknown {
-    const data = this.schema.history[name]!;
-    const envelope = this.types.typeOf({ Object: { service: 'AccountNumber', type: { Option: 'MethodNumber' }, data: { Option: data } } });
-    return (envelope.unpack(value) as { data: unknown }).data;
-  }
-
-  eventNames(): string[] {
-    return Object.keys(this.schema.history);
-  }
-}
 
 const eventHeader = compileSchema({}).typeOf({ Object: { service: 'AccountNumber', type: { Option: 'MethodNumber' } } });
 
@@ -213,8 +176,7 @@ export class TransactChain {
   /** Runs one action directly (not as a transaction); `value` is its decoded result. */
   call(sender: string | bigint, service: string, method: string, args: unknown = {}, options: RunOptions = {}): RunResult & { value?: unknown } {
     const result = this.chain.run(this.action(sender, service, method, args), options);
-    const hasResult = this.codec(service).schema.actions[method]?.result !== undefined;
-    return { ...result, value: result.error || !hasResult ? undefined : this.codec(service).result(method, result.retval) };
+    return { ...result, value: this.codec(service).valueOf(method, result) };
   }
 
   /** The events a run emitted, decoded by the schema of the service that emitted each. */
