@@ -1,14 +1,13 @@
-import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { isAbsolute, join } from 'node:path';
 import type { Duplex } from 'node:stream';
 import type { AdminRoutes } from '../admin/admin-routes.js';
 import type { Chain } from '../chain/chain.js';
 import type { ListenSpec, StaticServiceSpec, TlsSpec } from '../config/server-config.js';
 import { isAdminRequest, refuseAdmin } from './admin-access.js';
 import { hostName, hostPort, resolveHost } from './host-resolution.js';
+import { createHttpsServer } from './https-server.js';
+import { resolveInNodeDir } from './node-dir-paths.js';
 import { RequestTooLarge } from './read-body.js';
 import { defaultLocalHosts, type LocalHost } from './local-hosts.js';
 import { login } from './login.js';
@@ -68,7 +67,7 @@ export class NodeHttpServer {
   /** Applies settings the configuration changed; they hold from the next request on. */
   configure(settings: LiveHttpSettings, baseDir: string): void {
     this.hosts = settings.hosts;
-    this.staticHosts = new Map(settings.services.map((s) => [s.host, new StaticFiles(resolvePath(baseDir, s.root))]));
+    this.staticHosts = new Map(settings.services.map((s) => [s.host, new StaticFiles(resolveInNodeDir(baseDir, s.root))]));
     // Node's keep-alive timer closes a connection idle between requests and announces
     // `Keep-Alive: timeout=<s>` (http.md §2); 0 turns both off.
     this.keepAliveMs = settings.httpTimeoutUs === null ? 0 : Math.max(1, Math.round(settings.httpTimeoutUs / 1000));
@@ -77,10 +76,10 @@ export class NodeHttpServer {
 
   /**
    * Opens one listener (`local` paths and TLS files relative to `baseDir`); it resolves to the
-   * spec with the address and port it really got.
+   * spec with the address and port it really got. TLS files that do not serve are a ConfigError.
    */
-  listen(spec: ListenSpec, baseDir: string, tls?: TlsSpec): Promise<ListenSpec> {
-    const server = spec.protocol === 'https' ? createHttpsServer(tlsOptions(baseDir, tls!)) : createServer();
+  async listen(spec: ListenSpec, baseDir: string, tls?: TlsSpec): Promise<ListenSpec> {
+    const server = spec.protocol === 'https' ? createHttpsServer(baseDir, tls!) : createServer();
     server.on('request', (req: IncomingMessage, res: ServerResponse) => this.onRequest(req, res));
     server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
       if (this.options.onUpgrade?.(req, socket, head)) return;
@@ -96,7 +95,7 @@ export class NodeHttpServer {
         const address = server.address() as AddressInfo;
         resolve({ protocol: spec.protocol, address: address.address, port: address.port });
       };
-      if (spec.protocol === 'local') server.listen(resolvePath(baseDir, spec.path), done);
+      if (spec.protocol === 'local') server.listen(resolveInNodeDir(baseDir, spec.path), done);
       else server.listen(spec.port, spec.address, done);
     });
   }
@@ -191,20 +190,4 @@ export class NodeHttpServer {
     }
     return notFound(res, target);
   }
-}
-
-function resolvePath(baseDir: string, path: string): string {
-  return isAbsolute(path) ? path : join(baseDir, path);
-}
-
-/**
- * The certificate and key of an https listener, read at start (TLS changes need a restart); the
- * configuration refuses https without both.
- */
-function tlsOptions(baseDir: string, tls: TlsSpec): { cert: Buffer; key: Buffer; ca?: Buffer[] } {
-  return {
-    cert: readFileSync(resolvePath(baseDir, tls.certificate!)),
-    key: readFileSync(resolvePath(baseDir, tls.key!)),
-    ...(tls.trustfiles?.length ? { ca: tls.trustfiles.map((f) => readFileSync(resolvePath(baseDir, f))) } : {}),
-  };
 }

@@ -15,11 +15,19 @@ export interface RunningNode {
 /** The CLI entry point, bin/tsibase.js. */
 export const BIN = join(process.cwd(), 'bin', 'tsibase.js');
 
-/** Starts a node on `dir` with `args`; `env` adds variables to the process's environment. */
+/** Starts a node on `dir` with `args`, listening on a free loopback port; `env` adds variables to the process's environment. */
 export function startNode(dir: string, args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<RunningNode> {
+  return startNodeProcess(dir, ['-l', '127.0.0.1:0', ...args], env);
+}
+
+/**
+ * Starts `tsibase node <dir> <args>` as given (without `-l` it listens where `<dir>/config.json`
+ * says) and resolves once it is started: `api` is the first http or https listener it reports.
+ */
+export function startNodeProcess(dir: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<RunningNode> {
   // TSIBASE_NODE_FLAGS passes flags to the node process's Node.js (e.g. --cpu-prof for profiling).
   const flags = (process.env.TSIBASE_NODE_FLAGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...flags, BIN, 'node', dir, '-l', '127.0.0.1:0', ...args], {
+  const child = spawn(process.execPath, [...flags, BIN, 'node', dir, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env },
   });
   let output = '';
@@ -27,7 +35,7 @@ export function startNode(dir: string, args: string[] = [], env: NodeJS.ProcessE
     const timer = setTimeout(() => reject(new Error(`node did not start:\n${output}`)), 20_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
-      const m = /listening on (http:\/\/[^\s]+)/.exec(output);
+      const m = /listening on (https?:\/\/[^\s]+)/.exec(output);
       if (!m) return;
       clearTimeout(timer);
       child.stdout!.off('data', onData);

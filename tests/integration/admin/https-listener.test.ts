@@ -1,0 +1,104 @@
+// An https listener from the configuration (http.md §6: `listen` protocol https with `tls`, taken
+// at start) on a real node process: the node serves HTTPS with the configured certificate, and
+// TLS files that cannot serve stop the start with an error naming the field.
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { request } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TLSSocket } from 'node:tls';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { writeConfigFile } from '../../../runtime/config/config-file.js';
+import { X_ADMIN } from '../../lib/admin-requests.js';
+import { startNodeProcess, type RunningNode } from '../../lib/node-process.js';
+import { makeSelfSignedCertificate, type TlsFiles } from '../../lib/tls-certificate.js';
+
+interface Ctx { dir: string; tls: TlsFiles; node: RunningNode }
+const test = suite<Ctx>('https listener');
+
+interface HttpsReply { status: number; body: string; fingerprint256: string }
+
+/** GET `path` on x-admin over HTTPS to 127.0.0.1:`port`, trusting only `ca`. */
+function httpsGet(port: string, path: string, ca: string): Promise<HttpsReply> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path, ca, headers: { host: `${X_ADMIN}:${port}` } }, (res) => {
+      const fingerprint256 = (res.socket as TLSSocket).getPeerCertificate().fingerprint256;
+      let body = '';
+      res.on('data', (chunk) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode!, body, fingerprint256 }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** A node directory whose config.json has one https listener on a free port and `tls`. */
+function httpsNodeDir(dir: string, name: string, tls: Record<string, unknown>): string {
+  const nodeDir = join(dir, name);
+  mkdirSync(nodeDir, { recursive: true });
+  writeConfigFile(nodeDir, { listen: [{ protocol: 'https', address: '127.0.0.1', port: 0 }], tls });
+  return nodeDir;
+}
+
+/** The output of a node start that must fail. */
+async function failedStart(nodeDir: string): Promise<string> {
+  try {
+    const node = await startNodeProcess(nodeDir, []);
+    await node.stop();
+  } catch (err) {
+    return (err as Error).message;
+  }
+  assert.unreachable('the node started');
+  return '';
+}
+
+test.before(async (ctx) => {
+  ctx.dir = mkdtempSync(join(tmpdir(), 'tsibase-https-'));
+  ctx.tls = makeSelfSignedCertificate(ctx.dir);
+  // Relative TLS paths are in the node directory.
+  const nodeDir = httpsNodeDir(ctx.dir, 'node', { certificate: '../node.crt', key: ctx.tls.key });
+  ctx.node = await startNodeProcess(nodeDir, []);
+});
+
+test.after(async (ctx) => {
+  await ctx.node?.stop();
+  rmSync(ctx.dir, { recursive: true, force: true });
+});
+
+test('the configured https listener serves the admin API with the configured certificate', async (ctx) => {
+  assert.match(ctx.node.api, /^https:\/\/tsibase\.localhost:\d+$/);
+  const status = await httpsGet(ctx.node.port, '/native/admin/status', ctx.tls.pem);
+  assert.equal({ status: status.status, body: JSON.parse(status.body) }, { status: 200, body: ['needgenesis'] });
+  assert.is(status.fingerprint256, ctx.tls.fingerprint256);
+  const config = JSON.parse((await httpsGet(ctx.node.port, '/config', ctx.tls.pem)).body);
+  assert.equal(config.listen, [{ protocol: 'https', address: '127.0.0.1', port: 0 }]);
+  assert.equal(config.tls, { certificate: '../node.crt', key: ctx.tls.key });
+});
+
+test('a client that does not trust the certificate is refused by its own TLS check', async (ctx) => {
+  const other = makeSelfSignedCertificate(ctx.dir, 'other');
+  try {
+    await httpsGet(ctx.node.port, '/native/admin/status', other.pem);
+  } catch (err) {
+    assert.match((err as NodeJS.ErrnoException).code ?? '', /SELF_SIGNED|UNABLE_TO_VERIFY|CERT/);
+    return;
+  }
+  assert.unreachable('the request went through');
+});
+
+test('a missing key file stops the start; the error names tls.key and the file', async (ctx) => {
+  const nodeDir = httpsNodeDir(ctx.dir, 'no-key', { certificate: ctx.tls.certificate, key: 'missing.key' });
+  const output = await failedStart(nodeDir);
+  assert.match(output, 'exited (1)');
+  assert.match(output, `tls.key: cannot read ${join(nodeDir, 'missing.key')}`);
+});
+
+test('a key that is not the certificate\'s stops the start with an error naming tls', async (ctx) => {
+  const other = makeSelfSignedCertificate(ctx.dir, 'mismatch');
+  const nodeDir = httpsNodeDir(ctx.dir, 'wrong-key', { certificate: ctx.tls.certificate, key: other.key });
+  const output = await failedStart(nodeDir);
+  assert.match(output, 'exited (1)');
+  assert.match(output, 'tls: the certificate and key make no TLS context');
+});
+
+test.run();
