@@ -2,10 +2,14 @@
 SHELL := /bin/bash
 NODE_MODULES_STAMP := node_modules/.install-stamp
 TS_SOURCES := $(shell find host-api runtime tests bench -name '*.ts' ! -name '*.as.ts' ! -path 'tests/services/*' 2>/dev/null) tsconfig.json
+# The services' compile and bundle read services-wasm/ and the compiled host-api (dist/host-api).
+SERVICE_SOURCES := $(shell find services-wasm host-api -type f ! -path '*/node_modules/*' 2>/dev/null) scripts/build-services.js scripts/build-bundle.js
+DEFAULT_BUNDLE := build/default.bundle
 
-.PHONY: all install build services browser softhsm bench test run clean
+.PHONY: all install build services browser softhsm openssl bench test run clean
 
-all: build
+# The build and the default bundle (the x-admin boot screen serves build/default.bundle).
+all: build $(DEFAULT_BUNDLE)
 
 install: $(NODE_MODULES_STAMP)
 
@@ -21,9 +25,12 @@ dist/.build-stamp: $(NODE_MODULES_STAMP) $(TS_SOURCES)
 
 build: dist/.build-stamp
 
-services: build
+# Every service into build/services, then the default bundle of services-wasm/bundle.json.
+$(DEFAULT_BUNDLE): $(SERVICE_SOURCES) | dist/.build-stamp
 	node scripts/build-services.js
 	node scripts/build-bundle.js
+
+services: $(DEFAULT_BUNDLE)
 
 # The e2e tests drive Debian's chromium.
 browser:
@@ -33,7 +40,11 @@ browser:
 softhsm:
 	scripts/install-softhsm.sh
 
-test: build browser softhsm
+# The https listener tests make self-signed certificates with Debian's openssl.
+openssl:
+	scripts/install-openssl.sh
+
+test: build browser softhsm openssl
 	node scripts/run-tests.js
 
 bench: services
@@ -42,7 +53,7 @@ bench: services
 # A dev node on http://tsibase.localhost:8080 producing as `prod`; boots the default bundle
 # when ./data holds no chain yet.
 run: services
-	node bin/tsibase.js node data --producer prod --host tsibase.localhost --listen 8080 --boot build/default.bundle
+	node bin/tsibase.js node data --producer prod --host tsibase.localhost --listen 8080 --boot $(DEFAULT_BUNDLE)
 
 clean:
 	rm -rf dist build
