@@ -3,7 +3,8 @@
 // bench/http's serveSys query reading 5 rows, measured on the same node in the same run.
 // Run: make bench (or node scripts/run-bench.js graphql).
 import { formatRate } from '../lib/measure.js';
-import { CONNECTIONS, PIPELINING, SECONDS, benchService, fillRows, requestRate, rowsService, serveSysQueryRate, startBenchNode } from '../lib/http-load.js';
+import { CONNECTIONS, PIPELINING, benchService, fillRows, requestRate, rowsService, serveSysQueryRate, startBenchNode } from '../lib/http-load.js';
+import { SECONDS, WARM_UP_SECONDS } from '../lib/closed-loop.js';
 
 const PAGE = 100;
 const QUERY = `{ rows(first: ${PAGE}) { edges { node { id owner label amount } cursor } pageInfo { hasNextPage endCursor } } }`;
@@ -18,7 +19,7 @@ try {
   const edges = (JSON.parse(graphql.body) as { data: { rows: { edges: unknown[] } } }).data.rows.edges.length;
   if (edges !== PAGE) throw new Error(`expected ${PAGE} edges, got ${edges}: ${graphql.body.slice(0, 200)}`);
   const rows = await serveSysQueryRate(node);
-  console.log(`bench/graphql (node ${process.version}); ${CONNECTIONS} connections x ${PIPELINING} pipelined, ${SECONDS} s each`);
+  console.log(`bench/graphql (node ${process.version}); ${CONNECTIONS} connections x ${PIPELINING} pipelined, ${SECONDS} s each after ${WARM_UP_SECONDS} s of warm-up`);
   console.log(`${`GraphQL page of ${PAGE} rows`.padEnd(40)} ${formatRate(graphql.rate).padStart(10)} queries/s  (${graphql.body.length}-byte reply, ${formatRate(graphql.rate * PAGE)} rows/s)`);
   console.log(`${'bench/http: serveSys reading 5 rows'.padEnd(40)} ${formatRate(rows.rate).padStart(10)} req/s  (${rows.body.length}-byte reply)`);
   console.log(`${'GraphQL page / serveSys query'.padEnd(40)} ${((graphql.rate / rows.rate) * 100).toFixed(1).padStart(9)} %`);

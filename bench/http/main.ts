@@ -5,7 +5,8 @@
 import { fork } from 'node:child_process';
 import { createServer } from 'node:http';
 import { formatRate } from '../lib/measure.js';
-import { CONNECTIONS, PIPELINING, SECONDS, fillRows, requestRate, rowsService, serveSysQueryRate, startBenchNode } from '../lib/http-load.js';
+import { CONNECTIONS, PIPELINING, fillRows, requestRate, rowsService, serveSysQueryRate, startBenchNode } from '../lib/http-load.js';
+import { SECONDS, WARM_UP_SECONDS } from '../lib/closed-loop.js';
 
 const TARGET = 0.4;
 
@@ -27,7 +28,7 @@ if (process.argv[2] === 'bare-server') {
     const barePort = await new Promise<number>((resolve) => bare.once('message', (port) => resolve(port as number)));
     const constant = await requestRate(barePort, `127.0.0.1:${barePort}`, { path: '/rows' });
     const ratio = query.rate / constant.rate;
-    console.log(`bench/http (node ${process.version}); ${CONNECTIONS} connections x ${PIPELINING} pipelined, ${SECONDS} s each`);
+    console.log(`bench/http (node ${process.version}); ${CONNECTIONS} connections x ${PIPELINING} pipelined, ${SECONDS} s each after ${WARM_UP_SECONDS} s of warm-up`);
     console.log(`${'serveSys query reading 5 rows'.padEnd(40)} ${formatRate(query.rate).padStart(10)} req/s  (${query.body.length}-byte reply)`);
     console.log(`${'bare node:http server, constant reply'.padEnd(40)} ${formatRate(constant.rate).padStart(10)} req/s`);
     console.log(`${'query / bare'.padEnd(40)} ${(ratio * 100).toFixed(1).padStart(9)} %  (target ${TARGET * 100}%: ${ratio >= TARGET ? 'met' : 'NOT met'})`);

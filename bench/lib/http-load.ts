@@ -10,10 +10,10 @@ import { ChainClient } from '../../runtime/cli/chain-client.js';
 import { startNode, type RunningNode } from '../../tests/lib/node-process.js';
 import { builtBundle } from '../../tests/lib/test-bundle.js';
 import { compiledEntry } from '../../tests/unit/services-wasm/program.js';
+import { closedLoopRate } from './closed-loop.js';
 
 export const CONNECTIONS = 16;
 export const PIPELINING = 4;
-export const SECONDS = 3;
 
 export interface LoadRequest {
   method?: 'GET' | 'POST';
@@ -28,7 +28,7 @@ export interface LoadResult {
   body: string;
 }
 
-/** Requests per second of `request` with Host `host` against 127.0.0.1:`port`, each reply checked to be a 200. */
+/** Requests per second (after a warm-up) of `request` with Host `host` against 127.0.0.1:`port`, each reply checked to be a 200. */
 export async function requestRate(port: number, host: string, request: LoadRequest): Promise<LoadResult> {
   const pool = new Pool(`http://127.0.0.1:${port}`, { connections: CONNECTIONS, pipelining: PIPELINING });
   const options = {
@@ -38,20 +38,13 @@ export async function requestRate(port: number, host: string, request: LoadReque
   const first = await pool.request(options);
   const body = await first.body.text();
   if (first.statusCode !== 200) throw new Error(`${options.method} ${host}${request.path}: ${first.statusCode} ${body}`);
-  let done = 0;
-  const deadline = performance.now() + SECONDS * 1000;
-  const start = performance.now();
-  await Promise.all(Array.from({ length: CONNECTIONS * PIPELINING }, async () => {
-    while (performance.now() < deadline) {
-      const r = await pool.request(options);
-      await r.body.arrayBuffer();
-      if (r.statusCode !== 200) throw new Error(`${options.method} ${host}${request.path}: ${r.statusCode}`);
-      done++;
-    }
-  }));
-  const elapsed = (performance.now() - start) / 1000;
+  const rate = await closedLoopRate(CONNECTIONS * PIPELINING, async () => {
+    const r = await pool.request(options);
+    await r.body.arrayBuffer();
+    if (r.statusCode !== 200) throw new Error(`${options.method} ${host}${request.path}: ${r.statusCode}`);
+  });
   await pool.close();
-  return { rate: done / elapsed, body };
+  return { rate, body };
 }
 
 export interface BenchNode {
