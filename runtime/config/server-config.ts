@@ -37,6 +37,11 @@ export interface ServerConfig {
   /** Microseconds before an idle connection is closed; null = never. */
   readonly http_timeout: number | null;
   readonly loggers: Readonly<Record<string, unknown>>;
+  /**
+   * Bytes of database cache this node wants held in memory (psibase's `database-cache-size`);
+   * checked at start, status `slow` when it cannot be locked. Absent = no wish, no check.
+   */
+  readonly database_cache_size?: number;
   /** Fields this node does not know, kept as given. */
   readonly [unknown: string]: unknown;
 }
@@ -136,8 +141,8 @@ function staticService(field: string, value: Json): StaticServiceSpec {
 /** Timeouts are kept as JS numbers, so exact up to 2^53 - 1 µs. */
 const MAX_HTTP_TIMEOUT_US = Number.MAX_SAFE_INTEGER;
 
-/** The fields this node knows: the defaults' and the optional `tls`. */
-const KNOWN_FIELDS = [...Object.keys(defaultConfig()), 'tls'];
+/** The fields this node knows: the defaults' and the optional ones. */
+const KNOWN_FIELDS = [...Object.keys(defaultConfig()), 'tls', 'database_cache_size'];
 
 /**
  * Checks a configuration object (a PUT body or the persisted file) and returns it normalised:
@@ -169,6 +174,8 @@ export function parseServerConfig(value: Json, base: ServerConfig, directory: st
   if (!Array.isArray(out.services)) fail('services', 'expected an array of {host, root}');
   out.services = out.services.map((s, i) => staticService(`services[${i}]`, s));
   out.http_timeout = out.http_timeout === null ? null : integer('http_timeout', out.http_timeout, 0, MAX_HTTP_TIMEOUT_US);
+  if (out.database_cache_size === undefined || out.database_cache_size === null) delete out.database_cache_size;
+  else out.database_cache_size = integer('database_cache_size', out.database_cache_size, 0, Number.MAX_SAFE_INTEGER);
   if (!isObject(out.loggers)) fail('loggers', 'expected an object with one field per logger');
   try {
     parseLoggersConfig(out.loggers, directory);

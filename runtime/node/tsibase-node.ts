@@ -19,8 +19,9 @@ import { Logging } from '../log/index.js';
 import type { ExtraGauge } from '../metrics/open-metrics.js';
 import { TransactionCounters } from '../metrics/transaction-counters.js';
 import { Engine } from '../wasm/engine.js';
-import { logBlock, loggedOutcomes, logRequest } from './node-log.js';
 import { peersOf } from './configured-peers.js';
+import { databaseCacheIsSlow } from './database-cache.js';
+import { logBlock, loggedOutcomes, logRequest } from './node-log.js';
 
 /** How a node is started: its directory and the command line, which beats the config file (http.md §6). */
 export interface NodeStartOptions {
@@ -45,6 +46,7 @@ export class TsibaseNode implements NodeControl {
   private requestShutdown!: (request: ShutdownRequest) => void;
   private starting = true;
   private stopping = false;
+  private readonly slow: boolean;
   private current: ServerConfig;
   private readonly store: LmdbStore;
   private readonly server: NodeHttpServer;
@@ -56,6 +58,7 @@ export class TsibaseNode implements NodeControl {
     this.current = config;
     this.logging = new Logging(config.loggers, { directory: options.dir });
     this.logSockets = new LogSockets(this.logging);
+    this.slow = databaseCacheIsSlow(config, this.logging);
     this.shutdownRequested = new Promise((resolve) => (this.requestShutdown = resolve));
     const dbDir = join(options.dir, 'db');
     this.store = LmdbStore.open(dbDir);
@@ -114,6 +117,7 @@ export class TsibaseNode implements NodeControl {
 
   status(): string[] {
     const values: string[] = [];
+    if (this.slow) values.push('slow');
     if (this.starting) values.push('startup');
     if (this.stopping) values.push('shutdown');
     if (!this.chain.hasChain) values.push('needgenesis');
