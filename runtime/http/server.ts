@@ -33,7 +33,12 @@ export interface HttpServerOptions {
   readonly onError?: (error: Error) => void;
   /** Called when a request has been answered (for the request log). */
   readonly onResponse?: (req: IncomingMessage, res: ServerResponse, micros: number) => void;
+  /** True while the node initialises: only the status is answered then (http.md §7). */
+  readonly startingUp?: () => boolean;
 }
+
+/** The one endpoint that answers while the node starts up: it is what says `startup`. */
+const STATUS_PATH = '/native/admin/status';
 
 /** The settings the configuration may change while the node runs. */
 export interface LiveHttpSettings {
@@ -133,6 +138,9 @@ export class NodeHttpServer {
     const target = req.url ?? '';
     if (!target.startsWith('/')) return text(res, 400, 'Invalid request target');
     const url = new URL(target, 'http://host');
+    if (this.options.startingUp?.() && url.pathname !== STATUS_PATH) {
+      return text(res, 503, 'The node is starting up; try again in a moment.', { 'Retry-After': '1' });
+    }
     if (url.pathname.startsWith('/native')) return this.native(req, res, target, url.pathname);
 
     const hostHeader = req.headers.host ?? '';

@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { bootTransactions, runBoot, type Bundle } from '../../host-api/index.js';
 import { adminApi } from '../admin/admin-api.js';
 import { keyEndpoints } from '../admin/key-endpoints.js';
@@ -86,11 +87,15 @@ export class TsibaseNode implements NodeControl {
       onUpgrade: (req, socket, head) => this.logSockets.upgrade(req, socket, head),
       onError: (err) => this.logging.error('http', err.stack ?? err.message),
       onResponse: (req, res, micros) => logRequest(this.logging, req, res, micros),
+      startingUp: () => this.starting,
     });
     this.server.configure(this.liveHttpSettings(config), options.dir);
   }
 
-  /** Opens the node directory (creating it and its configuration file), boots if asked, listens. */
+  /**
+   * Opens the node directory (creating it and its configuration file), listens, then boots if
+   * asked: while it starts up the listeners answer the status (`startup`) and 503 to the rest.
+   */
   static async start(options: NodeStartOptions): Promise<TsibaseNode> {
     mkdirSync(options.dir, { recursive: true });
     const stored = readConfigFile(options.dir);
@@ -104,9 +109,9 @@ export class TsibaseNode implements NodeControl {
     };
     const node = new TsibaseNode(options, config);
     try {
+      for (const spec of config.listen) node.listeners.push(await node.server.listen(spec, options.dir, config.tls));
       await node.bootIfAsked();
       node.chain.start();
-      for (const spec of config.listen) node.listeners.push(await node.server.listen(spec, options.dir, config.tls));
     } catch (err) {
       await node.stop({ restart: false, force: true, soft: false });
       throw err;
@@ -184,7 +189,11 @@ export class TsibaseNode implements NodeControl {
     if (!bundle || this.chain.hasChain) return;
     const started = performance.now();
     const boot = bootTransactions(bundle, { producer: this.chain.producer });
-    await runBoot(boot, { pushBoot: async (body) => this.chain.boot(body), push: (t) => this.chain.push(t, 'applied') });
+    // Each step waits for the event loop's next turn, so the listeners answer while a bundle boots.
+    await runBoot(boot, {
+      pushBoot: (body) => nextTurn().then(() => this.chain.boot(body)),
+      push: (t) => nextTurn().then(() => this.chain.push(t, 'applied')),
+    });
     this.logging.info('chain', `booted a chain with ${bundle.services.length} services in ${Math.round(performance.now() - started)} ms`);
   }
 }
