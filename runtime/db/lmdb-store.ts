@@ -2,7 +2,7 @@
 // writes go to that overlay, and commit moves the overlay into LMDB in one transaction.
 
 import { DbId } from '../../host-api/abi/databases.js';
-import { databaseStatusKey, eventKey } from '../../host-api/abi/keys.js';
+import { NativeTable, databaseStatusKey, eventKey } from '../../host-api/abi/keys.js';
 import { TsibaseError } from '../../host-api/errors.js';
 import { copyBytes, toBinaryString } from './binary-string.js';
 import { counterIndexOf, readCounter, requireEventId, withCounter } from './event-counters.js';
@@ -16,8 +16,17 @@ import { WriteOverlay } from './write-overlay.js';
 
 const statusKey = databaseStatusKey();
 
+/** Native tables whose rows readers cache (see Store.nativeRowsVersion). */
+const CACHED_TABLES = new Set<number>([NativeTable.code, NativeTable.codeByHash, NativeTable.config]);
+
+/** Whether a native key is a row of a cached table: a u16 table number, then index 0. */
+function isCachedNativeRow(key: Uint8Array): boolean {
+  return key.length >= 3 && key[2] === 0 && CACHED_TABLES.has((key[0]! << 8) | key[1]!);
+}
+
 export class LmdbStore implements Store {
   readonly subjective: UndoScope;
+  nativeRowsVersion = 0;
   private readonly chainOverlay = new WriteOverlay();
   private readonly subjectiveOverlay = new WriteOverlay();
   private readonly chain: UndoScope;
@@ -61,12 +70,14 @@ export class LmdbStore implements Store {
   put(db: number, key: Uint8Array, value: Uint8Array): void {
     requireStorableKey(key);
     requireBytes('value', value);
+    this.noteWrite(db, key);
     this.overlayOf(db).write(db, toBinaryString(key), copyBytes(value));
   }
 
   remove(db: number, key: Uint8Array): void {
     requireBytes('key', key);
     const overlay = this.overlayOf(db);
+    this.noteWrite(db, key);
     // LMDB holds no empty key, so there is nothing to remove (and LMDB would refuse the delete).
     if (key.length > 0) overlay.write(db, toBinaryString(key), null);
   }
@@ -92,6 +103,7 @@ export class LmdbStore implements Store {
   }
 
   rollback(checkpoint: number): void {
+    this.nativeRowsVersion++;
     this.chain.rollback(checkpoint);
   }
 
@@ -104,6 +116,7 @@ export class LmdbStore implements Store {
   }
 
   abort(): void {
+    this.nativeRowsVersion++;
     this.chain.abort();
   }
 
@@ -112,6 +125,10 @@ export class LmdbStore implements Store {
     this.chainOverlay.clear();
     this.subjectiveOverlay.clear();
     return this.environment.close();
+  }
+
+  private noteWrite(db: number, key: Uint8Array): void {
+    if (db === DbId.native && isCachedNativeRow(key)) this.nativeRowsVersion++;
   }
 
   private overlayOf(db: number): WriteOverlay {

@@ -49,6 +49,11 @@ export interface UndoScope {
  */
 export interface Store extends KvReader, KvWriter, UndoScope {
   readonly subjective: UndoScope;
+  /**
+   * Moves whenever a row of the native code, codeByHash or config tables may have changed (a
+   * write to one, a rollback, an abort), so what is decoded from those rows can be cached.
+   */
+  readonly nativeRowsVersion: number;
   /** Appends an event to database 4, 5 or 6 and returns its id (host-abi §9). */
   putSequential(db: number, value: Uint8Array): bigint;
   getSequential(db: number, id: bigint): Uint8Array | undefined;

@@ -3,7 +3,7 @@ import { accountNumberFromName } from '../../host-api/names/index.js';
 import type { HttpRequest } from '../../host-api/types/index.js';
 import { ServeArgs } from '../../host-api/types/native.js';
 import type { Chain } from '../chain/chain.js';
-import { readServiceCode } from '../wasm/service-code.js';
+import { serviceCodeOf } from '../wasm/service-code.js';
 import { ExecutionContext } from '../wasm/execution-context.js';
 import { hostName } from './host-resolution.js';
 import { NO_BODY, hasNoBody, readBody } from './read-body.js';
@@ -22,7 +22,7 @@ const HIDDEN_HEADERS = new Set(['proxy-authorization', 'sec-websocket-extensions
 
 /** Whether the chain has an http-server service to route requests. */
 export function hasHttpService(chain: Chain): boolean {
-  return readServiceCode(chain.store, HTTP) !== undefined;
+  return serviceCodeOf(chain.store, HTTP) !== undefined;
 }
 
 /** The request as services see it: hidden headers, `Authorization` and the session cookie dropped. */

@@ -9,9 +9,9 @@ import { TemporaryDb } from '../db/temporary-db.js';
 import { ExecutionMeter, type ExecutionBudget } from './admission/index.js';
 import type { Engine } from './engine.js';
 import { HostError } from './errors.js';
-import { readSizeLimits, type SizeLimits } from './host-imports/db-access.js';
+import { sizeLimitsOf, type SizeLimits } from './host-imports/db-access.js';
 import type { SocketHost } from './linker.js';
-import { readServiceCode } from './service-code.js';
+import { serviceCodeOf } from './service-code.js';
 import { ServiceInstance } from './service-instance.js';
 import { appendAction, newActionTrace } from './trace.js';
 
@@ -104,7 +104,7 @@ export class ExecutionContext {
 
   /** Key and value size limits, read once per context: a change takes effect for the next one. */
   get sizeLimits(): SizeLimits {
-    return (this.limits ??= readSizeLimits(this.store));
+    return (this.limits ??= sizeLimitsOf(this.store));
   }
 
   /** The context's temporary database (67), created when first used. */
@@ -234,7 +234,7 @@ export class ExecutionContext {
     if (this.instances.size >= Limits.maxServicesPerContext) {
       throw new HostError('HOST_LIMIT', `more than ${Limits.maxServicesPerContext} services in one execution context`);
     }
-    const code = readServiceCode(this.store, service);
+    const code = serviceCodeOf(this.store, service);
     if (!code) throw new HostError('SERVICE_NOT_FOUND', `service '${accountNameFromNumber(service)}' has no code`);
     if (this.mode === 'verify' && (code.flags & CodeFlags.isVerify) === 0n) {
       throw new HostError('HOST_ACCESS_DENIED', `service '${accountNameFromNumber(service)}' is not a verify service and cannot run in verify mode`);

@@ -1,9 +1,9 @@
 import { DbId } from '../../host-api/abi/databases.js';
-import { equalBytes } from '../../host-api/encoding/bytes.js';
 import { codeByHashKey, codeKey } from '../../host-api/abi/keys.js';
 import { CodeByHashRow, CodeRow } from '../../host-api/types/native.js';
 import { sha256 } from '../crypto/sha256.js';
-import type { KvReader, KvWriter } from '../db/store.js';
+import type { KvReader, KvWriter, Store } from '../db/store.js';
+import { NativeRowCache } from './native-row-cache.js';
 
 // Service code lives in two native tables: `code` (account -> flags, code hash) and
 // `codeByHash` (hash -> bytes, reference count), so identical code is stored once.
@@ -16,22 +16,10 @@ export interface ServiceCode {
   readonly code: () => Uint8Array;
 }
 
-/** Decoded code rows by account, kept with the row bytes they were decoded from. */
-const decodedRows = new Map<bigint, { readonly row: Uint8Array; readonly code: CodeRow }>();
-
-/** The code row as stored now; decoding is skipped when the bytes are the ones last decoded. */
-function codeRowOf(row: Uint8Array, account: bigint): CodeRow {
-  const cached = decodedRows.get(account);
-  if (cached && equalBytes(cached.row, row)) return cached.code;
-  const code = CodeRow.unpack(row);
-  decodedRows.set(account, { row: row.slice(), code });
-  return code;
-}
-
 export function readServiceCode(db: KvReader, account: bigint): ServiceCode | undefined {
   const row = db.get(DbId.native, codeKey(account));
   if (!row) return undefined;
-  const code = codeRowOf(row, account);
+  const code = CodeRow.unpack(row);
   if (code.codeHash.every((b) => b === 0)) return undefined;
   return {
     account,
@@ -43,6 +31,13 @@ export function readServiceCode(db: KvReader, account: bigint): ServiceCode | un
       return CodeByHashRow.unpack(stored).code;
     },
   };
+}
+
+const serviceCodes = new NativeRowCache<bigint, ServiceCode | undefined>(readServiceCode);
+
+/** readServiceCode through a cache that holds until the store's code rows may have changed. */
+export function serviceCodeOf(store: Store, account: bigint): ServiceCode | undefined {
+  return serviceCodes.get(store, account);
 }
 
 /** Sets (or, with empty code, clears) an account's code and flags, keeping reference counts. */

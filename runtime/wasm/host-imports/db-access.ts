@@ -2,9 +2,10 @@ import { DbId, Limits, dbAccess, isPrefixedDb } from '../../../host-api/abi/data
 import { configKey } from '../../../host-api/abi/keys.js';
 import { ConfigRow } from '../../../host-api/types/native.js';
 import { startsWithBytes } from '../../db/binary-string.js';
-import type { KvReader, KvWriter } from '../../db/store.js';
+import type { KvReader, KvWriter, Store } from '../../db/store.js';
 import { HostError } from '../errors.js';
 import type { ExecutionContext } from '../execution-context.js';
+import { NativeRowCache } from '../native-row-cache.js';
 import type { ServiceInstance } from '../service-instance.js';
 
 // The access rules of host-abi §3-5 for the kv imports: which database a mode may touch, owner
@@ -77,8 +78,12 @@ export interface SizeLimits {
   readonly maxValueSize: number;
 }
 
-/** The chain's key and value limits: the native config row, else the defaults of host-abi §3. */
-export function readSizeLimits(store: KvReader): SizeLimits {
+const sizeLimits = new NativeRowCache<null, SizeLimits>((store) => {
   const row = store.get(DbId.native, configKey());
   return row ? ConfigRow.unpack(row) : { maxKeySize: Limits.maxKeySize, maxValueSize: Limits.maxValueSize };
+});
+
+/** The chain's key and value limits: the native config row, else the defaults of host-abi §3. */
+export function sizeLimitsOf(store: Store): SizeLimits {
+  return sizeLimits.get(store, null);
 }
