@@ -6,7 +6,7 @@ import { getJson, sendJson } from '../api.js';
 import { busy, field, h, messageLine } from '../dom.js';
 import { rowsEditor } from '../rows-editor.js';
 
-/** Fields the form edits; the rest (tls too) is shown as kept and sent back as it came. */
+/** Fields the form edits; the rest (tls and database_cache_size too) is shown as kept and sent back as it came. */
 const EDITED_FIELDS = ['p2p', 'peers', 'autoconnect', 'producer', 'pkcs11-modules', 'hosts', 'listen', 'services', 'http_timeout', 'loggers'];
 
 const lines = (text) => text.split('\n').map((line) => line.trim()).filter((line) => line !== '');
@@ -102,7 +102,7 @@ export const configScreen = {
     // Nothing to save until a configuration was loaded.
     const save = h('button', { type: 'submit', class: 'primary', disabled: true }, 'Save');
     container.append(
-      h('p', { class: 'note' }, 'Saved changes apply at once, except listen and tls: those take effect when the node next starts.'),
+      h('p', { class: 'note' }, 'Saved changes apply at once, except listen, tls and database_cache_size: those take effect when the node next starts.'),
       h('form', {
         onsubmit: (event) => {
           event.preventDefault();
