@@ -33,7 +33,7 @@ export interface HttpServerOptions {
   readonly onError?: (error: Error) => void;
   /** Called when a request has been answered (for the request log). */
   readonly onResponse?: (req: IncomingMessage, res: ServerResponse, micros: number) => void;
-  /** True while the node initialises: only the status is answered then (http.md §7). */
+  /** True while the node initialises: every request but the status (http.md §7) gets a 503 then; log websockets are taken. */
   readonly startingUp?: () => boolean;
 }
 
