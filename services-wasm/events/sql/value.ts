@@ -90,14 +90,20 @@ function isDigit(c: i32): bool {
   return c >= 0x30 && c <= 0x39;
 }
 
-/** An unsigned decimal integer that fits 64 bits, or -1 as "does not". */
+const U64_MAX_DIGITS = "18446744073709551615";
+
+/** Whether the digits of `text` from `start` on spell an integer that fits 64 bits unsigned. */
+function fitsU64(text: string, start: i32): bool {
+  while (start < text.length - 1 && text.charCodeAt(start) == 0x30) start++;
+  const digits = text.length - start;
+  if (digits != U64_MAX_DIGITS.length) return digits < U64_MAX_DIGITS.length;
+  return text.substring(start) <= U64_MAX_DIGITS;
+}
+
+/** The value of the decimal digits of `text` from `start` on (they must fit 64 bits). */
 function decimalMagnitude(text: string, start: i32): u64 {
   let value: u64 = 0;
-  for (let i = start; i < text.length; i++) {
-    const digit = <u64>(text.charCodeAt(i) - 0x30);
-    if (value > (u64.MAX_VALUE - digit) / 10) return u64.MAX_VALUE;
-    value = value * 10 + digit;
-  }
+  for (let i = start; i < text.length; i++) value = value * 10 + <u64>(text.charCodeAt(i) - 0x30);
   return value;
 }
 
@@ -130,10 +136,7 @@ export function numberOf(text: string): SqlValue | null {
     if (i == exponentStart) return null;
   }
   if (i != n) return null;
-  if (integral) {
-    const magnitude = decimalMagnitude(text, digitsStart);
-    if (magnitude != u64.MAX_VALUE) return SqlValue.integer(text.charCodeAt(0) == 0x2d, magnitude);
-  }
+  if (integral && fitsU64(text, digitsStart)) return SqlValue.integer(text.charCodeAt(0) == 0x2d, decimalMagnitude(text, digitsStart));
   return SqlValue.real(parseFloat(text));
 }
 

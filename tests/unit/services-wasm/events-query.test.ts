@@ -39,6 +39,8 @@ const CONDITIONS: { where: string; params: string[]; keep: (t: Transfer) => bool
   { where: '"to" = ? AND memo LIKE ?', params: ['alice', '%rent%'], keep: (t) => t.to === 'alice' && like(t.memo, '%rent%') },
   { where: 'amount > ?', params: ['100'], keep: (t) => BigInt(t.amount) > 100n },
   { where: 'amount >= 18446744073709551614', params: [], keep: (t) => BigInt(t.amount) >= 18446744073709551614n },
+  { where: 'amount < 18446744073709551615', params: [], keep: (t) => BigInt(t.amount) < 18446744073709551615n },
+  { where: 'amount = ?', params: ['18446744073709551615'], keep: (t) => t.amount === '18446744073709551615' },
   { where: '"from" IN (\'alice\', ?, \'dave\') AND amount <= ?', params: ['bob', '500'], keep: (t) => ['alice', 'bob', 'dave'].includes(t.from) && BigInt(t.amount) <= 500n },
   { where: 'NOT ("to" = ? OR "to" = ?)', params: ['bob', 'carol'], keep: (t) => t.to !== 'bob' && t.to !== 'carol' },
   { where: '"to" NOT IN (?, ?)', params: ['bob', 'carol'], keep: (t) => t.to !== 'bob' && t.to !== 'carol' },
