@@ -9,6 +9,16 @@ export class QueryParam {
   constructor(public name: string, public value: string) {}
 }
 
+
+/** The non-empty `&`-separated pairs of a target's query, undecoded. */
+function queryPairs(target: string): Array<string> {
+  const out = new Array<string>();
+  const q = target.indexOf("?");
+  if (q < 0) return out;
+  const pairs = target.substring(q + 1).split("&");
+  for (let i = 0; i < pairs.length; i++) if (pairs[i].length > 0) out.push(pairs[i]);
+  return out;
+}
 /** A cookie of a Cookie header (`text` is its `name=value` as sent). */
 class Cookie {
   constructor(public name: string, public value: string, public text: string) {}
@@ -55,22 +65,27 @@ export class HttpRequest {
   /** The query's `key=value` pairs in order; values have %XX escapes decoded. */
   query(): Array<QueryParam> {
     const out = new Array<QueryParam>();
-    const q = this.target.indexOf("?");
-    if (q < 0) return out;
-    const pairs = this.target.substring(q + 1).split("&");
+    const pairs = queryPairs(this.target);
     for (let i = 0; i < pairs.length; i++) {
       const pair = pairs[i];
-      if (pair.length == 0) continue;
       const eq = pair.indexOf("=");
       out.push(eq < 0 ? new QueryParam(pair, "") : new QueryParam(pair.substring(0, eq), decodePercent(pair.substring(eq + 1))));
     }
     return out;
   }
 
-  /** The decoded value of the first query parameter `name`, or null. */
+  /** The decoded value of the first query parameter `name`, or null (only that value is decoded). */
   queryParam(name: string): string | null {
-    const params = this.query();
-    for (let i = 0; i < params.length; i++) if (params[i].name == name) return params[i].value;
+    const pairs = queryPairs(this.target);
+    for (let i = 0; i < pairs.length; i++) {
+      const pair = pairs[i];
+      const eq = pair.indexOf("=");
+      if (eq < 0) {
+        if (pair == name) return "";
+      } else if (eq == name.length && pair.startsWith(name)) {
+        return decodePercent(pair.substring(eq + 1));
+      }
+    }
     return null;
   }
 

@@ -49,6 +49,17 @@ test('query: pairs in order, %XX decoded in values', async () => {
   assert.is(optionalString.unpack(await run('queryParam', 'missing')), null);
 });
 
+test('queryParam agrees with query for every name, takes the first of repeated names and matches whole names', async () => {
+  const pairs = schema.typeOf({ List: 'HttpHeader' }).unpack(await run('query')) as { name: string; value: string }[];
+  for (const { name, value } of pairs) assert.is(optionalString.unpack(await run('queryParam', name)), value, name);
+  const repeated = { ...request, target: '/x?name=first&&nam=short&names=long&name=second&flag' };
+  assert.is(optionalString.unpack(await run('queryParam', 'name', repeated)), 'first');
+  assert.is(optionalString.unpack(await run('queryParam', 'nam', repeated)), 'short');
+  assert.is(optionalString.unpack(await run('queryParam', 'na', repeated)), null);
+  assert.is(optionalString.unpack(await run('queryParam', 'flag', repeated)), '');
+  assert.is(optionalString.unpack(await run('queryParam', '', repeated)), null, 'empty pairs are no parameters');
+});
+
 test('header lookup is case-insensitive and returns the first value as sent', async () => {
   assert.is(optionalString.unpack(await run('header', 'ACCEPT')), 'text/html, application/json');
   assert.is(optionalString.unpack(await run('header', 'x-missing')), null);
