@@ -123,8 +123,8 @@ export class BlockBuilder {
       ...this.header,
       commitNum: this.header.blockNum, // one producer: every block is final when committed
       consensusState: sha256(JointConsensus.pack(status.consensus)),
-      trxMerkleRoot: merkleRoot(infos),
-      eventMerkleRoot: merkleRoot(this.merkleEvents()),
+      trxMerkleRoot: merkleRoot(infos, sha256),
+      eventMerkleRoot: merkleRoot(this.merkleEvents(), sha256),
     };
     const id = computeBlockId(header);
     const block: Block = { header, transactions };

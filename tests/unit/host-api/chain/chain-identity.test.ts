@@ -1,4 +1,5 @@
 // chain.md §1.1-1.2 and §2: Merkle roots, block ids and TaPoS references.
+import { createHash } from 'node:crypto';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -9,7 +10,7 @@ import { bytesToHex, hex } from '../../../lib/hex.js';
 
 const node = (l: Uint8Array, r: Uint8Array) => sha256(Uint8Array.from([1, ...l, ...r]));
 const items = [1, 2, 3, 4, 5].map((i) => Uint8Array.of(i));
-const leaves = items.map(merkleLeaf);
+const leaves = items.map((item) => merkleLeaf(item));
 
 test('§1.1 merkle: leaf = sha256(00 ‖ item); empty tree = 32 zero bytes; one leaf is the root', () => {
   assert.is(bytesToHex(leaves[0]!), bytesToHex(sha256(Uint8Array.of(0, 1))));
@@ -21,6 +22,14 @@ test('§1.1 merkle: 3 leaves -> ((1,2),3); 5 leaves -> (((1,2),(3,4)),5)', () =>
   assert.is(bytesToHex(merkleRoot(items.slice(0, 3))), bytesToHex(node(node(leaves[0]!, leaves[1]!), leaves[2]!)));
   const four = node(node(leaves[0]!, leaves[1]!), node(leaves[2]!, leaves[3]!));
   assert.is(bytesToHex(merkleRoot(items)), bytesToHex(node(four, leaves[4]!)));
+});
+
+test('§1.1 merkle: a caller-supplied SHA-256 (node:crypto, as the node uses) gives the same roots', () => {
+  const nodeSha256 = (data: Uint8Array) => new Uint8Array(createHash('sha256').update(data).digest());
+  for (let n = 0; n <= items.length; n++) {
+    assert.is(bytesToHex(merkleRoot(items.slice(0, n), nodeSha256)), bytesToHex(merkleRoot(items.slice(0, n))), `${n} items`);
+  }
+  assert.is(bytesToHex(merkleRoot(items, () => new Uint8Array(32))), '00'.repeat(32), 'the hash given is the hash used');
 });
 
 test('host-abi §9: an event merkle leaf of the empty record is sha256(00 00 00)', () => {
