@@ -12,6 +12,7 @@ import type { Store } from '../db/store.js';
 import type { Engine } from '../wasm/engine.js';
 import { ExecutionContext } from '../wasm/execution-context.js';
 import { writeBlock } from './block-log.js';
+import { signBlock, type BlockSigner } from './block-signing.js';
 import { readStatus, writeStatus } from './chain-state.js';
 import { ChainError } from './errors.js';
 import { TRANSACT, type DecodedTransaction, type TransactionProcessor } from './transaction-processor.js';
@@ -57,6 +58,8 @@ export class BlockBuilder {
     private readonly processor: TransactionProcessor,
     producer: bigint,
     time: bigint,
+    /** Signs the block for its producer's claim; absent for unsigned blocks. */
+    private readonly signer?: BlockSigner,
   ) {
     const previous = readStatus(store);
     const head = previous?.head ?? null;
@@ -112,7 +115,7 @@ export class BlockBuilder {
     return events;
   }
 
-  /** Completes the block: roots, id, block log, status row; one durable commit. */
+  /** Completes the block: roots, id, block log, signature, status row; one durable commit. */
   finish(): { block: Block; blockId: Uint8Array } {
     const transactions: SignedTransaction[] = this.included.map((t) => ({ transaction: t.transaction, proofs: t.proofs, subjectiveData: [] }));
     const infos = this.included.map((t) =>
@@ -129,6 +132,7 @@ export class BlockBuilder {
     const id = computeBlockId(header);
     const block: Block = { header, transactions };
     writeBlock(this.store, block);
+    if (this.signer) signBlock(this.store, header.blockNum, id, this.signer);
     writeStatus(this.store, {
       ...status,
       chainId: header.blockNum === 2 ? id : status.chainId,

@@ -1,13 +1,15 @@
 import { DbId } from '../../host-api/abi/databases.js';
 import { notifyKey } from '../../host-api/abi/keys.js';
-import { accountNumberFromName } from '../../host-api/names/index.js';
-import { NO_ARGUMENTS, type BlockHeader, type SignedTransaction, type TransactionTrace } from '../../host-api/types/index.js';
+import { bytesToHex } from '../../host-api/encoding/hex.js';
+import { accountNameFromNumber, accountNumberFromName } from '../../host-api/names/index.js';
+import { NO_ARGUMENTS, type BlockHeader, type Claim, type Producer, type SignedTransaction, type TransactionTrace } from '../../host-api/types/index.js';
 import { NotifyRow, TransactionCallbackArgs, type StatusRow } from '../../host-api/types/native.js';
 import type { Store } from '../db/store.js';
 import type { Engine } from '../wasm/engine.js';
 import type { SocketRegistry } from '../wasm/linker.js';
 import { ExecutionContext } from '../wasm/execution-context.js';
 import { BlockBuilder } from './block-builder.js';
+import { isEmptyClaim, type BlockSigner, type BlockSigners } from './block-signing.js';
 import { bootBlock, splitBootList } from './boot.js';
 import { readStatus } from './chain-state.js';
 import { ChainError } from './errors.js';
@@ -29,6 +31,10 @@ export interface ChainOptions {
   readonly now?: () => number;
   /** Where errors of subjective callbacks go (they never affect consensus). */
   readonly onCallbackError?: (error: Error) => void;
+  /** Where a block that could not be produced is reported (e.g. no key for its signature). */
+  readonly onProductionError?: (error: Error) => void;
+  /** The keys this node signs its blocks with, for a producer claim that asks for signatures. */
+  readonly blockSigners?: BlockSigners;
   /** Called after each block is committed, with its header and id. */
   readonly onBlock?: (header: BlockHeader, id: Uint8Array) => void;
   /** Open HTTP requests, which callbacks may answer (deferred replies). */
@@ -192,10 +198,30 @@ export class Chain {
 
   private isActiveProducer(): boolean {
     if (!this.producerName) return false;
+    const producers = this.currentProducers();
+    return producers === undefined || producers.some((p) => p.name === this.producerAccount);
+  }
+
+  /** The producers of the current consensus; undefined before boot (whoever boots produces). */
+  private currentProducers(): Producer[] | undefined {
     const consensus = this.status?.consensus.current.data;
-    if (!consensus) return true; // no chain yet: whoever boots it produces
-    const producers = 'CftConsensus' in consensus ? consensus.CftConsensus.producers : consensus.BftConsensus.producers;
-    return producers.some((p) => p.name === this.producerAccount);
+    if (!consensus) return undefined;
+    return 'CftConsensus' in consensus ? consensus.CftConsensus.producers : consensus.BftConsensus.producers;
+  }
+
+  /**
+   * What signs the next block: nothing when this producer's claim is empty; CHAIN_NO_BLOCK_KEY
+   * when the claim asks for signatures and the node holds no key for it.
+   */
+  private blockSigner(): BlockSigner | undefined {
+    const claim: Claim | undefined = this.currentProducers()?.find((p) => p.name === this.producerAccount)?.auth;
+    if (!claim || isEmptyClaim(claim)) return undefined;
+    const signer = this.options.blockSigners?.(claim);
+    if (!signer) {
+      throw new ChainError('CHAIN_NO_BLOCK_KEY',
+        `this node holds no key to sign the blocks of producer '${this.producerName}' (claim of '${accountNameFromNumber(claim.service)}' with key ${bytesToHex(claim.rawData)})`);
+    }
+    return signer;
   }
 
   /** The time of the next block: max(head + interval, now floored to the interval). */
@@ -209,7 +235,7 @@ export class Chain {
   private openBlock(): BlockBuilder {
     if (this.open) return this.open;
     if (!this.producerName) throw new ChainError('CHAIN_NO_PRODUCER', 'this node does not produce blocks (no producer name set)');
-    const builder = new BlockBuilder(this.store, this.engine, this.processor, this.producerAccount, this.slotTime());
+    const builder = new BlockBuilder(this.store, this.engine, this.processor, this.producerAccount, this.slotTime(), this.blockSigner());
     try {
       builder.start();
     } catch (err) {
@@ -231,16 +257,26 @@ export class Chain {
     this.options.onBlock?.(block.header, blockId);
   }
 
-  /** Closes the open block at the end of its slot and opens the next. */
+  /**
+   * Closes the open block at the end of its slot and opens the next. A block that cannot be
+   * opened (no key for its signature, a failing startBlock) is reported and tried again a slot
+   * later, so adding the key or unlocking its device resumes production.
+   */
   private schedule(): void {
-    const open = this.openBlock();
-    const closeAt = Number((open.header.time + this.intervalUs) / 1000n);
+    let closeAt: number;
+    try {
+      const open = this.openBlock();
+      closeAt = Number((open.header.time + this.intervalUs) / 1000n);
+    } catch (err) {
+      this.options.onProductionError?.(err as Error);
+      closeAt = this.now() + Number(this.intervalUs / 1000n);
+    }
     this.timer = setTimeout(() => {
       this.timer = undefined;
       try {
-        this.closeBlock();
+        if (this.open) this.closeBlock();
       } catch (err) {
-        this.options.onCallbackError?.(err as Error);
+        this.options.onProductionError?.(err as Error);
       }
       if (this.isActiveProducer()) this.schedule();
     }, Math.max(0, closeAt - this.now()));

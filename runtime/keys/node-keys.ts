@@ -1,10 +1,12 @@
+import { accountNumberFromName } from '../../host-api/names/index.js';
+import type { Claim } from '../../host-api/types/index.js';
 import { KeysError } from './errors.js';
 import type { Device, Pkcs11Device } from './pkcs11-device.js';
 import { Pkcs11Devices } from './pkcs11-devices.js';
 import { parseAddKeyRequest, parseLockRequest, parseUnlockRequest } from './requests.js';
 import type { Signer } from './signer.js';
 import { SoftwareKeyStore } from './software-key-store.js';
-import { GENERATED_KEY_CURVE, keyOf, requireVerifyService, type Key } from './verify-service.js';
+import { GENERATED_KEY_CURVE, VERIFY_SIG, keyOf, requireVerifyService, type Key } from './verify-service.js';
 
 export type { Device } from './pkcs11-device.js';
 export type { AddKeyRequest, LockRequest, UnlockRequest } from './requests.js';
@@ -17,6 +19,7 @@ export type { Key } from './verify-service.js';
 // is and check it; every refusal is a KeysError (see keysErrorHttpStatus).
 
 const DIGEST_BYTES = 32;
+const VERIFY_SIG_ACCOUNT = accountNumberFromName(VERIFY_SIG);
 
 export class NodeKeys {
   private constructor(private readonly store: SoftwareKeyStore, private readonly pkcs11: Pkcs11Devices) {}
@@ -64,17 +67,28 @@ export class NodeKeys {
 
   /** Signs with the held key whose DER public key is `publicKey`; KEYS_UNKNOWN_KEY when none. */
   signer(publicKey: Uint8Array): Signer {
-    const sign = this.store.signer(publicKey) ?? this.deviceSigner(publicKey);
-    if (!sign) throw new KeysError('KEYS_UNKNOWN_KEY', 'the node holds no key with this public key (or its device is locked)');
-    return (digest) => {
-      if (digest.length !== DIGEST_BYTES) throw new KeysError('KEYS_BAD_REQUEST', `a digest has ${DIGEST_BYTES} bytes, not ${digest.length}`);
-      return sign(digest);
-    };
+    const signer = this.heldSigner(publicKey);
+    if (!signer) throw new KeysError('KEYS_UNKNOWN_KEY', 'the node holds no key with this public key (or its device is locked)');
+    return signer;
+  }
+
+  /** The signer for a claim (a producer's block-signing claim): a verify-sig claim of a held key. */
+  claimSigner(claim: Claim): Signer | undefined {
+    return claim.service === VERIFY_SIG_ACCOUNT ? this.heldSigner(claim.rawData) : undefined;
   }
 
   /** Ends every device session (which locks the devices) and unloads the modules. */
   close(): void {
     this.pkcs11.close();
+  }
+
+  /** Signs with the held key whose DER public key is `publicKey`; undefined when none. */
+  private heldSigner(publicKey: Uint8Array): Signer | undefined {
+    const sign = this.store.signer(publicKey) ?? this.deviceSigner(publicKey);
+    return sign && ((digest) => {
+      if (digest.length !== DIGEST_BYTES) throw new KeysError('KEYS_BAD_REQUEST', `a digest has ${DIGEST_BYTES} bytes, not ${digest.length}`);
+      return sign(digest);
+    });
   }
 
   private unlockedDevices(): Pkcs11Device[] {

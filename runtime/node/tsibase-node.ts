@@ -66,13 +66,23 @@ export class TsibaseNode implements NodeControl {
     const sockets = new HttpSockets();
     const engine = new Engine();
     const counters = new TransactionCounters(() => this.chain.unprocessed);
+    // A block that cannot be produced is tried every slot: report each new reason once.
+    let productionError: string | undefined;
     this.chain = new Chain(this.store, engine, {
       producer: config.producer,
       sockets,
       counters: loggedOutcomes(this.logging, counters),
       blockIntervalMs: options.blockIntervalMs,
       onCallbackError: (err) => this.logging.warning('chain', `callback: ${err.message}`),
-      onBlock: (header, id) => logBlock(this.logging, header, id),
+      onProductionError: (err) => {
+        if (err.message !== productionError) this.logging.error('chain', `block production: ${err.message}`);
+        productionError = err.message;
+      },
+      blockSigners: (claim) => this.keys.claimSigner(claim),
+      onBlock: (header, id) => {
+        productionError = undefined;
+        logBlock(this.logging, header, id);
+      },
     });
     // A device module that fails to load must not keep the node (and its admin API) down.
     this.keys = NodeKeys.open(options.dir, []);

@@ -1,0 +1,105 @@
+// chain.md §2 block signatures on a real node: once the producer's consensus entry carries a
+// verify-sig claim, each block it produces is signed with the node's key for that claim, over
+// sha256(00 CE A8 42 ‖ block id), and the signature is kept in db 7. Without the key the node
+// stops producing and says why; importing the key through the admin API resumes production.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import {
+  CORE_SCHEMA, blockId, bytesToHex, compileSchema, generateKeyPair, hexToBytes, privateKeyToPkcs8, verifyDigest,
+} from '../../../host-api/index.js';
+import { readBlockSignature } from '../../../runtime/chain/block-signing.js';
+import { readBlock } from '../../../runtime/chain/block-log.js';
+import { ChainClient } from '../../../runtime/cli/chain-client.js';
+import { sha256 } from '../../../runtime/crypto/sha256.js';
+import { LmdbStore } from '../../../runtime/db/lmdb-store.js';
+import { adminRequest } from '../../lib/admin-requests.js';
+import { startBootedNode } from '../../lib/booted-node.js';
+import type { RunningNode } from '../../lib/node-process.js';
+
+const SET_PRODUCERS = compileSchema(CORE_SCHEMA).typeOf({ Object: { producers: { List: 'Producer' } } });
+
+/** chain.md §2: what a block's signature signs, sha256(00 CE A8 42 ‖ block id). */
+const signedDigest = (id: Uint8Array) => sha256(Uint8Array.from([0x00, 0xce, 0xa8, 0x42, ...id]));
+
+async function headBlockNum(node: RunningNode): Promise<number> {
+  const { headBlock } = await new ChainClient(node.api).graphql('explorer', '{ headBlock { header { blockNum } } }') as { headBlock: { header: { blockNum: number } } };
+  return headBlock.header.blockNum;
+}
+
+async function waitForBlocks(node: RunningNode, after: number, count: number): Promise<number> {
+  for (let tries = 0; tries < 100; tries++) {
+    const head = await headBlockNum(node);
+    if (head >= after + count) return head;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`no ${count} blocks after ${after}`);
+}
+
+/** Makes `publicKey` (DER) the claim prod's blocks are signed for, from the next block on. */
+async function requireSignedBlocks(node: RunningNode, publicKey: Uint8Array): Promise<void> {
+  await new ChainClient(node.api).push([{
+    sender: 'producers', service: 'producers', method: 'setProducers',
+    rawData: SET_PRODUCERS.pack({ producers: [{ name: 'prod', auth: { service: 'verify-sig', rawData: publicKey } }] }),
+  }], { waitFor: 'applied' });
+}
+
+test('blocks are signed with the held key of the producer\'s claim; a missing key stops production until it is imported', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tsibase-block-signing-'));
+  let node: RunningNode | undefined = await startBootedNode(dir, { built: true });
+  try {
+    // Blocks before the claim are unsigned.
+    const unsignedHead = await waitForBlocks(node, 0, 3);
+
+    // A key the node does not hold: production stops after the block holding the change.
+    const key = generateKeyPair();
+    await requireSignedBlocks(node, key.publicKey);
+    const stalledAt = await headBlockNum(node);
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    assert.ok(await headBlockNum(node) <= stalledAt + 1, 'no block without the key');
+    try {
+      await new ChainClient(node.api).push([{ sender: 'root', service: 'accounts', method: 'exists', rawData: Uint8Array.of(0, 0, 0, 0, 0, 0, 0, 0) }], { waitFor: 'applied' });
+      assert.unreachable('a transaction was applied without a block to apply it to');
+    } catch (err) {
+      assert.match((err as Error).message, "this node holds no key to sign the blocks of producer 'prod'");
+    }
+
+    // Importing the key through the admin API resumes production within a slot or two.
+    const imported = await adminRequest(node, '/native/admin/keys', { json: { service: 'verify-sig', rawData: bytesToHex(privateKeyToPkcs8(key)) } });
+    assert.is(imported.status, 200, imported.text());
+    const resumedHead = await waitForBlocks(node, await headBlockNum(node), 3);
+
+    // A key the node generates works the same way.
+    const generated = await adminRequest(node, '/native/admin/keys', { json: { service: 'verify-sig' } });
+    const generatedKey = hexToBytes((generated.json() as { rawData: string }).rawData);
+    await requireSignedBlocks(node, generatedKey);
+    const finalHead = await waitForBlocks(node, await headBlockNum(node), 3);
+
+    await node.stop();
+    node = undefined;
+    const store = LmdbStore.open(join(dir, 'node', 'db'));
+    try {
+      for (let n = 3; n <= unsignedHead; n++) assert.is(readBlockSignature(store, n), undefined, `block ${n} is unsigned`);
+      const signedBy = (n: number, publicKey: Uint8Array) => {
+        const block = readBlock(store, n)!;
+        const signature = readBlockSignature(store, n);
+        assert.ok(signature, `block ${n} has a signature`);
+        return verifyDigest(publicKey, signedDigest(blockId(block.header)), signature!);
+      };
+      let signedWithImported = 0;
+      for (let n = stalledAt + 1; n <= resumedHead; n++) if (readBlockSignature(store, n)) signedWithImported += signedBy(n, key.publicKey) ? 1 : 0;
+      assert.ok(signedWithImported >= 2, `blocks after the import are signed with the imported key (${signedWithImported})`);
+      assert.ok(signedBy(finalHead, generatedKey), 'the newest block is signed with the generated key');
+      assert.not.ok(signedBy(finalHead, key.publicKey), 'and not with the other one');
+    } finally {
+      await store.close();
+    }
+  } finally {
+    await node?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test.run();
