@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BundleServiceInput } from '../../host-api/index.js';
 import { startNode, type RunningNode } from './node-process.js';
-import { builtBundle, testBundle } from './test-bundle.js';
+import { testBundle } from './test-bundle.js';
 
 /** Where startBootedNode writes the bundle it boots. */
 export function testBundleFile(dir: string): string {
@@ -13,13 +13,9 @@ export function testBundleFile(dir: string): string {
 /**
  * Writes the test bundle (the default bundle's services plus `extra`) to `<dir>/test.bundle`
  * and starts a node in `<dir>/<name>` that boots it, producing as `prod` five blocks a second.
- * `built` takes the services `make services` built instead of compiling them here (seconds
- * faster, for tests of the node rather than of the services' source).
  */
-export async function startBootedNode(
-  dir: string, options: { name?: string; extra?: readonly BundleServiceInput[]; built?: boolean } = {},
-): Promise<RunningNode> {
+export async function startBootedNode(dir: string, options: { name?: string; extra?: readonly BundleServiceInput[] } = {}): Promise<RunningNode> {
   const bundle = testBundleFile(dir);
-  writeFileSync(bundle, await (options.built ? builtBundle : testBundle)(options.extra));
+  writeFileSync(bundle, await testBundle(options.extra));
   return startNode(join(dir, options.name ?? 'node'), ['-p', 'prod', '--boot', bundle, '--block-interval', '200']);
 }

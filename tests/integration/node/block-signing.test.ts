@@ -48,7 +48,7 @@ async function requireSignedBlocks(node: RunningNode, publicKey: Uint8Array): Pr
 
 test('blocks are signed with the held key of the producer\'s claim; a missing key stops production until it is imported', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'tsibase-block-signing-'));
-  let node: RunningNode | undefined = await startBootedNode(dir, { built: true });
+  let node: RunningNode | undefined = await startBootedNode(dir);
   try {
     // Blocks before the claim are unsigned.
     const unsignedHead = await waitForBlocks(node, 0, 3);
