@@ -12,9 +12,9 @@ import type { KvReader, KvWriter } from '../db/store.js';
 
 const BLOCK_SIGNING_PREFIX = Uint8Array.of(0x00, 0xce, 0xa8, 0x42);
 
-/** The bytes a block's signature signs the SHA-256 of. */
-export function blockSigningData(blockId: Uint8Array): Uint8Array {
-  return concatBytes(BLOCK_SIGNING_PREFIX, blockId);
+/** The digest a block's signature signs. */
+function blockSigningDigest(blockId: Uint8Array): Uint8Array {
+  return sha256(concatBytes(BLOCK_SIGNING_PREFIX, blockId));
 }
 
 /** Signs a 32-byte digest for one claim; returns the proof its verify service checks. */
@@ -29,7 +29,7 @@ export function isEmptyClaim(claim: Claim): boolean {
 
 /** Signs block `blockId` and keeps the signature in db 7. */
 export function signBlock(db: KvWriter, blockNum: number, blockId: Uint8Array, signer: BlockSigner): Uint8Array {
-  const signature = signer(sha256(blockSigningData(blockId)));
+  const signature = signer(blockSigningDigest(blockId));
   db.put(DbId.blockProof, blockKey(blockNum), signature);
   return signature;
 }
