@@ -3,8 +3,4 @@
 # drives it). Installs it once; does nothing when /usr/bin/chromium is already there.
 set -euo pipefail
 if [ -x /usr/bin/chromium ]; then exit 0; fi
-SUDO=""
-if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -q
-$SUDO apt-get install -y -q --no-install-recommends chromium
+exec "$(dirname "$0")/apt-install.sh" chromium

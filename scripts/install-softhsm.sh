@@ -4,8 +4,4 @@
 # softhsm2-util is already there.
 set -euo pipefail
 if command -v softhsm2-util >/dev/null; then exit 0; fi
-SUDO=""
-if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -q
-$SUDO apt-get install -y -q --no-install-recommends softhsm2
+exec "$(dirname "$0")/apt-install.sh" softhsm2

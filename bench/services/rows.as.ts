@@ -1,22 +1,14 @@
 // A query service for bench/http: `fill` writes ten rows; GET /rows answers the first five as
 // JSON, read through the SDK's table API in serveSys (RPC mode), as a real service would.
 
-import {
-  AccountNumber, HttpReply, HttpRequest, Option, Table, checkHttpServerCaller, jsonString,
-} from "../../services-wasm/sdk/index";
-
-@fracpack
-class Row {
-  constructor(public id: u32 = 0, public owner: AccountNumber = 0, public label: string = "", public amount: u64 = 0) {}
-}
-
-const rows = new Table<Row, u32>(1, (r: Row): u32 => r.id);
+import { AccountNumber, HttpReply, HttpRequest, Option, checkHttpServerCaller, jsonString } from "../../services-wasm/sdk/index";
+import { fillRows, rows } from "./row-table.as";
 
 @service("rows")
 export class Rows {
   @action
   fill(): void {
-    for (let i: u32 = 0; i < 10; i++) rows.put(new Row(i, 0, "row " + i.toString(), <u64>i * 1000));
+    fillRows(10);
   }
 
   @action

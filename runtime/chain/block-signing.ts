@@ -28,10 +28,8 @@ export function isEmptyClaim(claim: Claim): boolean {
 }
 
 /** Signs block `blockId` and keeps the signature in db 7. */
-export function signBlock(db: KvWriter, blockNum: number, blockId: Uint8Array, signer: BlockSigner): Uint8Array {
-  const signature = signer(blockSigningDigest(blockId));
-  db.put(DbId.blockProof, blockKey(blockNum), signature);
-  return signature;
+export function signBlock(db: KvWriter, blockNum: number, blockId: Uint8Array, signer: BlockSigner): void {
+  db.put(DbId.blockProof, blockKey(blockNum), signer(blockSigningDigest(blockId)));
 }
 
 /** The signature of block `blockNum`, if it was signed. */

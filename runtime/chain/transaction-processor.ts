@@ -52,10 +52,6 @@ export function decodeTransaction(packed: Uint8Array): DecodedTransaction {
   return decodeSigned(decodeOrRefuse(() => SignedTransaction.unpack(packed)));
 }
 
-function checkProofCount(trx: DecodedTransaction): void {
-  if (trx.proofs.length !== trx.claims.length) throw new ChainError('TRANSACTION_PROOFS', 'proofs and claims must have same size');
-}
-
 /**
  * Runs transactions: proofs in verify contexts (chain.md §3), then transact's
  * processTransaction in a transaction context inside an undo level, so a failure leaves no
@@ -71,7 +67,7 @@ export class TransactionProcessor {
    * find their verdicts instead of computing them on the chain thread.
    */
   async verifyProofs(trx: DecodedTransaction): Promise<void> {
-    checkProofCount(trx);
+    if (trx.proofs.length !== trx.claims.length) throw new ChainError('TRANSACTION_PROOFS', 'proofs and claims must have same size');
     if (trx.claims.length === 0) return;
     const signatureVerdicts = await SignatureVerdicts.compute(trx.claims.map((claim, i) => ({
       key: claim.rawData, digest: trx.id, signedData: trx.transaction, signature: trx.proofs[i]!,

@@ -37,7 +37,7 @@ function defaultBundlePath(env: NodeJS.ProcessEnv): string {
  * read-only, what the app loads without a build step: host-api and the noble packages it imports
  * (as ES modules under `/lib/…`) and the default bundle (`/default.bundle`).
  */
-function adminAppHost(routes: AdminRoutes | undefined, env: NodeJS.ProcessEnv): LocalHost {
+function adminAppHost(routes: AdminRoutes, env: NodeJS.ProcessEnv): LocalHost {
   const bundle = defaultBundlePath(env);
   const bundleDir = new StaticFiles(dirname(bundle));
   const mounts: [prefix: string, files: StaticFiles][] = [
@@ -49,7 +49,7 @@ function adminAppHost(routes: AdminRoutes | undefined, env: NodeJS.ProcessEnv): 
   return {
     adminOnly: true,
     async serve(req, res, target, path) {
-      if (await routes?.serve(req, res, target, path)) return true;
+      if (await routes.serve(req, res, target, path)) return true;
       if (path === '/default.bundle') return bundleDir.serve(req, res, `/${basename(bundle)}`);
       const mount = mounts.find(([prefix]) => path.startsWith(prefix));
       return mount ? mount[1].serve(req, res, path.slice(mount[0].length - 1)) : app.serve(req, res, path);
@@ -58,6 +58,6 @@ function adminAppHost(routes: AdminRoutes | undefined, env: NodeJS.ProcessEnv): 
 }
 
 /** The node-local hosts every node has, by label; `xAdminRoutes` are the x-admin host's endpoints. */
-export function defaultLocalHosts(xAdminRoutes?: AdminRoutes, env: NodeJS.ProcessEnv = process.env): ReadonlyMap<string, LocalHost> {
+export function defaultLocalHosts(xAdminRoutes: AdminRoutes, env: NodeJS.ProcessEnv = process.env): ReadonlyMap<string, LocalHost> {
   return new Map<string, LocalHost>([['x-admin', adminAppHost(xAdminRoutes, env)]]);
 }

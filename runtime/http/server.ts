@@ -9,7 +9,7 @@ import { hostName, hostPort, resolveHost } from './host-resolution.js';
 import { createHttpsServer } from './https-server.js';
 import { resolveInNodeDir } from './node-dir-paths.js';
 import { RequestTooLarge } from './read-body.js';
-import { defaultLocalHosts, type LocalHost } from './local-hosts.js';
+import type { LocalHost } from './local-hosts.js';
 import { login } from './login.js';
 import { pushTransaction } from './push-transaction.js';
 import { CORS_A, notFound, redirect, reply, text } from './replies.js';
@@ -23,10 +23,10 @@ export interface HttpServerOptions {
   readonly sockets: HttpSockets;
   /** Issues and checks login tokens with the node's own key. */
   readonly tokens: SessionTokens;
-  /** Node-local hosts by label (`x-admin`, …); the defaults when absent. */
-  readonly localHosts?: ReadonlyMap<string, LocalHost>;
+  /** Node-local hosts by label (`x-admin`, …). */
+  readonly localHosts: ReadonlyMap<string, LocalHost>;
   /** The `/native/admin/…` endpoints. */
-  readonly adminRoutes?: AdminRoutes;
+  readonly adminRoutes: AdminRoutes;
   /** Websocket upgrades (the admin log); the node answers 404 to those it does not take. */
   readonly onUpgrade?: (req: IncomingMessage, socket: Duplex, head: Buffer) => boolean;
   /** Where unexpected failures are reported (the client gets a 500 `exception: …`). */
@@ -59,15 +59,12 @@ export interface LiveHttpSettings {
  */
 export class NodeHttpServer {
   private readonly servers: Server[] = [];
-  private readonly localHosts: ReadonlyMap<string, LocalHost>;
   /** The node's root hosts (http.md §1), longest match wins; set by `configure`. */
   private hosts: readonly string[] = [];
   private staticHosts = new Map<string, StaticFiles>();
   private keepAliveMs = 0;
 
-  constructor(private readonly chain: Chain, private readonly options: HttpServerOptions) {
-    this.localHosts = options.localHosts ?? defaultLocalHosts();
-  }
+  constructor(private readonly chain: Chain, private readonly options: HttpServerOptions) {}
 
   /** Applies settings the configuration changed; they hold from the next request on. */
   configure(settings: LiveHttpSettings, baseDir: string): void {
@@ -144,7 +141,7 @@ export class NodeHttpServer {
     if (url.pathname.startsWith('/native')) return this.native(req, res, target, url.pathname);
 
     const hostHeader = req.headers.host ?? '';
-    const staticHost = this.staticHost(hostName(hostHeader));
+    const staticHost = this.staticHost(hostHeader);
     if (staticHost) {
       if (!(await staticHost.serve(req, res, url.pathname))) notFound(res, target);
       return;
@@ -154,7 +151,7 @@ export class NodeHttpServer {
     const port = hostPort(hostHeader);
     const origin = (name: string) => `http://${name}${port ? `:${port}` : ''}`;
     if (host.kind === 'service') {
-      const local = this.localHosts.get(host.service);
+      const local = this.options.localHosts.get(host.service);
       if (local) return this.serveLocal(local, req, res, target, url.pathname);
     }
     if (host.kind === 'other') {
@@ -176,9 +173,10 @@ export class NodeHttpServer {
     return notFound(res, target, CORS_A);
   }
 
-  /** The static content host (config `services`) a request's host name names, if any. */
-  private staticHost(name: string): StaticFiles | undefined {
+  /** The static content host (config `services`) a request's Host header names, if any. */
+  private staticHost(hostHeader: string): StaticFiles | undefined {
     if (this.staticHosts.size === 0) return undefined;
+    const name = hostName(hostHeader);
     for (const [host, files] of this.staticHosts) {
       if (host.endsWith('.') ? this.hosts.some((root) => name === `${host}${root}`) : name === host) return files;
     }
@@ -194,7 +192,7 @@ export class NodeHttpServer {
   private async native(req: IncomingMessage, res: ServerResponse, target: string, path: string): Promise<void> {
     if (path.startsWith('/native/admin/')) {
       if (!isAdminRequest(req)) return refuseAdmin(res);
-      if (await this.options.adminRoutes?.serve(req, res, target, path)) return;
+      if (await this.options.adminRoutes.serve(req, res, target, path)) return;
     }
     return notFound(res, target);
   }

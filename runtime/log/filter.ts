@@ -155,19 +155,19 @@ class FilterParser {
   }
 
   private parseOr(): Compiled {
-    let filter = this.parseAnd();
-    while (isKeyword(this.peek(), 'or')) {
-      this.position++;
-      filter = either(filter, this.parseAnd());
-    }
-    return filter;
+    return this.parseJoined('or', () => this.parseAnd(), either);
   }
 
   private parseAnd(): Compiled {
-    let filter = this.parseUnary();
-    while (isKeyword(this.peek(), 'and')) {
+    return this.parseJoined('and', () => this.parseUnary(), both);
+  }
+
+  /** `operand (keyword operand)*`, combined left to right with `join`. */
+  private parseJoined(keyword: string, operand: () => Compiled, join: (left: Compiled, right: Compiled) => Compiled): Compiled {
+    let filter = operand();
+    while (isKeyword(this.peek(), keyword)) {
       this.position++;
-      filter = both(filter, this.parseUnary());
+      filter = join(filter, operand());
     }
     return filter;
   }
@@ -243,6 +243,12 @@ function sign<T extends number | bigint | string>(a: T, b: T): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+/** The literal as a finite number, or undefined when it is not one. */
+function numberLiteral(literal: string): number | undefined {
+  const number = Number(literal);
+  return literal.trim() !== '' && Number.isFinite(number) ? number : undefined;
+}
+
 function comparator(kind: AttributeKind | 'any', literal: string, path: string, offset: number): Comparator {
   switch (kind) {
     case 'severity': {
@@ -254,8 +260,8 @@ function comparator(kind: AttributeKind | 'any', literal: string, path: string, 
       if (!(CHANNELS as readonly string[]).includes(literal)) fail(`unknown channel '${literal}'`, offset);
       return (actual) => sign(actual as string, literal);
     case 'number': {
-      const number = Number(literal);
-      if (literal.trim() === '' || !Number.isFinite(number)) fail(`${path} compares with a number, not '${literal}'`, offset);
+      const number = numberLiteral(literal);
+      if (number === undefined) fail(`${path} compares with a number, not '${literal}'`, offset);
       return (actual) => sign(actual as number, number);
     }
     case 'time': {
@@ -268,11 +274,10 @@ function comparator(kind: AttributeKind | 'any', literal: string, path: string, 
     case 'object':
       fail(`${path} is an object; it can only be tested for presence`, offset);
     case 'any': {
-      const number = Number(literal);
-      const numeric = literal.trim() !== '' && Number.isFinite(number);
+      const number = numberLiteral(literal);
       const integer = /^-?\d+$/.test(literal) ? BigInt(literal) : undefined;
       return (actual) => {
-        if (typeof actual === 'number' && numeric) return sign(actual, number);
+        if (typeof actual === 'number' && number !== undefined) return sign(actual, number);
         if (typeof actual === 'bigint' && integer !== undefined) return sign(actual, integer);
         if (typeof actual === 'string' || typeof actual === 'number' || typeof actual === 'boolean') {
           return sign(String(actual), literal);

@@ -7,6 +7,7 @@
 import { hostname } from 'node:os';
 import { SYSTEM_CLOCK, type Clock } from './clock.js';
 import { parseLoggersConfig, type LoggerSettings, type SinkSettings } from './config.js';
+import type { LogFilter } from './filter.js';
 import { ProblemReporter } from './problem-reporter.js';
 import type { Channel, LogRecord, Severity } from './record.js';
 import { createSink } from './sinks/create-sink.js';
@@ -28,10 +29,21 @@ export interface LoggingOptions {
 
 export type LogListener = (record: LogRecord) => void;
 
+/** Whether a listener may want records of this severity and channel (see LogFilter.mayMatch). */
+export type LogInterest = LogFilter['mayMatch'];
+
 /** What a log websocket session needs of Logging. */
 export interface LogSubscriptions {
-  /** Calls `listener` with every record from now on; returns the function that stops it. */
-  subscribe(listener: LogListener): () => void;
+  /**
+   * Calls `listener` with every record from now on; returns the function that stops it.
+   * `interest` says which records the listener may keep, so others need not be built for it.
+   */
+  subscribe(listener: LogListener, interest?: LogInterest): () => void;
+}
+
+interface Subscription {
+  readonly listener: LogListener;
+  readonly interest: LogInterest;
 }
 
 interface RunningLogger {
@@ -41,7 +53,7 @@ interface RunningLogger {
 
 export class Logging implements LogSubscriptions {
   private loggers = new Map<string, RunningLogger>();
-  private readonly listeners = new Set<LogListener>();
+  private readonly subscriptions = new Set<Subscription>();
   /** Closing sinks of loggers that were removed or changed type. */
   private readonly closing = new Set<Promise<void>>();
   private acceptedConfig: unknown;
@@ -94,11 +106,13 @@ export class Logging implements LogSubscriptions {
 
   /**
    * False when no logger and no subscriber could take a record of this severity and channel, so
-   * the caller can skip building it; true when one may. Subscribers filter on their own, so any
-   * subscriber makes it true.
+   * the caller can skip building it; true when one may. A subscriber that stated no interest
+   * makes it true.
    */
   accepts(severity: Severity, channel: Channel): boolean {
-    if (this.listeners.size > 0) return true;
+    for (const { interest } of this.subscriptions) {
+      if (interest(severity, channel)) return true;
+    }
     for (const { settings } of this.loggers.values()) {
       if (settings.filter.mayMatch(severity, channel)) return true;
     }
@@ -111,7 +125,7 @@ export class Logging implements LogSubscriptions {
     for (const { settings, sink } of this.loggers.values()) {
       if (settings.filter(complete)) sink.write(settings.format(complete));
     }
-    for (const listener of this.listeners) {
+    for (const { listener } of this.subscriptions) {
       try {
         listener(complete);
       } catch (err) {
@@ -136,10 +150,10 @@ export class Logging implements LogSubscriptions {
     this.message('error', channel, message, attributes);
   }
 
-  subscribe(listener: LogListener): () => void {
-    const own = (record: LogRecord) => listener(record);
-    this.listeners.add(own);
-    return () => this.listeners.delete(own);
+  subscribe(listener: LogListener, interest: LogInterest = () => true): () => void {
+    const subscription: Subscription = { listener, interest };
+    this.subscriptions.add(subscription);
+    return () => this.subscriptions.delete(subscription);
   }
 
   /** Writes every buffered record now. */

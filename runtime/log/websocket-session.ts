@@ -66,7 +66,10 @@ export class LogWebSocketSession {
       this.end(CLOSE_POLICY_VIOLATION, err.message);
       return;
     }
-    this.unsubscribe ??= this.logging.subscribe((record) => this.deliver(record));
+    this.unsubscribe ??= this.logging.subscribe(
+      (record) => this.deliver(record),
+      (severity, channel) => this.filter.mayMatch(severity, channel),
+    );
   }
 
   /** The node is shutting down. */

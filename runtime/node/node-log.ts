@@ -7,8 +7,9 @@ import type { TransactionCounters } from '../metrics/transaction-counters.js';
 // The records the node writes about its own work, with the attributes of http.md §8 (Request,
 // Response, BlockId, BlockHeader, TransactionId) so filters and formats can select on them.
 
-// Request and transaction records are debug ones, built only when a logger or log socket may
-// take them (the default console logger does not): they would otherwise cost every request.
+// Request, transaction and block records are built only when a logger or log socket may take
+// them (the default console logger takes no debug ones): they would otherwise cost every
+// request, transaction or block.
 
 /** One record per answered HTTP request. */
 export function logRequest(logging: Logging, req: IncomingMessage, res: ServerResponse, micros: number): void {
@@ -23,6 +24,7 @@ export function logRequest(logging: Logging, req: IncomingMessage, res: ServerRe
 
 /** One record per committed block. */
 export function logBlock(logging: Logging, header: BlockHeader, id: Uint8Array): void {
+  if (!logging.accepts('info', 'block')) return;
   logging.info('block', `committed block ${header.blockNum}`, {
     BlockId: bytesToHex(id),
     BlockHeader: BlockHeader.toJson(header) as Record<string, unknown>,

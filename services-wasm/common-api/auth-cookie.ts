@@ -16,14 +16,19 @@ function cookieName(host: string): string {
   return isLocalhost(host) ? "SESSION" : "__Host-SESSION";
 }
 
+/** Whether `origin` is `scheme://host`, with or without a port. */
+function isOriginOf(origin: string, scheme: string, host: string): bool {
+  const base = scheme + "://" + host;
+  return origin == base || origin.startsWith(base + ":");
+}
+
 /** The supervisor's origin when the request comes from it over a secure origin; else null. */
 function supervisorOrigin(request: HttpRequest, rootHost: string): string | null {
   const origin = request.header("Origin");
   if (origin === null) return null;
   const supervisor = "supervisor." + rootHost;
-  const https = origin! == "https://" + supervisor || origin!.startsWith("https://" + supervisor + ":");
-  const local = isLocalhost(supervisor) && (origin! == "http://" + supervisor || origin!.startsWith("http://" + supervisor + ":"));
-  return https || local ? origin : null;
+  const secure = isOriginOf(origin!, "https", supervisor) || (isLocalhost(supervisor) && isOriginOf(origin!, "http", supervisor));
+  return secure ? origin : null;
 }
 
 function withSupervisorCors(reply: HttpReply, request: HttpRequest, rootHost: string): HttpReply {

@@ -38,16 +38,16 @@ function customSection(code: Uint8Array, name: string): Uint8Array | null {
     const size = r.u32();
     const start = r.pos;
     if (!r.ok || <u64>start + size > <u64>length) return null;
-    r.pos = start + size;
-    if (id != 0) continue;
-    const inner = new ModuleReader(code);
-    inner.pos = start;
-    const nameLength = inner.u32();
-    const nameStart = inner.pos;
-    if (!inner.ok || <u64>nameStart + nameLength > <u64>r.pos) return null;
-    if (isValidUtf8(code.dataStart + nameStart, nameLength) && decodeUtf8(code.dataStart + nameStart, nameLength) == name) {
-      return code.subarray(nameStart + nameLength, r.pos);
+    const end = start + size;
+    if (id == 0) {
+      const nameLength = r.u32();
+      const nameStart = r.pos;
+      if (!r.ok || <u64>nameStart + nameLength > <u64>end) return null;
+      if (isValidUtf8(code.dataStart + nameStart, nameLength) && decodeUtf8(code.dataStart + nameStart, nameLength) == name) {
+        return code.subarray(nameStart + nameLength, end);
+      }
     }
+    r.pos = end;
   }
   return null;
 }

@@ -3,7 +3,7 @@
 // stores with sites replaces it.
 
 import {
-  AccountNumber, HttpReply, HttpRequest, Option, account, accountName, bytesToHex, checkHttpServerCaller, withCors,
+  AccountNumber, HttpReply, HttpRequest, Option, accountName, bytesToHex, checkHttpServerCaller, getService, withCors,
 } from "../sdk/index";
 import { escapeHtml } from "../sdk/http/text";
 import { getStatus } from "../sdk/native/index";
@@ -41,7 +41,7 @@ export class Homepage {
     const path = request.path();
     if (path != "/" && path != "/index.html") return null;
     // A page the homepage account stored wins.
-    const stored = new SitesActor().serveFile(account("homepage"), path);
+    const stored = new SitesActor().serveFile(getService(), path);
     if (stored !== null) return stored;
     return withCors(HttpReply.html(homePage(request, new HttpActor().rootHost())));
   }

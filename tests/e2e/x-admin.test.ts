@@ -9,6 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { httpRequest, serviceUrl } from '../../runtime/cli/client.js';
+import { adminRequest } from '../lib/admin-requests.js';
 import { launchBrowser } from '../lib/browser.js';
 import { startBootedNode, testBundleFile } from '../lib/booted-node.js';
 import { startNode, type RunningNode } from '../lib/node-process.js';
@@ -21,15 +22,13 @@ const WAIT = { timeout: 20_000 };
 const xAdmin = (node: RunningNode, target: string) => serviceUrl(node.api, 'x-admin', target);
 
 async function getJson(node: RunningNode, target: string): Promise<any> {
-  const reply = await httpRequest(xAdmin(node, target));
+  const reply = await adminRequest(node, target);
   assert.is(reply.status, 200, reply.text());
   return reply.json();
 }
 
 async function putConfig(node: RunningNode, config: unknown): Promise<void> {
-  const reply = await httpRequest(xAdmin(node, '/config'), {
-    method: 'PUT', headers: { 'content-type': 'application/json' }, body: new TextEncoder().encode(JSON.stringify(config)),
-  });
+  const reply = await adminRequest(node, '/config', { method: 'PUT', json: config });
   assert.is(reply.status, 200, reply.text());
 }
 
@@ -43,6 +42,13 @@ async function openScreen(page: Page, node: RunningNode, screen: string, title: 
 async function outcome(page: Page): Promise<{ kind: string; text: string }> {
   const line = await page.waitForSelector('.message[data-kind]', WAIT);
   return { kind: (await line.getAttribute('data-kind'))!, text: (await line.textContent())! };
+}
+
+/** The text of the outcome line, which must show a refusal. */
+async function refusal(page: Page): Promise<string> {
+  const refused = await outcome(page);
+  assert.is(refused.kind, 'error');
+  return refused.text;
 }
 
 /** Waits until the dashboard shows a head block above `n`; answers it. */
@@ -118,9 +124,7 @@ test('the configuration editor shows the node\'s refusal of a bad value and chan
   await clearOutcome(ctx.page);
   await ctx.page.fill('input[name="producer"]', 'Not An Account');
   await ctx.page.click('button:text-is("Save")');
-  const refused = await outcome(ctx.page);
-  assert.is(refused.kind, 'error');
-  assert.match(refused.text, "producer: 'Not An Account' is not an account name (HTTP 400)");
+  assert.match(await refusal(ctx.page), "producer: 'Not An Account' is not an account name (HTTP 400)");
   assert.is((await getJson(ctx.node, '/config')).producer, 'prod');
 });
 
@@ -132,10 +136,9 @@ test('peers lists the configured peers and shows the 501 refusal of connect', as
   assert.match(text, 'http://peer-two.example:9000');
   await ctx.page.fill('input[name="url"]', 'http://peer-three.example:9000');
   await ctx.page.click('button:text-is("Connect")');
-  const refused = await outcome(ctx.page);
-  assert.is(refused.kind, 'error');
-  assert.match(refused.text, 'no peer-to-peer networking');
-  assert.match(refused.text, '(HTTP 501)');
+  const refused = await refusal(ctx.page);
+  assert.match(refused, 'no peer-to-peer networking');
+  assert.match(refused, '(HTTP 501)');
 });
 
 test('logs stream records that pass the filter; a bad filter shows the 1008 refusal, a fixed one reconnects', async (ctx) => {
@@ -161,9 +164,7 @@ test('logs stream records that pass the filter; a bad filter shows the 1008 refu
 
   await ctx.page.fill('input[name="filter"]', 'Severity >>= info');
   await ctx.page.click('button:text-is("Apply")');
-  const refused = await outcome(ctx.page);
-  assert.is(refused.kind, 'error');
-  assert.match(refused.text, /refused the filter: .+ \(1008\)/);
+  assert.match(await refusal(ctx.page), /refused the filter: .+ \(1008\)/);
   await ctx.page.waitForSelector('[data-socket-state="closed"]', WAIT);
 
   await ctx.page.fill('input[name="filter"]', 'Channel = http');
@@ -185,9 +186,7 @@ test('keys: a key generated in the page is listed; a refusal is shown', async (c
   await clearOutcome(ctx.page);
   await ctx.page.fill('input[name="service"]', 'auth-any');
   await ctx.page.click('button:text-is("Generate key")');
-  const refused = await outcome(ctx.page);
-  assert.is(refused.kind, 'error');
-  assert.match(refused.text, '(HTTP 400)');
+  assert.match(await refusal(ctx.page), '(HTTP 400)');
   assert.is((await getJson(ctx.node, '/native/admin/keys')).length, 1);
 });
 

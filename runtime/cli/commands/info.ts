@@ -1,5 +1,6 @@
-import { option, parseArgs, UsageError } from '../args.js';
-import { ChainClient, DEFAULT_API } from '../chain-client.js';
+import { parseArgs, UsageError } from '../args.js';
+import { DEFAULT_API } from '../chain-client.js';
+import { chainClient } from './client-options.js';
 
 export const INFO_USAGE = `usage: tsibase info [-a <url>]
 
@@ -15,7 +16,7 @@ interface HeadBlock {
 export async function infoCommand(argv: string[]): Promise<number> {
   const args = parseArgs(argv, [{ name: 'api', short: 'a' }]);
   if (args.positional.length) throw new UsageError(`unexpected argument '${args.positional[0]}'\n\n${INFO_USAGE}`);
-  const client = new ChainClient(option(args, 'api') ?? DEFAULT_API);
+  const client = chainClient(args);
   const root = await client.getJson('/common/rootdomain');
   const chainId = await client.getJson('/common/chainid');
   const reference = await client.headReference();

@@ -27,7 +27,8 @@ function parseListen(value: string): ListenSpec {
   return { protocol: 'http', address: m[1] || '127.0.0.1', port };
 }
 
-function startOptions(argv: string[]): NodeStartOptions {
+/** The command line's start options, and the bundle `--boot` names (read only where the node runs). */
+function startOptions(argv: string[]): { options: NodeStartOptions; bundlePath: string | undefined } {
   const args = parseArgs(argv, [
     { name: 'producer', short: 'p' },
     { name: 'host', short: 'o', repeatable: true },
@@ -41,13 +42,16 @@ function startOptions(argv: string[]): NodeStartOptions {
   if (!(interval >= 10)) throw new UsageError('--block-interval must be at least 10 ms');
   const bundlePath = option(args, 'boot');
   const producer = option(args, 'producer');
+  if (bundlePath && !producer) throw new UsageError('--boot needs --producer');
   return {
-    dir,
-    producer,
-    hosts: args.options.get('host'),
-    listen: args.options.get('listen')?.map(parseListen),
-    blockIntervalMs: interval,
-    boot: bundlePath ? unpackBundle(readFileSync(bundlePath)) : undefined,
+    options: {
+      dir,
+      producer,
+      hosts: args.options.get('host'),
+      listen: args.options.get('listen')?.map(parseListen),
+      blockIntervalMs: interval,
+    },
+    bundlePath,
   };
 }
 
@@ -66,15 +70,16 @@ function signalled(): Promise<ShutdownRequest> {
 }
 
 export async function nodeCommand(argv: string[]): Promise<number> {
-  const options = startOptions(argv);
-  if (options.boot && !options.producer) throw new UsageError('--boot needs --producer');
+  const { options, bundlePath } = startOptions(argv);
+  // The supervisor checks the arguments only: the bundle is read by the process that boots it.
   if (!process.env[SUPERVISED_ENV]) return supervise(process.argv[1]!, ['node', ...argv]);
+  const boot = bundlePath ? unpackBundle(readFileSync(bundlePath)) : undefined;
 
   const inherited = process.env[RESTART_LISTEN_ENV];
   let listen = inherited ? (JSON.parse(inherited) as ListenSpec[] | null) ?? options.listen : options.listen;
   const stop = signalled();
   for (;;) {
-    const node = await TsibaseNode.start({ ...options, listen });
+    const node = await TsibaseNode.start({ ...options, boot, listen });
     for (const l of node.listeners) {
       const where = l.protocol === 'local' ? l.path : `http${l.protocol === 'https' ? 's' : ''}://${node.config().hosts[0]}:${l.port} (${l.address})`;
       console.log(`tsibase node listening on ${where}${node.chain.producer ? `, producing as ${node.chain.producer}` : ''}`);

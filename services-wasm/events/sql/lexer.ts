@@ -32,7 +32,7 @@ export class Token {
   }
 }
 
-function isDigit(c: i32): bool {
+export function isDigit(c: i32): bool {
   return c >= 0x30 && c <= 0x39;
 }
 

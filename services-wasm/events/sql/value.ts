@@ -5,6 +5,7 @@
 // sorts after every number. TEXT compares by code point (the order of UTF-8 bytes).
 
 import { floatText } from "../../sdk/graphql/float";
+import { isDigit } from "./lexer";
 
 export enum SqlKind {
   Null,
@@ -85,10 +86,6 @@ export class SqlValue {
 @lazy const NULL = new SqlValue();
 @lazy const TRUE = SqlValue.integer(false, 1);
 @lazy const FALSE = SqlValue.integer(false, 0);
-
-function isDigit(c: i32): bool {
-  return c >= 0x30 && c <= 0x39;
-}
 
 const U64_MAX_DIGITS = "18446744073709551615";
 

@@ -25,7 +25,7 @@ export class EventEdge {
 /**
  * The events service's answer: a page in event-id order, or the error that stopped the query
  * (its message, and a stable code: EVENTS_BAD_TABLE, EVENTS_BAD_CONDITION, EVENTS_PARAMETER_COUNT,
- * EVENTS_BAD_COUNT, EVENTS_FIRST_AND_LAST, EVENTS_BAD_CURSOR).
+ * EVENTS_BAD_COUNT, EVENTS_FIRST_AND_LAST, EVENTS_BAD_CURSOR, EVENTS_SCAN_LIMIT).
  */
 @fracpack
 export class EventPage {

@@ -14,7 +14,7 @@ import { Index } from "../tables/table-index";
 import { Value, ValueKind } from "./ast";
 import { accountValue, integerValue, isNumber } from "./arguments";
 import { Execution, FieldRequest, GqlObject } from "./execute";
-import { writeOptionalString } from "./values";
+import { writeList, writeOptionalString } from "./values";
 
 /** How a row becomes the GraphQL object of an edge's node. */
 export type NodeOf<Row> = (row: Row) => GqlObject;
@@ -136,18 +136,9 @@ class Connection extends GqlObject {
   }
 
   resolve(field: FieldRequest, exec: Execution): bool {
-    if (field.name == "edges") {
-      exec.beginList();
-      for (let i = 0; i < this.edges.length; i++) {
-        if (i) exec.nextItem();
-        exec.writeObject(this.edges[i]);
-      }
-      exec.endList();
-    } else if (field.name == "pageInfo") {
-      exec.writeObject(this.pageInfo);
-    } else {
-      return false;
-    }
+    if (field.name == "edges") writeList<Edge>(exec, this.edges, (e: Execution, edge: Edge): void => e.writeObject(edge), true);
+    else if (field.name == "pageInfo") exec.writeObject(this.pageInfo);
+    else return false;
     return true;
   }
 }

@@ -11,7 +11,7 @@ import { acceptArguments } from "./arguments";
 import { Execution, FieldRequest, GqlObject } from "./execute";
 import { Schema, namedRef } from "./schema";
 import { ENUM, OBJECT, SCALAR, SchemaDirective, SchemaEnumValue, SchemaField, SchemaInputValue } from "./type-system";
-import { writeOptionalString } from "./values";
+import { writeList, writeOptionalString } from "./values";
 
 /** The field `name` of `type` (in `schema`), or null. */
 function fieldOf(schema: Schema, type: string, name: string): SchemaField | null {
@@ -44,12 +44,7 @@ function includeDeprecated(field: FieldRequest): bool {
 }
 
 function writeObjects(exec: Execution, objects: Array<GqlObject>): void {
-  exec.beginList(true);
-  for (let i = 0; i < objects.length; i++) {
-    if (i) exec.nextItem();
-    exec.writeObject(objects[i]);
-  }
-  exec.endList();
+  writeList<GqlObject>(exec, objects, (e: Execution, object: GqlObject): void => e.writeObject(object), true);
 }
 
 function writeInputValues(exec: Execution, schema: Schema, args: Array<SchemaInputValue>, withDeprecated: bool): void {
@@ -58,12 +53,6 @@ function writeInputValues(exec: Execution, schema: Schema, args: Array<SchemaInp
     if (withDeprecated || args[i].deprecationReason === null) objects.push(new InputValueObject(schema, args[i]));
   }
   writeObjects(exec, objects);
-}
-
-/** Writes `isDeprecated` or `deprecationReason` (whichever `field` is) of an element deprecated for `reason`. */
-function writeDeprecation(exec: Execution, field: FieldRequest, reason: string | null): void {
-  if (field.name == "isDeprecated") exec.writeBool(reason !== null);
-  else writeOptionalString(exec, reason);
 }
 
 /** An object of an introspection type: the field is looked up and its arguments checked before `answer` writes it. */
@@ -182,95 +171,91 @@ class TypeObject extends IntrospectionObject {
   }
 }
 
-/** `__Field`. */
-class FieldObject extends IntrospectionObject {
-  constructor(schema: Schema, private field: SchemaField) {
+/**
+ * `__Field`, `__InputValue`, `__EnumValue` and `__Directive`: elements with a name, a description
+ * and a deprecation, answered here; `answerOwn` writes the fields of their own kind.
+ */
+abstract class ElementObject extends IntrospectionObject {
+  constructor(schema: Schema, private name: string, private description: string | null, private deprecationReason: string | null) {
     super(schema);
+  }
+
+  /** Writes a field of this element's own kind (a __EnumValue has none). */
+  answerOwn(field: FieldRequest, exec: Execution): void {
+    exec.writeNull();
+  }
+
+  answer(field: FieldRequest, exec: Execution): void {
+    const name = field.name;
+    if (name == "name") exec.writeString(this.name);
+    else if (name == "description") writeOptionalString(exec, this.description);
+    else if (name == "isDeprecated") exec.writeBool(this.deprecationReason !== null);
+    else if (name == "deprecationReason") writeOptionalString(exec, this.deprecationReason);
+    else this.answerOwn(field, exec);
+  }
+}
+
+/** `__Field`. */
+class FieldObject extends ElementObject {
+  constructor(schema: Schema, private field: SchemaField) {
+    super(schema, field.name, field.description, field.deprecationReason);
   }
 
   typeName(): string {
     return "__Field";
   }
 
-  answer(field: FieldRequest, exec: Execution): void {
-    const name = field.name;
-    if (name == "name") exec.writeString(this.field.name);
-    else if (name == "description") writeOptionalString(exec, this.field.description);
-    else if (name == "args") writeInputValues(exec, this.schema, this.field.args, includeDeprecated(field));
-    else if (name == "type") exec.writeObject(new TypeObject(this.schema, this.field.type, true));
-    else writeDeprecation(exec, field, this.field.deprecationReason);
+  answerOwn(field: FieldRequest, exec: Execution): void {
+    if (field.name == "args") writeInputValues(exec, this.schema, this.field.args, includeDeprecated(field));
+    else exec.writeObject(new TypeObject(this.schema, this.field.type, true));
   }
 }
 
 /** `__InputValue`: a field's or a directive's argument. */
-class InputValueObject extends IntrospectionObject {
+class InputValueObject extends ElementObject {
   constructor(schema: Schema, private value: SchemaInputValue) {
-    super(schema);
+    super(schema, value.name, value.description, value.deprecationReason);
   }
 
   typeName(): string {
     return "__InputValue";
   }
 
-  answer(field: FieldRequest, exec: Execution): void {
-    const name = field.name;
-    if (name == "name") exec.writeString(this.value.name);
-    else if (name == "description") writeOptionalString(exec, this.value.description);
-    else if (name == "type") exec.writeObject(new TypeObject(this.schema, this.value.type, true));
-    else if (name == "defaultValue") writeOptionalString(exec, this.value.defaultValue);
-    else writeDeprecation(exec, field, this.value.deprecationReason);
+  answerOwn(field: FieldRequest, exec: Execution): void {
+    if (field.name == "type") exec.writeObject(new TypeObject(this.schema, this.value.type, true));
+    else writeOptionalString(exec, this.value.defaultValue);
   }
 }
 
 /** `__EnumValue`. */
-class EnumValueObject extends IntrospectionObject {
-  constructor(schema: Schema, private value: SchemaEnumValue) {
-    super(schema);
+class EnumValueObject extends ElementObject {
+  constructor(schema: Schema, value: SchemaEnumValue) {
+    super(schema, value.name, value.description, value.deprecationReason);
   }
 
   typeName(): string {
     return "__EnumValue";
   }
-
-  answer(field: FieldRequest, exec: Execution): void {
-    const name = field.name;
-    if (name == "name") exec.writeString(this.value.name);
-    else if (name == "description") writeOptionalString(exec, this.value.description);
-    else writeDeprecation(exec, field, this.value.deprecationReason);
-  }
 }
 
-/** `__Directive`. */
-class DirectiveObject extends IntrospectionObject {
+/** `__Directive` (SDL has no way to deprecate a directive). */
+class DirectiveObject extends ElementObject {
   constructor(schema: Schema, private directive: SchemaDirective) {
-    super(schema);
+    super(schema, directive.name, directive.description, null);
   }
 
   typeName(): string {
     return "__Directive";
   }
 
-  answer(field: FieldRequest, exec: Execution): void {
-    const name = field.name;
+  answerOwn(field: FieldRequest, exec: Execution): void {
     const d = this.directive;
-    if (name == "name") {
-      exec.writeString(d.name);
-    } else if (name == "description") {
-      writeOptionalString(exec, d.description);
-    } else if (name == "isRepeatable") {
+    if (field.name == "isRepeatable") {
       exec.writeBool(d.repeatable);
-    } else if (name == "locations") {
-      exec.beginList(true);
-      for (let i = 0; i < d.locations.length; i++) {
-        if (i) exec.nextItem();
-        exec.writeEnum(d.locations[i], "__DirectiveLocation");
-      }
-      exec.endList();
-    } else if (name == "args") {
-      writeInputValues(exec, this.schema, d.args, includeDeprecated(field));
+    } else if (field.name == "locations") {
+      writeList<string>(exec, d.locations, (e: Execution, location: string): void => e.writeEnum(location, "__DirectiveLocation"), true);
     } else {
-      // SDL has no way to deprecate a directive.
-      writeDeprecation(exec, field, null);
+      writeInputValues(exec, this.schema, d.args, includeDeprecated(field));
     }
   }
 }

@@ -9,15 +9,16 @@ import {
 } from "./ast";
 import { Lexer, Token, TokenKind } from "./lexer";
 
-export class ParseResult {
-  constructor(public document: Document | null, public error: string = "") {}
+/** A parsed document (an executable one, or a type system's), or no document and the error that stopped the parse. */
+export class ParseResult<T> {
+  constructor(public document: T | null, public error: string = "") {}
 }
 
 /** Parses `source`; a syntax error gives no document and a message `Syntax Error: …`. */
-export function parse(source: string): ParseResult {
+export function parse(source: string): ParseResult<Document> {
   const parser = new Parser(source);
   const document = parser.document();
-  return parser.error.length > 0 ? new ParseResult(null, "Syntax Error: " + parser.error) : new ParseResult(document);
+  return parser.error.length > 0 ? new ParseResult<Document>(null, "Syntax Error: " + parser.error) : new ParseResult<Document>(document);
 }
 
 function describe(token: Token): string {

@@ -7,23 +7,19 @@
 
 import { Directive, ValueKind } from "./ast";
 import { TokenKind } from "./lexer";
-import { Parser } from "./parser";
+import { ParseResult, Parser } from "./parser";
 import {
   ENUM, OBJECT, SCALAR, SchemaDirective, SchemaEnumValue, SchemaField, SchemaInputValue, SchemaType, TypeSystemDocument,
 } from "./type-system";
 import { valueText } from "./value-text";
 
-export class SdlParseResult {
-  constructor(public document: TypeSystemDocument | null, public error: string = "") {}
-}
-
 /** Parses an SDL document; an error gives no document and a message naming the definition it is in. */
-export function parseSdl(source: string): SdlParseResult {
+export function parseSdl(source: string): ParseResult<TypeSystemDocument> {
   const parser = new SdlParser(source);
   const document = parser.typeSystem();
-  if (parser.error.length == 0) return new SdlParseResult(document);
+  if (parser.error.length == 0) return new ParseResult<TypeSystemDocument>(document);
   const where = parser.definition.length > 0 ? " (in " + parser.definition + ")" : "";
-  return new SdlParseResult(null, parser.error + where);
+  return new ParseResult<TypeSystemDocument>(null, parser.error + where);
 }
 
 const DEFAULT_DEPRECATION = "No longer supported";

@@ -9,7 +9,6 @@ export class QueryParam {
   constructor(public name: string, public value: string) {}
 }
 
-
 /** The non-empty `&`-separated pairs of a target's query, undecoded. */
 function queryPairs(target: string): Array<string> {
   const out = new Array<string>();
@@ -19,6 +18,7 @@ function queryPairs(target: string): Array<string> {
   for (let i = 0; i < pairs.length; i++) if (pairs[i].length > 0) out.push(pairs[i]);
   return out;
 }
+
 /** A cookie of a Cookie header (`text` is its `name=value` as sent). */
 class Cookie {
   constructor(public name: string, public value: string, public text: string) {}

@@ -14,6 +14,8 @@ const QUARTER: i32 = 0x8000;
 const THREE_QUARTERS: i32 = 0x18000;
 const MAX_BITS: i32 = 64;
 const HASH_FLAG: u64 = 1 << 56;
+/** The letters by symbol (1..26, most frequent first); the first 16 are also the hash digits. */
+const SYMBOL_CHARS = "\0eaiotnrslcuhdpmygbfwvkzxqj";
 
 /** Symbol of a char code: letters (either case) 1..26 by frequency, digits 1..10, '_' 25; 0 invalid. */
 function symbolOf(code: i32): i32 {
@@ -21,7 +23,7 @@ function symbolOf(code: i32): i32 {
   if (code == 0x5f) return 25;
   if (code >= 0x41 && code <= 0x5a) code += 0x20;
   if (code < 0x61 || code > 0x7a) return 0;
-  return "eaiotnrslcuhdpmygbfwvkzxqj".indexOf(String.fromCharCode(code)) + 1;
+  return SYMBOL_CHARS.indexOf(String.fromCharCode(code));
 }
 
 /** Sum of the frequencies of symbols below `symbol` after `context`. */
@@ -131,7 +133,6 @@ export function methodNumber(name: string): MethodNumber {
   return code != 0 ? code : seahash(name) | HASH_FLAG;
 }
 
-const SYMBOL_CHARS = "\0eaiotnrslcuhdpmygbfwvkzxqj";
 const CODE_BITS: i32 = 17;
 /** The decoder reads up to 16 zero bits past the code's end, as psibase's does. */
 const MAX_DECODE_BITS: i32 = 80;
@@ -181,13 +182,11 @@ function arithmeticDecode(code: u64): string {
   return name;
 }
 
-const HASH_DIGITS = "eaiotnrslcuhdpmy";
-
 /** The name of a method number: "" for 0, `#` + 16 hash digits for hashed names. */
 export function methodName(n: MethodNumber): string {
   if (n == 0) return "";
   if ((n & HASH_FLAG) == 0) return arithmeticDecode(n);
   let name = "#";
-  for (let i = 0; i < 16; i++) name += HASH_DIGITS.charAt(<i32>((n >> <u64>(4 * i)) & 15));
+  for (let i = 0; i < 16; i++) name += SYMBOL_CHARS.charAt(1 + <i32>((n >> <u64>(4 * i)) & 15));
   return name;
 }

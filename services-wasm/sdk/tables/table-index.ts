@@ -81,6 +81,7 @@ export class Index<Row, K> extends RowIndex<Row> {
     const db = this.location.db;
     const entry = !descending ? greaterEqual(db, lower, PREFIX_LENGTH)
       : upper !== null ? lessThan(db, upper, PREFIX_LENGTH) : max(db, this.location.prefix(this.number));
-    return new Cursor<Row, K>(this, entry, lower, upper);
+    // A lower bound that is only the prefix holds for every entry the host returns: no compare per step.
+    return new Cursor<Row, K>(this, entry, lower.length != <i32>PREFIX_LENGTH ? lower : null, upper);
   }
 }

@@ -41,6 +41,11 @@ export function typeText(typeNode) {
   return ASTBuilder.build(typeNode);
 }
 
+/** A type as written, without its `| null`. */
+export function nonNullText(typeNode) {
+  return typeText(typeNode).replace(/\s*\|\s*null$/, '');
+}
+
 export function isStatic(member) {
   return (member.flags & CommonFlags.Static) !== 0;
 }

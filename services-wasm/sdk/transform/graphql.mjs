@@ -9,19 +9,16 @@
 // serves them); on the root also `static SDL`, `graphqlRoot()` and `serveGraphQL(request)`.
 
 import { CommonFlags, NodeKind } from 'assemblyscript';
-import { appendMembers, isNamedType, isStatic, simpleTypeName, sourceError, takeDecorator, typeText } from './ast.mjs';
+import { appendMembers, isNamedType, isStatic, nonNullText, simpleTypeName, sourceError, takeDecorator, typeText } from './ast.mjs';
 import { BUILTIN_NAMES } from './schema.mjs';
 
-const NUMBERS = new Set(['u8', 'i8', 'u16', 'i16', 'u32', 'i32', 'f32', 'f64']);
-const DECIMALS = new Set(['u64', 'i64']);
+/** Integers up to 32 bits: Float values, and index keys given as Float. */
 const INTEGER_KEYS = new Set(['u8', 'i8', 'u16', 'i16', 'u32', 'i32']);
+const NUMBERS = new Set([...INTEGER_KEYS, 'f32', 'f64']);
+const DECIMALS = new Set(['u64', 'i64']);
 const GRAPHQL_NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;
 const HIDDEN = CommonFlags.Private | CommonFlags.Protected | CommonFlags.Constructor | CommonFlags.Set;
 const PAGE_INFO = ['hasPreviousPage: Boolean!', 'hasNextPage: Boolean!', 'startCursor: String', 'endCursor: String'];
-
-function nonNullText(typeNode) {
-  return typeText(typeNode).replace(/\s*\|\s*null$/, '');
-}
 
 function optional(sdl) {
   return sdl.endsWith('!') ? sdl.slice(0, -1) : sdl;

@@ -2,7 +2,7 @@
 // annotations as the schema: `__fpFromJson(json, what)` on every record a service's actions use,
 // and `__packAction(action, json)` on every service. The generated code calls sdk/json/decode.ts.
 
-import { appendMembers, selfTypeText, simpleTypeName, typeText } from './ast.mjs';
+import { appendMembers, nonNullText, selfTypeText, simpleTypeName, typeText } from './ast.mjs';
 import { BUILTIN_NAMES } from './schema.mjs';
 
 // Built-in schema type -> its decoder (integers and floats take the AssemblyScript type).
@@ -15,10 +15,6 @@ function builtinDecoder(schemaName, asName) {
   if (/^[ui]\d+$/.test(schemaName)) return `__json.asInteger<${asName}>`;
   if (/^f\d+$/.test(schemaName)) return `__json.asFloat<${asName}>`;
   return `__json.${DECODERS[schemaName]}`;
-}
-
-function nonNullText(typeNode) {
-  return typeText(typeNode).replace(/\s*\|\s*null$/, '');
 }
 
 export class JsonDecoding {

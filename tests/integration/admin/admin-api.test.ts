@@ -8,17 +8,17 @@ import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { bytesToHex, generateKeyPair, privateKeyToPkcs8 } from '../../../host-api/index.js';
-import { httpRequest, type HttpReply } from '../../../runtime/cli/client.js';
+import { httpRequest, serviceUrl, type HttpReply } from '../../../runtime/cli/client.js';
 import { ChainClient } from '../../../runtime/cli/chain-client.js';
-import { X_ADMIN, adminRequest as admin } from '../../lib/admin-requests.js';
+import { X_ADMIN, adminRequest as admin, hostRequest } from '../../lib/admin-requests.js';
+import { rejectionMessage } from '../../lib/assert-error.js';
 import { startBootedNode } from '../../lib/booted-node.js';
 import { startNode, type RunningNode } from '../../lib/node-process.js';
 
 interface Ctx { dir: string; node: RunningNode; fresh: RunningNode }
 const test = suite<Ctx>('admin API');
 
-
-const jsonOf = (r: HttpReply) => JSON.parse(r.text()) as any;
+const jsonOf = (r: HttpReply) => r.json() as any;
 
 /** Waits until the node answers again (after a restart). */
 async function answering(node: RunningNode): Promise<void> {
@@ -172,10 +172,9 @@ test('PUT /config persists (unknown fields too), applies producer and static hos
   // producer '' stops production: a transaction has no block to go to.
   const client = new ChainClient(ctx.node.api);
   const rawData = await client.packAction('example', 'increment', { name: 'n', by: '1' });
-  const refused = await client.push([{ sender: 'example', service: 'example', method: 'increment', rawData }], { waitFor: 'applied' })
-    .then(() => 'pushed', (err: Error) => err.message);
+  const refused = await rejectionMessage(client.push([{ sender: 'example', service: 'example', method: 'increment', rawData }], { waitFor: 'applied' }), 'pushed');
   assert.match(refused, 'this node does not produce blocks');
-  const page = await httpRequest(`http://127.0.0.1:${ctx.node.port}/`, { headers: { host: `docs.tsibase.localhost:${ctx.node.port}` } });
+  const page = await hostRequest(ctx.node, 'docs.tsibase.localhost', '/');
   assert.is(page.text(), '<p>static</p>');
   assert.is(page.headers['content-type'], 'text/html');
 
@@ -242,7 +241,7 @@ test('perf and metrics: the seed shape, transaction counters that move, OpenMetr
   assert.equal(Object.keys(first.memory), ['database', 'code', 'data', 'wasmMemory', 'wasmCode', 'unclassified']);
   assert.ok(first.tasks.length > 0 && first.tasks.every((t: { id: unknown }) => typeof t.id === 'number'));
   assert.ok(Number(first.memory.database) > 0, 'LMDB pages are resident');
-  const bad = await httpRequest(`${ctx.node.api.replace('tsibase', 'transact.tsibase')}/push_transaction`, {
+  const bad = await httpRequest(serviceUrl(ctx.node.api, 'transact', '/push_transaction'), {
     method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body: new Uint8Array([9]),
   });
   assert.is(bad.status, 500);

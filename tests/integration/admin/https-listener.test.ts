@@ -10,6 +10,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { writeConfigFile } from '../../../runtime/config/config-file.js';
 import { X_ADMIN } from '../../lib/admin-requests.js';
+import { rejectionMessage } from '../../lib/assert-error.js';
 import { startNodeProcess, type RunningNode } from '../../lib/node-process.js';
 import { makeSelfSignedCertificate, type TlsFiles } from '../../lib/tls-certificate.js';
 
@@ -41,15 +42,8 @@ function httpsNodeDir(dir: string, name: string, tls: Record<string, unknown>): 
 }
 
 /** The output of a node start that must fail. */
-async function failedStart(nodeDir: string): Promise<string> {
-  try {
-    const node = await startNodeProcess(nodeDir, []);
-    await node.stop();
-  } catch (err) {
-    return (err as Error).message;
-  }
-  assert.unreachable('the node started');
-  return '';
+function failedStart(nodeDir: string): Promise<string> {
+  return rejectionMessage(startNodeProcess(nodeDir, []).then((node) => node.stop()), 'the node started');
 }
 
 test.before(async (ctx) => {

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import {
-  SignedTransaction, Transaction, bytesToHex, generateKeyPair, methodNumberFromName, signPackedTransaction, systemAction, type Action, type KeyPair,
+  Action, SignedTransaction, Transaction, bytesToHex, generateKeyPair, methodNumberFromName, signPackedTransaction, systemAction, type KeyPair,
 } from '../../../host-api/index.js';
 import { utf8Bytes } from '../../../host-api/encoding/utf8.js';
 import { LoginData } from '../../../host-api/types/native.js';
@@ -42,11 +42,7 @@ interface LoginTransaction {
 }
 
 function loginAction(user: string, rootHost = ROOT): Action {
-  return Transaction.unpack(Transaction.pack({
-    tapos: { expiration: 0n, refBlockSuffix: 0, flags: 0, refBlockIndex: 0 },
-    actions: [{ sender: user, service: 'transact', method: 'loginSys', rawData: LoginData.pack({ rootHost }) }],
-    claims: [],
-  })).actions[0]!;
+  return Action.unpack(Action.pack({ sender: user, service: 'transact', method: 'loginSys', rawData: LoginData.pack({ rootHost }) }));
 }
 
 async function loginBody(ctx: Ctx, user: string, t: LoginTransaction = {}): Promise<{ transaction: Uint8Array; signed: Uint8Array }> {

@@ -2,6 +2,7 @@
 // for oracle tests of served table indexes: rows in key order, bounds parsed by the caller,
 // cursors as the service reports them (hex of index keys, so hex order is key order), and the
 // service's messages for arguments it refuses, checked in the order the service checks them.
+import { accountNumberFromName, isValidAccountName } from '../../../host-api/index.js';
 
 export interface ConnectionArgs {
   gt?: string | number; ge?: string | number; lt?: string | number; le?: string | number;
@@ -16,6 +17,15 @@ export interface IndexModel<R, K> {
   /** A bound argument as a key; throws the service's message for a bad one. */
   parse(bound: string | number, name: string): K;
   compare(a: K, b: K): number;
+}
+
+/** The order of u64 keys (ids, account numbers). */
+export const compareBigints = (a: bigint, b: bigint): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** An account-name bound as its key, refused with the service's message when it is not one. */
+export function accountBound(value: string | number, name: string): bigint {
+  if (typeof value !== 'string' || !isValidAccountName(value)) throw new Error(`Argument "${name}" is not an account name: ${value}`);
+  return accountNumberFromName(value);
 }
 
 function checkCursor(name: string, value: string | null | undefined): void {

@@ -10,6 +10,8 @@ import * as assert from 'uvu/assert';
 import { buildSchema, graphql } from 'graphql';
 import { DbId } from '../../../host-api/abi/databases.js';
 import { Random } from '../../lib/random.js';
+import { cursorsBothWays, type Page } from './connection-paging.js';
+import { compareBigints, referenceConnection, type IndexModel } from './connection-reference.js';
 import { EventsChain, SDL, type Written } from './events-chain.js';
 
 let events: EventsChain;
@@ -63,33 +65,25 @@ const cursorOf = (id: bigint) => id.toString(16).padStart(16, '0').toUpperCase()
 
 interface Args { table: string; where?: string; params?: string[]; first?: number; last?: number; before?: string; after?: string }
 
-/** The emitter's transfers the condition keeps, by the Cursor Connections algorithm. */
+/** The emitter's transfers the condition keeps, by the Cursor Connections algorithm (events take no key bounds). */
 function reference(args: Args) {
   const condition = CONDITIONS.find((c) => c.where === (args.where ?? '') && JSON.stringify(c.params) === JSON.stringify(args.params ?? []))!;
   const service = args.table.split('.')[1];
-  let rows: Written[] = events.written.filter((w) => w.db === DbId.historyEvent && w.service === service && w.type === 'transferred' && w.fields !== null
+  const rows: Written[] = events.written.filter((w) => w.db === DbId.historyEvent && w.service === service && w.type === 'transferred' && w.fields !== null
     && condition.keep(w.fields as unknown as Transfer));
-  rows = rows.filter((w) => (args.after === undefined || cursorOf(w.id) > args.after) && (args.before === undefined || cursorOf(w.id) < args.before));
-  let hasNextPage = false;
-  let hasPreviousPage = false;
-  if (args.first !== undefined && rows.length > args.first) {
-    rows = rows.slice(0, args.first);
-    hasNextPage = true;
-  }
-  if (args.last !== undefined && rows.length > args.last) {
-    rows = rows.slice(rows.length - args.last);
-    hasPreviousPage = true;
-  }
-  const edges = rows.map((w) => ({ node: w.fields, cursor: cursorOf(w.id) }));
-  return { edges, pageInfo: { hasPreviousPage, hasNextPage, startCursor: edges[0]?.cursor ?? null, endCursor: edges.at(-1)?.cursor ?? null } };
+  const index: IndexModel<Written, bigint> = {
+    rows, cursorOf: (w) => cursorOf(w.id), keyOf: (w) => w.id, compare: compareBigints,
+    parse: () => {
+      throw new Error('an event query has no key bounds');
+    },
+  };
+  return referenceConnection(index, (w) => w.fields, args);
 }
 
 function queryText(args: Args): string {
   const text = Object.entries(args).map(([k, v]) => `${k}: ${JSON.stringify(v)}`).join(', ');
   return `{ events(${text}) { edges { node { from to amount memo nothing } cursor } pageInfo { hasPreviousPage hasNextPage startCursor endCursor } } }`;
 }
-
-type Page = { edges: { cursor: string }[]; pageInfo: { hasPreviousPage: boolean; hasNextPage: boolean } };
 
 async function agree(args: Args): Promise<Page> {
   const query = queryText(args);
@@ -158,24 +152,9 @@ test('random counts and cursors from earlier pages, forward and backward', async
 
 test('paging forward and backward through a table visits every event once', async () => {
   for (const c of [CONDITIONS[0]!, CONDITIONS[2]!]) {
-    const seen: string[] = [];
-    let after: string | undefined;
-    for (;;) {
-      const page = await agree({ table: TABLE, where: c.where, params: c.params, first: 4, ...(after ? { after } : {}) });
-      seen.push(...page.edges.map((e) => e.cursor));
-      if (!page.pageInfo.hasNextPage) break;
-      after = page.edges.at(-1)!.cursor;
-    }
-    const back: string[] = [];
-    let before: string | undefined;
-    for (;;) {
-      const page = await agree({ table: TABLE, where: c.where, params: c.params, last: 5, ...(before ? { before } : {}) });
-      back.unshift(...page.edges.map((e) => e.cursor));
-      if (!page.pageInfo.hasPreviousPage) break;
-      before = page.edges[0]!.cursor;
-    }
-    assert.equal(back, seen);
-    assert.is(seen.length, reference({ table: TABLE, where: c.where, params: c.params }).edges.length);
+    const { forward, backward } = await cursorsBothWays((page) => agree({ table: TABLE, where: c.where, params: c.params, ...page }), 4, 5);
+    assert.equal(backward, forward);
+    assert.is(forward.length, reference({ table: TABLE, where: c.where, params: c.params }).edges.length);
   }
 });
 

@@ -6,12 +6,13 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { buildSchema, graphql } from 'graphql';
-import { compileSchema, type AnyType, type Schema } from '../../../host-api/index.js';
 import { TestChain } from '../../../runtime/testing/test-chain.js';
 import { bytesToHex as hex } from '../../lib/hex.js';
 import { Random } from '../../lib/random.js';
 import { compiledEntry } from './program.js';
-import { referenceConnection, type ConnectionArgs, type IndexModel } from './connection-reference.js';
+import { cursorsBothWays, type Page } from './connection-paging.js';
+import { compareBigints, referenceConnection, type ConnectionArgs, type IndexModel } from './connection-reference.js';
+import { ServiceCodec, type ServiceSchema } from './service-codec.js';
 
 const SDL = `
 type Query {
@@ -76,16 +77,15 @@ for (const id of [0n, 1n, 2n, 7n, 100n, 255n, 256n, 65_536n, 1n << 40n, (1n << 6
 }
 
 /** The key encoding's order: u64 ids numerically, labels bytewise (UTF-8). */
-const compareIds = (a: bigint, b: bigint) => (a < b ? -1 : a > b ? 1 : 0);
 const utf8 = (s: string) => Buffer.from(s);
-const byId = [...ROWS].sort((a, b) => compareIds(a.id, b.id));
+const byId = [...ROWS].sort((a, b) => compareBigints(a.id, b.id));
 const byLabelRows = [...ROWS].sort((a, b) => Buffer.compare(utf8(a.label), utf8(b.label)));
 
 // Cursors are the hex of the key inside the index: big-endian-ordered encodings, so hex order is key order.
 let idCursor: (i: Item) => string;
 let labelCursor: (i: Item) => string;
 
-const idIndex: IndexModel<Item, bigint> = { rows: byId, cursorOf: (i) => idCursor(i), keyOf: (i) => i.id, parse: (s) => BigInt(s), compare: compareIds };
+const idIndex: IndexModel<Item, bigint> = { rows: byId, cursorOf: (i) => idCursor(i), keyOf: (i) => i.id, parse: (s) => BigInt(s), compare: compareBigints };
 const labelIndex: IndexModel<Item, Buffer> = {
   rows: byLabelRows, cursorOf: (i) => labelCursor(i), keyOf: (i) => utf8(i.label), parse: (s) => utf8(String(s)), compare: Buffer.compare,
 };
@@ -97,13 +97,12 @@ const root = {
 const schema = buildSchema(SDL);
 
 let chain: TestChain;
-let types: ReturnType<typeof compileSchema>;
-let actions: Record<string, { params: AnyType; result?: AnyType }>;
+let codec: ServiceCodec;
 
 async function ours(query: string): Promise<unknown> {
-  const result = chain.run({ sender: 'paged', service: 'paged', method: 'query', rawData: types.typeOf(actions.query!.params).pack({ query, variables: '' }) }, { mode: 'rpc' });
+  const result = chain.run({ sender: 'paged', service: 'paged', method: 'query', rawData: codec.args('query', { query, variables: '' }) }, { mode: 'rpc' });
   assert.is(result.error, undefined);
-  return JSON.parse(types.typeOf(actions.query!.result!).unpack(result.retval) as string);
+  return JSON.parse(codec.result('query', result.retval) as string);
 }
 
 async function agree(field: 'items' | 'byLabel', args: ConnectionArgs): Promise<{ edges: { cursor: string }[] } | undefined> {
@@ -121,12 +120,10 @@ async function agree(field: 'items' | 'byLabel', args: ConnectionArgs): Promise<
 
 test.before(async () => {
   const compiled = await compiledEntry(ENTRY, { [ENTRY]: SOURCE });
-  const serviceSchema = compiled.schema as { types: Schema; actions: typeof actions };
-  types = compileSchema(serviceSchema.types);
-  actions = serviceSchema.actions;
+  codec = new ServiceCodec(compiled.schema as ServiceSchema);
   chain = TestChain.open();
   chain.deploy('paged', compiled.binary);
-  const add = chain.run({ sender: 'paged', service: 'paged', method: 'add', rawData: types.typeOf(actions.add!.params).pack({ ids: ROWS.map((r) => r.id), labels: ROWS.map((r) => r.label) }) });
+  const add = chain.run({ sender: 'paged', service: 'paged', method: 'add', rawData: codec.args('add', { ids: ROWS.map((r) => r.id), labels: ROWS.map((r) => r.label) }) });
   assert.is(add.error, undefined);
   // The cursor of each row, as the service reports it for the whole index.
   const all = await ours('{ items { edges { node { id } cursor } } byLabel { edges { node { id } cursor } } }') as
@@ -171,24 +168,9 @@ test('every combination of bounds and counts, and cursors from earlier pages', a
 
 test('paging forward and backward through a whole index visits every row once', async () => {
   for (const field of ['items', 'byLabel'] as const) {
-    const seen: string[] = [];
-    let after: string | undefined;
-    for (;;) {
-      const page = await agree(field, { first: 3, ...(after ? { after } : {}) }) as { edges: { cursor: string }[]; pageInfo: { hasNextPage: boolean } };
-      seen.push(...page.edges.map((e) => e.cursor));
-      if (!page.pageInfo.hasNextPage) break;
-      after = page.edges.at(-1)!.cursor;
-    }
-    assert.is(seen.length, ROWS.length);
-    const back: string[] = [];
-    let before: string | undefined;
-    for (;;) {
-      const page = await agree(field, { last: 4, ...(before ? { before } : {}) }) as { edges: { cursor: string }[]; pageInfo: { hasPreviousPage: boolean } };
-      back.unshift(...page.edges.map((e) => e.cursor));
-      if (!page.pageInfo.hasPreviousPage) break;
-      before = page.edges[0]!.cursor;
-    }
-    assert.equal(back, seen);
+    const { forward, backward } = await cursorsBothWays(async (page) => await agree(field, page) as Page, 3, 4);
+    assert.is(forward.length, ROWS.length);
+    assert.equal(backward, forward);
   }
 });
 

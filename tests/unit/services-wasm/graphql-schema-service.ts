@@ -3,9 +3,9 @@
 // whole Table, compiled by the transform and deployed on an in-process chain. Its `query` action
 // executes a query as /graphql would serve it (introspection included).
 import * as assert from 'uvu/assert';
-import { compileSchema, type AnyType, type Schema } from '../../../host-api/index.js';
 import { TestChain } from '../../../runtime/testing/test-chain.js';
 import { compiledEntry } from './program.js';
+import { ServiceCodec, type ServiceSchema } from './service-codec.js';
 
 const ENTRY = 'tests/unit/services-wasm/programs/graphql-schema.ts';
 const SOURCE = `
@@ -85,17 +85,15 @@ export interface SchemaService {
 /** Compiles the service, deploys it on a new chain and adds `rows` (Items) to its table. */
 export async function openSchemaService(rows: unknown[]): Promise<SchemaService> {
   const compiled = await compiledEntry(ENTRY, { [ENTRY]: SOURCE });
-  const serviceSchema = compiled.schema as { types: Schema; actions: Record<string, { params: AnyType; result?: AnyType }> };
-  const types = compileSchema(serviceSchema.types);
-  const actions = serviceSchema.actions;
+  const codec = new ServiceCodec(compiled.schema as ServiceSchema);
   const chain = TestChain.open();
   chain.deploy('gqlschema', compiled.binary);
-  const add = chain.run({ sender: 'gqlschema', service: 'gqlschema', method: 'add', rawData: types.typeOf(actions.add!.params).pack({ rows }) });
+  const add = chain.run({ sender: 'gqlschema', service: 'gqlschema', method: 'add', rawData: codec.args('add', { rows }) });
   assert.is(add.error, undefined);
   const call = (method: string, args: unknown): unknown => {
-    const result = chain.run({ sender: 'gqlschema', service: 'gqlschema', method, rawData: types.typeOf(actions[method]!.params).pack(args) }, { mode: 'rpc' });
+    const result = chain.run({ sender: 'gqlschema', service: 'gqlschema', method, rawData: codec.args(method, args) }, { mode: 'rpc' });
     assert.is(result.error, undefined);
-    return types.typeOf(actions[method]!.result!).unpack(result.retval);
+    return codec.result(method, result.retval);
   };
   const query = (text: string, variables?: Record<string, unknown>): Response =>
     JSON.parse(call('query', { query: text, variables: variables ? JSON.stringify(variables) : '' }) as string) as Response;

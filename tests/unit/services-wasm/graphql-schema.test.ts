@@ -8,11 +8,11 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { buildSchema, graphql, type GraphQLSchema } from 'graphql';
-import { accountNumberFromName, isValidAccountName } from '../../../host-api/index.js';
+import { accountNumberFromName } from '../../../host-api/index.js';
 import { bytesToHex } from '../../lib/hex.js';
 import { Random } from '../../lib/random.js';
 import { openSchemaService, type Response, type SchemaService } from './graphql-schema-service.js';
-import { referenceConnection, type ConnectionArgs, type IndexModel } from './connection-reference.js';
+import { accountBound, compareBigints, referenceConnection, type ConnectionArgs, type IndexModel } from './connection-reference.js';
 
 /** An account number no name has (its rank is out of range). */
 const NOT_AN_ACCOUNT = (1n << 64n) - 1n;
@@ -96,7 +96,6 @@ function decimalKey(value: string | number, name: string): bigint {
   return BigInt(value);
 }
 
-const compareBig = (a: bigint, b: bigint) => (a < b ? -1 : a > b ? 1 : 0);
 const utf8 = (s: string) => Buffer.from(s, 'utf8');
 let cursors: Record<'items' | 'byLabel' | 'byOwner', Map<bigint, string>>;
 
@@ -106,12 +105,9 @@ function model<K>(rows: Row[], field: 'items' | 'byLabel' | 'byOwner', keyOf: (r
 
 function referenceRoot(rows: Row[]) {
   const models = {
-    items: model(rows, 'items', (r) => r.id, decimalKey, compareBig),
+    items: model(rows, 'items', (r) => r.id, decimalKey, compareBigints),
     byLabel: model(rows, 'byLabel', (r) => utf8(r.label), (v) => utf8(String(v)), Buffer.compare),
-    byOwner: model(rows, 'byOwner', (r) => ownerNumber(r.owner), (v, name) => {
-      if (typeof v !== 'string' || !isValidAccountName(v)) throw new Error(`Argument "${name}" is not an account name: ${v}`);
-      return ownerNumber(v);
-    }, compareBig),
+    byOwner: model(rows, 'byOwner', (r) => ownerNumber(r.owner), accountBound, compareBigints),
   };
   const node = (r: Row) => new ItemRef(r);
   return {

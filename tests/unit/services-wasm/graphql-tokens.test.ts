@@ -6,10 +6,10 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { buildSchema, graphql, type GraphQLSchema } from 'graphql';
-import { accountNumberFromName, isValidAccountName } from '../../../host-api/index.js';
+import { accountNumberFromName } from '../../../host-api/index.js';
 import { Random } from '../../lib/random.js';
 import { openTokensChain, type TokensChain } from './tokens-chain.js';
-import { referenceConnection, type ConnectionArgs } from './connection-reference.js';
+import { accountBound, compareBigints, referenceConnection, type ConnectionArgs } from './connection-reference.js';
 
 let opened: TokensChain;
 let schema: GraphQLSchema;
@@ -28,26 +28,22 @@ function ours(query: string): unknown {
 
 const numberOf = (name: string) => accountNumberFromName(name);
 const cursorOf = (name: string) => numberOf(name).toString(16).padStart(16, '0').toUpperCase();
-const compare = (a: bigint, b: bigint) => (a < b ? -1 : a > b ? 1 : 0);
 
 function referenceRoot(amounts: Map<string, bigint>) {
   const rows = [...amounts].filter(([, amount]) => amount > 0n).map(([owner, amount]) => ({ owner, amount: String(amount) }))
-    .sort((a, b) => compare(numberOf(a.owner), numberOf(b.owner)));
+    .sort((a, b) => compareBigints(numberOf(a.owner), numberOf(b.owner)));
   const index = {
     rows,
     cursorOf: (r: { owner: string }) => cursorOf(r.owner),
     keyOf: (r: { owner: string }) => numberOf(r.owner),
-    parse: (v: string | number, name: string) => {
-      if (typeof v !== 'string' || !isValidAccountName(v)) throw new Error(`Argument "${name}" is not an account name: ${v}`);
-      return numberOf(v);
-    },
-    compare,
+    parse: accountBound,
+    compare: compareBigints,
   };
   return {
     balances: (args: ConnectionArgs) => referenceConnection(index, (r) => r, args),
     balance: ({ owner }: { owner: string }) => {
-      if (!isValidAccountName(owner)) throw new Error(`Argument "owner" is not an account name: ${owner}`);
-      return rows.find((r) => numberOf(r.owner) === numberOf(owner)) ?? null;
+      const key = accountBound(owner, 'owner');
+      return rows.find((r) => numberOf(r.owner) === key) ?? null;
     },
     supply: () => ({ id: 0, total: String(supply) }),
   };

@@ -32,10 +32,10 @@ export interface MeterGlobals {
 }
 
 /** A fresh pair of counter globals, as metered modules import them. */
-export function createMeterGlobals(): MeterGlobals {
+export function createMeterGlobals(fuel = 0n, stackBytes = 0): MeterGlobals {
   return {
-    fuel: new WebAssemblyJs.Global({ value: 'i64', mutable: true }, 0n),
-    stack: new WebAssemblyJs.Global({ value: 'i32', mutable: true }, 0),
+    fuel: new WebAssemblyJs.Global({ value: 'i64', mutable: true }, fuel),
+    stack: new WebAssemblyJs.Global({ value: 'i32', mutable: true }, stackBytes),
   };
 }
 
@@ -65,11 +65,7 @@ export class ExecutionMeter {
     if (!Number.isInteger(stackBytes) || stackBytes < 0 || stackBytes > 0x7fffffff) {
       throw new RangeError(`stack budget out of range: ${stackBytes}`);
     }
-    const counters = globals ?? createMeterGlobals();
-    if (!globals) {
-      counters.fuel.value = fuel;
-      counters.stack.value = stackBytes;
-    }
+    const counters = globals ?? createMeterGlobals(fuel, stackBytes);
     this.fuel = counters.fuel;
     this.stack = counters.stack;
   }

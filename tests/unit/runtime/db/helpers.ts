@@ -1,9 +1,10 @@
-// Shared by the store tests: a seeded PRNG, temp directories, and a brute-force model of the
-// ordered lookups to check the store against.
+// Shared by the store tests: a seeded PRNG, temp directories and stores, and a brute-force model
+// of the ordered lookups to check the store against.
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { LmdbStore } from '../../../../runtime/db/lmdb-store.js';
 import type { KvEntry } from '../../../../runtime/db/store.js';
 
 export { seededRandom } from '../../../lib/random.js';
@@ -46,6 +47,18 @@ export function makeTempDir(): string {
 
 export function removeDir(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
+}
+
+/** Runs `body` on a store in a fresh temporary directory, closed and removed afterwards. */
+export async function withStore(body: (store: LmdbStore, dir: string) => void | Promise<void>): Promise<void> {
+  const dir = makeTempDir();
+  const store = LmdbStore.open(dir);
+  try {
+    await body(store, dir);
+  } finally {
+    await store.close();
+    removeDir(dir);
+  }
 }
 
 /** The expected content of one database: hex key -> value. */

@@ -4,19 +4,8 @@ import { DbId } from '../../../../host-api/abi/databases.js';
 import { LmdbStore } from '../../../../runtime/db/lmdb-store.js';
 import {
   bytes, entryHex, hex, makeTempDir, modelGreaterEqual, modelLessThan, modelMax, modelScan,
-  randomInt, randomKey, randomValue, removeDir, scanAll, seededRandom, type Model,
+  randomInt, randomKey, randomValue, removeDir, scanAll, seededRandom, withStore, type Model,
 } from './helpers.js';
-
-async function withStore(body: (store: LmdbStore, dir: string) => void | Promise<void>): Promise<void> {
-  const dir = makeTempDir();
-  const store = LmdbStore.open(dir);
-  try {
-    await body(store, dir);
-  } finally {
-    await store.close();
-    removeDir(dir);
-  }
-}
 
 async function reopened(dir: string, body: (store: LmdbStore) => void): Promise<void> {
   const store = LmdbStore.open(dir);

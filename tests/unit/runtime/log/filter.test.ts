@@ -3,6 +3,7 @@ import * as assert from 'uvu/assert';
 import { LogError } from '../../../../runtime/log/errors.js';
 import { parseFilter } from '../../../../runtime/log/filter.js';
 import { CHANNELS, SEVERITIES, type Channel, type LogRecord, type Severity } from '../../../../runtime/log/record.js';
+import { assertFails } from '../../../lib/assert-error.js';
 
 const warning: LogRecord = {
   Message: 'slow peer', Severity: 'warning', Channel: 'p2p', PeerId: 12,
@@ -16,15 +17,7 @@ function matches(filter: string, record: LogRecord): boolean {
 }
 
 function rejects(filter: string, problem: RegExp): void {
-  try {
-    parseFilter(filter);
-  } catch (err) {
-    assert.instance(err, LogError);
-    assert.is((err as LogError).code, 'LOG_BAD_FILTER');
-    assert.match((err as LogError).message, problem);
-    return;
-  }
-  assert.unreachable(`'${filter}' parsed`);
+  assertFails(() => parseFilter(filter), LogError, 'LOG_BAD_FILTER', [problem]);
 }
 
 test('an empty filter matches every record', () => {

@@ -3,6 +3,7 @@ import * as assert from 'uvu/assert';
 import { LogError } from '../../../../runtime/log/errors.js';
 import { parseFormat } from '../../../../runtime/log/format.js';
 import { recordToJson, type LogRecord } from '../../../../runtime/log/record.js';
+import { assertFails } from '../../../lib/assert-error.js';
 
 const record: LogRecord = {
   Message: 'block applied', Host: 'node.example', Process: 'tsibase', ProcessId: 42,
@@ -15,15 +16,7 @@ function render(format: unknown, from: LogRecord = record): string {
 }
 
 function rejects(format: unknown, problem: RegExp): void {
-  try {
-    parseFormat(format);
-  } catch (err) {
-    assert.instance(err, LogError);
-    assert.is((err as LogError).code, 'LOG_BAD_FORMAT');
-    assert.match((err as LogError).message, problem);
-    return;
-  }
-  assert.unreachable(`${JSON.stringify(format)} parsed`);
+  assertFails(() => parseFormat(format), LogError, 'LOG_BAD_FORMAT', [problem]);
 }
 
 test('the default format is the record as JSON', () => {

@@ -2,6 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { LogError } from '../../../../runtime/log/errors.js';
 import { addDuration, parseIsoDateTime, parseIsoDuration, parseRotationTime } from '../../../../runtime/log/iso-time.js';
+import { assertFails } from '../../../lib/assert-error.js';
 
 const at = (iso: string) => Date.parse(iso);
 const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString());
@@ -72,14 +73,7 @@ test('rotationTime as R[n]/start/duration: at start + k·duration, k ≤ n', () 
 
 test('other rotationTime text is LOG_BAD_CONFIG', () => {
   for (const bad of ['hourly', 'P0D', 'R/2024-01-01/PT0S', 'R/PT1H/2024-01-01', '25:00', '---32', '--13-01', '--01-01 00:00', 'T']) {
-    try {
-      parseRotationTime(bad);
-      assert.unreachable(bad);
-    } catch (err) {
-      assert.instance(err, LogError, bad);
-      assert.is((err as LogError).code, 'LOG_BAD_CONFIG');
-      assert.match((err as LogError).message, /is not an ISO 8601 duration, time or repeating interval/);
-    }
+    assertFails(() => parseRotationTime(bad), LogError, 'LOG_BAD_CONFIG', [/is not an ISO 8601 duration, time or repeating interval/]);
   }
 });
 

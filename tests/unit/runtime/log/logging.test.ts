@@ -5,19 +5,12 @@ import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { LogError } from '../../../../runtime/log/errors.js';
 import type { LogRecord } from '../../../../runtime/log/record.js';
+import { assertFails } from '../../../lib/assert-error.js';
 import { ManualClock, captureLogging, lines, tempDir } from './helpers.js';
 
 function refuses(loggers: unknown, problem: RegExp): void {
   const dir = tempDir();
-  try {
-    captureLogging(loggers, dir);
-  } catch (err) {
-    assert.instance(err, LogError);
-    assert.is((err as LogError).code, 'LOG_BAD_CONFIG');
-    assert.match((err as LogError).message, problem);
-    return;
-  }
-  assert.unreachable(`${JSON.stringify(loggers)} accepted`);
+  assertFails(() => captureLogging(loggers, dir), LogError, 'LOG_BAD_CONFIG', [problem]);
 }
 
 test('an invalid config is refused with LOG_BAD_CONFIG naming the logger and the field', () => {

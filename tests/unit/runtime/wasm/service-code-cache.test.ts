@@ -4,24 +4,13 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { DbId } from '../../../../host-api/abi/databases.js';
 import { bytesToHex } from '../../../../host-api/index.js';
-import { LmdbStore } from '../../../../runtime/db/lmdb-store.js';
+import type { LmdbStore } from '../../../../runtime/db/lmdb-store.js';
 import { serviceCodeOf, writeServiceCode } from '../../../../runtime/wasm/service-code.js';
-import { makeTempDir, removeDir } from '../db/helpers.js';
+import { withStore } from '../db/helpers.js';
 
 const ALICE = 1234n;
 const CODE_A = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0]);
 const CODE_B = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 0, 1, 0x42]);
-
-async function withStore(body: (store: LmdbStore) => void): Promise<void> {
-  const dir = makeTempDir();
-  const store = LmdbStore.open(dir);
-  try {
-    body(store);
-  } finally {
-    await store.close();
-    removeDir(dir);
-  }
-}
 
 const hashOf = (store: LmdbStore) => {
   const code = serviceCodeOf(store, ALICE);
