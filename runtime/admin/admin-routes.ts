@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { escapeHtml, methodNotAllowed, text } from '../http/replies.js';
+import { escapeHtml, isAnswered, methodNotAllowed, text } from '../http/replies.js';
 import { ConfigError } from '../config/errors.js';
 import { KeysError, keysErrorHttpStatus } from '../keys/errors.js';
 import { AdminError } from './admin-error.js';
@@ -45,7 +45,7 @@ export class AdminRoutes {
       const status = statusOf(err);
       if (status === undefined) throw err;
       // The rest of a refused body is not needed; the connection closes after the reply.
-      if (!res.headersSent) text(res, status, (err as Error).message, req.complete ? {} : { Connection: 'close' });
+      if (!isAnswered(res)) text(res, status, (err as Error).message, req.complete ? {} : { Connection: 'close' });
     }
     return true;
   }

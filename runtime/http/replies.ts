@@ -19,12 +19,44 @@ export function echoCors(origin: string): Headers {
   return { ...CORS_A, 'Access-Control-Allow-Origin': origin };
 }
 
+interface QueuedReply {
+  readonly res: ServerResponse;
+  readonly status: number;
+  readonly headers: Headers;
+  readonly body: Uint8Array;
+}
+
+/** Replies written in this turn of the event loop, sent at its end; their responses are answered. */
+let queued: QueuedReply[] = [];
+const answeredResponses = new WeakSet<ServerResponse>();
+
+/**
+ * Replies leave together at the end of the event-loop turn that wrote them (setImmediate runs
+ * right after the turn's I/O callbacks). A write that wakes an idle client costs the sender far
+ * more than one to a client already awake, so sending a turn's replies back to back (instead of
+ * one between each request's work) roughly halves the kernel time per reply under load.
+ */
+function sendQueued(): void {
+  const batch = queued;
+  queued = [];
+  for (const { res, status, headers, body } of batch) {
+    res.writeHead(status, headers);
+    res.end(body);
+  }
+}
+
+/** Whether a reply for `res` was written (sent or about to leave). */
+export function isAnswered(res: ServerResponse): boolean {
+  return res.headersSent || answeredResponses.has(res);
+}
+
 export function reply(res: ServerResponse, status: number, contentType: string | undefined, body: Uint8Array | string, headers: Headers = {}): void {
   const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
   const all: Headers = { ...headers, 'Content-Length': String(bytes.length) };
   if (contentType !== undefined) all['Content-Type'] = contentType;
-  res.writeHead(status, all);
-  res.end(bytes);
+  answeredResponses.add(res);
+  if (queued.length === 0) setImmediate(sendQueued);
+  queued.push({ res, status, headers: all, body: bytes });
 }
 
 export function text(res: ServerResponse, status: number, body: string, headers: Headers = {}): void {

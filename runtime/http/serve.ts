@@ -56,8 +56,7 @@ export async function serveThroughHttpService(
   const target = req.url ?? '';
   const method = req.method ?? '';
   if (!SERVICE_METHODS.has(method)) return methodNotAllowed(res, target, method, 'GET, POST, OPTIONS', CORS_B);
-  // Without a body the request is served in the same tick it was parsed in, so replies to
-  // pipelined requests leave in one write.
+  // A request without a body is served at once, without waiting for its empty body stream.
   const host = hostName(req.headers.host ?? '');
   const token = sessionToken(req, host);
   const user = token === undefined ? undefined : tokens.userOf(token, rootHost, Math.floor(Date.now() / 1000));

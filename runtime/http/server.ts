@@ -12,7 +12,7 @@ import { RequestTooLarge } from './read-body.js';
 import type { LocalHost } from './local-hosts.js';
 import { login } from './login.js';
 import { pushTransaction } from './push-transaction.js';
-import { CORS_A, notFound, redirect, reply, text } from './replies.js';
+import { CORS_A, isAnswered, notFound, redirect, reply, text } from './replies.js';
 import { hasHttpService, serveThroughHttpService } from './serve.js';
 import type { SessionTokens } from './session-tokens.js';
 import type { HttpSockets } from './sockets.js';
@@ -122,12 +122,11 @@ export class NodeHttpServer {
     this.handle(req, res).catch((err: Error) => {
       if (err instanceof RequestTooLarge) {
         // The rest of the body is not read: answer, then close the connection.
-        if (!res.headersSent) text(res, 413, err.message, { Connection: 'close' });
+        if (!isAnswered(res)) text(res, 413, err.message, { Connection: 'close' });
         return;
       }
       this.options.onError?.(err);
-      if (!res.headersSent) text(res, 500, `exception: ${err.message}`);
-      else res.destroy();
+      if (!isAnswered(res)) text(res, 500, `exception: ${err.message}`);
     });
   }
 

@@ -34,6 +34,8 @@ export class ServiceInstance {
   readonly exports: ServiceExports;
   private accountName: string | undefined;
   private ownerKeyPrefix: Uint8Array | null | undefined;
+  /** A view of the whole linear memory; memory.grow detaches its buffer, leaving it empty. */
+  private memoryView: Uint8Array = EMPTY;
 
   constructor(
     readonly service: bigint,
@@ -88,12 +90,30 @@ export class ServiceInstance {
   /** A view of memory [ptr, ptr + len); wasm passes i32s, so both are read as unsigned. */
   view(ptr: number, len: number, what: string): Uint8Array {
     const start = ptr >>> 0;
-    const length = len >>> 0;
-    const buffer = this.exports.memory.buffer;
-    if (start + length > buffer.byteLength) {
-      throw new HostError('HOST_BAD_ARGUMENT', `${what}: range ${start}+${length} is outside the memory of service '${this.name}' (${buffer.byteLength} bytes)`);
+    const end = start + (len >>> 0);
+    return this.memoryFor(end, start, what).subarray(start, end);
+  }
+
+  /** Writes `count` bytes of `data` from `offset` on to memory at `ptr`. */
+  write(ptr: number, data: Uint8Array, offset: number, count: number, what: string): void {
+    if (count === 0) return;
+    const start = ptr >>> 0;
+    // A plain view, not data.subarray: host data is often a Buffer, whose subarray is slow.
+    const part = offset === 0 && count === data.length ? data : new Uint8Array(data.buffer, data.byteOffset + offset, count);
+    this.memoryFor(start + count, start, what).set(part, start);
+  }
+
+  /** The memory, checked to reach `end` (a range from `start`, for the message). */
+  private memoryFor(end: number, start: number, what: string): Uint8Array {
+    let memory = this.memoryView;
+    // An empty view may be one whose buffer is detached, which even an empty range must not use.
+    if (memory.length < end || memory.length === 0) {
+      memory = this.memoryView = new Uint8Array(this.exports.memory.buffer);
+      if (memory.length < end) {
+        throw new HostError('HOST_BAD_ARGUMENT', `${what}: range ${start}+${end - start} is outside the memory of service '${this.name}' (${memory.length} bytes)`);
+      }
     }
-    return new Uint8Array(buffer, start, length);
+    return memory;
   }
 
   /** A copy of memory [ptr, ptr + len), for data the host keeps after the import returns. */

@@ -8,18 +8,14 @@ export function resultImports(host: HostBinding): ImportGroup {
       const inst = ctx.frame.instance;
       const value = inst.value;
       const start = offset >>> 0;
-      if (start < value.length) {
-        const n = Math.min(cap >>> 0, value.length - start);
-        inst.view(dest, n, 'getResult').set(value.subarray(start, start + n));
-      }
+      if (start < value.length) inst.write(dest, value, start, Math.min(cap >>> 0, value.length - start), 'getResult');
       return value.length;
     },
     getKey(dest: number, cap: number): number {
       const ctx = host.context;
       const inst = ctx.frame.instance;
       const key = inst.key;
-      const n = Math.min(cap >>> 0, key.length);
-      inst.view(dest, n, 'getKey').set(key.subarray(0, n));
+      inst.write(dest, key, 0, Math.min(cap >>> 0, key.length), 'getKey');
       return key.length;
     },
   };
