@@ -63,7 +63,7 @@ export class TransactionProcessor {
   /**
    * Checks every proof with its claim's verify service; throws TRANSACTION_PROOFS. The signature
    * checks a verify service is expected to make (claim data as the key, the proof as the
-   * signature, over the transaction id) run first on libuv's threadpool, so the verify services
+   * signature, over the transaction id) run first on the signature worker, so the verify services
    * find their verdicts instead of computing them on the chain thread.
    */
   async verifyProofs(trx: DecodedTransaction): Promise<void> {

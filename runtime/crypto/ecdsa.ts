@@ -52,12 +52,11 @@ function parseKey(der: Uint8Array): ParsedKey | null {
  * the bytes whose SHA-256 is `digest`; it only selects the faster path.
  */
 export function verifyDigest(keyDer: Uint8Array, digest: Uint8Array, signature: Uint8Array, signedData?: Uint8Array): boolean {
-  if (digest.length !== 32 || signature.length !== 64) return false;
+  if (digest.length !== 32) return false;
+  if (signedData) return verifySignedData(keyDer, signedData, signature);
+  if (signature.length !== 64) return false;
   const parsed = parseKey(keyDer);
   if (!parsed) return false;
-  if (signedData) {
-    return verify('sha256', signedData, { key: parsed.key, dsaEncoding: 'ieee-p1363' }, signature);
-  }
   const curve = parsed.curve === 'P-256' ? p256 : secp256k1;
   try {
     return curve.verify(signature, digest, parsed.point, { prehash: false, lowS: false });
@@ -67,15 +66,11 @@ export function verifyDigest(keyDer: Uint8Array, digest: Uint8Array, signature: 
 }
 
 /**
- * Resolves to whether `signature` (r||s) signs the SHA-256 of `signedData` with the key; the
- * curve arithmetic runs on libuv's threadpool. Same verdict as verifyDigest.
+ * Whether `signature` (r||s) signs the SHA-256 of `signedData` with the key, verified on the
+ * calling thread. Same verdict as verifyDigest.
  */
-export async function verifySignedData(keyDer: Uint8Array, signedData: Uint8Array, signature: Uint8Array): Promise<boolean> {
+export function verifySignedData(keyDer: Uint8Array, signedData: Uint8Array, signature: Uint8Array): boolean {
   if (signature.length !== 64) return false;
   const parsed = parseKey(keyDer);
-  if (!parsed) return false;
-  // With a callback, node:crypto verifies on libuv's threadpool instead of the calling thread.
-  return new Promise((resolve, reject) => {
-    verify('sha256', signedData, { key: parsed.key, dsaEncoding: 'ieee-p1363' }, signature, (err, valid) => (err ? reject(err) : resolve(valid)));
-  });
+  return parsed !== null && verify('sha256', signedData, { key: parsed.key, dsaEncoding: 'ieee-p1363' }, signature);
 }

@@ -1,6 +1,6 @@
 import { equalBytes } from '../../host-api/encoding/bytes.js';
 import { toBinaryString } from '../db/binary-string.js';
-import { verifySignedData } from './ecdsa.js';
+import { signatureWorker } from './signature-worker.js';
 
 /** One ECDSA check a verify service is expected to make: the key, the digest, the signature. */
 export interface ExpectedCheck {
@@ -12,7 +12,7 @@ export interface ExpectedCheck {
 }
 
 /**
- * Verdicts of ECDSA checks computed ahead of a verify context on libuv's threadpool, so the
+ * Verdicts of ECDSA checks computed ahead of a verify context on the signature worker, so the
  * chain thread does not spend its time on curve arithmetic. ECDSA verification is a pure
  * function, so a verdict found here is exactly what verifying in the import would return; a
  * check nobody predicted is simply not found and is verified in place.
@@ -21,7 +21,7 @@ export class SignatureVerdicts {
   private constructor(private readonly verdicts: ReadonlyMap<string, { readonly check: ExpectedCheck; readonly valid: boolean }>) {}
 
   static async compute(checks: readonly ExpectedCheck[]): Promise<SignatureVerdicts> {
-    const verdicts = await Promise.all(checks.map(async (check) => ({ check, valid: await verifySignedData(check.key, check.signedData, check.signature) })));
+    const verdicts = await Promise.all(checks.map(async (check) => ({ check, valid: await signatureWorker.verify(check) })));
     return new SignatureVerdicts(new Map(verdicts.map((v) => [toBinaryString(v.check.signature), v])));
   }
 

@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs';
 import { unpackBundle } from '../../../host-api/index.js';
 import type { ShutdownRequest } from '../../admin/node-control.js';
 import type { ListenSpec } from '../../config/server-config.js';
-import { lowerHelperThreadPriority } from '../../node/helper-thread-priority.js';
 import { TsibaseNode, type NodeStartOptions } from '../../node/tsibase-node.js';
 import { option, parseArgs, UsageError } from '../args.js';
 import { RESTART_LISTEN_ENV, SUPERVISED_ENV, supervise, type RestartMessage } from '../supervisor.js';
@@ -79,7 +78,6 @@ export async function nodeCommand(argv: string[]): Promise<number> {
   const inherited = process.env[RESTART_LISTEN_ENV];
   let listen = inherited ? (JSON.parse(inherited) as ListenSpec[] | null) ?? options.listen : options.listen;
   const stop = signalled();
-  await lowerHelperThreadPriority();
   for (;;) {
     const node = await TsibaseNode.start({ ...options, boot, listen });
     for (const l of node.listeners) {
