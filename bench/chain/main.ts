@@ -87,7 +87,12 @@ try {
   const push = async () => {
     const body = bodies[next++];
     if (!body) throw new Error(`all ${count} prepared transactions were pushed before the window closed`);
-    const r = await pool.request({ path: `${url.pathname}${url.search}`, method: 'POST', body, headers: { ...octet, accept: 'application/octet-stream', host: url.host } });
+    // Pipelined for real: undici holds a POST until the connection is idle unless it is marked
+    // idempotent (a transaction is: the chain refuses a duplicate) and non-blocking.
+    const r = await pool.request({
+      path: `${url.pathname}${url.search}`, method: 'POST', idempotent: true, blocking: false, body,
+      headers: { ...octet, accept: 'application/octet-stream', host: url.host },
+    });
     const trace = TransactionTrace.unpack(new Uint8Array(await r.body.arrayBuffer()));
     // A failed transfer makes the figure meaningless: stop the run.
     if (r.statusCode !== 200 || trace.error !== null) throw new Error(`transfer failed (${r.statusCode}): ${trace.error}`);

@@ -31,8 +31,10 @@ export interface LoadResult {
 /** Requests per second (after a warm-up) of `request` with Host `host` against 127.0.0.1:`port`, each reply checked to be a 200. */
 export async function requestRate(port: number, host: string, request: LoadRequest): Promise<LoadResult> {
   const pool = new Pool(`http://127.0.0.1:${port}`, { connections: CONNECTIONS, pipelining: PIPELINING });
+  // undici sends the next request on a connection only after the previous reply's headers unless
+  // told a request does not block (it treats every method but HEAD as blocking by default).
   const options = {
-    path: request.path, method: request.method ?? 'GET', body: request.body,
+    path: request.path, method: request.method ?? 'GET', body: request.body, blocking: false,
     headers: { host, ...(request.contentType ? { 'content-type': request.contentType } : {}) },
   };
   const first = await pool.request(options);
