@@ -16,8 +16,22 @@ function preference(accept: string, type: string): Preference | undefined {
   return best;
 }
 
+/** Verdicts by Accept header: a client sends the same one with every request. */
+const verdicts = new Map<string, boolean>();
+const VERDICTS_KEPT = 256;
+
 export function prefersFracpack(accept: string | undefined): boolean {
   if (!accept) return false;
+  let verdict = verdicts.get(accept);
+  if (verdict === undefined) {
+    verdict = decide(accept);
+    if (verdicts.size >= VERDICTS_KEPT) verdicts.clear();
+    verdicts.set(accept, verdict);
+  }
+  return verdict;
+}
+
+function decide(accept: string): boolean {
   const binary = preference(accept, 'application/octet-stream');
   const jsonPref = preference(accept, 'application/json');
   if (!binary || binary.q === 0) return false;

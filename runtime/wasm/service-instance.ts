@@ -7,10 +7,20 @@ import type { InstancePool } from './instance-pool.js';
 const EMPTY = new Uint8Array(0);
 const U64_MAX = 0xffff_ffff_ffff_ffffn;
 
+/** Owner prefixes by service, shared by every context (services are few; the bound is a guard). */
+const ownerPrefixes = new Map<bigint, Uint8Array | null>();
+const OWNER_PREFIXES_KEPT = 4096;
+
 function ownerPrefixOf(service: bigint): Uint8Array | null {
-  if (service < 0n || service > U64_MAX) return null;
-  const prefix = new Uint8Array(8);
-  new DataView(prefix.buffer).setBigUint64(0, service);
+  let prefix = ownerPrefixes.get(service);
+  if (prefix !== undefined) return prefix;
+  prefix = null;
+  if (service >= 0n && service <= U64_MAX) {
+    prefix = new Uint8Array(8);
+    new DataView(prefix.buffer).setBigUint64(0, service);
+  }
+  if (ownerPrefixes.size >= OWNER_PREFIXES_KEPT) ownerPrefixes.clear();
+  ownerPrefixes.set(service, prefix);
   return prefix;
 }
 
@@ -33,7 +43,6 @@ export class ServiceInstance {
   started = false;
   readonly exports: ServiceExports;
   private accountName: string | undefined;
-  private ownerKeyPrefix: Uint8Array | null | undefined;
   /** A view of the whole linear memory; memory.grow detaches its buffer, leaving it empty. */
   private memoryView: Uint8Array = EMPTY;
 
@@ -60,7 +69,7 @@ export class ServiceInstance {
    * null when the service number is not a u64, so no key does.
    */
   get ownerPrefix(): Uint8Array | null {
-    return (this.ownerKeyPrefix ??= ownerPrefixOf(this.service));
+    return ownerPrefixOf(this.service);
   }
 
   get isPrivileged(): boolean {
