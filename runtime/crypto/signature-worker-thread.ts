@@ -2,7 +2,7 @@ import { parentPort } from 'node:worker_threads';
 import { verifySignedData } from './ecdsa.js';
 import { unpackChecks } from './signature-batch.js';
 
-// The signature worker's thread: verifies each batch it is sent, in order, answering each check
+// A signature worker thread: verifies each batch it is sent, in order, answering each check
 // as soon as it is verified, so the chain thread applies the first transactions of a batch
 // while the worker checks the rest (a message to a busy thread costs it little: a thread drains
 // all its queued messages at once).

@@ -42,6 +42,11 @@ export class ServiceInstance {
   key: Uint8Array = EMPTY;
   started = false;
   readonly exports: ServiceExports;
+  /**
+   * The 8 bytes (the account, big-endian) that keys of the service's own prefix start with;
+   * null when the service number is not a u64, so no key does. Read on every database access.
+   */
+  readonly ownerPrefix: Uint8Array | null;
   private accountName: string | undefined;
   /** A view of the whole linear memory; memory.grow detaches its buffer, leaving it empty. */
   private memoryView: Uint8Array = EMPTY;
@@ -54,6 +59,7 @@ export class ServiceInstance {
     readonly pool?: InstancePool,
   ) {
     this.exports = instance.exports as unknown as ServiceExports;
+    this.ownerPrefix = ownerPrefixOf(service);
     if (!(this.exports.memory instanceof WebAssemblyJs.Memory)) {
       throw new HostError('HOST_BAD_ARGUMENT', `service '${this.name}' does not export its memory`);
     }
@@ -62,14 +68,6 @@ export class ServiceInstance {
   /** The service's account name (decoded only when a message needs it). */
   get name(): string {
     return (this.accountName ??= accountNameFromNumber(this.service));
-  }
-
-  /**
-   * The 8 bytes (the account, big-endian) that keys of the service's own prefix start with;
-   * null when the service number is not a u64, so no key does.
-   */
-  get ownerPrefix(): Uint8Array | null {
-    return ownerPrefixOf(this.service);
   }
 
   get isPrivileged(): boolean {
@@ -100,7 +98,7 @@ export class ServiceInstance {
   view(ptr: number, len: number, what: string): Uint8Array {
     const start = ptr >>> 0;
     const end = start + (len >>> 0);
-    return this.memoryFor(end, start, what).subarray(start, end);
+    return this.memoryFor(start, end, what).subarray(start, end);
   }
 
   /** Writes `count` bytes of `data` from `offset` on to memory at `ptr`. */
@@ -109,11 +107,11 @@ export class ServiceInstance {
     const start = ptr >>> 0;
     // A plain view, not data.subarray: host data is often a Buffer, whose subarray is slow.
     const part = offset === 0 && count === data.length ? data : new Uint8Array(data.buffer, data.byteOffset + offset, count);
-    this.memoryFor(start + count, start, what).set(part, start);
+    this.memoryFor(start, start + count, what).set(part, start);
   }
 
-  /** The memory, checked to reach `end` (a range from `start`, for the message). */
-  private memoryFor(end: number, start: number, what: string): Uint8Array {
+  /** The memory, checked to hold the range [start, end). */
+  private memoryFor(start: number, end: number, what: string): Uint8Array {
     let memory = this.memoryView;
     // An empty view may be one whose buffer is detached, which even an empty range must not use.
     if (memory.length < end || memory.length === 0) {
