@@ -1,6 +1,8 @@
 // Growable output buffer. One scratch writer is reused by every top-level pack (packing never
 // re-enters itself), so a pack allocates only the final copy of its bytes.
 
+import { copyOfRange } from '../encoding/bytes.js';
+
 export class Writer {
   buf: Uint8Array;
   view: DataView;
@@ -61,7 +63,7 @@ export class Writer {
 
   /** Copies out the bytes written so far and resets for the next use. */
   finish(): Uint8Array {
-    const out = this.buf.slice(0, this.pos);
+    const out = copyOfRange(this.buf, 0, this.pos);
     this.pos = 0;
     return out;
   }

@@ -3,6 +3,7 @@
 
 import { open, type Database, type RootDatabase } from 'lmdb';
 import { fromBinaryString } from './binary-string.js';
+import { CommittedReadCache } from './committed-read-cache.js';
 import type { CommittedTable } from './ordered-lookup.js';
 import { lmdbNameOf, persistedDbIds } from './persisted-dbs.js';
 import type { KvEntry } from './store.js';
@@ -14,7 +15,7 @@ export class LmdbEnvironment {
   private constructor(
     private readonly root: RootDatabase,
     private readonly databases: ByteDatabase[],
-    private readonly tables: CommittedTable[],
+    private readonly tables: CommittedReadCache[],
   ) {}
 
   static open(directory: string): LmdbEnvironment {
@@ -30,7 +31,7 @@ export class LmdbEnvironment {
       noMetaSync: false,
     });
     const databases: ByteDatabase[] = [];
-    const tables: CommittedTable[] = [];
+    const tables: CommittedReadCache[] = [];
     for (const db of persistedDbIds) {
       const database: ByteDatabase = root.openDB({
         name: lmdbNameOf(db),
@@ -38,7 +39,7 @@ export class LmdbEnvironment {
         encoding: 'binary',
       });
       databases[db] = database;
-      tables[db] = new LmdbTable(database);
+      tables[db] = new CommittedReadCache(new LmdbTable(database));
     }
     return new LmdbEnvironment(root, databases, tables);
   }
@@ -49,13 +50,20 @@ export class LmdbEnvironment {
 
   /** Applies every overlay entry in one durable write transaction: all of it lands, or none. */
   write(overlay: WriteOverlay): void {
-    this.root.transactionSync(() => {
-      overlay.forEachEntry((db, key, value) => {
-        const database = this.databases[db];
-        if (value === null) database.removeSync(fromBinaryString(key));
-        else database.putSync(fromBinaryString(key), value);
+    const written = new Set<number>();
+    try {
+      this.root.transactionSync(() => {
+        overlay.forEachEntry((db, key, value) => {
+          const database = this.databases[db];
+          written.add(db);
+          if (value === null) database.removeSync(fromBinaryString(key));
+          else database.putSync(fromBinaryString(key), value);
+        });
       });
-    });
+    } finally {
+      // Also after a failed commit: what the databases hold is LMDB's to say again.
+      for (const db of written) this.tables[db].invalidate();
+    }
   }
 
   close(): Promise<void> {
@@ -74,6 +82,14 @@ class LmdbTable implements CommittedTable {
     return this.database.get(key);
   }
 
+  first(start: Uint8Array): KvEntry | undefined {
+    return firstOf(this.ascending(start));
+  }
+
+  last(bound: Uint8Array | undefined): KvEntry | undefined {
+    return firstOf(this.descending(bound));
+  }
+
   ascending(start: Uint8Array): Iterator<KvEntry> {
     const range = this.database.getRange({ start: start.length > 0 ? start : FIRST_KEY });
     return range[Symbol.iterator]();
@@ -85,5 +101,14 @@ class LmdbTable implements CommittedTable {
       ? this.database.getRange({ start: bound, exclusiveStart: true, reverse: true, end: FIRST_KEY, inclusiveEnd: true })
       : this.database.getRange({ reverse: true, end: FIRST_KEY, inclusiveEnd: true });
     return range[Symbol.iterator]();
+  }
+}
+
+function firstOf(entries: Iterator<KvEntry>): KvEntry | undefined {
+  try {
+    const next = entries.next();
+    return next.done ? undefined : next.value;
+  } finally {
+    entries.return?.();
   }
 }

@@ -9,6 +9,10 @@ import type { OverlayTable } from './write-overlay.js';
 /** Read access to what a database holds in LMDB. */
 export interface CommittedTable {
   get(key: Uint8Array): Uint8Array | undefined;
+  /** The entry with the smallest key >= start. */
+  first(start: Uint8Array): KvEntry | undefined;
+  /** The entry with the largest key < bound (any key when bound is undefined). */
+  last(bound: Uint8Array | undefined): KvEntry | undefined;
   /** Entries with key >= start, ascending. */
   ascending(start: Uint8Array): Iterator<KvEntry>;
   /** Entries with key < bound (every entry when bound is undefined), descending. */
@@ -33,8 +37,13 @@ export function readValue(
 export function greaterEqual(
   overlay: OverlayTable | undefined, committed: CommittedTable, key: Uint8Array, matchLength: number,
 ): KvEntry | undefined {
-  const own = hasWrites(overlay) ? overlay.order.ceiling(toBinaryString(key), true) : undefined;
-  return firstVisible(overlay, committed.ascending(key), own, key.subarray(0, matchLength), false);
+  const prefix = key.subarray(0, matchLength);
+  if (!hasWrites(overlay)) return withPrefix(committed.first(key), prefix);
+  const prefixString = toBinaryString(prefix);
+  const own = overlay.order.ceiling(toBinaryString(key), true);
+  // Keys >= key with the prefix come first in order: an overlay key past them is out of range.
+  if (own === undefined || !own.startsWith(prefixString)) return withPrefix(committed.first(key), prefix);
+  return firstVisible(overlay, committed.ascending(key), own, prefixString, false);
 }
 
 export function lessThan(
@@ -54,9 +63,12 @@ function lastBelow(
   overlay: OverlayTable | undefined, committed: CommittedTable,
   bound: Uint8Array | undefined, prefix: Uint8Array,
 ): KvEntry | undefined {
-  let own: string | undefined;
-  if (hasWrites(overlay)) own = bound ? overlay.order.floor(toBinaryString(bound), false) : overlay.order.last();
-  return firstVisible(overlay, committed.descending(bound), own, prefix, true);
+  if (!hasWrites(overlay)) return withPrefix(committed.last(bound), prefix);
+  const prefixString = toBinaryString(prefix);
+  const own = bound ? overlay.order.floor(toBinaryString(bound), false) : overlay.order.last();
+  // Keys < bound with the prefix come last in order: an overlay key before them is out of range.
+  if (own === undefined || !own.startsWith(prefixString)) return withPrefix(committed.last(bound), prefix);
+  return firstVisible(overlay, committed.descending(bound), own, prefixString, true);
 }
 
 function hasWrites(overlay: OverlayTable | undefined): overlay is OverlayTable {
@@ -64,17 +76,15 @@ function hasWrites(overlay: OverlayTable | undefined): overlay is OverlayTable {
 }
 
 /**
- * The first visible entry of a walk, if it starts with prefix: committed `entries` and overlay
- * keys from `own` on, in step, ascending or (`descending`) descending. With no overlay key in
- * range the first committed entry decides.
+ * The first visible entry of a walk, if it starts with the prefix: committed `entries` and
+ * overlay keys from `own` (the first, which has the prefix) on, in step, ascending or
+ * (`descending`) descending.
  */
 function firstVisible(
-  overlay: OverlayTable | undefined, entries: Iterator<KvEntry>, own: string | undefined,
-  prefix: Uint8Array, descending: boolean,
+  overlay: OverlayTable, entries: Iterator<KvEntry>, own: string | undefined,
+  prefixString: string, descending: boolean,
 ): KvEntry | undefined {
   try {
-    if (own === undefined) return withPrefix(entries.next().value, prefix);
-    const prefixString = toBinaryString(prefix);
     let base = step(entries);
     for (;;) {
       if (base && (own === undefined || (descending ? base.key > own : base.key < own))) {
@@ -82,9 +92,9 @@ function firstVisible(
       }
       if (own === undefined || !own.startsWith(prefixString)) return undefined;
       if (base && base.key === own) base = step(entries);
-      const value = overlay!.values.get(own)!;
+      const value = overlay.values.get(own)!;
       if (value !== null) return { key: fromBinaryString(own), value };
-      own = descending ? overlay!.order.floor(own, false) : overlay!.order.ceiling(own, false);
+      own = descending ? overlay.order.floor(own, false) : overlay.order.ceiling(own, false);
     }
   } finally {
     entries.return?.();

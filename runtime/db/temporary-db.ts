@@ -11,6 +11,8 @@ import { WriteOverlay, type OverlayTable } from './write-overlay.js';
 
 const nothingCommitted: lookup.CommittedTable = {
   get: () => undefined,
+  first: () => undefined,
+  last: () => undefined,
   ascending: () => [][Symbol.iterator](),
   descending: () => [][Symbol.iterator](),
 };

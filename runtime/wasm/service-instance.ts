@@ -1,4 +1,5 @@
 import { CodeFlags, NONE_SIZE } from '../../host-api/abi/databases.js';
+import { copyOfRange } from '../../host-api/encoding/bytes.js';
 import { accountNameFromNumber } from '../../host-api/names/index.js';
 import { HostError } from './errors.js';
 import { WebAssemblyJs, type WasmInstanceObject, type WasmMemory } from './admission/webassembly-api.js';
@@ -125,6 +126,8 @@ export class ServiceInstance {
 
   /** A copy of memory [ptr, ptr + len), for data the host keeps after the import returns. */
   copy(ptr: number, len: number, what: string): Uint8Array {
-    return this.view(ptr, len, what).slice();
+    const start = ptr >>> 0;
+    const end = start + (len >>> 0);
+    return copyOfRange(this.memoryFor(start, end, what), start, end);
   }
 }

@@ -1,0 +1,79 @@
+// Point lookups of one LMDB database remembered until its next commit. A lookup through lmdb-js
+// costs microseconds (a read transaction, a cursor, a key buffer), while the committed state
+// only changes when a block or subjective write commits; between commits every query and
+// transaction that reads the same rows (a token's balance, a table's first rows, a service's
+// registration) is answered from memory.
+
+import { toBinaryString } from './binary-string.js';
+import type { CommittedTable } from './ordered-lookup.js';
+import type { KvEntry } from './store.js';
+
+/** Lookups remembered per kind before that kind's memory is dropped and starts over. */
+const MAX_LOOKUPS = 4096;
+/** Values larger than this are read through every time rather than held. */
+const MAX_CACHED_VALUE = 16 * 1024;
+
+/** The id of "no key" (an unbounded last): binary strings hold only characters 0-255. */
+const NO_KEY = '\u0100';
+
+/** One kind of lookup: its answers by key (null: nothing there), up to MAX_LOOKUPS of them. */
+class Answers<T> {
+  private readonly byKey = new Map<string, T | null>();
+
+  lookup(key: Uint8Array | undefined, read: () => T | undefined, size: (answer: T) => number): T | undefined {
+    const id = key === undefined ? NO_KEY : toBinaryString(key);
+    const known = this.byKey.get(id);
+    if (known !== undefined) return known ?? undefined;
+    const answer = read();
+    if (answer !== undefined && size(answer) > MAX_CACHED_VALUE) return answer;
+    if (this.byKey.size >= MAX_LOOKUPS) this.byKey.clear();
+    this.byKey.set(id, answer ?? null);
+    return answer;
+  }
+
+  clear(): void {
+    this.byKey.clear();
+  }
+}
+
+const valueSize = (value: Uint8Array): number => value.length;
+const entrySize = (entry: KvEntry): number => entry.value.length;
+
+/**
+ * A CommittedTable that answers get, first and last from memory after the first time. Walks
+ * (ascending, descending) go to the table: they serve lookups that merge uncommitted writes.
+ * The owner calls `invalidate` whenever the table's committed content may have changed.
+ */
+export class CommittedReadCache implements CommittedTable {
+  private readonly values = new Answers<Uint8Array>();
+  private readonly firsts = new Answers<KvEntry>();
+  private readonly lasts = new Answers<KvEntry>();
+
+  constructor(private readonly table: CommittedTable) {}
+
+  get(key: Uint8Array): Uint8Array | undefined {
+    return this.values.lookup(key, () => this.table.get(key), valueSize);
+  }
+
+  first(start: Uint8Array): KvEntry | undefined {
+    return this.firsts.lookup(start, () => this.table.first(start), entrySize);
+  }
+
+  last(bound: Uint8Array | undefined): KvEntry | undefined {
+    return this.lasts.lookup(bound, () => this.table.last(bound), entrySize);
+  }
+
+  ascending(start: Uint8Array): Iterator<KvEntry> {
+    return this.table.ascending(start);
+  }
+
+  descending(bound: Uint8Array | undefined): Iterator<KvEntry> {
+    return this.table.descending(bound);
+  }
+
+  invalidate(): void {
+    this.values.clear();
+    this.firsts.clear();
+    this.lasts.clear();
+  }
+}

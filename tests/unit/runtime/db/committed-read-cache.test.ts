@@ -1,0 +1,95 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { CommittedReadCache } from '../../../../runtime/db/committed-read-cache.js';
+import type { CommittedTable } from '../../../../runtime/db/ordered-lookup.js';
+import type { KvEntry } from '../../../../runtime/db/store.js';
+import { bytes, entryHex, hex } from './helpers.js';
+
+/** A committed table over a sorted list, counting the lookups that reach it. */
+class CountingTable implements CommittedTable {
+  reads = 0;
+  constructor(public entries: KvEntry[]) {}
+
+  get(key: Uint8Array): Uint8Array | undefined {
+    this.reads++;
+    return this.entries.find((e) => compare(e.key, key) === 0)?.value;
+  }
+
+  first(start: Uint8Array): KvEntry | undefined {
+    this.reads++;
+    return this.entries.find((e) => compare(e.key, start) >= 0);
+  }
+
+  last(bound: Uint8Array | undefined): KvEntry | undefined {
+    this.reads++;
+    return [...this.entries].reverse().find((e) => bound === undefined || compare(e.key, bound) < 0);
+  }
+
+  ascending(start: Uint8Array): Iterator<KvEntry> {
+    return this.entries.filter((e) => compare(e.key, start) >= 0)[Symbol.iterator]();
+  }
+
+  descending(bound: Uint8Array | undefined): Iterator<KvEntry> {
+    return this.entries.filter((e) => bound === undefined || compare(e.key, bound) < 0).reverse()[Symbol.iterator]();
+  }
+}
+
+function compare(a: Uint8Array, b: Uint8Array): number {
+  return Buffer.compare(a, b);
+}
+
+const entry = (key: number[], value: number[]): KvEntry => ({ key: Uint8Array.from(key), value: Uint8Array.from(value) });
+
+test('get, first and last are answered by the table once, then from memory, misses included', () => {
+  const table = new CountingTable([entry([1], [10]), entry([3], [30])]);
+  const cache = new CommittedReadCache(table);
+  for (let round = 0; round < 3; round++) {
+    assert.is(hex(cache.get(bytes(1))), '0a');
+    assert.is(cache.get(bytes(2)), undefined);
+    assert.is(entryHex(cache.first(bytes(2))), entryHex(entry([3], [30])));
+    assert.is(cache.first(bytes(4)), undefined);
+    assert.is(entryHex(cache.last(bytes(3))), entryHex(entry([1], [10])));
+    assert.is(cache.last(bytes(1)), undefined);
+  }
+  assert.is(table.reads, 6, 'each distinct lookup reached the table once');
+});
+
+test('an unbounded last and a last below the empty key are different lookups', () => {
+  const table = new CountingTable([entry([1], [10]), entry([3], [30])]);
+  const cache = new CommittedReadCache(table);
+  assert.is(cache.last(new Uint8Array(0)), undefined);
+  assert.is(entryHex(cache.last(undefined)), entryHex(entry([3], [30])));
+});
+
+test('invalidate makes the next lookups read the table again', () => {
+  const table = new CountingTable([entry([1], [10])]);
+  const cache = new CommittedReadCache(table);
+  assert.is(hex(cache.get(bytes(1))), '0a');
+  assert.is(entryHex(cache.first(bytes(0))), entryHex(entry([1], [10])));
+  table.entries = [entry([0], [5]), entry([1], [11])];
+  assert.is(hex(cache.get(bytes(1))), '0a', 'until invalidated the remembered answer stands');
+  cache.invalidate();
+  assert.is(hex(cache.get(bytes(1))), '0b');
+  assert.is(entryHex(cache.first(bytes(0))), entryHex(entry([0], [5])));
+  assert.is(entryHex(cache.last(undefined)), entryHex(entry([1], [11])));
+});
+
+test('large values are read through every time', () => {
+  const big = new Uint8Array(64 * 1024).fill(7);
+  const table = new CountingTable([{ key: bytes(1), value: big }]);
+  const cache = new CommittedReadCache(table);
+  assert.is(cache.get(bytes(1))?.length, big.length);
+  assert.is(cache.get(bytes(1))?.length, big.length);
+  assert.is(cache.first(bytes(0))?.value.length, big.length);
+  assert.is(cache.first(bytes(0))?.value.length, big.length);
+  assert.is(table.reads, 4);
+});
+
+test('walks go to the table', () => {
+  const table = new CountingTable([entry([1], [10]), entry([2], [20]), entry([3], [30])]);
+  const cache = new CommittedReadCache(table);
+  assert.equal([...{ [Symbol.iterator]: () => cache.ascending(bytes(2)) }].map((e) => hex(e.key)), ['02', '03']);
+  assert.equal([...{ [Symbol.iterator]: () => cache.descending(bytes(3)) }].map((e) => hex(e.key)), ['02', '01']);
+});
+
+test.run();
