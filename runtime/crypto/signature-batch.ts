@@ -1,6 +1,6 @@
 // How a batch of checks travels from the chain thread to a signature worker thread: packed into
 // one buffer (one copy, transferred, instead of cloning each check's views and their whole
-// backing buffers). Verdicts come back one message per check (signature-worker-thread.ts).
+// backing buffers). Verdicts come back as one message per batch (signature-worker-thread.ts).
 
 export interface SignatureCheck {
   readonly key: Uint8Array;

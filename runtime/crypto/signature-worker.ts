@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { packChecks, type SignatureCheck } from './signature-batch.js';
-import type { BatchRequest, CheckVerdict } from './signature-worker-thread.js';
+import type { BatchRequest, BatchVerdicts } from './signature-worker-thread.js';
 
 interface QueuedCheck {
   readonly check: SignatureCheck;
@@ -13,41 +13,49 @@ interface QueuedCheck {
 const THREADS = Math.max(1, Math.min(2, availableParallelism()));
 
 /**
- * Checks transaction signatures on worker threads, off the chain thread. A check goes to an
- * idle thread at once; checks asked for while every thread works on a batch wait and go as the
- * next batch, one message, to the first thread done (each check is answered as soon as it is
- * verified). So an idle node answers without delay and a busy one wakes a thread once per
- * batch, not per check: node:crypto's own asynchronous verify woke a threadpool thread per
- * check, for about 14 µs of the chain thread's time each. Threads start on first use and hold
- * the process open only while they have checks; if one dies, its batch fails and the next batch
+ * Checks transaction signatures on worker threads, off the chain thread. The checks asked for in
+ * one event-loop turn are shared out at its end among the idle threads, one batch (one message)
+ * each; checks asked for while every thread is busy wait for the first thread done. Each batch
+ * comes back as one message of verdicts. A message costs the chain thread about as much as
+ * node:crypto's own asynchronous verify did per check (it woke a threadpool thread for each), so
+ * messages are per turn and per batch, never per check. Threads start on first use and hold the
+ * process open only while they have checks; if one dies, its batch fails and the next batch
  * starts a new one.
  */
 export class SignatureWorker {
   private queued: QueuedCheck[] = [];
+  private dispatchScheduled = false;
   private readonly threads: VerifierThread[] = Array.from({ length: THREADS }, () => new VerifierThread(this));
 
   /** Whether `signature` (r||s) signs the SHA-256 of `signedData` with the key (DER SPKI). */
   verify(check: SignatureCheck): Promise<boolean> {
     const verdict = new Promise<boolean>((resolve, reject) => this.queued.push({ check, resolve, reject }));
-    const idle = this.threads.find((thread) => thread.idle);
-    if (idle) this.next(idle);
+    if (!this.dispatchScheduled) {
+      this.dispatchScheduled = true;
+      setImmediate(() => {
+        this.dispatchScheduled = false;
+        this.dispatch();
+      });
+    }
     return verdict;
   }
 
-  /** Hands what is queued to `thread` (now idle) as one batch; false when nothing is. */
-  next(thread: VerifierThread): boolean {
-    if (this.queued.length === 0) return false;
-    const batch = this.queued;
+  /** Shares what is queued among the idle threads, a batch each. */
+  dispatch(): void {
+    if (this.queued.length === 0) return;
+    const idle = this.threads.filter((thread) => thread.idle);
+    if (idle.length === 0) return;
+    const queued = this.queued;
     this.queued = [];
-    thread.send(batch);
-    return true;
+    const share = Math.ceil(queued.length / idle.length);
+    for (let i = 0; i * share < queued.length; i++) idle[i]!.send(queued.slice(i * share, (i + 1) * share));
   }
 }
 
 /** One worker thread and the batch it is checking. */
 class VerifierThread {
   private worker: Worker | undefined;
-  private batch: { readonly id: number; readonly checks: QueuedCheck[]; unanswered: number } | undefined;
+  private batch: { readonly id: number; readonly checks: QueuedCheck[] } | undefined;
   private nextId = 1;
 
   constructor(private readonly pool: SignatureWorker) {}
@@ -58,7 +66,7 @@ class VerifierThread {
 
   send(checks: QueuedCheck[]): void {
     const id = this.nextId++;
-    this.batch = { id, checks, unanswered: checks.length };
+    this.batch = { id, checks };
     const worker = this.thread();
     worker.ref();
     const packed = packChecks(checks.map((q) => q.check));
@@ -68,14 +76,13 @@ class VerifierThread {
   private thread(): Worker {
     if (this.worker) return this.worker;
     const worker = new Worker(new URL('./signature-worker-thread.js', import.meta.url));
-    worker.on('message', ([id, index, valid]: CheckVerdict) => {
+    worker.on('message', ({ id, verdicts }: BatchVerdicts) => {
       const batch = this.batch;
       if (batch?.id !== id) return;
-      if (--batch.unanswered === 0) {
-        this.batch = undefined;
-        if (!this.pool.next(this)) worker.unref();
-      }
-      batch.checks[index]!.resolve(valid);
+      this.batch = undefined;
+      this.pool.dispatch();
+      if (this.idle) worker.unref();
+      batch.checks.forEach((q, i) => q.resolve(verdicts[i] === 1));
     });
     const fail = (err: Error) => {
       if (this.worker !== worker) return;
@@ -84,7 +91,7 @@ class VerifierThread {
       this.batch = undefined;
       for (const q of batch?.checks ?? []) q.reject(err);
       // Checks waiting for a thread go to a new one.
-      this.pool.next(this);
+      this.pool.dispatch();
     };
     worker.on('error', fail);
     worker.on('exit', (code) => fail(new Error(`a signature worker exited (code ${code})`)));
