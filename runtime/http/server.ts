@@ -13,6 +13,7 @@ import type { LocalHost } from './local-hosts.js';
 import { login } from './login.js';
 import { pushTransaction } from './push-transaction.js';
 import { CORS_A, isAnswered, notFound, redirect, reply, text } from './replies.js';
+import { parseTarget } from './request-target.js';
 import { hasHttpService, serveThroughHttpService } from './serve.js';
 import type { SessionTokens } from './session-tokens.js';
 import type { HttpSockets } from './sockets.js';
@@ -133,16 +134,16 @@ export class NodeHttpServer {
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const target = req.url ?? '';
     if (!target.startsWith('/')) return text(res, 400, 'Invalid request target');
-    const url = new URL(target, 'http://host');
-    if (this.options.startingUp?.() && url.pathname !== STATUS_PATH) {
+    const { path, query } = parseTarget(target);
+    if (this.options.startingUp?.() && path !== STATUS_PATH) {
       return text(res, 503, 'The node is starting up; try again in a moment.', { 'Retry-After': '1' });
     }
-    if (url.pathname.startsWith('/native')) return this.native(req, res, target, url.pathname);
+    if (path.startsWith('/native')) return this.native(req, res, target, path);
 
     const hostHeader = req.headers.host ?? '';
     const staticHost = this.staticHost(hostHeader);
     if (staticHost) {
-      if (!(await staticHost.serve(req, res, url.pathname))) notFound(res, target);
+      if (!(await staticHost.serve(req, res, path))) notFound(res, target);
       return;
     }
     const host = resolveHost(hostHeader, this.hosts);
@@ -151,7 +152,7 @@ export class NodeHttpServer {
     const origin = (name: string) => `http://${name}${port ? `:${port}` : ''}`;
     if (host.kind === 'service') {
       const local = this.options.localHosts.get(host.service);
-      if (local) return this.serveLocal(local, req, res, target, url.pathname);
+      if (local) return this.serveLocal(local, req, res, target, path);
     }
     if (host.kind === 'other') {
       return redirect(res, `${origin(host.root)}${target}`, 'This psibase server is hosted at ', '.');
@@ -163,8 +164,8 @@ export class NodeHttpServer {
       return text(res, 503, '<html><body>Node is not connected to any psibase network.</body></html>');
     }
     if (host.kind === 'service' && host.service === 'transact') {
-      if (url.pathname === '/push_transaction') return pushTransaction(this.chain, req, res, target, url.searchParams);
-      if (url.pathname === '/login') return login(this.chain, this.options.tokens, req, res, target, host.root);
+      if (path === '/push_transaction') return pushTransaction(this.chain, req, res, target, new URLSearchParams(query));
+      if (path === '/login') return login(this.chain, this.options.tokens, req, res, target, host.root);
     }
     if (hasHttpService(this.chain)) return serveThroughHttpService(this.chain, this.options.sockets, this.options.tokens, req, res, host.root);
     // A chain without an http service (a bare test bundle) has nobody to route requests.
