@@ -2,18 +2,13 @@
 // compare with `<` exactly as the bytes compare with memcmp (shorter prefix first), and hash
 // fast as Map keys, so the overlay needs no byte comparator of its own.
 
-// Bytes per String.fromCharCode.apply call: small enough to stay clear of argument-count limits.
-const APPLY_CHUNK = 4096;
+// Buffer's latin1 decoder (one character per byte, 0-255), the native half of
+// buffer.toString('latin1'): called on the bytes directly it needs no Buffer view, and it is
+// about twice as fast as String.fromCharCode.apply on keys.
+const latin1Slice = (Buffer.prototype as unknown as { latin1Slice(this: Uint8Array, start: number, end: number): string }).latin1Slice;
 
 export function toBinaryString(bytes: Uint8Array): string {
-  if (bytes.length <= APPLY_CHUNK) {
-    return String.fromCharCode.apply(null, bytes as unknown as number[]);
-  }
-  let text = '';
-  for (let at = 0; at < bytes.length; at += APPLY_CHUNK) {
-    text += String.fromCharCode.apply(null, bytes.subarray(at, at + APPLY_CHUNK) as unknown as number[]);
-  }
-  return text;
+  return latin1Slice.call(bytes, 0, bytes.length);
 }
 
 export function fromBinaryString(text: string): Uint8Array {
