@@ -71,5 +71,6 @@ export async function serveThroughHttpService(
   } finally {
     ctx.dispose();
     view.end();
+    sockets.watch(socket);
   }
 }

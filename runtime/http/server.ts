@@ -19,6 +19,11 @@ import type { SessionTokens } from './session-tokens.js';
 import type { HttpSockets } from './sockets.js';
 import { StaticFiles } from './static-files.js';
 
+export interface ResponseLog {
+  enabled(): boolean;
+  record(req: IncomingMessage, res: ServerResponse, micros: number): void;
+}
+
 export interface HttpServerOptions {
   /** Open requests, shared with the chain so callbacks can answer deferred ones. */
   readonly sockets: HttpSockets;
@@ -32,8 +37,8 @@ export interface HttpServerOptions {
   readonly onUpgrade?: (req: IncomingMessage, socket: Duplex, head: Buffer) => boolean;
   /** Where unexpected failures are reported (the client gets a 500 `exception: …`). */
   readonly onError?: (error: Error) => void;
-  /** Called when a request has been answered (for the request log). */
-  readonly onResponse?: (req: IncomingMessage, res: ServerResponse, micros: number) => void;
+  /** The request log: told of each request answered while it is enabled (asked as each request arrives). */
+  readonly responseLog?: ResponseLog;
   /** True while the node initialises: every request but the status (http.md §7) gets a 503 then; log websockets are taken. */
   readonly startingUp?: () => boolean;
 }
@@ -118,8 +123,12 @@ export class NodeHttpServer {
   }
 
   private onRequest(req: IncomingMessage, res: ServerResponse): void {
-    const started = performance.now();
-    if (this.options.onResponse) res.once('finish', () => this.options.onResponse!(req, res, Math.round((performance.now() - started) * 1000)));
+    const log = this.options.responseLog;
+    // Watching for the end of every request costs a listener each: only while the log wants them.
+    if (log?.enabled()) {
+      const started = performance.now();
+      res.once('finish', () => log.record(req, res, Math.round((performance.now() - started) * 1000)));
+    }
     this.handle(req, res).catch((err: Error) => {
       if (err instanceof RequestTooLarge) {
         // The rest of the body is not read: answer, then close the connection.

@@ -19,12 +19,24 @@ export class HttpSockets implements SocketRegistry {
   // restart (a deferred reply in its subjective tables) does not name a new request.
   private next = randomInt(1, 2 ** 30);
 
+  /** A socket for `res`, until it is answered; one that outlives its context must be `watch`ed. */
   add(res: ServerResponse): number {
     const fd = this.next;
     this.next = this.next >= 2 ** 31 - 1 ? 1 : this.next + 1;
     this.open.set(fd, res);
-    res.once('close', () => this.open.delete(fd));
     return fd;
+  }
+
+  /**
+   * The socket stays open after the context that received it (a deferred reply): it goes away
+   * if its client does. Most requests are answered within their context and never need the
+   * listener this costs.
+   */
+  watch(fd: number): void {
+    const res = this.open.get(fd);
+    if (!res) return;
+    if (res.destroyed) this.open.delete(fd);
+    else res.once('close', () => this.open.delete(fd));
   }
 
   isOpen(fd: number): boolean {

@@ -13,7 +13,6 @@ import type { TransactionCounters } from '../metrics/transaction-counters.js';
 
 /** One record per answered HTTP request. */
 export function logRequest(logging: Logging, req: IncomingMessage, res: ServerResponse, micros: number): void {
-  if (!logging.accepts('debug', 'http')) return;
   const remote = req.socket.remoteAddress;
   logging.message('debug', 'http', `${req.method} ${req.url} ${res.statusCode}`, {
     ...(remote !== undefined ? { RemoteEndpoint: `${remote}:${req.socket.remotePort}` } : {}),

@@ -96,7 +96,10 @@ export class TsibaseNode implements NodeControl {
       localHosts: defaultLocalHosts(admin.xAdmin),
       onUpgrade: (req, socket, head) => this.logSockets.upgrade(req, socket, head),
       onError: (err) => this.logging.error('http', err.stack ?? err.message),
-      onResponse: (req, res, micros) => logRequest(this.logging, req, res, micros),
+      responseLog: {
+        enabled: () => this.logging.accepts('debug', 'http'),
+        record: (req, res, micros) => logRequest(this.logging, req, res, micros),
+      },
       startingUp: () => this.starting,
     });
     this.server.configure(this.liveHttpSettings(config), options.dir);
