@@ -1,11 +1,13 @@
 // bench/http: requests/s of a serveSys query that reads five table rows (through the node, the
 // http service and the SDK), next to a bare node:http server answering a constant, with the
-// same client and concurrency in the same run. Target: the query reaches 40% of the bare rate.
-// Run: make bench.
+// same client and concurrency in the same run, measured in alternating windows. Target: the
+// query reaches 40% of the bare rate. Run: make bench.
 import { fork } from 'node:child_process';
 import { createServer } from 'node:http';
 import { formatRate } from '../lib/measure.js';
-import { CONNECTIONS, PIPELINING, fillRows, requestRate, rowsService, serveSysQueryRate, startBenchNode } from '../lib/http-load.js';
+import {
+  CONNECTIONS, INTERLEAVED_ROUNDS, PIPELINING, fillRows, interleavedRates, openLoad, rowsService, serveSysQueryLoad, startBenchNode,
+} from '../lib/http-load.js';
 import { SECONDS, WARM_UP_SECONDS } from '../lib/closed-loop.js';
 
 const TARGET = 0.4;
@@ -24,13 +26,16 @@ if (process.argv[2] === 'bare-server') {
   const bare = fork(new URL(import.meta.url).pathname, ['bare-server']);
   try {
     await fillRows(node);
-    const query = await serveSysQueryRate(node);
     const barePort = await new Promise<number>((resolve) => bare.once('message', (port) => resolve(port as number)));
-    const constant = await requestRate(barePort, `127.0.0.1:${barePort}`, { path: '/rows' });
-    const ratio = query.rate / constant.rate;
-    console.log(`bench/http (node ${process.version}); ${CONNECTIONS} connections x ${PIPELINING} pipelined, ${SECONDS} s each after ${WARM_UP_SECONDS} s of warm-up`);
-    console.log(`${'serveSys query reading 5 rows'.padEnd(40)} ${formatRate(query.rate).padStart(10)} req/s  (${query.body.length}-byte reply)`);
-    console.log(`${'bare node:http server, constant reply'.padEnd(40)} ${formatRate(constant.rate).padStart(10)} req/s`);
+    const query = await serveSysQueryLoad(node);
+    const constant = await openLoad(barePort, `127.0.0.1:${barePort}`, { path: '/rows' });
+    const [queryRate, constantRate] = await interleavedRates([query, constant]);
+    await Promise.all([query.close(), constant.close()]);
+    const ratio = queryRate! / constantRate!;
+    console.log(`bench/http (node ${process.version}); ${CONNECTIONS} connections x ${PIPELINING} pipelined, ${SECONDS} s each `
+      + `in ${INTERLEAVED_ROUNDS} alternating windows, after ${WARM_UP_SECONDS} s of warm-up each`);
+    console.log(`${'serveSys query reading 5 rows'.padEnd(40)} ${formatRate(queryRate!).padStart(10)} req/s  (${query.body.length}-byte reply)`);
+    console.log(`${'bare node:http server, constant reply'.padEnd(40)} ${formatRate(constantRate!).padStart(10)} req/s`);
     console.log(`${'query / bare'.padEnd(40)} ${(ratio * 100).toFixed(1).padStart(9)} %  (target ${TARGET * 100}%: ${ratio >= TARGET ? 'met' : 'NOT met'})`);
   } finally {
     bare.kill();

@@ -6,6 +6,13 @@
 export const WARM_UP_SECONDS = 3;
 export const SECONDS = 3;
 
+export interface LoadTiming {
+  readonly warmUpSeconds: number;
+  readonly seconds: number;
+}
+
+const DEFAULT_TIMING: LoadTiming = { warmUpSeconds: WARM_UP_SECONDS, seconds: SECONDS };
+
 export interface LoadWindow {
   /** Called when the measured window opens (e.g. to read CPU counters). */
   readonly onStart?: () => void;
@@ -14,10 +21,12 @@ export interface LoadWindow {
 }
 
 /** Completions per second, within the measured window, of `concurrency` loops of `request`. */
-export async function closedLoopRate(concurrency: number, request: () => Promise<void>, window: LoadWindow = {}): Promise<number> {
+export async function closedLoopRate(
+  concurrency: number, request: () => Promise<void>, window: LoadWindow = {}, timing: LoadTiming = DEFAULT_TIMING,
+): Promise<number> {
   const start = performance.now();
-  const windowStart = start + WARM_UP_SECONDS * 1000;
-  const windowEnd = windowStart + SECONDS * 1000;
+  const windowStart = start + timing.warmUpSeconds * 1000;
+  const windowEnd = windowStart + timing.seconds * 1000;
   const timers = [
     setTimeout(() => window.onStart?.(), windowStart - start),
     setTimeout(() => window.onEnd?.(), windowEnd - start),
@@ -34,5 +43,5 @@ export async function closedLoopRate(concurrency: number, request: () => Promise
   } finally {
     for (const timer of timers) clearTimeout(timer);
   }
-  return completed / SECONDS;
+  return completed / timing.seconds;
 }

@@ -10,7 +10,7 @@ import { ChainClient } from '../../runtime/cli/chain-client.js';
 import { startNode, type RunningNode } from '../../tests/lib/node-process.js';
 import { builtBundle } from '../../tests/lib/test-bundle.js';
 import { compiledEntry } from '../../tests/unit/services-wasm/program.js';
-import { closedLoopRate } from './closed-loop.js';
+import { SECONDS, WARM_UP_SECONDS, closedLoopRate, type LoadTiming } from './closed-loop.js';
 
 export const CONNECTIONS = 16;
 export const PIPELINING = 4;
@@ -28,8 +28,17 @@ export interface LoadResult {
   body: string;
 }
 
-/** Requests per second (after a warm-up) of `request` with Host `host` against 127.0.0.1:`port`, each reply checked to be a 200. */
-export async function requestRate(port: number, host: string, request: LoadRequest): Promise<LoadResult> {
+/** A closed-loop load of one request, measured as often as asked. */
+export interface Load {
+  /** The body of the first reply. */
+  readonly body: string;
+  /** Requests per second within a window (after a warm-up); every reply is checked to be a 200. */
+  rate(timing?: LoadTiming): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** A load of `request` with Host `host` against 127.0.0.1:`port`, its first reply checked to be a 200. */
+export async function openLoad(port: number, host: string, request: LoadRequest): Promise<Load> {
   const pool = new Pool(`http://127.0.0.1:${port}`, { connections: CONNECTIONS, pipelining: PIPELINING });
   // undici sends the next request on a connection only after the previous reply's headers unless
   // told a request does not block (it treats every method but HEAD as blocking by default).
@@ -39,14 +48,49 @@ export async function requestRate(port: number, host: string, request: LoadReque
   };
   const first = await pool.request(options);
   const body = await first.body.text();
-  if (first.statusCode !== 200) throw new Error(`${options.method} ${host}${request.path}: ${first.statusCode} ${body}`);
-  const rate = await closedLoopRate(CONNECTIONS * PIPELINING, async () => {
+  if (first.statusCode !== 200) {
+    await pool.close();
+    throw new Error(`${options.method} ${host}${request.path}: ${first.statusCode} ${body}`);
+  }
+  const one = async () => {
     const r = await pool.request(options);
     await r.body.arrayBuffer();
     if (r.statusCode !== 200) throw new Error(`${options.method} ${host}${request.path}: ${r.statusCode}`);
-  });
-  await pool.close();
-  return { rate, body };
+  };
+  return {
+    body,
+    rate: (timing) => closedLoopRate(CONNECTIONS * PIPELINING, one, {}, timing),
+    close: () => pool.close(),
+  };
+}
+
+/** Requests per second (after a warm-up) of `request` with Host `host` against 127.0.0.1:`port`, each reply checked to be a 200. */
+export async function requestRate(port: number, host: string, request: LoadRequest): Promise<LoadResult> {
+  const load = await openLoad(port, host, request);
+  try {
+    return { rate: await load.rate(), body: load.body };
+  } finally {
+    await load.close();
+  }
+}
+
+/** Windows of one load in turn with the others in interleavedRates. */
+export const INTERLEAVED_ROUNDS = 3;
+const INTERLEAVED_WINDOW: LoadTiming = { warmUpSeconds: 0.5, seconds: SECONDS / INTERLEAVED_ROUNDS };
+
+/**
+ * Requests per second of each load, measured in turns: after a full warm-up of each, rounds of
+ * one short window per load (each after a short warm-up that refills the pipeline). Loads
+ * compared this way see the same machine: this machine's speed drifts by a third within a
+ * minute, which measuring one load after the other reads as a difference between them.
+ */
+export async function interleavedRates(loads: readonly Load[]): Promise<number[]> {
+  for (const load of loads) await load.rate({ warmUpSeconds: WARM_UP_SECONDS, seconds: INTERLEAVED_WINDOW.seconds });
+  const totals = loads.map(() => 0);
+  for (let round = 0; round < INTERLEAVED_ROUNDS; round++) {
+    for (const [i, load] of loads.entries()) totals[i]! += await load.rate(INTERLEAVED_WINDOW);
+  }
+  return totals.map((total) => total / INTERLEAVED_ROUNDS);
 }
 
 export interface BenchNode {
@@ -93,7 +137,12 @@ export function fillRows(node: BenchNode): Promise<void> {
   return node.push('rows', 'rows', 'fill', new Uint8Array(2));
 }
 
-/** bench/http's figure: requests/s of GET /rows (a serveSys query reading 5 rows). */
+/** bench/http's query: GET /rows (a serveSys query reading 5 rows). */
+export function serveSysQueryLoad(node: BenchNode): Promise<Load> {
+  return openLoad(Number(node.node.port), node.hostOf('rows'), { path: '/rows' });
+}
+
+/** bench/http's query figure alone: requests/s of GET /rows. */
 export function serveSysQueryRate(node: BenchNode): Promise<LoadResult> {
   return requestRate(Number(node.node.port), node.hostOf('rows'), { path: '/rows' });
 }

@@ -20,8 +20,7 @@ const NO_KEY = '\u0100';
 class Answers<T> {
   private readonly byKey = new Map<string, T | null>();
 
-  lookup(key: Uint8Array | undefined, read: () => T | undefined, size: (answer: T) => number): T | undefined {
-    const id = key === undefined ? NO_KEY : toBinaryString(key);
+  lookup(id: string, read: () => T | undefined, size: (answer: T) => number): T | undefined {
     const known = this.byKey.get(id);
     if (known !== undefined) return known ?? undefined;
     const answer = read();
@@ -51,16 +50,16 @@ export class CommittedReadCache implements CommittedTable {
 
   constructor(private readonly table: CommittedTable) {}
 
-  get(key: Uint8Array): Uint8Array | undefined {
-    return this.values.lookup(key, () => this.table.get(key), valueSize);
+  get(key: Uint8Array, keyString = toBinaryString(key)): Uint8Array | undefined {
+    return this.values.lookup(keyString, () => this.table.get(key), valueSize);
   }
 
-  first(start: Uint8Array): KvEntry | undefined {
-    return this.firsts.lookup(start, () => this.table.first(start), entrySize);
+  first(start: Uint8Array, startString = toBinaryString(start)): KvEntry | undefined {
+    return this.firsts.lookup(startString, () => this.table.first(start), entrySize);
   }
 
   last(bound: Uint8Array | undefined): KvEntry | undefined {
-    return this.lasts.lookup(bound, () => this.table.last(bound), entrySize);
+    return this.lasts.lookup(bound === undefined ? NO_KEY : toBinaryString(bound), () => this.table.last(bound), entrySize);
   }
 
   ascending(start: Uint8Array): Iterator<KvEntry> {

@@ -6,11 +6,14 @@ import { fromBinaryString, prefixSuccessor, startsWithBytes, toBinaryString } fr
 import type { KvEntry } from './store.js';
 import type { OverlayTable } from './write-overlay.js';
 
-/** Read access to what a database holds in LMDB. */
+/**
+ * Read access to what a database holds in LMDB. Point lookups take the key as a binary string
+ * too when the caller has made one already.
+ */
 export interface CommittedTable {
-  get(key: Uint8Array): Uint8Array | undefined;
+  get(key: Uint8Array, keyString?: string): Uint8Array | undefined;
   /** The entry with the smallest key >= start. */
-  first(start: Uint8Array): KvEntry | undefined;
+  first(start: Uint8Array, startString?: string): KvEntry | undefined;
   /** The entry with the largest key < bound (any key when bound is undefined). */
   last(bound: Uint8Array | undefined): KvEntry | undefined;
   /** Entries with key >= start, ascending. */
@@ -27,11 +30,11 @@ interface CommittedStep {
 export function readValue(
   overlay: OverlayTable | undefined, committed: CommittedTable, key: Uint8Array,
 ): Uint8Array | undefined {
-  if (hasWrites(overlay)) {
-    const own = overlay.values.get(toBinaryString(key));
-    if (own !== undefined) return own ?? undefined;
-  }
-  return committed.get(key);
+  if (!hasWrites(overlay)) return committed.get(key);
+  const keyString = toBinaryString(key);
+  const own = overlay.values.get(keyString);
+  if (own !== undefined) return own ?? undefined;
+  return committed.get(key, keyString);
 }
 
 export function greaterEqual(
@@ -39,10 +42,11 @@ export function greaterEqual(
 ): KvEntry | undefined {
   const prefix = key.subarray(0, matchLength);
   if (!hasWrites(overlay)) return withPrefix(committed.first(key), prefix);
-  const prefixString = toBinaryString(prefix);
-  const own = overlay.order.ceiling(toBinaryString(key), true);
+  const keyString = toBinaryString(key);
+  const prefixString = keyString.slice(0, matchLength);
+  const own = overlay.order.ceiling(keyString, true);
   // Keys >= key with the prefix come first in order: an overlay key past them is out of range.
-  if (own === undefined || !own.startsWith(prefixString)) return withPrefix(committed.first(key), prefix);
+  if (own === undefined || !own.startsWith(prefixString)) return withPrefix(committed.first(key, keyString), prefix);
   return firstVisible(overlay, committed.ascending(key), own, prefixString, false);
 }
 
