@@ -10,28 +10,34 @@ import type { KvEntry } from './store.js';
 
 /** Lookups remembered per kind before that kind's memory is dropped and starts over. */
 const MAX_LOOKUPS = 4096;
+/** Bytes of keys and values held per kind before its memory is dropped and starts over. */
+const MAX_BYTES = 2 * 1024 * 1024;
 /** Values larger than this are read through every time rather than held. */
 const MAX_CACHED_VALUE = 16 * 1024;
 
 /** The id of "no key" (an unbounded last): binary strings hold only characters 0-255. */
 const NO_KEY = '\u0100';
 
-/** One kind of lookup: its answers by key (null: nothing there), up to MAX_LOOKUPS of them. */
+/** One kind of lookup: its answers by key (null: nothing there), within MAX_LOOKUPS and MAX_BYTES. */
 class Answers<T> {
   private readonly byKey = new Map<string, T | null>();
+  private bytes = 0;
 
   lookup(id: string, read: () => T | undefined, size: (answer: T) => number): T | undefined {
     const known = this.byKey.get(id);
     if (known !== undefined) return known ?? undefined;
     const answer = read();
-    if (answer !== undefined && size(answer) > MAX_CACHED_VALUE) return answer;
-    if (this.byKey.size >= MAX_LOOKUPS) this.byKey.clear();
+    const bytes = id.length + (answer === undefined ? 0 : size(answer));
+    if (bytes > MAX_CACHED_VALUE) return answer;
+    if (this.byKey.size >= MAX_LOOKUPS || this.bytes + bytes > MAX_BYTES) this.clear();
     this.byKey.set(id, answer ?? null);
+    this.bytes += bytes;
     return answer;
   }
 
   clear(): void {
     this.byKey.clear();
+    this.bytes = 0;
   }
 }
 

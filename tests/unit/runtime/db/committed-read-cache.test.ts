@@ -85,6 +85,18 @@ test('large values are read through every time', () => {
   assert.is(table.reads, 4);
 });
 
+test('what is held stays within its byte budget: past it, the oldest answers are read again', () => {
+  const entries = Array.from({ length: 300 }, (_, i) => ({ key: Uint8Array.of(i >> 8, i & 0xff), value: new Uint8Array(10 * 1024).fill(i & 0xff) }));
+  const table = new CountingTable(entries);
+  const cache = new CommittedReadCache(table);
+  for (const { key } of entries) cache.get(key);
+  assert.is(table.reads, 300);
+  cache.get(entries[299]!.key);
+  assert.is(table.reads, 300, 'the latest answer is held');
+  assert.is(cache.get(entries[0]!.key)?.[0], 0);
+  assert.is(table.reads, 301, 'the first answer was dropped with the rest when 3 MiB of values passed the budget');
+});
+
 test('walks go to the table', () => {
   const table = new CountingTable([entry([1], [10]), entry([2], [20]), entry([3], [30])]);
   const cache = new CommittedReadCache(table);
