@@ -41,11 +41,16 @@ export function allocBytes(length: number): Uint8Array {
 }
 
 /**
- * A copy of `source[start, end)` (a range within it) made with allocBytes (same caveat on its
- * `buffer`). The range is read through a plain view: a Buffer's own subarray is slow.
+ * A plain Uint8Array view of `source[start, end)` (a range within it): `source` itself when the
+ * range is all of it. A Buffer's own subarray is slow, and makes a Buffer.
  */
+export function viewOfRange(source: Uint8Array, start: number, end: number): Uint8Array {
+  return start === 0 && end === source.length ? source : new Uint8Array(source.buffer, source.byteOffset + start, end - start);
+}
+
+/** A copy of `source[start, end)` (a range within it) made with allocBytes (same caveat on its `buffer`). */
 export function copyOfRange(source: Uint8Array, start = 0, end = source.length): Uint8Array {
   const bytes = allocBytes(end - start);
-  bytes.set(start === 0 && end === source.length ? source : new Uint8Array(source.buffer, source.byteOffset + start, end - start));
+  bytes.set(viewOfRange(source, start, end));
   return bytes;
 }

@@ -3,12 +3,12 @@ import { AdminRoutes, type AdminEndpoint } from './admin-routes.js';
 import { configEndpoint } from './config-endpoint.js';
 import type { NodeControl } from './node-control.js';
 import { connectEndpoint, disconnectEndpoint, peersEndpoint } from './peer-endpoints.js';
-import { shutdownEndpoint, statusEndpoint } from './status-endpoints.js';
+import { STATUS_PATH, shutdownEndpoint, statusEndpoint } from './status-endpoints.js';
 
 /** The admin API of seed 2 §4.1: `/native/admin/…` on every host, `/config` and `/shutdown` on x-admin. */
 export function adminApi(node: NodeControl, extra: Readonly<Record<string, AdminEndpoint>> = {}): { native: AdminRoutes; xAdmin: AdminRoutes } {
   const native = new Map<string, AdminEndpoint>([
-    ['/native/admin/status', statusEndpoint(node)],
+    [STATUS_PATH, statusEndpoint(node)],
     ['/native/admin/peers', peersEndpoint(node)],
     ['/native/admin/connect', connectEndpoint()],
     ['/native/admin/disconnect', disconnectEndpoint(node)],

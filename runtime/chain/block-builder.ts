@@ -12,7 +12,8 @@ import type { Store } from '../db/store.js';
 import type { Engine } from '../wasm/engine.js';
 import { ExecutionContext } from '../wasm/execution-context.js';
 import { writeBlock } from './block-log.js';
-import { signBlock, type BlockSigner } from './block-signing.js';
+import type { Signer } from '../keys/signer.js';
+import { signBlock } from './block-signing.js';
 import { readStatus, writeStatus } from './chain-state.js';
 import { ChainError } from './errors.js';
 import { TRANSACT, type DecodedTransaction, type TransactionProcessor } from './transaction-processor.js';
@@ -59,7 +60,7 @@ export class BlockBuilder {
     producer: bigint,
     time: bigint,
     /** Signs the block for its producer's claim; absent for unsigned blocks. */
-    private readonly signer?: BlockSigner,
+    private readonly signer?: Signer,
   ) {
     const previous = readStatus(store);
     const head = previous?.head ?? null;

@@ -4,6 +4,7 @@ import { DbId } from '../../host-api/abi/databases.js';
 import type { Claim } from '../../host-api/types/index.js';
 import { sha256 } from '../crypto/sha256.js';
 import type { KvReader, KvWriter } from '../db/store.js';
+import type { Signer } from '../keys/signer.js';
 
 // Block signatures (chain.md §2): a producer whose consensus entry carries a claim signs each
 // of its blocks for that claim's verify service, over sha256(00 CE A8 42 ‖ block id), the hash
@@ -17,18 +18,15 @@ function blockSigningDigest(blockId: Uint8Array): Uint8Array {
   return sha256(concatBytes(BLOCK_SIGNING_PREFIX, blockId));
 }
 
-/** Signs a 32-byte digest for one claim; returns the proof its verify service checks. */
-export type BlockSigner = (digest: Uint8Array) => Uint8Array;
-
 /** The signer a node holds for a producer's claim, or undefined when it holds none. */
-export type BlockSigners = (claim: Claim) => BlockSigner | undefined;
+export type BlockSigners = (claim: Claim) => Signer | undefined;
 
 export function isEmptyClaim(claim: Claim): boolean {
   return claim.service === 0n && claim.rawData.length === 0;
 }
 
 /** Signs block `blockId` and keeps the signature in db 7. */
-export function signBlock(db: KvWriter, blockNum: number, blockId: Uint8Array, signer: BlockSigner): void {
+export function signBlock(db: KvWriter, blockNum: number, blockId: Uint8Array, signer: Signer): void {
   db.put(DbId.blockProof, blockKey(blockNum), signer(blockSigningDigest(blockId)));
 }
 

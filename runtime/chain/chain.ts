@@ -5,11 +5,12 @@ import { accountNameFromNumber, accountNumberFromName } from '../../host-api/nam
 import { NO_ARGUMENTS, type BlockHeader, type Claim, type Producer, type SignedTransaction, type TransactionTrace } from '../../host-api/types/index.js';
 import { NotifyRow, TransactionCallbackArgs, type StatusRow } from '../../host-api/types/native.js';
 import type { Store } from '../db/store.js';
+import type { Signer } from '../keys/signer.js';
 import type { Engine } from '../wasm/engine.js';
 import type { SocketRegistry } from '../wasm/linker.js';
 import { ExecutionContext } from '../wasm/execution-context.js';
 import { BlockBuilder } from './block-builder.js';
-import { isEmptyClaim, type BlockSigner, type BlockSigners } from './block-signing.js';
+import { isEmptyClaim, type BlockSigners } from './block-signing.js';
 import { bootBlock, splitBootList } from './boot.js';
 import { readStatus } from './chain-state.js';
 import { ChainError } from './errors.js';
@@ -203,8 +204,8 @@ export class Chain {
   }
 
   /** The producers of the current consensus; undefined before boot (whoever boots produces). */
-  private currentProducers(): Producer[] | undefined {
-    const consensus = this.status?.consensus.current.data;
+  private currentProducers(status = this.status): Producer[] | undefined {
+    const consensus = status?.consensus.current.data;
     if (!consensus) return undefined;
     return 'CftConsensus' in consensus ? consensus.CftConsensus.producers : consensus.BftConsensus.producers;
   }
@@ -213,8 +214,8 @@ export class Chain {
    * What signs the next block: nothing when this producer's claim is empty; CHAIN_NO_BLOCK_KEY
    * when the claim asks for signatures and the node holds no key for it.
    */
-  private blockSigner(): BlockSigner | undefined {
-    const claim: Claim | undefined = this.currentProducers()?.find((p) => p.name === this.producerAccount)?.auth;
+  private blockSigner(status: StatusRow | undefined): Signer | undefined {
+    const claim: Claim | undefined = this.currentProducers(status)?.find((p) => p.name === this.producerAccount)?.auth;
     if (!claim || isEmptyClaim(claim)) return undefined;
     const signer = this.options.blockSigners?.(claim);
     if (!signer) {
@@ -225,17 +226,18 @@ export class Chain {
   }
 
   /** The time of the next block: max(head + interval, now floored to the interval). */
-  private slotTime(): bigint {
+  private slotTime(status = this.status): bigint {
     const nowUs = BigInt(this.now()) * 1000n;
     const floored = nowUs - (nowUs % this.intervalUs);
-    const head = this.status?.head?.header.time;
+    const head = status?.head?.header.time;
     return head !== undefined && head + this.intervalUs > floored ? head + this.intervalUs : floored;
   }
 
   private openBlock(): BlockBuilder {
     if (this.open) return this.open;
     if (!this.producerName) throw new ChainError('CHAIN_NO_PRODUCER', 'this node does not produce blocks (no producer name set)');
-    const builder = new BlockBuilder(this.store, this.engine, this.processor, this.producerAccount, this.slotTime(), this.blockSigner());
+    const status = this.status;
+    const builder = new BlockBuilder(this.store, this.engine, this.processor, this.producerAccount, this.slotTime(status), this.blockSigner(status));
     try {
       builder.start();
     } catch (err) {

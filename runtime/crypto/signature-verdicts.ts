@@ -1,14 +1,12 @@
 import { equalBytes } from '../../host-api/encoding/bytes.js';
 import { toBinaryString } from '../db/binary-string.js';
+import type { SignatureCheck } from './signature-batch.js';
 import { signatureWorker } from './signature-worker.js';
 
 /** One ECDSA check a verify service is expected to make: the key, the digest, the signature. */
-export interface ExpectedCheck {
-  readonly key: Uint8Array;
+export interface ExpectedCheck extends SignatureCheck {
   /** SHA-256 of `signedData`. */
   readonly digest: Uint8Array;
-  readonly signedData: Uint8Array;
-  readonly signature: Uint8Array;
 }
 
 /**

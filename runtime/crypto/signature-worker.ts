@@ -24,20 +24,13 @@ const THREADS = Math.max(1, Math.min(2, availableParallelism()));
  */
 export class SignatureWorker {
   private queued: QueuedCheck[] = [];
-  private dispatchScheduled = false;
   private readonly threads: VerifierThread[] = Array.from({ length: THREADS }, () => new VerifierThread(this));
 
   /** Whether `signature` (r||s) signs the SHA-256 of `signedData` with the key (DER SPKI). */
   verify(check: SignatureCheck): Promise<boolean> {
-    const verdict = new Promise<boolean>((resolve, reject) => this.queued.push({ check, resolve, reject }));
-    if (!this.dispatchScheduled) {
-      this.dispatchScheduled = true;
-      setImmediate(() => {
-        this.dispatchScheduled = false;
-        this.dispatch();
-      });
-    }
-    return verdict;
+    // A queue that holds checks already has a dispatch coming: at this turn's end, or when a thread is done.
+    if (this.queued.length === 0) setImmediate(() => this.dispatch());
+    return new Promise<boolean>((resolve, reject) => this.queued.push({ check, resolve, reject }));
   }
 
   /** Shares what is queued among the idle threads, a batch each. */

@@ -10,8 +10,9 @@ import { CORS_A, echoCors, escapeHtml, json, reply, text } from './replies.js';
  * POST transact.<root>/push_transaction (seed 2 §4.2, http.md §5): a packed SignedTransaction,
  * answered with its trace (200 also when the trace holds an error), JSON unless the client
  * prefers fracpack. Refusals before execution (bad wait_for, undecodable, proofs) are 500s.
+ * `query` is the target's query string (`?wait_for=…`, or empty).
  */
-export async function pushTransaction(chain: Chain, req: IncomingMessage, res: ServerResponse, target: string, query: URLSearchParams): Promise<void> {
+export async function pushTransaction(chain: Chain, req: IncomingMessage, res: ServerResponse, target: string, query: string): Promise<void> {
   const method = req.method ?? '';
   if (method === 'OPTIONS') {
     const origin = req.headers.origin;
@@ -24,7 +25,7 @@ export async function pushTransaction(chain: Chain, req: IncomingMessage, res: S
   if (!isOctetStream(req)) {
     return text(res, 415, 'Expected fracpack encoded signed transaction (application/octet-stream)', CORS_A);
   }
-  const waitFor = query.get('wait_for') || 'final';
+  const waitFor = new URLSearchParams(query).get('wait_for') || 'final';
   if (waitFor !== 'final' && waitFor !== 'applied') {
     return text(res, 500, `wait_for must be final or applied, not '${waitFor}'`, CORS_A);
   }

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { AdminRoutes } from '../admin/admin-routes.js';
+import { STATUS_PATH } from '../admin/status-endpoints.js';
 import type { Chain } from '../chain/chain.js';
 import type { ListenSpec, StaticServiceSpec, TlsSpec } from '../config/server-config.js';
 import { isAdminRequest, refuseAdmin } from './admin-access.js';
@@ -42,9 +43,6 @@ export interface HttpServerOptions {
   /** True while the node initialises: every request but the status (http.md §7) gets a 503 then; log websockets are taken. */
   readonly startingUp?: () => boolean;
 }
-
-/** The one endpoint that answers while the node starts up: it is what says `startup`. */
-const STATUS_PATH = '/native/admin/status';
 
 /** The settings the configuration may change while the node runs. */
 export interface LiveHttpSettings {
@@ -173,7 +171,7 @@ export class NodeHttpServer {
       return text(res, 503, '<html><body>Node is not connected to any psibase network.</body></html>');
     }
     if (host.kind === 'service' && host.service === 'transact') {
-      if (path === '/push_transaction') return pushTransaction(this.chain, req, res, target, new URLSearchParams(query));
+      if (path === '/push_transaction') return pushTransaction(this.chain, req, res, target, query);
       if (path === '/login') return login(this.chain, this.options.tokens, req, res, target, host.root);
     }
     if (hasHttpService(this.chain)) return serveThroughHttpService(this.chain, this.options.sockets, this.options.tokens, req, res, host.root);

@@ -86,8 +86,13 @@ export function parseFilter(text: string): LogFilter {
   const tokens = tokenize(text);
   if (tokens.length === 0) return MATCH_ALL;
   const { test, partial } = new FilterParser(text, tokens).parse();
+  // Severity and Channel alone decide mayMatch, which is asked per request and per transaction:
+  // its few answers are worked out once here.
+  const answers = new Map(SEVERITIES.map((severity) => [
+    severity, new Map(CHANNELS.map((channel) => [channel, partial({ Severity: severity, Channel: channel }) !== false])),
+  ]));
   return Object.assign(test, {
-    mayMatch: (severity: Severity, channel: Channel) => partial({ Severity: severity, Channel: channel }) !== false,
+    mayMatch: (severity: Severity, channel: Channel) => answers.get(severity)?.get(channel) !== false,
   });
 }
 

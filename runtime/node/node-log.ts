@@ -32,15 +32,18 @@ export function logBlock(logging: Logging, header: BlockHeader, id: Uint8Array):
 
 /** The chain's transaction outcomes, counted for the perf report and written to the log. */
 export function loggedOutcomes(logging: Logging, counters: TransactionCounters): TransactionOutcomes {
+  const record = (message: string, id: Uint8Array | undefined) => {
+    if (logging.accepts('debug', 'transaction')) logging.message('debug', 'transaction', message, id ? { TransactionId: bytesToHex(id) } : {});
+  };
   return {
     received: () => counters.received(),
     succeeded: (id) => {
       counters.succeeded();
-      if (logging.accepts('debug', 'transaction')) logging.message('debug', 'transaction', 'transaction applied', { TransactionId: bytesToHex(id) });
+      record('transaction applied', id);
     },
     failed: (id, error) => {
       counters.failed();
-      if (logging.accepts('debug', 'transaction')) logging.message('debug', 'transaction', `transaction failed: ${error}`, id ? { TransactionId: bytesToHex(id) } : {});
+      record(`transaction failed: ${error}`, id);
     },
   };
 }

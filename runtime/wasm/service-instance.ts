@@ -1,5 +1,5 @@
 import { CodeFlags, NONE_SIZE } from '../../host-api/abi/databases.js';
-import { copyOfRange } from '../../host-api/encoding/bytes.js';
+import { copyOfRange, viewOfRange } from '../../host-api/encoding/bytes.js';
 import { accountNameFromNumber } from '../../host-api/names/index.js';
 import { HostError } from './errors.js';
 import { WebAssemblyJs, type WasmInstanceObject, type WasmMemory } from './admission/webassembly-api.js';
@@ -106,9 +106,7 @@ export class ServiceInstance {
   write(ptr: number, data: Uint8Array, offset: number, count: number, what: string): void {
     if (count === 0) return;
     const start = ptr >>> 0;
-    // A plain view, not data.subarray: host data is often a Buffer, whose subarray is slow.
-    const part = offset === 0 && count === data.length ? data : new Uint8Array(data.buffer, data.byteOffset + offset, count);
-    this.memoryFor(start, start + count, what).set(part, start);
+    this.memoryFor(start, start + count, what).set(viewOfRange(data, offset, offset + count), start);
   }
 
   /** The memory, checked to hold the range [start, end). */

@@ -10,7 +10,7 @@ import { NativeTable, nativeTablePrefix } from "../sdk/native/index";
 import { EventEdge, EventHeader, EventPage, EventQuery, decodeEventData, readEvent } from "../sdk/events/index";
 import { jsonText } from "../sdk/json/encode";
 import { JsonKind, JsonValue } from "../sdk/json/value";
-import { RangeWalk, takePage, walksBackward } from "../sdk/graphql/connection";
+import { RangeWalk, pageLimit, takePage, walksBackward } from "../sdk/graphql/connection";
 import { EventTable, findTable } from "./event-table";
 import { Condition, parseCondition } from "./sql/parser";
 import { Evaluation } from "./sql/evaluate";
@@ -60,14 +60,12 @@ function sqlValueOf(json: JsonValue | null, integer: bool): SqlValue {
  * and each decoded event keeps 1.5 to 2 KB (four fields), so some 20,000 fill its 32 MiB: past
  * this bound a query ends with a clear error (EVENTS_SCAN_LIMIT) instead of a trap.
  */
-export const MAX_DECODED_EVENTS = 2000;
+const MAX_DECODED_EVENTS = 2000;
 
 /** The events of a table kept by the condition, walking ids in one direction within [lower, upper). */
 class EventWalk extends RangeWalk<EventEdge> {
   private next_: u64;
   private decoded: i32 = 0;
-  /** The walk stopped at MAX_DECODED_EVENTS: what lies further is unknown. */
-  exhausted: bool = false;
   /** The column values of the event being tested, set in place: those the condition reads (the rest stay NULL). */
   private values: Array<SqlValue> = [];
 
@@ -78,6 +76,11 @@ class EventWalk extends RangeWalk<EventEdge> {
     super();
     this.next_ = backward ? upper : lower;
     for (let i = 0; i < table.columns.length; i++) this.values.push(SqlValue.null());
+  }
+
+  /** The walk stopped at MAX_DECODED_EVENTS: what lies further is unknown. */
+  get exhausted(): bool {
+    return this.decoded > MAX_DECODED_EVENTS;
   }
 
   /** The next id to read, or 0 past the range. */
@@ -93,10 +96,7 @@ class EventWalk extends RangeWalk<EventEdge> {
       if (record === null) continue;
       const header = EventHeader.of(record);
       if (header === null || header.service != table.service || !header.hasType || header.type != table.event.number) continue;
-      if (++this.decoded > MAX_DECODED_EVENTS) {
-        this.exhausted = true;
-        return null;
-      }
+      if (++this.decoded > MAX_DECODED_EVENTS) return null;
       const fields = decodeEventData(record, table.event).value;
       if (fields === null || !this.keeps(fields)) continue;
       if (this.evaluation.error.length > 0) return null;
@@ -164,8 +164,7 @@ export function runQuery(query: EventQuery): EventPage {
   const taken = takePage<EventEdge>(walk, first, last);
   if (evaluation.error.length > 0) return failure("EVENTS_BAD_CONDITION", evaluation.error);
   if (walk.exhausted) {
-    const wanted: i64 = first >= 0 ? first : last >= 0 ? last : i64.MAX_VALUE;
-    if (<i64>taken.entries.length < wanted) {
+    if (<i64>taken.entries.length < pageLimit(first, last)) {
       return failure("EVENTS_SCAN_LIMIT", "the query decoded " + MAX_DECODED_EVENTS.toString() + " events of " + query.table
         + " without completing its page; ask for fewer with first or last, or narrow the range with after or before");
     }

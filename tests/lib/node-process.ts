@@ -1,7 +1,8 @@
 // Starts a real `tsibase node` process on a free port for integration tests, and stops it.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeConfigFile } from '../../runtime/config/config-file.js';
 
 export interface RunningNode {
   readonly process: ChildProcess;
@@ -10,6 +11,14 @@ export interface RunningNode {
   /** The port of `api`, e.g. '40123'. */
   readonly port: string;
   stop(): Promise<void>;
+}
+
+/** Creates the node directory `<dir>/<name>` with `config` as its config.json; returns its path. */
+export function configuredNodeDir(dir: string, name: string, config: object): string {
+  const nodeDir = join(dir, name);
+  mkdirSync(nodeDir, { recursive: true });
+  writeConfigFile(nodeDir, config);
+  return nodeDir;
 }
 
 /** The CLI entry point, bin/tsibase.js. */

@@ -87,20 +87,21 @@ export class SqlValue {
 @lazy const TRUE = SqlValue.integer(false, 1);
 @lazy const FALSE = SqlValue.integer(false, 0);
 
-const U64_MAX_DIGITS = "18446744073709551615";
+/** Whether the last decimalMagnitude did not fit 64 bits (every u64 is a valid magnitude, so none can mark it). */
+let magnitudeOverflowed = false;
 
-/** Whether the digits of `text` from `start` on spell an integer that fits 64 bits unsigned. */
-function fitsU64(text: string, start: i32): bool {
-  while (start < text.length - 1 && text.charCodeAt(start) == 0x30) start++;
-  const digits = text.length - start;
-  if (digits != U64_MAX_DIGITS.length) return digits < U64_MAX_DIGITS.length;
-  return text.substring(start) <= U64_MAX_DIGITS;
-}
-
-/** The value of the decimal digits of `text` from `start` on (they must fit 64 bits). */
+/** The value of the decimal digits of `text` from `start` on; sets magnitudeOverflowed when it passes 64 bits. */
 function decimalMagnitude(text: string, start: i32): u64 {
+  magnitudeOverflowed = false;
   let value: u64 = 0;
-  for (let i = start; i < text.length; i++) value = value * 10 + <u64>(text.charCodeAt(i) - 0x30);
+  for (let i = start; i < text.length; i++) {
+    const digit = <u64>(text.charCodeAt(i) - 0x30);
+    if (value > (u64.MAX_VALUE - digit) / 10) {
+      magnitudeOverflowed = true;
+      return 0;
+    }
+    value = value * 10 + digit;
+  }
   return value;
 }
 
@@ -133,7 +134,10 @@ export function numberOf(text: string): SqlValue | null {
     if (i == exponentStart) return null;
   }
   if (i != n) return null;
-  if (integral && fitsU64(text, digitsStart)) return SqlValue.integer(text.charCodeAt(0) == 0x2d, decimalMagnitude(text, digitsStart));
+  if (integral) {
+    const magnitude = decimalMagnitude(text, digitsStart);
+    if (!magnitudeOverflowed) return SqlValue.integer(text.charCodeAt(0) == 0x2d, magnitude);
+  }
   return SqlValue.real(parseFloat(text));
 }
 

@@ -118,19 +118,19 @@ export class FracpackJson {
     if (t.kind == TypeKind.Int) return this.int(t, at);
     if (t.kind == TypeKind.Float) return jsonFloat(t.floatSize == 4 ? <f64>load<f32>(this.base + at) : load<f64>(this.base + at));
     if (t.kind == TypeKind.Custom) return this.fixedCustom(t, at);
-    return this.members(t, at, true);
+    return this.members(t, at);
   }
 
   /**
-   * A Struct's or Array's members laid out from `at`: fixed values (`fixed`, inside a fixed
-   * area) or slots (of a variable Struct or Array, whose heap follows).
+   * A Struct's or Array's members laid out from `at`: slots, which for a fixed Struct or Array
+   * (all of whose members are fixed) are the values themselves.
    */
-  private members(t: SchemaType, at: u32, fixed: bool): JsonValue | null {
+  private members(t: SchemaType, at: u32): JsonValue | null {
     const v = jsonOf(t.kind == TypeKind.Struct ? JsonKind.Object : JsonKind.Array);
     const count = t.kind == TypeKind.Struct ? <u32>t.members.length : t.length;
     for (let i: u32 = 0; i < count; i++) {
       const member = t.kind == TypeKind.Struct ? t.members[i].type : t.element;
-      const item = fixed ? this.fixedValue(member, at) : this.slot(member, at);
+      const item = this.slot(member, at);
       if (item === null) return null;
       if (t.kind == TypeKind.Struct) {
         v.keys.push(t.members[i].name);
@@ -205,7 +205,7 @@ export class FracpackJson {
     for (let i: u32 = 0; i < count; i++) size += t.kind == TypeKind.Struct ? t.members[i].type.slotSize() : t.element.slotSize();
     const start = this.take(size);
     if (start < 0) return this.fail("fixed area past the end");
-    return this.members(t, <u32>start, false);
+    return this.members(t, <u32>start);
   }
 
   /** A length-prefixed byte run [start, start + length); -1 when it does not fit. */

@@ -163,6 +163,11 @@ export function walksBackward(first: i64, last: i64): bool {
   return first < 0 && last >= 0;
 }
 
+/** The most entries a page holds: `first`, else `last`, else no bound. */
+export function pageLimit(first: i64, last: i64): i64 {
+  return first >= 0 ? first : last >= 0 ? last : i64.MAX_VALUE;
+}
+
 /**
  * The page of a range by the Cursor Connections algorithm, reading no more of `walk` (which
  * goes in the direction `walksBackward` tells) than the counts need.
@@ -170,7 +175,7 @@ export function walksBackward(first: i64, last: i64): bool {
 export function takePage<T>(walk: RangeWalk<T>, first: i64, last: i64): Page<T> {
   const page = new Page<T>();
   const backward = walksBackward(first, last);
-  const limit: i64 = first >= 0 ? first : last >= 0 ? last : i64.MAX_VALUE;
+  const limit = pageLimit(first, last);
   while (<i64>page.entries.length <= limit) {
     const entry = walk.next();
     if (entry === null) break;

@@ -1,20 +1,19 @@
 // An https listener from the configuration (http.md §6: `listen` protocol https with `tls`, taken
 // at start) on a real node process: the node serves HTTPS with the configured certificate, and
 // TLS files that cannot serve stop the start with an error naming the field.
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TLSSocket } from 'node:tls';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { writeConfigFile } from '../../../runtime/config/config-file.js';
 import { X_ADMIN } from '../../lib/admin-requests.js';
 import { rejectionMessage } from '../../lib/assert-error.js';
-import { startNodeProcess, type RunningNode } from '../../lib/node-process.js';
+import { configuredNodeDir, startNodeProcess, type RunningNode } from '../../lib/node-process.js';
 import { makeSelfSignedCertificate, type TlsFiles } from '../../lib/tls-certificate.js';
 
-interface Ctx { dir: string; tls: TlsFiles; node: RunningNode }
+interface Ctx { dir: string; tls: TlsFiles; other: TlsFiles; node: RunningNode }
 const test = suite<Ctx>('https listener');
 
 interface HttpsReply { status: number; body: string; fingerprint256: string }
@@ -35,10 +34,7 @@ function httpsGet(port: string, path: string, ca: string): Promise<HttpsReply> {
 
 /** A node directory whose config.json has one https listener on a free port and `tls`. */
 function httpsNodeDir(dir: string, name: string, tls: Record<string, unknown>): string {
-  const nodeDir = join(dir, name);
-  mkdirSync(nodeDir, { recursive: true });
-  writeConfigFile(nodeDir, { listen: [{ protocol: 'https', address: '127.0.0.1', port: 0 }], tls });
-  return nodeDir;
+  return configuredNodeDir(dir, name, { listen: [{ protocol: 'https', address: '127.0.0.1', port: 0 }], tls });
 }
 
 /** The output of a node start that must fail. */
@@ -49,6 +45,8 @@ function failedStart(nodeDir: string): Promise<string> {
 test.before(async (ctx) => {
   ctx.dir = mkdtempSync(join(tmpdir(), 'tsibase-https-'));
   ctx.tls = makeSelfSignedCertificate(ctx.dir);
+  // A second certificate and key, not the node's.
+  ctx.other = makeSelfSignedCertificate(ctx.dir, 'other');
   // Relative TLS paths are in the node directory.
   const nodeDir = httpsNodeDir(ctx.dir, 'node', { certificate: '../node.crt', key: ctx.tls.key });
   ctx.node = await startNodeProcess(nodeDir, []);
@@ -70,9 +68,8 @@ test('the configured https listener serves the admin API with the configured cer
 });
 
 test('a client that does not trust the certificate is refused by its own TLS check', async (ctx) => {
-  const other = makeSelfSignedCertificate(ctx.dir, 'other');
   try {
-    await httpsGet(ctx.node.port, '/native/admin/status', other.pem);
+    await httpsGet(ctx.node.port, '/native/admin/status', ctx.other.pem);
   } catch (err) {
     assert.match((err as NodeJS.ErrnoException).code ?? '', /SELF_SIGNED|UNABLE_TO_VERIFY|CERT/);
     return;
@@ -88,8 +85,7 @@ test('a missing key file stops the start; the error names tls.key and the file',
 });
 
 test('a key that is not the certificate\'s stops the start with an error naming tls', async (ctx) => {
-  const other = makeSelfSignedCertificate(ctx.dir, 'mismatch');
-  const nodeDir = httpsNodeDir(ctx.dir, 'wrong-key', { certificate: ctx.tls.certificate, key: other.key });
+  const nodeDir = httpsNodeDir(ctx.dir, 'wrong-key', { certificate: ctx.tls.certificate, key: ctx.other.key });
   const output = await failedStart(nodeDir);
   assert.match(output, 'exited (1)');
   assert.match(output, 'tls: the certificate and key make no TLS context');

@@ -12,10 +12,8 @@ import { startNode, type RunningNode } from '../../lib/node-process.js';
 interface Ctx { dir: string; node: RunningNode }
 const test = suite<Ctx>('node logging');
 
-const get = (node: RunningNode, path: string) => adminRequest(node, path);
-
 async function putConfig(node: RunningNode, change: (config: Record<string, unknown>) => Record<string, unknown>) {
-  const config = JSON.parse((await get(node, '/config')).text()) as Record<string, unknown>;
+  const config = JSON.parse((await adminRequest(node, '/config')).text()) as Record<string, unknown>;
   const r = await adminRequest(node, '/config', { method: 'PUT', json: change(config) });
   assert.is(r.status, 200, r.text());
 }
@@ -51,7 +49,7 @@ test.after(async (ctx) => {
 });
 
 test('the log path without an upgrade is a 404; a foreign Origin is 400; a non-admin is 401', async (ctx) => {
-  assert.is((await get(ctx.node, '/native/admin/log')).status, 404);
+  assert.is((await adminRequest(ctx.node, '/native/admin/log')).status, 404);
   const refusal = (s: ReturnType<typeof logSocket>) => s.opened.then(() => 'opened', (e: Error) => e.message);
   assert.is(await refusal(logSocket(ctx.node, { origin: 'http://evil.example' })), 'HTTP 400');
   assert.is(await refusal(logSocket(ctx.node, { forwarded: 'for=203.0.113.9' })), 'HTTP 401');
@@ -63,18 +61,18 @@ test('the log path without an upgrade is a 404; a foreign Origin is 400; a non-a
 test('nothing is sent before the first configuration; then one record per frame, filtered and formatted', async (ctx) => {
   const socket = logSocket(ctx.node);
   await socket.opened;
-  await get(ctx.node, '/native/admin/status?marker=before');
+  await adminRequest(ctx.node, '/native/admin/status?marker=before');
   socket.ws.send(JSON.stringify({ filter: 'Channel = http and Request.Target != "/native/admin/status?marker=ignored"', format: '{Request.Method} {Request.Target} {Response.Status}', unknown: 1 }));
   // The change is asynchronous (rule 5): wait until a request shows up, then check what came.
-  await until(() => { void get(ctx.node, '/native/admin/status?marker=probe'); return socket.messages.length > 0; }, 'records arrive');
-  await get(ctx.node, '/native/admin/status?marker=ignored');
-  await get(ctx.node, '/native/admin/nothing?marker=after');
+  await until(() => { void adminRequest(ctx.node, '/native/admin/status?marker=probe'); return socket.messages.length > 0; }, 'records arrive');
+  await adminRequest(ctx.node, '/native/admin/status?marker=ignored');
+  await adminRequest(ctx.node, '/native/admin/nothing?marker=after');
   await until(() => socket.messages.includes('GET /native/admin/nothing?marker=after 404'), 'the 404 is logged');
   assert.not.ok(socket.messages.some((m) => m.includes('marker=before')), 'nothing from before the first frame');
   assert.not.ok(socket.messages.some((m) => m.includes('marker=ignored')), 'the filter applies');
   socket.ws.send(JSON.stringify({}));
   const count = socket.messages.length;
-  await get(ctx.node, '/native/admin/status?marker=json');
+  await adminRequest(ctx.node, '/native/admin/status?marker=json');
   await until(() => socket.messages.slice(count).some((m) => m.includes('marker=json')), 'JSON records arrive');
   const record = JSON.parse(socket.messages.slice(count).find((m) => m.includes('marker=json'))!);
   assert.equal(Object.keys(record).slice(0, 3), ['Message', 'Host', 'Process']);
@@ -94,10 +92,10 @@ test('a bad filter closes the socket with 1008 and the error', async (ctx) => {
 
 test('a file logger from PUT /config receives records; changing its filter keeps the file and drops nothing', async (ctx) => {
   await putConfig(ctx.node, (c) => ({ ...c, loggers: { ...(c.loggers as object), file: { type: 'file', filename: 'logs/http.log', filter: 'Channel = http', format: '{Request.Target}', flush: true } } }));
-  await get(ctx.node, '/native/admin/status?file=1');
+  await adminRequest(ctx.node, '/native/admin/status?file=1');
   await putConfig(ctx.node, (c) => ({ ...c, loggers: { ...(c.loggers as object), file: { type: 'file', filename: 'logs/http.log', filter: 'Channel = http and Response.Status = 404', format: '{Request.Target}', flush: true } } }));
-  await get(ctx.node, '/native/admin/status?file=2');
-  await get(ctx.node, '/native/admin/missing?file=3');
+  await adminRequest(ctx.node, '/native/admin/status?file=2');
+  await adminRequest(ctx.node, '/native/admin/missing?file=3');
   const lines = () => readFileSync(join(ctx.dir, 'node', 'logs', 'http.log'), 'utf8').split('\n').filter((l) => l.includes('file='));
   await until(() => lines().length >= 2, 'both records are written');
   assert.equal(lines(), ['/native/admin/status?file=1', '/native/admin/missing?file=3']);

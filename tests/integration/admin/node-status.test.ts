@@ -1,16 +1,15 @@
 // The status values a node works out itself (http.md §7) on real node processes: `startup` while
 // it initialises (it listens before it boots, answering the status, and 503 to everything else)
 // and `slow` when the configured database cache could not be locked in memory.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { writeConfigFile } from '../../../runtime/config/config-file.js';
 import { X_ADMIN, adminRequest as admin } from '../../lib/admin-requests.js';
 import { testBundleFile } from '../../lib/booted-node.js';
-import { startNode, type RunningNode } from '../../lib/node-process.js';
+import { configuredNodeDir, startNode, type RunningNode } from '../../lib/node-process.js';
 import { testBundle } from '../../lib/test-bundle.js';
 
 interface Ctx { dir: string }
@@ -65,10 +64,7 @@ async function firstReplies(socketPath: string, paths: readonly string[]): Promi
 
 /** A node on `<dir>/<name>` whose config.json starts as `config`. */
 function startConfiguredNode(dir: string, name: string, config: object): Promise<RunningNode> {
-  const nodeDir = join(dir, name);
-  mkdirSync(nodeDir, { recursive: true });
-  writeConfigFile(nodeDir, config);
-  return startNode(nodeDir);
+  return startNode(configuredNodeDir(dir, name, config));
 }
 
 const statusOf = async (node: RunningNode): Promise<unknown> => (await admin(node, '/native/admin/status')).json();

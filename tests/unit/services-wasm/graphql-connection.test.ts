@@ -9,7 +9,7 @@ import { buildSchema, graphql } from 'graphql';
 import { TestChain } from '../../../runtime/testing/test-chain.js';
 import { bytesToHex as hex } from '../../lib/hex.js';
 import { Random } from '../../lib/random.js';
-import { compiledEntry } from './program.js';
+import { compiledEntry, utf8 } from './program.js';
 import { cursorsBothWays, type Page } from './connection-paging.js';
 import { compareBigints, referenceConnection, type ConnectionArgs, type IndexModel } from './connection-reference.js';
 import { ServiceCodec, type ServiceSchema } from './service-codec.js';
@@ -77,7 +77,6 @@ for (const id of [0n, 1n, 2n, 7n, 100n, 255n, 256n, 65_536n, 1n << 40n, (1n << 6
 }
 
 /** The key encoding's order: u64 ids numerically, labels bytewise (UTF-8). */
-const utf8 = (s: string) => Buffer.from(s);
 const byId = [...ROWS].sort((a, b) => compareBigints(a.id, b.id));
 const byLabelRows = [...ROWS].sort((a, b) => Buffer.compare(utf8(a.label), utf8(b.label)));
 
@@ -86,7 +85,7 @@ let idCursor: (i: Item) => string;
 let labelCursor: (i: Item) => string;
 
 const idIndex: IndexModel<Item, bigint> = { rows: byId, cursorOf: (i) => idCursor(i), keyOf: (i) => i.id, parse: (s) => BigInt(s), compare: compareBigints };
-const labelIndex: IndexModel<Item, Buffer> = {
+const labelIndex: IndexModel<Item, Uint8Array> = {
   rows: byLabelRows, cursorOf: (i) => labelCursor(i), keyOf: (i) => utf8(i.label), parse: (s) => utf8(String(s)), compare: Buffer.compare,
 };
 const node = (i: Item) => ({ id: String(i.id), label: i.label });

@@ -12,30 +12,26 @@ class CountingTable implements CommittedTable {
 
   get(key: Uint8Array): Uint8Array | undefined {
     this.reads++;
-    return this.entries.find((e) => compare(e.key, key) === 0)?.value;
+    return this.entries.find((e) => Buffer.compare(e.key, key) === 0)?.value;
   }
 
   first(start: Uint8Array): KvEntry | undefined {
     this.reads++;
-    return this.entries.find((e) => compare(e.key, start) >= 0);
+    return this.entries.find((e) => Buffer.compare(e.key, start) >= 0);
   }
 
   last(bound: Uint8Array | undefined): KvEntry | undefined {
     this.reads++;
-    return [...this.entries].reverse().find((e) => bound === undefined || compare(e.key, bound) < 0);
+    return [...this.entries].reverse().find((e) => bound === undefined || Buffer.compare(e.key, bound) < 0);
   }
 
   ascending(start: Uint8Array): Iterator<KvEntry> {
-    return this.entries.filter((e) => compare(e.key, start) >= 0)[Symbol.iterator]();
+    return this.entries.filter((e) => Buffer.compare(e.key, start) >= 0)[Symbol.iterator]();
   }
 
   descending(bound: Uint8Array | undefined): Iterator<KvEntry> {
-    return this.entries.filter((e) => bound === undefined || compare(e.key, bound) < 0).reverse()[Symbol.iterator]();
+    return this.entries.filter((e) => bound === undefined || Buffer.compare(e.key, bound) < 0).reverse()[Symbol.iterator]();
   }
-}
-
-function compare(a: Uint8Array, b: Uint8Array): number {
-  return Buffer.compare(a, b);
 }
 
 const entry = (key: number[], value: number[]): KvEntry => ({ key: Uint8Array.from(key), value: Uint8Array.from(value) });
