@@ -8,8 +8,8 @@
 // (OPTIONS -> 200), both with CORS.
 
 import {
-  AccountNumber, HttpReply, HttpRequest, Option, account, check, checkoutSubjective, commitSubjective,
-  currentAction, getSender, host, pack, some, none, unpack, withCors,
+  AccountNumber, HttpReply, HttpRequest, Option, Packed, account, check, checkoutSubjective, commitSubjective,
+  currentAction, getSender, host, some, none, unpack, withCors,
 } from "../sdk/index";
 import { accountHasCode } from "../sdk/native/index";
 import { ServerInterface } from "../sdk/http/server-interface";
@@ -23,7 +23,8 @@ import { DeferredReply, RegisteredServer, deferredReplies, servers } from "./tab
 class ServeArgs {
   constructor(
     public socket: i32 = 0,
-    public request: HttpRequest = new HttpRequest(),
+    /** Kept packed: it is handed on to serveSys as it came. */
+    public request: Packed<HttpRequest> = Packed.of<HttpRequest>(new HttpRequest()),
     /** The configured root host the request's host matched (the node resolved it). */
     public rootHost: string = "",
     /** The user the request's login token names (the node checked the token). */
@@ -46,19 +47,18 @@ const COMMON_API = account("common-api");
 const HOMEPAGE = account("homepage");
 const SITES = account("sites");
 
-function send(socket: i32, reply: HttpReply): void {
-  const packed = pack<HttpReply>(reply);
-  const err = host.socketSend(socket, packed.dataStart, packed.length);
+function send(socket: i32, reply: Packed<HttpReply>): void {
+  const err = host.socketSend(socket, reply.bytes.dataStart, reply.bytes.length);
   check(err == 0, "could not send the reply (socket error " + err.toString() + ")");
 }
 
 /** Calls `server`'s serveSys unless it has no code; null when it declined. */
-function ask(state: Serving, server: AccountNumber, request: HttpRequest): HttpReply | null {
+function ask(state: Serving, server: AccountNumber, request: Packed<HttpRequest>): Packed<HttpReply> | null {
   if (!accountHasCode(server)) return null;
   state.owner = server;
   const reply = new ServerInterface(server).serveSys(request, some<i32>(state.socket), state.user);
   state.owner = 0;
-  if (reply !== null) checkReplyHeaders(server, reply);
+  if (reply !== null) checkReplyHeaders(server, reply.value);
   return reply;
 }
 
@@ -76,16 +76,16 @@ export function serve(): void {
   const request = args.request;
   const state = new Serving(args.socket, args.rootHost, args.user);
   serving = state;
-  const handler = handlerOf(request, args.rootHost);
+  const handler = handlerOf(request.value, args.rootHost);
   let reply = handler != 0 ? ask(state, handler, request) : null;
   if (reply === null && !state.answered && !state.deferred) reply = ask(state, SITES, request);
   serving = null;
   if (state.answered || state.deferred) return;
   if (reply !== null) return send(state.socket, reply);
-  const unanswered = request.method == "OPTIONS"
+  const unanswered = request.value.method == "OPTIONS"
     ? new HttpReply(200)
-    : HttpReply.html("The resource '" + escapeHtml(request.target) + "' was not found", 404);
-  send(state.socket, withCors(unanswered));
+    : HttpReply.html("The resource '" + escapeHtml(request.value.target) + "' was not found", 404);
+  send(state.socket, Packed.of<HttpReply>(withCors(unanswered)));
 }
 
 @service("http")
@@ -125,7 +125,7 @@ export class Http {
       check(commitSubjective() != 0, "could not record the reply");
     }
     checkReplyHeaders(sender, response);
-    send(socket, response);
+    send(socket, Packed.of<HttpReply>(response));
   }
 
   /** The request `socket` stays open after serveSys returns; sendReply answers it later. */

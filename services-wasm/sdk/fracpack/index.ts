@@ -5,4 +5,5 @@ export { pack, unpack, fixedSize, isVariable } from "./codec";
 export { MemberWriter, MemberReader, OBJECT, STRUCT, VARIANT } from "./record";
 export { encodeKey } from "./key";
 export { Option, some, none } from "./option";
+export { Packed } from "./packed";
 export { Checksum256 } from "./checksum";

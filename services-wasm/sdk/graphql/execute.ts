@@ -80,15 +80,6 @@ class CollectedSet {
   constructor(public type: string, public fields: Array<CollectedField>) {}
 }
 
-/** A string as JSON: quoted as is when nothing in it needs an escape (the common case, kept cheap). */
-function quoted(text: string): string {
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 0x20 || c == 0x22 || c == 0x5c) return jsonString(text);
-  }
-  return "\"" + text + "\"";
-}
-
 /** A list being written: where it and its current item begin in the output. */
 class ListFrame {
   index: i32 = 0;
@@ -190,7 +181,7 @@ export class Execution {
   }
 
   writeString(value: string): void {
-    if (this.leaf("String")) this.emit(quoted(value));
+    if (this.leaf("String")) this.emit(jsonString(value));
   }
 
   /** A value of the enum type `type` (a GraphQL name: nothing to escape). */
@@ -266,7 +257,7 @@ export class Execution {
       const f = fields[i];
       this.emit(f.prefix);
       if (f.first.name == "__typename") {
-        this.emit(quoted(type));
+        this.emit(jsonString(type));
         continue;
       }
       const mark = this.parts.length;

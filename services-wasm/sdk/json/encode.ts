@@ -4,19 +4,28 @@ import { JsonKind, JsonValue } from "./value";
 
 const HEX = "0123456789abcdef";
 
+/** The escape of a character that cannot stand in a JSON string as itself, or null. */
+function escapeOf(c: i32): string | null {
+  if (c == 0x22) return "\\\"";
+  if (c == 0x5c) return "\\\\";
+  if (c >= 0x20) return null;
+  if (c == 0x0a) return "\\n";
+  if (c == 0x0d) return "\\r";
+  if (c == 0x09) return "\\t";
+  return "\\u00" + HEX.charAt(c >> 4) + HEX.charAt(c & 15);
+}
+
+/** `text` quoted as a JSON string; the runs between escapes are copied whole. */
 export function jsonString(text: string): string {
   let out = "\"";
+  let run = 0;
   for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c == 0x22) out += "\\\"";
-    else if (c == 0x5c) out += "\\\\";
-    else if (c == 0x0a) out += "\\n";
-    else if (c == 0x0d) out += "\\r";
-    else if (c == 0x09) out += "\\t";
-    else if (c < 0x20) out += "\\u00" + HEX.charAt(c >> 4) + HEX.charAt(c & 15);
-    else out += String.fromCharCode(c);
+    const escape = escapeOf(text.charCodeAt(i));
+    if (escape === null) continue;
+    out += text.substring(run, i) + escape!;
+    run = i + 1;
   }
-  return out + "\"";
+  return out + text.substring(run) + "\"";
 }
 
 /** A JSON value as compact JSON text (numbers as their text, members in order). */

@@ -2,7 +2,7 @@
 // AssemblyScript SDK, and the SDK's core types packed like host-api's.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { Action, HttpReply, HttpRequest } from '../../../host-api/index.js';
+import { Action, CORE_SCHEMA, HttpReply, HttpRequest, compileSchema } from '../../../host-api/index.js';
 import { bytesToHex, hex } from '../../lib/hex.js';
 import { program } from './program.js';
 
@@ -68,6 +68,13 @@ export function repackPQ(strict: bool): void { output = sdk.pack(sdk.unpack<PQ>(
 export function repackV0V1(strict: bool): void { output = sdk.pack(sdk.unpack<V0V1>(input, strict)); }
 export function repackTransaction(strict: bool): void { output = sdk.pack(sdk.unpack<Transaction>(input, strict)); }
 export function repackHttpRequest(strict: bool): void { output = sdk.pack(sdk.unpack<sdk.HttpRequest>(input, strict)); }
+@fracpack class Forward { request: sdk.Packed<sdk.HttpRequest> = sdk.Packed.of<sdk.HttpRequest>(new sdk.HttpRequest()); note: string = ""; }
+export function repackPackedEx1(strict: bool): void { output = sdk.pack(sdk.unpack<sdk.Packed<Ex1>>(input, strict)); }
+export function keptBytesOfEx1(strict: bool): void { output = sdk.unpack<sdk.Packed<Ex1>>(input, strict).bytes; }
+export function stringOfPackedEx1(): void { output = Uint8Array.wrap(String.UTF8.encode(sdk.unpack<sdk.Packed<Ex1>>(input).value.b!)); }
+export function repackForward(): void { output = sdk.pack(sdk.unpack<Forward>(input)); }
+export function hostOfForward(): void { output = Uint8Array.wrap(String.UTF8.encode(sdk.unpack<Forward>(input).request.value.host)); }
+export function packedOfNew(): void { output = sdk.pack(sdk.Packed.of<Pair>(sdk.unpack<Pair>(input))); }
 export function repackBool(strict: bool): void { output = sdk.pack(sdk.unpack<bool>(input, strict)); }
 export function repackString(strict: bool): void { output = sdk.pack(sdk.unpack<string>(input, strict)); }
 `;
@@ -161,6 +168,40 @@ test('unknown fields: rejected when strict, skipped otherwise', async () => {
   const extended = hex('1000 07000000 0C000000 01000000 00000000 02000000 6869');
   assert.ok(p.abortOf('repackEx1', extended, 1) !== undefined);
   assert.is(bytesToHex(p.run('repackEx1', extended, 0)), bytesToHex(hex('0800 07000000 04000000 02000000 6869')));
+});
+
+test('Packed<T> keeps the bytes it was read from and packs them back as they came', async () => {
+  const p = await examples();
+  const ex1 = hex('0800 07000000 04000000 02000000 6869');
+  assert.is(bytesToHex(p.run('keptBytesOfEx1', ex1, 1)), bytesToHex(ex1));
+  assert.is(bytesToHex(p.run('repackPackedEx1', ex1, 1)), bytesToHex(ex1));
+  assert.is(new TextDecoder().decode(p.run('stringOfPackedEx1', ex1)), 'hi');
+  for (let n = 0; n < ex1.length; n++) assert.ok(p.abortOf('repackPackedEx1', ex1.subarray(0, n), 1) !== undefined, `prefix of ${n} bytes decoded`);
+  const pair = hex('0600 0500 04000000 02000000 6F6B');
+  assert.is(bytesToHex(p.run('packedOfNew', pair)), bytesToHex(pair), 'Packed.of packs as T');
+});
+
+test('Packed<T> inside a record: the member packs as T, its value decoded', async () => {
+  const p = await examples();
+  const request = {
+    host: 'x.tsibase.localhost', method: 'GET', target: '/', contentType: '',
+    headers: [{ name: 'Accept', value: '*/*' }], body: new Uint8Array(2),
+  };
+  const forward = compileSchema({ ...CORE_SCHEMA, Forward: { Object: { request: 'HttpRequest', note: 'string' } } }).type('Forward');
+  const bytes = forward.pack({ request, note: 'n' });
+  assert.is(bytesToHex(p.run('repackForward', bytes)), bytesToHex(bytes));
+  assert.is(new TextDecoder().decode(p.run('hostOfForward', bytes)), 'x.tsibase.localhost');
+});
+
+test('Packed<T> of data with unknown fields keeps them, unless their extent is unknown', async () => {
+  const p = await examples();
+  // An unknown trailing field of offset 0 (an empty container): every byte is accounted for.
+  const emptyUnknown = hex('1000 07000000 0C000000 01000000 00000000 02000000 6869');
+  assert.is(bytesToHex(p.run('keptBytesOfEx1', emptyUnknown, 0)), bytesToHex(emptyUnknown));
+  // An unknown field pointing to data of a type this reader does not know: T's own encoding is kept.
+  const sizedUnknown = hex('1000 07000000 0C000000 01000000 0A000000 02000000 6869 01000000 41');
+  assert.is(bytesToHex(p.run('keptBytesOfEx1', sizedUnknown, 0)), bytesToHex(hex('0800 07000000 04000000 02000000 6869')));
+  assert.ok(p.abortOf('keptBytesOfEx1', sizedUnknown, 1) !== undefined, 'strict mode rejects unknown fields');
 });
 
 test.run();

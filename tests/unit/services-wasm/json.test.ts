@@ -23,6 +23,9 @@ type Amount = u64;
 class JsonTest {
   @action everything(value: Everything, extra: sdk.Option<u8>): void {}
 }
+export function quoteJson(): void {
+  output = Uint8Array.wrap(String.UTF8.encode(sdk.jsonString(String.UTF8.decodeUnsafe(input.dataStart, input.length))));
+}
 export function packEverything(): void {
   output = new JsonTest().__packAction("everything", sdk.parseJson(String.UTF8.decodeUnsafe(input.dataStart, input.length)))!;
 }
@@ -101,6 +104,24 @@ test('rejects malformed JSON', async () => {
   for (const text of MALFORMED) {
     assert.throws(() => JSON.parse(text), text);
     assert.match(p.abortOf('packEverything', utf8(text)) ?? '', 'invalid JSON', text);
+  }
+});
+
+/** RFC 8259's escapes as the SDK writes them: short forms for quote, backslash, newline, return and tab; \\u00XX for other controls. */
+const SHORT_ESCAPES: Record<string, string> = { '"': '\\"', '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+function quotedJson(text: string): string {
+  const escape = (c: string) => SHORT_ESCAPES[c] ?? (c < ' ' ? `\\u00${c.charCodeAt(0).toString(16).padStart(2, '0')}` : c);
+  return `"${[...text].map(escape).join('')}"`;
+}
+
+test('jsonString escapes what RFC 8259 requires and copies the rest', async () => {
+  const p = await packer();
+  const alphabet = ['a', 'Z', ' ', '"', '\\', '\n', '\r', '\t', '\u0000', '\u001f', '\u007f', 'ë', '€', '😀', '/'];
+  const random = Array.from({ length: 300 }, () => Array.from({ length: Math.floor(Math.random() * 12) }, () => alphabet[Math.floor(Math.random() * alphabet.length)]).join(''));
+  for (const text of ['', 'plain text', '"', 'a"b\\c', '\u0000\u001f\n\r\t', 'tëxt €', 'ends with "', '"starts', ...random]) {
+    const quoted = new TextDecoder().decode(p.run('quoteJson', utf8(text)));
+    assert.is(quoted, quotedJson(text), JSON.stringify(text));
+    assert.is(JSON.parse(quoted), text);
   }
 });
 
