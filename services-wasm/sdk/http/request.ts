@@ -19,6 +19,18 @@ function queryPairs(target: string): Array<string> {
   return out;
 }
 
+/** The name of a query pair: the part before its `=` (all of it without one). */
+function pairName(pair: string): string {
+  const eq = pair.indexOf("=");
+  return eq < 0 ? pair : pair.substring(0, eq);
+}
+
+/** The value of a query pair with %XX escapes decoded ("" without an `=`). */
+function pairValue(pair: string): string {
+  const eq = pair.indexOf("=");
+  return eq < 0 ? "" : decodePercent(pair.substring(eq + 1));
+}
+
 /** A cookie of a Cookie header (`text` is its `name=value` as sent). */
 class Cookie {
   constructor(public name: string, public value: string, public text: string) {}
@@ -66,26 +78,14 @@ export class HttpRequest {
   query(): Array<QueryParam> {
     const out = new Array<QueryParam>();
     const pairs = queryPairs(this.target);
-    for (let i = 0; i < pairs.length; i++) {
-      const pair = pairs[i];
-      const eq = pair.indexOf("=");
-      out.push(eq < 0 ? new QueryParam(pair, "") : new QueryParam(pair.substring(0, eq), decodePercent(pair.substring(eq + 1))));
-    }
+    for (let i = 0; i < pairs.length; i++) out.push(new QueryParam(pairName(pairs[i]), pairValue(pairs[i])));
     return out;
   }
 
   /** The decoded value of the first query parameter `name`, or null (only that value is decoded). */
   queryParam(name: string): string | null {
     const pairs = queryPairs(this.target);
-    for (let i = 0; i < pairs.length; i++) {
-      const pair = pairs[i];
-      const eq = pair.indexOf("=");
-      if (eq < 0) {
-        if (pair == name) return "";
-      } else if (eq == name.length && pair.startsWith(name)) {
-        return decodePercent(pair.substring(eq + 1));
-      }
-    }
+    for (let i = 0; i < pairs.length; i++) if (pairName(pairs[i]) == name) return pairValue(pairs[i]);
     return null;
   }
 
