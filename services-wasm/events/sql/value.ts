@@ -21,6 +21,9 @@ export class SqlValue {
   magnitude: u64 = 0;
   real: f64 = 0;
   text: string = "";
+  /** Text: whether `spelled` is worked out yet (a parameter is read once per event tested). */
+  private numberRead: bool = false;
+  private spelled: SqlValue | null = null;
 
   static null(): SqlValue {
     return NULL;
@@ -73,16 +76,26 @@ export class SqlValue {
     return floatText(this.real);
   }
 
+  /** Text: the number it spells (see numberOf), or null; read once per value. */
+  numberSpelled(): SqlValue | null {
+    if (!this.numberRead) {
+      this.spelled = numberOf(this.text);
+      this.numberRead = true;
+    }
+    return this.spelled;
+  }
+
   /** Whether a condition holding this value keeps an event: a nonzero number (or numeric text). */
   isTrue(): bool {
-    const n = this.kind == SqlKind.Text ? numberOf(this.text) : this;
+    const n = this.kind == SqlKind.Text ? this.numberSpelled() : this;
     if (n === null || n.isNull) return false;
     return n.kind == SqlKind.Integer ? n.magnitude != 0 : n.real != 0;
   }
 }
 
-// Values are never changed once made, so every NULL and boolean can be one of these (a condition
-// makes one per test of every event it reads, and services never free memory).
+// A value never changes once made (a text only remembers the number it spells), so every NULL
+// and boolean can be one of these (a condition makes one per test of every event it reads, and
+// services never free memory).
 @lazy const NULL = new SqlValue();
 @lazy const TRUE = SqlValue.integer(false, 1);
 @lazy const FALSE = SqlValue.integer(false, 0);
@@ -166,11 +179,11 @@ function compareText(a: string, b: string): i32 {
 /** Orders two non-NULL values (numbers before non-numeric text). */
 export function compareValues(a: SqlValue, b: SqlValue): i32 {
   if (a.kind == SqlKind.Text && b.isNumber) {
-    const n = numberOf(a.text);
+    const n = a.numberSpelled();
     return n !== null ? compareValues(n, b) : 1;
   }
   if (b.kind == SqlKind.Text && a.isNumber) {
-    const n = numberOf(b.text);
+    const n = b.numberSpelled();
     return n !== null ? compareValues(a, n) : -1;
   }
   if (a.kind == SqlKind.Text) return compareText(a.text, b.text);
