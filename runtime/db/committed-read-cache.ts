@@ -42,7 +42,7 @@ class Answers<T> {
 }
 
 const valueSize = (value: Uint8Array): number => value.length;
-const entrySize = (entry: KvEntry): number => entry.value.length;
+const entrySize = (entry: KvEntry): number => entry.key.length + entry.value.length;
 
 /**
  * A CommittedTable that answers get, first and last from memory after the first time. Walks

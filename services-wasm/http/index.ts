@@ -9,7 +9,7 @@
 
 import {
   AccountNumber, HttpReply, HttpRequest, Option, Packed, account, check, checkoutSubjective, commitSubjective,
-  currentAction, getSender, host, some, none, unpack, withCors,
+  currentAction, getSender, host, pack, some, none, unpack, withCors,
 } from "../sdk/index";
 import { accountHasCode } from "../sdk/native/index";
 import { ServerInterface } from "../sdk/http/server-interface";
@@ -47,8 +47,9 @@ const COMMON_API = account("common-api");
 const HOMEPAGE = account("homepage");
 const SITES = account("sites");
 
-function send(socket: i32, reply: Packed<HttpReply>): void {
-  const err = host.socketSend(socket, reply.bytes.dataStart, reply.bytes.length);
+/** Sends a packed HttpReply on `socket`. */
+function send(socket: i32, reply: Uint8Array): void {
+  const err = host.socketSend(socket, reply.dataStart, reply.length);
   check(err == 0, "could not send the reply (socket error " + err.toString() + ")");
 }
 
@@ -81,11 +82,11 @@ export function serve(): void {
   if (reply === null && !state.answered && !state.deferred) reply = ask(state, SITES, request);
   serving = null;
   if (state.answered || state.deferred) return;
-  if (reply !== null) return send(state.socket, reply);
+  if (reply !== null) return send(state.socket, reply.bytes);
   const unanswered = request.value.method == "OPTIONS"
     ? new HttpReply(200)
     : HttpReply.html("The resource '" + escapeHtml(request.value.target) + "' was not found", 404);
-  send(state.socket, Packed.of<HttpReply>(withCors(unanswered)));
+  send(state.socket, pack<HttpReply>(withCors(unanswered)));
 }
 
 @service("http")
@@ -125,7 +126,7 @@ export class Http {
       check(commitSubjective() != 0, "could not record the reply");
     }
     checkReplyHeaders(sender, response);
-    send(socket, Packed.of<HttpReply>(response));
+    send(socket, pack<HttpReply>(response));
   }
 
   /** The request `socket` stays open after serveSys returns; sendReply answers it later. */
