@@ -2,6 +2,12 @@ import { Codec, describe, jsonError, readFixedFull, valueError, withPath } from 
 import { FracpackError } from '../errors.js';
 import type { Reader } from '../reader.js';
 import type { Writer } from '../writer.js';
+import { compileMemberCode, type Fields, type MemberCode, type PresentHooks } from './member-code.js';
+
+/** A packed value without a required member. */
+function missingMember(): never {
+  throw new FracpackError('FRACPACK_VALUE', 'missing member');
+}
 
 export interface Member {
   /** Property name (Object/Struct) or index (Tuple) in the native and JSON value. */
@@ -9,14 +15,13 @@ export interface Member {
   readonly codec: Codec;
 }
 
-type Fields = Record<string | number, unknown>;
-
 /** Member positions inside a fixed area, shared by all record framings. */
 class MemberLayout {
   readonly keys: (string | number)[];
   readonly codecs: Codec[];
   /** offsets[i] = start of member i in the fixed area; offsets[n] = the whole area. */
   readonly offsets: number[];
+  private compiled: MemberCode | undefined;
 
   constructor(readonly name: string, readonly members: readonly Member[], readonly positional: boolean) {
     this.keys = members.map((m) => m.key);
@@ -25,48 +30,16 @@ class MemberLayout {
     for (const m of members) this.offsets.push(this.offsets[this.offsets.length - 1]! + m.codec.fixedSize);
   }
 
+  /** The member loops, compiled when the type is first packed or unpacked. */
+  get code(): MemberCode {
+    return this.compiled ??= compileMemberCode(this, withPath, (i) => this.step(i), missingMember);
+  }
+
   fieldsOf(codec: Codec, value: unknown): Fields {
     if (this.positional ? !Array.isArray(value) : (value === null || typeof value !== 'object' || Array.isArray(value))) {
       throw valueError(codec, `expected ${this.positional ? 'an array' : 'an object'}, got ${describe(value)}`);
     }
     return value as Fields;
-  }
-
-  /** Writes the slots of members [0, count) and then their heap parts. */
-  write(w: Writer, v: Fields, count: number): void {
-    const { keys, codecs } = this;
-    const start = w.pos;
-    let i = 0;
-    try {
-      for (; i < count; i++) codecs[i]!.writeSlot(w, this.required(v, i));
-      for (i = 0; i < count; i++) {
-        const c = codecs[i]!;
-        if (c.isVariable) c.writeHeap(w, v[keys[i]!], start + this.offsets[i]!);
-      }
-    } catch (err) {
-      throw withPath(err, this.step(i));
-    }
-  }
-
-  private required(v: Fields, i: number): unknown {
-    const x = v[this.keys[i]!];
-    if (x === undefined && !this.codecs[i]!.isOptional) {
-      throw new FracpackError('FRACPACK_VALUE', `missing member`);
-    }
-    return x;
-  }
-
-  /** Reads all members from the fixed area starting at `at` (entirely present). */
-  readAll(r: Reader, at: number): Fields {
-    const { keys, codecs, offsets } = this;
-    const out: Fields = this.positional ? ([] as unknown as Fields) : {};
-    let i = 0;
-    try {
-      for (; i < codecs.length; i++) out[keys[i]!] = codecs[i]!.readSlot(r, at + offsets[i]!);
-    } catch (err) {
-      throw withPath(err, this.step(i));
-    }
-    return out;
   }
 
   step(i: number): string {
@@ -135,8 +108,18 @@ export class ExtensibleCodec extends RecordCodec {
   readonly fixedSize = 4;
   readonly isVariable = true;
 
+  /** What reading does when the fixed area ends early or holds more than the known members. */
+  private readonly hooks: PresentHooks;
+
   constructor(name: string, members: readonly Member[], positional = false) {
     super(name, members, positional);
+    this.hooks = {
+      absentTail: (first, p, fixedStart, fixedEnd) => this.checkAbsentTail(first, p, fixedEnd - fixedStart, fixedEnd),
+      unknownTail: (r, p, fixedEnd) => this.skipUnknown(r, p, fixedEnd),
+      emptyTrailing: () => {
+        throw new FracpackError('FRACPACK_EMPTY_TRAILING', `${this.name}: last slot of the fixed area is an absent optional (it must be dropped)`);
+      },
+    };
   }
 
   writeFull(w: Writer, value: unknown): void {
@@ -147,7 +130,7 @@ export class ExtensibleCodec extends RecordCodec {
     const fixedLength = offsets[count]!;
     if (fixedLength > 0xffff) throw valueError(this, `fixed area of ${fixedLength} bytes exceeds 65535`);
     w.u16(fixedLength);
-    this.layout.write(w, v, count);
+    this.layout.code.write(w, v, count);
   }
 
   readFull(r: Reader): Fields {
@@ -158,42 +141,23 @@ export class ExtensibleCodec extends RecordCodec {
     const fixedEnd = fixedStart + fixedLength;
     r.need(fixedStart, fixedLength, this.name);
     r.pos = fixedEnd;
+    return this.layout.code.readPresent(r, fixedStart, fixedEnd, this.hooks);
+  }
 
-    const { keys, codecs, offsets } = this.layout;
-    const out: Fields = this.layout.positional ? ([] as unknown as Fields) : {};
-    // Whether the last slot present so far holds 1 (an absent optional), which rule 6 forbids.
-    let lastIsAbsent = false;
-    let p = fixedStart;
-    let i = 0;
-    try {
-      for (; i < codecs.length; i++) {
-        const c = codecs[i]!;
-        if (p + c.fixedSize > fixedEnd) break;
-        lastIsAbsent = c.isOptional && r.u32(p) === 1;
-        out[keys[i]!] = c.readSlot(r, p);
-        p = fixedStart + offsets[i + 1]!;
-      }
-    } catch (err) {
-      throw withPath(err, this.layout.step(i));
+  /**
+   * The fixed area (`fixedLength` bytes up to `fixedEnd`) ended before member `first`, after a
+   * member ending at `p`: only trailing optionals may be missing, and it must end exactly.
+   */
+  private checkAbsentTail(first: number, p: number, fixedLength: number, fixedEnd: number): void {
+    const { keys, codecs } = this.layout;
+    if (p !== fixedEnd) {
+      throw new FracpackError('FRACPACK_BAD_LENGTH', `${this.name}: fixed area of ${fixedLength} bytes ends inside member ${String(keys[first])}`);
     }
-    if (i < codecs.length) {
-      // The fixed area ended early: only trailing optionals may be missing, and it must end exactly.
-      if (p !== fixedEnd) {
-        throw new FracpackError('FRACPACK_BAD_LENGTH', `${this.name}: fixed area of ${fixedLength} bytes ends inside member ${String(keys[i])}`);
+    for (let i = first; i < codecs.length; i++) {
+      if (!codecs[i]!.isOptional) {
+        throw new FracpackError('FRACPACK_TRUNCATED', `${this.name}: non-optional member ${String(keys[i])} is missing (fixed area is ${fixedLength} bytes)`);
       }
-      for (; i < codecs.length; i++) {
-        if (!codecs[i]!.isOptional) {
-          throw new FracpackError('FRACPACK_TRUNCATED', `${this.name}: non-optional member ${String(keys[i])} is missing (fixed area is ${fixedLength} bytes)`);
-        }
-        out[keys[i]!] = null;
-      }
-    } else if (p < fixedEnd) {
-      lastIsAbsent = this.skipUnknown(r, p, fixedEnd);
     }
-    if (lastIsAbsent) {
-      throw new FracpackError('FRACPACK_EMPTY_TRAILING', `${this.name}: last slot of the fixed area is an absent optional (it must be dropped)`);
-    }
-    return out;
   }
 
   /** Rule 5: unknown trailing slots hold 0, 1 or an in-order pointer to data we cannot size. */
@@ -229,7 +193,7 @@ export class VariableStructCodec extends RecordCodec {
   writeFull(w: Writer, value: unknown): void {
     const v = this.layout.fieldsOf(this, value);
     w.reserve(this.layout.offsets[this.layout.codecs.length]!);
-    this.layout.write(w, v, this.layout.codecs.length);
+    this.layout.code.write(w, v, this.layout.codecs.length);
   }
 
   readFull(r: Reader): Fields {
@@ -237,7 +201,7 @@ export class VariableStructCodec extends RecordCodec {
     const size = this.layout.offsets[this.layout.codecs.length]!;
     r.need(at, size, this.name);
     r.pos = at + size;
-    return this.layout.readAll(r, at);
+    return this.layout.code.readAll(r, at);
   }
 
 }
@@ -262,11 +226,11 @@ export class FixedStructCodec extends RecordCodec {
 
   writeFull(w: Writer, value: unknown): void {
     const v = this.layout.fieldsOf(this, value);
-    this.layout.write(w, v, this.layout.codecs.length);
+    this.layout.code.write(w, v, this.layout.codecs.length);
   }
 
   override readSlot(r: Reader, at: number): Fields {
-    return this.layout.readAll(r, at);
+    return this.layout.code.readAll(r, at);
   }
 
 }

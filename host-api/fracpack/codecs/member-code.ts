@@ -1,0 +1,115 @@
+// The member loops of a record, compiled once per record type into straight-line functions.
+// A loop over `codecs[i]` and `value[keys[i]]` makes every call and property access see every
+// member type and name (megamorphic sites V8 cannot inline); unrolled, each site sees one codec
+// and one name, and a decoded record is one object literal, so all values of a type share a
+// shape. The compiled code does exactly what the loop did, member by member, in the same order.
+
+import type { Codec } from '../codec.js';
+import type { Reader } from '../reader.js';
+import type { Writer } from '../writer.js';
+
+export type Fields = Record<string | number, unknown>;
+
+/** The loops of one record layout (members with their keys and offsets in its fixed area). */
+export interface MemberCode {
+  /** Writes the slots of members [0, count) of `v`, then their heap parts. */
+  write(w: Writer, v: Fields, count: number): void;
+  /** Reads every member from the fixed area at `at`. */
+  readAll(r: Reader, at: number): Fields;
+  /**
+   * Reads an extensible record's fixed area [fixedStart, fixedEnd): the members it holds, the
+   * absent trailing ones as null (`absentTail` checks that they may be absent) and `unknownTail`
+   * for slots past the known members; `emptyTrailing` if the last slot holds an absent optional.
+   */
+  readPresent(r: Reader, fixedStart: number, fixedEnd: number, hooks: PresentHooks): Fields;
+}
+
+export interface PresentHooks {
+  /** Members [first, n) are not in [fixedStart, fixedEnd); the last present one ends at `p`. */
+  absentTail(first: number, p: number, fixedStart: number, fixedEnd: number): void;
+  /** Slots [p, fixedEnd) follow the known members; returns whether the last holds 1 (absent). */
+  unknownTail(r: Reader, p: number, fixedEnd: number): boolean;
+  /** The last slot present holds an absent optional. */
+  emptyTrailing(): never;
+}
+
+export interface MemberLayoutInput {
+  readonly keys: readonly (string | number)[];
+  readonly codecs: readonly Codec[];
+  readonly offsets: readonly number[];
+  readonly positional: boolean;
+}
+
+type Factory = (
+  codecs: readonly Codec[],
+  withPath: (err: unknown, step: string) => unknown,
+  step: (i: number) => string,
+  missing: () => never,
+) => MemberCode;
+
+/** A property key as JS source: a string literal, or an index for a tuple. */
+function keySource(key: string | number): string {
+  if (typeof key === 'number') {
+    if (!Number.isSafeInteger(key) || key < 0) throw new RangeError(`bad tuple index ${key}`);
+    return String(key);
+  }
+  return JSON.stringify(key);
+}
+
+/** The source of the factory that builds a layout's MemberCode. */
+function factorySource(layout: MemberLayoutInput): string {
+  const { keys, codecs, offsets, positional } = layout;
+  const n = codecs.length;
+  const lines: string[] = [];
+  const members = codecs.map((_, i) => i);
+  const key = (i: number) => `v[${keySource(keys[i]!)}]`;
+  const result = positional
+    ? `[${members.map((i) => `m${i}`).join(', ')}]`
+    : `{ ${members.map((i) => `[${keySource(keys[i]!)}]: m${i}`).join(', ')} }`;
+  lines.push(...members.map((i) => `const c${i} = codecs[${i}];`));
+
+  lines.push('function write(w, v, count) {', '  const start = w.pos;', '  let i = 0, x;', '  try {', '    slots: {');
+  for (const i of members) {
+    const value = codecs[i]!.isOptional ? key(i) : `(x = ${key(i)}, x === undefined ? missing() : x)`;
+    lines.push(`      i = ${i}; if (i === count) break slots; c${i}.writeSlot(w, ${value});`);
+  }
+  lines.push('    }', '    heap: {');
+  for (const i of members) {
+    lines.push(`      i = ${i}; if (i === count) break heap;`);
+    if (codecs[i]!.isVariable) lines.push(`      c${i}.writeHeap(w, ${key(i)}, start + ${offsets[i]});`);
+  }
+  lines.push('    }', '  } catch (err) {', '    throw withPath(err, step(i));', '  }', '}');
+
+  lines.push('function readAll(r, at) {', '  let i = 0;', '  try {');
+  for (const i of members) lines.push(`    i = ${i}; const m${i} = c${i}.readSlot(r, at + ${offsets[i]});`);
+  lines.push(`    return ${result};`, '  } catch (err) {', '    throw withPath(err, step(i));', '  }', '}');
+
+  lines.push('function readPresent(r, fixedStart, fixedEnd, hooks) {', '  let p = fixedStart, i = 0, lastIsAbsent = false;');
+  if (n > 0) lines.push(`  let ${members.map((i) => `m${i} = null`).join(', ')};`);
+  lines.push('  try {', '    present: {');
+  for (const i of members) {
+    const c = codecs[i]!;
+    lines.push(`      i = ${i}; if (p + ${c.fixedSize} > fixedEnd) break present;`);
+    lines.push(`      lastIsAbsent = ${c.isOptional ? 'r.u32(p) === 1' : 'false'};`);
+    lines.push(`      m${i} = c${i}.readSlot(r, p); p = fixedStart + ${offsets[i + 1]};`);
+  }
+  lines.push(`      i = ${n};`, '    }', '  } catch (err) {', '    throw withPath(err, step(i));', '  }');
+  lines.push(`  if (i < ${n}) hooks.absentTail(i, p, fixedStart, fixedEnd);`, '  else if (p < fixedEnd) lastIsAbsent = hooks.unknownTail(r, p, fixedEnd);');
+  lines.push('  if (lastIsAbsent) hooks.emptyTrailing();', `  return ${result};`, '}');
+
+  lines.push('return { write, readAll, readPresent };');
+  return lines.join('\n');
+}
+
+/** Compiles the member loops of `layout`; `step(i)` names member i in error messages. */
+export function compileMemberCode(
+  layout: MemberLayoutInput,
+  withPath: (err: unknown, step: string) => unknown,
+  step: (i: number) => string,
+  missing: () => never,
+): MemberCode {
+  // The source holds only numbers and JSON string literals of the member names, so no member
+  // name can become code.
+  const factory = new Function('codecs', 'withPath', 'step', 'missing', factorySource(layout)) as Factory;
+  return factory(layout.codecs, withPath, step, missing);
+}
