@@ -7,7 +7,6 @@ import { FracpackError } from './errors.js';
  */
 export class Reader {
   readonly buf: Uint8Array;
-  readonly view: DataView;
   readonly compat: boolean;
   pos: number;
   end: number;
@@ -15,7 +14,6 @@ export class Reader {
 
   constructor(buf: Uint8Array, compat: boolean) {
     this.buf = buf;
-    this.view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
     this.compat = compat;
     this.pos = 0;
     this.end = buf.length;
@@ -28,8 +26,23 @@ export class Reader {
     }
   }
 
+  private dataView: DataView | undefined;
+
+  /** For 64-bit and float reads; made on first use, as most values need none. */
+  get view(): DataView {
+    return this.dataView ??= new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.byteLength);
+  }
+
+  /** The little-endian u16 at `at` (inside the buffer). */
+  u16(at: number): number {
+    const b = this.buf;
+    return b[at]! | (b[at + 1]! << 8);
+  }
+
+  /** The little-endian u32 at `at` (inside the buffer). */
   u32(at: number): number {
-    return this.view.getUint32(at, true);
+    const b = this.buf;
+    return (b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16) | (b[at + 3]! << 24)) >>> 0;
   }
 
   /**

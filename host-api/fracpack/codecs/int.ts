@@ -64,13 +64,12 @@ export class SmallIntCodec extends IntCodec<number> {
   }
 
   readSlot(r: Reader, at: number): number {
-    const v = r.view;
     let u: number;
     switch (this.fixedSize) {
       case 1: u = r.buf[at]!; break;
-      case 2: u = v.getUint16(at, true); break;
-      case 3: u = v.getUint16(at, true) | (r.buf[at + 2]! << 16); break;
-      default: u = v.getUint32(at, true);
+      case 2: u = r.u16(at); break;
+      case 3: u = r.u16(at) | (r.buf[at + 2]! << 16); break;
+      default: u = r.u32(at);
     }
     const width = this.fixedSize * 8;
     // Reinterpret the stored bytes as signed at their full width, then check the declared width.

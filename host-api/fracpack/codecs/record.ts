@@ -136,7 +136,7 @@ export class ExtensibleCodec extends RecordCodec {
   readFull(r: Reader): Fields {
     const at = r.pos;
     r.need(at, 2, this.name);
-    const fixedLength = r.view.getUint16(at, true);
+    const fixedLength = r.u16(at);
     const fixedStart = at + 2;
     const fixedEnd = fixedStart + fixedLength;
     r.need(fixedStart, fixedLength, this.name);
