@@ -14,6 +14,7 @@ export const Probe = {
   abortSubjective: 17n, clockTimeGet: 18n, getRandom: 19n, setRetval: 20n, ecdsaVerify: 21n,
   currentAction: 22n, putThenCall: 23n, putThenAbort: 24n, thisService: 25n, sender: 26n, countEntries: 27n,
   subjectivePut: 28n, checkoutMany: 29n, subjectiveGet: 30n, subjectivePutLeftOpen: 31n,
+  scribble: 32n,
 } as const;
 
 let compiled: Promise<Uint8Array> | undefined;

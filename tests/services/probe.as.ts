@@ -204,6 +204,18 @@ export function called(receiver: u64, sender: u64): void {
       kvPut(64, k.dataStart, k.length, v.dataStart, v.length);
       break;
     }
+    case 32: {
+      // Returns the u32s at the given addresses, then overwrites them: a reused instance must
+      // show the first values again (memory reset everywhere, not only where it allocates).
+      const n = f.u32();
+      const addresses = new Array<u32>(n);
+      for (let i: u32 = 0; i < n; i++) addresses[i] = f.u32();
+      const out = new Uint8Array(4 * n);
+      for (let i: u32 = 0; i < n; i++) store<u32>(out.dataStart + 4 * i, load<u32>(addresses[i]));
+      retval(out);
+      for (let i: i32 = <i32>n - 1; i >= 0; i--) store<u32>(addresses[i], 0xa5a5a5a5);
+      break;
+    }
     default: {
       const t = Uint8Array.wrap(String.UTF8.encode('unknown probe method'));
       abortMessage(t.dataStart, t.length);

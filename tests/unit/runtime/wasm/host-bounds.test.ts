@@ -3,7 +3,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { TestChain } from '../../../../runtime/testing/test-chain.js';
-import { Probe, field, probeWasm } from '../../../lib/probe.js';
+import { Probe, concat, field, probeWasm, u32 } from '../../../lib/probe.js';
 
 const test = suite<{ chain: TestChain }>('host bounds');
 
@@ -53,6 +53,24 @@ test('fuel used is the same for a fresh and a reused (reset) instance', async ()
     assert.ok(runs[0]!.fuelUsed > 0n);
     assert.equal(runs.map((r) => r.fuelUsed), [runs[0]!.fuelUsed, runs[0]!.fuelUsed, runs[0]!.fuelUsed]);
     assert.equal(runs.map((r) => new DataView(r.retval.buffer, r.retval.byteOffset).getUint32(0, true)), [1, 1, 1], 'globals reset');
+  } finally {
+    await chain.close();
+  }
+});
+
+test('a reused instance starts from the fresh memory everywhere: start-up image, heap and the unused end', async () => {
+  const chain = TestChain.open();
+  try {
+    chain.deploy('probe', await probeWasm());
+    // One address in each 4 KiB of the first page, the first and last word among them.
+    const addresses = [...Array.from({ length: 16 }, (_, i) => i * 4096 + 8 * i), 65532];
+    const action = { sender: 'alice', service: 'probe', method: Probe.scribble, rawData: concat(u32(addresses.length), ...addresses.map(u32)) };
+    const runs = [chain.run(action), chain.run(action), chain.run(action)];
+    for (const r of runs) assert.is(r.error, undefined);
+    const words = runs.map((r) => Array.from({ length: addresses.length }, (_, i) => new DataView(r.retval.buffer, r.retval.byteOffset).getUint32(4 * i, true)));
+    assert.ok(words[0]!.every((w) => w !== 0xa5a5a5a5), 'the first run sees no marker');
+    assert.equal(words[1], words[0], 'the second run sees the fresh memory');
+    assert.equal(words[2], words[0], 'the third run sees the fresh memory');
   } finally {
     await chain.close();
   }
