@@ -13,20 +13,6 @@ export interface InstanceSnapshot {
 const MAX_IDLE = 8;
 
 /**
- * Memory is restored in chunks of this size, each compared first and rewritten only if it
- * differs: a request dirties a few chunks past the start-up image, and reading a clean chunk
- * costs less than rewriting it (no write-back).
- */
-const CHUNK_BYTES = 8192;
-const ZERO_CHUNK = new Uint8Array(CHUNK_BYTES);
-
-/** The chunk views of one instance's memory and of the snapshot image they are restored to. */
-interface RestoreChunks {
-  readonly memory: Uint8Array[];
-  readonly image: Uint8Array[];
-}
-
-/**
  * Idle instances of one module, reset to their snapshot before reuse. A fresh instance costs a
  * new memory (tens of µs in V8); a reset costs rewriting the initial memory. The reset is exact:
  * admission guarantees the state is memory plus mutable globals (all exported), and an instance
@@ -36,9 +22,6 @@ export class InstancePool {
   private readonly idle: WasmInstanceObject[] = [];
   private snapshot: InstanceSnapshot | undefined;
   private readonly globals = new WeakMap<WasmInstanceObject, WasmGlobal<number | bigint>[]>();
-  private readonly chunks = new WeakMap<WasmInstanceObject, RestoreChunks>();
-  /** The snapshot as full chunks (the prefix, then zeros), shared by every instance's restore. */
-  private imageChunks: Uint8Array[] = [];
 
   constructor(private readonly globalNames: readonly string[]) {}
 
@@ -56,13 +39,6 @@ export class InstancePool {
       globals: this.globalsOf(instance).map((global) => global.value),
       startFuel,
     };
-    const image = new Uint8Array(bytes.length);
-    image.set(this.snapshot.memoryPrefix);
-    for (let at = 0; at < bytes.length; at += CHUNK_BYTES) {
-      const chunk = image.subarray(at, Math.min(at + CHUNK_BYTES, bytes.length));
-      // A zero chunk is compared with the one shared zero buffer, which stays in cache.
-      this.imageChunks.push(chunk.some((b) => b !== 0) ? chunk : ZERO_CHUNK.subarray(0, chunk.length));
-    }
   }
 
   /** An idle instance reset to the snapshot with the start fuel to charge for it, or undefined. */
@@ -70,12 +46,11 @@ export class InstancePool {
     const snapshot = this.snapshot;
     if (!snapshot) return undefined;
     for (let instance = this.idle.pop(); instance; instance = this.idle.pop()) {
-      const buffer = (instance.exports.memory as WasmMemory).buffer;
-      if (buffer.byteLength !== snapshot.memoryBytes) continue;
-      const { memory, image } = this.chunksOf(instance, buffer);
-      for (let i = 0; i < memory.length; i++) {
-        if (Buffer.compare(memory[i]!, image[i]!) !== 0) memory[i]!.set(image[i]!);
-      }
+      const memory = new Uint8Array((instance.exports.memory as WasmMemory).buffer);
+      if (memory.length !== snapshot.memoryBytes) continue;
+      // Setting the prefix and zeroing the rest moves less memory than copying a whole image.
+      memory.set(snapshot.memoryPrefix);
+      memory.fill(0, snapshot.memoryPrefix.length);
       const globals = this.globalsOf(instance);
       for (let i = 0; i < globals.length; i++) globals[i]!.value = snapshot.globals[i]!;
       return { instance, startFuel: snapshot.startFuel };
@@ -88,17 +63,6 @@ export class InstancePool {
     let bytes = 0;
     for (const instance of this.idle) bytes += (instance.exports.memory as WasmMemory).buffer.byteLength;
     return bytes;
-  }
-
-  /** The chunk views of the instance's memory (its size is the snapshot's), made once per instance. */
-  private chunksOf(instance: WasmInstanceObject, buffer: ArrayBuffer): RestoreChunks {
-    let chunks = this.chunks.get(instance);
-    if (!chunks) {
-      const memory = this.imageChunks.map((chunk, i) => new Uint8Array(buffer, i * CHUNK_BYTES, chunk.length));
-      chunks = { memory, image: this.imageChunks };
-      this.chunks.set(instance, chunks);
-    }
-    return chunks;
   }
 
   /** The instance's mutable globals, looked up by name once per instance. */
