@@ -11,6 +11,7 @@ export class Reader {
   pos: number;
   end: number;
   known = true;
+  private dataView: DataView | undefined;
 
   constructor(buf: Uint8Array, compat: boolean) {
     this.buf = buf;
@@ -25,8 +26,6 @@ export class Reader {
       throw new FracpackError('FRACPACK_TRUNCATED', `${what} at byte ${at} needs ${n} bytes but only ${Math.max(0, this.end - at)} remain`);
     }
   }
-
-  private dataView: DataView | undefined;
 
   /** For 64-bit and float reads; made on first use, as most values need none. */
   get view(): DataView {

@@ -4,7 +4,8 @@
 // and one name, and a decoded record is one object literal, so all values of a type share a
 // shape. The compiled code does exactly what the loop did, member by member, in the same order.
 
-import type { Codec } from '../codec.js';
+import { withPath, type Codec } from '../codec.js';
+import { FracpackError } from '../errors.js';
 import type { Reader } from '../reader.js';
 import type { Writer } from '../writer.js';
 
@@ -25,8 +26,8 @@ export interface MemberCode {
 }
 
 export interface PresentHooks {
-  /** Members [first, n) are not in [fixedStart, fixedEnd); the last present one ends at `p`. */
-  absentTail(first: number, p: number, fixedStart: number, fixedEnd: number): void;
+  /** Members [first, n) are not in the fixed area (`fixedLength` bytes, up to `fixedEnd`); the last present one ends at `p`. */
+  absentTail(first: number, p: number, fixedLength: number, fixedEnd: number): void;
   /** Slots [p, fixedEnd) follow the known members; returns whether the last holds 1 (absent). */
   unknownTail(r: Reader, p: number, fixedEnd: number): boolean;
   /** The last slot present holds an absent optional. */
@@ -38,14 +39,21 @@ export interface MemberLayoutInput {
   readonly codecs: readonly Codec[];
   readonly offsets: readonly number[];
   readonly positional: boolean;
+  /** Names member i in error messages. */
+  step(i: number): string;
 }
 
 type Factory = (
   codecs: readonly Codec[],
+  layout: MemberLayoutInput,
   withPath: (err: unknown, step: string) => unknown,
-  step: (i: number) => string,
   missing: () => never,
 ) => MemberCode;
+
+/** A packed value without a required member. */
+function missingMember(): never {
+  throw new FracpackError('FRACPACK_VALUE', 'missing member');
+}
 
 /** A property key as JS source: a string literal, or an index for a tuple. */
 function keySource(key: string | number): string {
@@ -71,18 +79,17 @@ function factorySource(layout: MemberLayoutInput): string {
   lines.push('function write(w, v, count) {', '  const start = w.pos;', '  let i = 0, x;', '  try {', '    slots: {');
   for (const i of members) {
     const value = codecs[i]!.isOptional ? key(i) : `(x = ${key(i)}, x === undefined ? missing() : x)`;
-    lines.push(`      i = ${i}; if (i === count) break slots; c${i}.writeSlot(w, ${value});`);
+    lines.push(`      if (count <= ${i}) break slots; i = ${i}; c${i}.writeSlot(w, ${value});`);
   }
   lines.push('    }', '    heap: {');
-  for (const i of members) {
-    lines.push(`      i = ${i}; if (i === count) break heap;`);
-    if (codecs[i]!.isVariable) lines.push(`      c${i}.writeHeap(w, ${key(i)}, start + ${offsets[i]});`);
+  for (const i of members.filter((m) => codecs[m]!.isVariable)) {
+    lines.push(`      if (count <= ${i}) break heap; i = ${i}; c${i}.writeHeap(w, ${key(i)}, start + ${offsets[i]});`);
   }
-  lines.push('    }', '  } catch (err) {', '    throw withPath(err, step(i));', '  }', '}');
+  lines.push('    }', '  } catch (err) {', '    throw withPath(err, layout.step(i));', '  }', '}');
 
   lines.push('function readAll(r, at) {', '  let i = 0;', '  try {');
   for (const i of members) lines.push(`    i = ${i}; const m${i} = c${i}.readSlot(r, at + ${offsets[i]});`);
-  lines.push(`    return ${result};`, '  } catch (err) {', '    throw withPath(err, step(i));', '  }', '}');
+  lines.push(`    return ${result};`, '  } catch (err) {', '    throw withPath(err, layout.step(i));', '  }', '}');
 
   lines.push('function readPresent(r, fixedStart, fixedEnd, hooks) {', '  let p = fixedStart, i = 0, lastIsAbsent = false;');
   if (n > 0) lines.push(`  let ${members.map((i) => `m${i} = null`).join(', ')};`);
@@ -93,23 +100,18 @@ function factorySource(layout: MemberLayoutInput): string {
     lines.push(`      lastIsAbsent = ${c.isOptional ? 'r.u32(p) === 1' : 'false'};`);
     lines.push(`      m${i} = c${i}.readSlot(r, p); p = fixedStart + ${offsets[i + 1]};`);
   }
-  lines.push(`      i = ${n};`, '    }', '  } catch (err) {', '    throw withPath(err, step(i));', '  }');
-  lines.push(`  if (i < ${n}) hooks.absentTail(i, p, fixedStart, fixedEnd);`, '  else if (p < fixedEnd) lastIsAbsent = hooks.unknownTail(r, p, fixedEnd);');
+  lines.push(`      i = ${n};`, '    }', '  } catch (err) {', '    throw withPath(err, layout.step(i));', '  }');
+  lines.push(`  if (i < ${n}) hooks.absentTail(i, p, fixedEnd - fixedStart, fixedEnd);`, '  else if (p < fixedEnd) lastIsAbsent = hooks.unknownTail(r, p, fixedEnd);');
   lines.push('  if (lastIsAbsent) hooks.emptyTrailing();', `  return ${result};`, '}');
 
   lines.push('return { write, readAll, readPresent };');
   return lines.join('\n');
 }
 
-/** Compiles the member loops of `layout`; `step(i)` names member i in error messages. */
-export function compileMemberCode(
-  layout: MemberLayoutInput,
-  withPath: (err: unknown, step: string) => unknown,
-  step: (i: number) => string,
-  missing: () => never,
-): MemberCode {
+/** Compiles the member loops of `layout`. */
+export function compileMemberCode(layout: MemberLayoutInput): MemberCode {
   // The source holds only numbers and JSON string literals of the member names, so no member
   // name can become code.
-  const factory = new Function('codecs', 'withPath', 'step', 'missing', factorySource(layout)) as Factory;
-  return factory(layout.codecs, withPath, step, missing);
+  const factory = new Function('codecs', 'layout', 'withPath', 'missing', factorySource(layout)) as Factory;
+  return factory(layout.codecs, layout, withPath, missingMember);
 }

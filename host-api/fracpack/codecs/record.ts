@@ -4,11 +4,6 @@ import type { Reader } from '../reader.js';
 import type { Writer } from '../writer.js';
 import { compileMemberCode, type Fields, type MemberCode, type PresentHooks } from './member-code.js';
 
-/** A packed value without a required member. */
-function missingMember(): never {
-  throw new FracpackError('FRACPACK_VALUE', 'missing member');
-}
-
 export interface Member {
   /** Property name (Object/Struct) or index (Tuple) in the native and JSON value. */
   readonly key: string | number;
@@ -32,7 +27,7 @@ class MemberLayout {
 
   /** The member loops, compiled when the type is first packed or unpacked. */
   get code(): MemberCode {
-    return this.compiled ??= compileMemberCode(this, withPath, (i) => this.step(i), missingMember);
+    return this.compiled ??= compileMemberCode(this);
   }
 
   fieldsOf(codec: Codec, value: unknown): Fields {
@@ -114,8 +109,8 @@ export class ExtensibleCodec extends RecordCodec {
   constructor(name: string, members: readonly Member[], positional = false) {
     super(name, members, positional);
     this.hooks = {
-      absentTail: (first, p, fixedStart, fixedEnd) => this.checkAbsentTail(first, p, fixedEnd - fixedStart, fixedEnd),
-      unknownTail: (r, p, fixedEnd) => this.skipUnknown(r, p, fixedEnd),
+      absentTail: this.checkAbsentTail.bind(this),
+      unknownTail: this.skipUnknown.bind(this),
       emptyTrailing: () => {
         throw new FracpackError('FRACPACK_EMPTY_TRAILING', `${this.name}: last slot of the fixed area is an absent optional (it must be dropped)`);
       },
