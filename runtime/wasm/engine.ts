@@ -65,7 +65,8 @@ export class Engine implements HostBinding {
   /** Runs `body` with `ctx` as the running context and its counters loaded. */
   run<T>(ctx: ExecutionContext, body: () => T): T {
     const { fuel, stack } = this.meterGlobals;
-    const outer = { fuel: fuel.value, stack: stack.value };
+    // Only a nested context has an outer one whose counters it must give back.
+    const outer = this.running.length > 0 ? { fuel: fuel.value, stack: stack.value } : undefined;
     this.running.push(ctx);
     ctx.loadCounters();
     try {
@@ -73,8 +74,10 @@ export class Engine implements HostBinding {
     } finally {
       ctx.saveCounters();
       this.running.pop();
-      fuel.value = outer.fuel;
-      stack.value = outer.stack;
+      if (outer) {
+        fuel.value = outer.fuel;
+        stack.value = outer.stack;
+      }
     }
   }
 

@@ -88,8 +88,10 @@ export class ExecutionMeter {
 
   /** Reserves stack for a nested `call` (host-abi.md §6 step 1); pair with releaseStack. */
   reserveStack(bytes: number): void {
-    this.stack.value -= bytes;
-    if (this.stack.value < 0) throw this.stackOverflow();
+    // Each read or write of a global crosses into the engine: the value is read once.
+    const left = this.stack.value - bytes;
+    this.stack.value = left;
+    if (left < 0) throw this.stackOverflow();
   }
 
   releaseStack(bytes: number): void {
