@@ -95,11 +95,17 @@ export class NodeKeys {
     return this.pkcs11.list().filter((device) => device.unlocked);
   }
 
-  /** Stops at the first device holding the key: each device asked lists its keys over PKCS#11. */
+  /**
+   * The first device holding the key among the keys each device listed last (no device call);
+   * failing that, among the keys each device lists now.
+   */
   private deviceSigner(publicKey: Uint8Array): Signer | undefined {
-    for (const device of this.unlockedDevices()) {
-      const sign = device.signer(publicKey);
-      if (sign) return sign;
+    const devices = this.unlockedDevices();
+    for (const source of ['listed', 'token'] as const) {
+      for (const device of devices) {
+        const sign = device.signer(publicKey, source);
+        if (sign) return sign;
+      }
     }
     return undefined;
   }

@@ -40,9 +40,18 @@ const KEY_ID_BYTES = 16;
 const FIND_BATCH = 64;
 const SIGNATURE_BUFFER_BYTES = 128;
 
+/** Where a signer lookup takes the token's keys from. */
+export type KeySource = 'listed' | 'token';
+
 export class Pkcs11Device {
   /** Present exactly while the device is unlocked. */
   private session: Buffer | undefined;
+  /**
+   * The session's signing keys as last listed (listing costs several calls per key, and block
+   * production looks its key up every block); dropped with the session, when the node adds a
+   * key, and when signing fails (the key may be gone).
+   */
+  private listed: TokenKey[] | undefined;
 
   constructor(readonly id: string, readonly name: string, readonly module: Pkcs11Module, private readonly slot: Buffer) {}
 
@@ -76,6 +85,7 @@ export class Pkcs11Device {
     const session = this.session;
     if (!session) return;
     this.session = undefined;
+    this.listed = undefined;
     try {
       this.call(() => this.pkcs11.C_Logout(session));
     } finally {
@@ -87,16 +97,18 @@ export class Pkcs11Device {
   forget(): void {
     if (this.session) this.closeSession(this.session);
     this.session = undefined;
+    this.listed = undefined;
   }
 
-  /** The DER public keys of the EC key pairs on the token the node can sign with. */
+  /** The DER public keys of the EC key pairs on the token the node can sign with, listed now. */
   publicKeys(): Uint8Array[] {
-    return this.keys().map((key) => key.publicKey);
+    return this.listKeys().map((key) => key.publicKey);
   }
 
   /** Generates a key pair that stays on the token; returns its DER public key. */
   generateKey(curve: KeyCurve): Uint8Array {
     const session = this.unlockedSession();
+    this.listed = undefined;
     const id = randomBytes(KEY_ID_BYTES);
     const shared = [
       { type: pkcs11js.CKA_TOKEN, value: true },
@@ -115,15 +127,26 @@ export class Pkcs11Device {
     return publicKey;
   }
 
-  /** Signs on the token with the key whose DER public key is `publicKey`; undefined when the token lacks it. */
-  signer(publicKey: Uint8Array): Signer | undefined {
-    const key = this.keys().find((candidate) => equalBytes(candidate.publicKey, publicKey));
+  /**
+   * Signs on the token with the key whose DER public key is `publicKey`; undefined when the
+   * keys looked at lack it: with `listed` those of the last listing (no device call; none
+   * before the first), with `token` those on the token now (a new listing).
+   */
+  signer(publicKey: Uint8Array, source: KeySource): Signer | undefined {
+    const keys = source === 'listed' ? this.listed ?? [] : this.listKeys();
+    const key = keys.find((candidate) => equalBytes(candidate.publicKey, publicKey));
     return key && ((digest) => {
       const session = this.unlockedSession();
-      const signature = this.call(() => {
-        this.pkcs11.C_SignInit(session, { mechanism: pkcs11js.CKM_ECDSA }, key.privateKey);
-        return this.pkcs11.C_Sign(session, Buffer.from(digest), Buffer.alloc(SIGNATURE_BUFFER_BYTES));
-      });
+      let signature: Buffer;
+      try {
+        signature = this.call(() => {
+          this.pkcs11.C_SignInit(session, { mechanism: pkcs11js.CKM_ECDSA }, key.privateKey);
+          return this.pkcs11.C_Sign(session, Buffer.from(digest), Buffer.alloc(SIGNATURE_BUFFER_BYTES));
+        });
+      } catch (err) {
+        this.listed = undefined;
+        throw err;
+      }
       return lowS(key.curve, signature);
     });
   }
@@ -160,9 +183,10 @@ export class Pkcs11Device {
 
   /**
    * EC signing keys paired with their public key by CKA_ID (a private key object does not carry
-   * its point); keys on other curves, or without a public key object, are left out.
+   * its point); keys on other curves, or without a public key object, are left out. They become
+   * the device's listing.
    */
-  private keys(): TokenKey[] {
+  private listKeys(): TokenKey[] {
     const session = this.unlockedSession();
     const keys: TokenKey[] = [];
     for (const privateKey of this.find(session, [
@@ -182,6 +206,7 @@ export class Pkcs11Device {
       const der = publicKey && publicKeyFromToken(params!, this.attribute(session, publicKey, pkcs11js.CKA_EC_POINT));
       if (der) keys.push({ publicKey: der, curve, privateKey });
     }
+    this.listed = keys;
     return keys;
   }
 

@@ -1,11 +1,16 @@
+import { randomBytes } from 'node:crypto';
 import { p256 } from '@noble/curves/nist.js';
+import pkcs11js from 'pkcs11js';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parsePublicKey } from '../../../../host-api/crypto/keys.js';
+import { accountNumberFromName } from '../../../../host-api/names/index.js';
 import { hexToBytes } from '../../../../host-api/encoding/hex.js';
 import { KeysError } from '../../../../runtime/keys/errors.js';
 import { NodeKeys, type Device, type Key } from '../../../../runtime/keys/node-keys.js';
 import { Pkcs11Devices } from '../../../../runtime/keys/pkcs11-devices.js';
+import { ecParams, publicKeyFromToken } from '../../../../runtime/keys/pkcs11-ec.js';
+import { pkcs11ReturnValue } from '../../../../runtime/keys/pkcs11-errors.js';
 import { keyOf } from '../../../../runtime/keys/verify-service.js';
 import { assertFails } from '../../../lib/assert-error.js';
 import { SOFTHSM_MODULE, assertSignsFor, createSoftHsmToken, withTempDir } from './helpers.js';
@@ -16,6 +21,7 @@ import { SOFTHSM_MODULE, assertSignsFor, createSoftHsmToken, withTempDir } from 
 const SERVICE = 'verify-sig';
 const LABEL = 'test';
 const PIN = '1234';
+const VERIFY_SIG_ACCOUNT = accountNumberFromName(SERVICE);
 
 interface Fixture {
   readonly dir: string;
@@ -42,6 +48,68 @@ function withDevice(run: (fixture: Fixture) => void): void {
       keys.close();
     }
   });
+}
+
+/**
+ * Another program using the token while the node does: a session of its own. It runs in this
+ * process, where the module is initialized already and the node's login holds for every session.
+ */
+class OtherProgram {
+  private readonly pkcs11 = new pkcs11js.PKCS11();
+  private readonly session: Buffer;
+  private readonly objects: Buffer[] = [];
+
+  constructor() {
+    this.pkcs11.load(SOFTHSM_MODULE);
+    try {
+      this.pkcs11.C_Initialize();
+    } catch (err) {
+      if (pkcs11ReturnValue(err) !== pkcs11js.CKR_CRYPTOKI_ALREADY_INITIALIZED) throw err;
+    }
+    this.session = this.pkcs11.C_OpenSession(this.pkcs11.C_GetSlotList(true)[0]!, pkcs11js.CKF_SERIAL_SESSION | pkcs11js.CKF_RW_SESSION);
+  }
+
+  /** A P-256 signing key pair on the token; its DER public key. */
+  generateKey(): Key {
+    const id = { type: pkcs11js.CKA_ID, value: randomBytes(16) };
+    const token = { type: pkcs11js.CKA_TOKEN, value: true };
+    const params = Buffer.from(ecParams('P-256'));
+    const pair = this.pkcs11.C_GenerateKeyPair(this.session, { mechanism: pkcs11js.CKM_EC_KEY_PAIR_GEN },
+      [token, id, { type: pkcs11js.CKA_EC_PARAMS, value: params }, { type: pkcs11js.CKA_VERIFY, value: true }],
+      [token, id, { type: pkcs11js.CKA_PRIVATE, value: true }, { type: pkcs11js.CKA_SIGN, value: true }]);
+    this.objects.push(pair.publicKey, pair.privateKey);
+    const [point] = this.pkcs11.C_GetAttributeValue(this.session, pair.publicKey, [{ type: pkcs11js.CKA_EC_POINT }]);
+    return keyOf(publicKeyFromToken(params, point!.value!)!);
+  }
+
+  /** Deletes the key pairs it generated. */
+  removeKeys(): void {
+    for (const object of this.objects.splice(0)) this.pkcs11.C_DestroyObject(this.session, object);
+  }
+
+  close(): void {
+    this.pkcs11.C_CloseSession(this.session);
+    this.pkcs11.close();
+  }
+}
+
+/**
+ * Runs `run` counting the searches for token objects started by the PKCS#11 instances it
+ * creates (pkcs11js copies each method onto an instance as it is made).
+ */
+function countingSearches(run: (searches: () => number) => void): void {
+  const prototype = pkcs11js.PKCS11.prototype as unknown as { C_FindObjectsInit: (...args: unknown[]) => void };
+  const search = prototype.C_FindObjectsInit;
+  let count = 0;
+  prototype.C_FindObjectsInit = function (this: unknown, ...args: unknown[]) {
+    count++;
+    return search.apply(this, args);
+  };
+  try {
+    run(() => count);
+  } finally {
+    prototype.C_FindObjectsInit = search;
+  }
 }
 
 function isListed(keys: NodeKeys, key: Key): boolean {
@@ -84,6 +152,48 @@ test('a key generated on an unlocked device is listed and signs there, until the
   });
 });
 
+test('a device key signs block after block without listing the token again; a key another program adds is found by listing it again', () => {
+  countingSearches((searches) => withDevice(({ keys, device }) => {
+    keys.unlock({ device: device.id, pin: PIN });
+    const key = keys.add({ service: SERVICE, device: device.id });
+    const claim = { service: VERIFY_SIG_ACCOUNT, rawData: hexToBytes(key.rawData) };
+    const other = new OtherProgram();
+    try {
+      const before = searches();
+      assertSignsFor(keys.claimSigner(claim)!, key);
+      const afterFirst = searches();
+      assert.ok(afterFirst > before, 'the first lookup after generating a key lists the keys');
+      for (let block = 0; block < 5; block++) assertSignsFor(keys.claimSigner(claim)!, key);
+      assert.is(searches(), afterFirst, 'later lookups use that listing');
+
+      const added = other.generateKey();
+      assertSignsFor(keys.signer(hexToBytes(added.rawData)), added);
+      assert.ok(searches() > afterFirst, 'a key missing from the listing is looked for on the token');
+      assert.ok(isListed(keys, added));
+    } finally {
+      other.close();
+    }
+  }));
+});
+
+test('a device key another program deleted fails to sign once, and is unknown from then on', () => {
+  withDevice(({ keys, device }) => {
+    keys.unlock({ device: device.id, pin: PIN });
+    const other = new OtherProgram();
+    try {
+      const key = other.generateKey();
+      const signer = keys.signer(hexToBytes(key.rawData));
+      assertSignsFor(signer, key);
+      other.removeKeys();
+      assertFails(() => signer(new Uint8Array(32)), KeysError, 'KEYS_DEVICE_ERROR', [`'${LABEL}'`, 'C_SignInit']);
+      assertFails(() => keys.signer(hexToBytes(key.rawData)), KeysError, 'KEYS_UNKNOWN_KEY');
+      assert.not.ok(isListed(keys, key));
+    } finally {
+      other.close();
+    }
+  });
+});
+
 test('device keys stay on the token, not in the node directory, and the device keeps its id', () => {
   withDevice(({ dir, keys, device }) => {
     keys.unlock({ device: device.id, pin: PIN });
@@ -114,7 +224,7 @@ test('the token also generates and signs with secp256k1 keys', () => {
       token!.unlock(PIN);
       const key = keyOf(token!.generateKey('secp256k1'));
       assert.is(parsePublicKey(hexToBytes(key.rawData)).curve, 'secp256k1');
-      assertSignsFor(token!.signer(hexToBytes(key.rawData))!, key);
+      assertSignsFor(token!.signer(hexToBytes(key.rawData), 'token')!, key);
     } finally {
       devices.close();
     }
