@@ -65,8 +65,13 @@ export async function openLoad(port: number, host: string, request: LoadRequest)
 }
 
 /** Requests per second (after a warm-up) of `request` with Host `host` against 127.0.0.1:`port`, each reply checked to be a 200. */
-export async function requestRate(port: number, host: string, request: LoadRequest): Promise<LoadResult> {
-  const load = await openLoad(port, host, request);
+export function requestRate(port: number, host: string, request: LoadRequest): Promise<LoadResult> {
+  return rateOnce(openLoad(port, host, request));
+}
+
+/** One measured window of a load, which is then closed. */
+async function rateOnce(opened: Promise<Load>): Promise<LoadResult> {
+  const load = await opened;
   try {
     return { rate: await load.rate(), body: load.body };
   } finally {
@@ -145,5 +150,5 @@ export function serveSysQueryLoad(node: BenchNode): Promise<Load> {
 
 /** bench/http's query figure alone: requests/s of GET /rows. */
 export function serveSysQueryRate(node: BenchNode): Promise<LoadResult> {
-  return requestRate(Number(node.node.port), node.hostOf('rows'), { path: '/rows' });
+  return rateOnce(serveSysQueryLoad(node));
 }

@@ -64,8 +64,8 @@ export class CommittedReadCache implements CommittedTable {
     return this.firsts.lookup(startString, () => this.table.first(start), entrySize);
   }
 
-  last(bound: Uint8Array | undefined): KvEntry | undefined {
-    return this.lasts.lookup(bound === undefined ? NO_KEY : toBinaryString(bound), () => this.table.last(bound), entrySize);
+  last(bound: Uint8Array | undefined, boundString = bound && toBinaryString(bound)): KvEntry | undefined {
+    return this.lasts.lookup(boundString ?? NO_KEY, () => this.table.last(bound), entrySize);
   }
 
   ascending(start: Uint8Array): Iterator<KvEntry> {

@@ -15,7 +15,7 @@ export interface CommittedTable {
   /** The entry with the smallest key >= start. */
   first(start: Uint8Array, startString?: string): KvEntry | undefined;
   /** The entry with the largest key < bound (any key when bound is undefined). */
-  last(bound: Uint8Array | undefined): KvEntry | undefined;
+  last(bound: Uint8Array | undefined, boundString?: string): KvEntry | undefined;
   /** Entries with key >= start, ascending. */
   ascending(start: Uint8Array): Iterator<KvEntry>;
   /** Entries with key < bound (every entry when bound is undefined), descending. */
@@ -69,9 +69,10 @@ function lastBelow(
 ): KvEntry | undefined {
   if (!hasWrites(overlay)) return withPrefix(committed.last(bound), prefix);
   const prefixString = toBinaryString(prefix);
-  const own = bound ? overlay.order.floor(toBinaryString(bound), false) : overlay.order.last();
+  const boundString = bound && toBinaryString(bound);
+  const own = boundString !== undefined ? overlay.order.floor(boundString, false) : overlay.order.last();
   // Keys < bound with the prefix come last in order: an overlay key before them is out of range.
-  if (own === undefined || !own.startsWith(prefixString)) return withPrefix(committed.last(bound), prefix);
+  if (own === undefined || !own.startsWith(prefixString)) return withPrefix(committed.last(bound, boundString), prefix);
   return firstVisible(overlay, committed.descending(bound), own, prefixString, true);
 }
 

@@ -1,7 +1,7 @@
 import { accountNumberFromName } from '../../host-api/names/index.js';
 import type { Claim } from '../../host-api/types/index.js';
 import { KeysError } from './errors.js';
-import type { Device, Pkcs11Device } from './pkcs11-device.js';
+import type { Device, KeySource, Pkcs11Device } from './pkcs11-device.js';
 import { Pkcs11Devices } from './pkcs11-devices.js';
 import { parseAddKeyRequest, parseLockRequest, parseUnlockRequest } from './requests.js';
 import type { Signer } from './signer.js';
@@ -96,17 +96,18 @@ export class NodeKeys {
   }
 
   /**
-   * The first device holding the key among the keys each device listed last (no device call);
-   * failing that, among the keys each device lists now.
+   * The first device holding the key among the keys each device listed last (no device call at
+   * all, block after block); failing that, among the keys on the unlocked tokens present now.
    */
   private deviceSigner(publicKey: Uint8Array): Signer | undefined {
-    const devices = this.unlockedDevices();
-    for (const source of ['listed', 'token'] as const) {
-      for (const device of devices) {
-        const sign = device.signer(publicKey, source);
-        if (sign) return sign;
-      }
-    }
-    return undefined;
+    return firstSigner(this.pkcs11.known(), publicKey, 'listed') ?? firstSigner(this.unlockedDevices(), publicKey, 'token');
   }
+}
+
+function firstSigner(devices: readonly Pkcs11Device[], publicKey: Uint8Array, source: KeySource): Signer | undefined {
+  for (const device of devices) {
+    const sign = device.signer(publicKey, source);
+    if (sign) return sign;
+  }
+  return undefined;
 }

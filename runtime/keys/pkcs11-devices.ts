@@ -50,6 +50,11 @@ export class Pkcs11Devices {
     return [...this.devices.values()];
   }
 
+  /** The devices as last found, without asking the modules again (a token gone since fails when used). */
+  known(): Pkcs11Device[] {
+    return [...this.devices.values()];
+  }
+
   /** The device with this id; KEYS_UNKNOWN_DEVICE when no present token has it. */
   get(id: string): Pkcs11Device {
     this.refresh();

@@ -44,7 +44,6 @@ export interface MemberLayoutInput {
 }
 
 type Factory = (
-  codecs: readonly Codec[],
   layout: MemberLayoutInput,
   withPath: (err: unknown, step: string) => unknown,
   missing: () => never,
@@ -74,7 +73,7 @@ function factorySource(layout: MemberLayoutInput): string {
   const result = positional
     ? `[${members.map((i) => `m${i}`).join(', ')}]`
     : `{ ${members.map((i) => `[${keySource(keys[i]!)}]: m${i}`).join(', ')} }`;
-  lines.push(...members.map((i) => `const c${i} = codecs[${i}];`));
+  lines.push(...members.map((i) => `const c${i} = layout.codecs[${i}];`));
 
   lines.push('function write(w, v, count) {', '  const start = w.pos;', '  let i = 0, x;', '  try {', '    slots: {');
   for (const i of members) {
@@ -112,6 +111,6 @@ function factorySource(layout: MemberLayoutInput): string {
 export function compileMemberCode(layout: MemberLayoutInput): MemberCode {
   // The source holds only numbers and JSON string literals of the member names, so no member
   // name can become code.
-  const factory = new Function('codecs', 'layout', 'withPath', 'missing', factorySource(layout)) as Factory;
-  return factory(layout.codecs, layout, withPath, missingMember);
+  const factory = new Function('layout', 'withPath', 'missing', factorySource(layout)) as Factory;
+  return factory(layout, withPath, missingMember);
 }
