@@ -95,7 +95,7 @@ export class Engine implements HostBinding {
     }
     const fuelBefore = this.meterGlobals.fuel.value;
     const instance = new WebAssemblyJs.Instance(module, this.imports);
-    pool?.capture(instance, fuelBefore - this.meterGlobals.fuel.value);
+    pool?.adopt(instance, fuelBefore - this.meterGlobals.fuel.value);
     return { instance, pool };
   }
 
@@ -123,7 +123,7 @@ export class Engine implements HostBinding {
       const binary = this.metering ? admitted.bytes : admitted.unmeteredBytes();
       compiled = {
         module: new WebAssemblyJs.Module(binary),
-        pool: poolable ? new InstancePool(admitted.mutableGlobalExports) : undefined,
+        pool: poolable ? new InstancePool(admitted.mutableGlobals) : undefined,
         binaryBytes: binary.length,
       };
       this.cache.set(key, compiled);

@@ -1,59 +1,45 @@
-import type { WasmGlobal, WasmInstanceObject, WasmMemory } from './admission/webassembly-api.js';
-
-/** The state of an instance right after instantiation: what a reused instance is reset to. */
-export interface InstanceSnapshot {
-  /** The memory up to its last non-zero byte; the rest of it is zero. */
-  readonly memoryPrefix: Uint8Array;
-  readonly memoryBytes: number;
-  readonly globals: readonly (number | bigint)[];
-  /** Fuel the module's start code used; a reused instance is charged the same, so fuel never depends on the pool. */
-  readonly startFuel: bigint;
-}
+import type { MutableGlobal } from './admission/index.js';
+import type { WasmInstanceObject, WasmMemory } from './admission/webassembly-api.js';
+import { InstanceRestorer, type RestoreInstance } from './instance-restorer.js';
 
 const MAX_IDLE = 8;
 
 /**
- * Idle instances of one module, reset to their snapshot before reuse. A fresh instance costs a
- * new memory (tens of µs in V8); a reset costs rewriting the initial memory. The reset is exact:
- * admission guarantees the state is memory plus mutable globals (all exported), and an instance
- * whose memory grew is dropped instead of reused.
+ * Idle instances of one module, reset to their fresh state before reuse. A fresh instance costs
+ * a new memory (tens of µs in V8); a reset costs rewriting the start-up memory. The reset is
+ * exact: admission guarantees the state is memory plus mutable globals (all exported), and an
+ * instance whose memory grew is dropped instead of reused.
  */
 export class InstancePool {
   private readonly idle: WasmInstanceObject[] = [];
-  private snapshot: InstanceSnapshot | undefined;
-  private readonly globals = new WeakMap<WasmInstanceObject, WasmGlobal<number | bigint>[]>();
+  private restorer: InstanceRestorer | undefined;
+  /** Fuel the module's start code used; a reused instance is charged the same, so fuel never depends on the pool. */
+  private startFuel = 0n;
+  private readonly restores = new WeakMap<WasmInstanceObject, RestoreInstance>();
 
-  constructor(private readonly globalNames: readonly string[]) {}
+  constructor(private readonly globals: readonly MutableGlobal[]) {}
 
-  /** Records the state of a just-created instance, unless one is recorded already. */
-  capture(instance: WasmInstanceObject, startFuel: bigint): void {
-    if (this.snapshot) return;
+  /**
+   * Takes a just-created instance into the pool's care: the first one's memory image becomes the
+   * start-up image, and each one's globals are recorded while it is fresh.
+   */
+  adopt(instance: WasmInstanceObject, startFuel: bigint): void {
     const memory = instance.exports.memory as WasmMemory | undefined;
     if (!memory) return;
-    const bytes = new Uint8Array(memory.buffer);
-    let end = bytes.length;
-    while (end > 0 && bytes[end - 1] === 0) end--;
-    this.snapshot = {
-      memoryPrefix: bytes.slice(0, end),
-      memoryBytes: bytes.length,
-      globals: this.globalsOf(instance).map((global) => global.value),
-      startFuel,
-    };
+    if (!this.restorer) {
+      const bytes = new Uint8Array(memory.buffer);
+      let end = bytes.length;
+      while (end > 0 && bytes[end - 1] === 0) end--;
+      this.restorer = new InstanceRestorer(this.globals, bytes.subarray(0, end), bytes.length);
+      this.startFuel = startFuel;
+    }
+    this.restores.set(instance, this.restorer.attach(instance));
   }
 
-  /** An idle instance reset to the snapshot with the start fuel to charge for it, or undefined. */
+  /** An idle instance reset to its fresh state with the start fuel to charge for it, or undefined. */
   take(): { instance: WasmInstanceObject; startFuel: bigint } | undefined {
-    const snapshot = this.snapshot;
-    if (!snapshot) return undefined;
     for (let instance = this.idle.pop(); instance; instance = this.idle.pop()) {
-      const memory = new Uint8Array((instance.exports.memory as WasmMemory).buffer);
-      if (memory.length !== snapshot.memoryBytes) continue;
-      // Setting the prefix and zeroing the rest moves less memory than copying a whole image.
-      memory.set(snapshot.memoryPrefix);
-      memory.fill(0, snapshot.memoryPrefix.length);
-      const globals = this.globalsOf(instance);
-      for (let i = 0; i < globals.length; i++) globals[i]!.value = snapshot.globals[i]!;
-      return { instance, startFuel: snapshot.startFuel };
+      if (this.restores.get(instance)!()) return { instance, startFuel: this.startFuel };
     }
     return undefined;
   }
@@ -65,17 +51,7 @@ export class InstancePool {
     return bytes;
   }
 
-  /** The instance's mutable globals, looked up by name once per instance. */
-  private globalsOf(instance: WasmInstanceObject): WasmGlobal<number | bigint>[] {
-    let globals = this.globals.get(instance);
-    if (!globals) {
-      globals = this.globalNames.map((name) => instance.exports[name] as WasmGlobal<number | bigint>);
-      this.globals.set(instance, globals);
-    }
-    return globals;
-  }
-
   give(instance: WasmInstanceObject): void {
-    if (this.snapshot && this.idle.length < MAX_IDLE) this.idle.push(instance);
+    if (this.restores.has(instance) && this.idle.length < MAX_IDLE) this.idle.push(instance);
   }
 }

@@ -3,6 +3,7 @@ import { AdmissionError } from './admission-error.js';
 import { DEFAULT_ADMISSION_OPTIONS, type AdmissionOptions } from './admission-options.js';
 import { readModule } from './binary/module-reader.js';
 import type { ExportKind, FunctionType } from './binary/module-types.js';
+import type { ValueTypeCode } from './binary/wasm-constants.js';
 import { checkHostImports } from './checks/host-imports.js';
 import { checkResourceLimits } from './checks/resource-limits.js';
 import { analyseFunction } from './metering/analyse-function.js';
@@ -10,6 +11,12 @@ import { hostEntryPoints } from './metering/host-entry-points.js';
 import { stackCharges } from './metering/stack-charges.js';
 import { RESERVED_EXPORT_PREFIX, exportGlobalsOnly, globalExportName, mutableGlobalIndices, rewriteModule } from './rewrite-module.js';
 import { WebAssemblyJs } from './webassembly-api.js';
+
+/** A mutable global of an admitted module, exported under a name admission gives it. */
+export interface MutableGlobal {
+  readonly exportName: string;
+  readonly type: ValueTypeCode;
+}
 
 export interface AdmittedModule {
   /** The metered module, ready for `new WebAssembly.Module`. */
@@ -19,8 +26,8 @@ export interface AdmittedModule {
   readonly exports: readonly { readonly name: string; readonly kind: ExportKind }[];
   /** The module's memory after admission, in 64 KiB pages; undefined when it has none. */
   readonly memory: { readonly initial: number; readonly maximum: number } | undefined;
-  /** Export names of the module's mutable globals (admission exports each one). */
-  readonly mutableGlobalExports: readonly string[];
+  /** The module's mutable globals, each under the export name admission gives it. */
+  readonly mutableGlobals: readonly MutableGlobal[];
   /**
    * True when an instance's whole state is its memory and its mutable globals (no
    * memory.init, table.init or table.copy), so restoring those two recreates a fresh instance.
@@ -75,7 +82,7 @@ export function admitModule(bytes: Uint8Array, options: AdmissionOptions = {}): 
     imports,
     exports: module.exports.map(({ name, kind }) => ({ name, kind })),
     memory: memory && { initial: memory.initial, maximum: memoryMaximum },
-    mutableGlobalExports: mutableGlobalIndices(module).map(globalExportName),
+    mutableGlobals: mutableGlobalIndices(module).map((index) => ({ exportName: globalExportName(index), type: module.globals[index]!.type })),
     resettable: plans.every((plan) => !plan.usesSegmentState),
     unmeteredBytes: () => exportGlobalsOnly(module),
   };

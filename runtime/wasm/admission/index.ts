@@ -20,7 +20,7 @@
 //   meter.reserveStack/releaseStack. A host that catches an error and keeps running the context
 //   must restore meter.stack.value to its value before the call (frames left by the trap).
 
-export { admitModule, type AdmittedModule } from './admit-module.js';
+export { admitModule, type AdmittedModule, type MutableGlobal } from './admit-module.js';
 export { AdmissionError, type AdmissionErrorCode } from './admission-error.js';
 export { DEFAULT_ADMISSION_OPTIONS, type AdmissionOptions } from './admission-options.js';
 export {
