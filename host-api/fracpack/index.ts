@@ -8,6 +8,11 @@ import { withWriter } from './writer.js';
 export interface UnpackOptions {
   /** Accept unknown extension fields (data from a newer version of the type). Default: strict. */
   compat?: boolean;
+  /**
+   * Byte fields (bytes, hex types) are views into `bytes` instead of copies: for a caller that
+   * owns `bytes` and never changes them. Default: copies.
+   */
+  views?: boolean;
 }
 
 /** The public face of one type: pack/unpack bytes and map values to and from JSON. */
@@ -27,7 +32,7 @@ export class TypeCodec<T = unknown> {
     if (!(bytes instanceof Uint8Array)) {
       throw new FracpackError('FRACPACK_VALUE', `${this.name}: unpack needs a Uint8Array`);
     }
-    const r = new Reader(bytes, options?.compat === true);
+    const r = new Reader(bytes, options?.compat === true, options?.views === true);
     const value = this.codec.readFull(r);
     if (r.known && r.pos !== r.end) {
       throw new FracpackError('FRACPACK_TRAILING_BYTES', `${this.name}: ${r.end - r.pos} bytes left over after the value`);

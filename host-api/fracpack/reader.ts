@@ -1,3 +1,4 @@
+import { copyOfRange, viewOfRange } from '../encoding/bytes.js';
 import { FracpackError } from './errors.js';
 
 /**
@@ -8,14 +9,17 @@ import { FracpackError } from './errors.js';
 export class Reader {
   readonly buf: Uint8Array;
   readonly compat: boolean;
+  /** Byte fields are views into `buf` instead of copies (its owner never changes it). */
+  readonly views: boolean;
   pos: number;
   end: number;
   known = true;
   private dataView: DataView | undefined;
 
-  constructor(buf: Uint8Array, compat: boolean) {
+  constructor(buf: Uint8Array, compat: boolean, views = false) {
     this.buf = buf;
     this.compat = compat;
+    this.views = views;
     this.pos = 0;
     this.end = buf.length;
   }
@@ -30,6 +34,11 @@ export class Reader {
   /** For 64-bit and float reads; made on first use, as most values need none. */
   get view(): DataView {
     return this.dataView ??= new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.byteLength);
+  }
+
+  /** The bytes [start, end) of the buffer as a byte field's value: a copy, or a view when reading `views`. */
+  bytes(start: number, end: number): Uint8Array {
+    return this.views ? viewOfRange(this.buf, start, end) : copyOfRange(this.buf, start, end);
   }
 
   /** The little-endian u16 at `at` (inside the buffer). */

@@ -145,7 +145,8 @@ export class ExecutionContext {
     try {
       let action: Action;
       try {
-        action = Action.unpack(packed);
+        // `packed` is the host's own copy, kept unchanged as the frame's action: rawData may view it.
+        action = Action.unpack(packed, { views: true });
       } catch (err) {
         if (err instanceof FracpackError) throw new HostError('HOST_BAD_ARGUMENT', `call: malformed action: ${err.message}`);
         throw err;

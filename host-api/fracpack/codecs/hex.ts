@@ -1,7 +1,6 @@
 import { Codec, FixedCodec, describe, jsonError, valueError } from '../codec.js';
 import { Reader } from '../reader.js';
 import { Writer } from '../writer.js';
-import { copyOfRange } from '../../encoding/bytes.js';
 import { bytesToHex, hexToBytes } from '../../encoding/hex.js';
 import { ContainerCodec } from './list.js';
 import { SmallIntCodec } from './int.js';
@@ -66,10 +65,10 @@ export class HexListCodec extends ContainerCodec<Uint8Array> {
     const at = r.pos;
     if (!this.plain) {
       this.list.readFull(r);
-      return copyOfRange(r.buf, at + 4, r.pos);
+      return r.bytes(at + 4, r.pos);
     }
     const length = this.readLength(r, 1);
-    return copyOfRange(r.buf, r.pos - length, r.pos);
+    return r.bytes(r.pos - length, r.pos);
   }
 
   toJson(value: Uint8Array): unknown {
@@ -109,7 +108,7 @@ export class HexNestedCodec extends Codec<Uint8Array> {
     r.need(at, 4, this.name);
     const length = r.u32(at);
     r.body(at + 4, length, this.name, () => this.inner.readFull(r));
-    return copyOfRange(r.buf, at + 4, at + 4 + length);
+    return r.bytes(at + 4, at + 4 + length);
   }
 
   toJson(value: Uint8Array): unknown {
@@ -148,7 +147,7 @@ export class HexFixedCodec extends FixedCodec<Uint8Array> {
 
   readSlot(r: Reader, at: number): Uint8Array {
     if (!this.plain) this.underlying.readSlot(r, at);
-    return copyOfRange(r.buf, at, at + this.fixedSize);
+    return r.bytes(at, at + this.fixedSize);
   }
 
   toJson(value: Uint8Array): unknown {
