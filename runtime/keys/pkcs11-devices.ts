@@ -47,7 +47,7 @@ export class Pkcs11Devices {
   /** The devices present now. */
   list(): Pkcs11Device[] {
     this.refresh();
-    return [...this.devices.values()];
+    return this.known();
   }
 
   /** The devices as last found, without asking the modules again (a token gone since fails when used). */

@@ -1,4 +1,5 @@
 import { ByteWriter } from './binary/byte-writer.js';
+import { ModuleWriter } from './binary/module-writer.js';
 import type { SectionRange, WasmModule } from './binary/module-types.js';
 import {
   EXTERNAL_KIND_NAMES,
@@ -6,8 +7,6 @@ import {
   SECTION_ORDER,
   SectionId,
   ValueType,
-  WASM_MAGIC,
-  WASM_VERSION,
 } from './binary/wasm-constants.js';
 import type { FunctionPlan } from './metering/analyse-function.js';
 import { emitMeteredFunction } from './metering/emit-metered-function.js';
@@ -38,34 +37,29 @@ export interface RewriteSettings {
  * All other sections are copied byte for byte, in place (the `name` section is adjusted).
  */
 export function rewriteModule(module: WasmModule, settings: RewriteSettings): Uint8Array {
-  const out = new ByteWriter(module.bytes.length * 2 + 256);
-  out.bytes(Uint8Array.from(WASM_MAGIC)).bytes(Uint8Array.from(WASM_VERSION));
-  const content = new ByteWriter();
-  const emit = (id: number, write: (w: ByteWriter) => void) => {
-    write(content.reset());
-    out.u8(id).sized(content);
-  };
+  const writer = new ModuleWriter(module.bytes.length * 2 + 256);
+  const { out } = writer;
 
   let importsWritten = false;
   let exportsWritten = false;
   for (const section of module.sections) {
     const order = SECTION_ORDER[section.id];
     if (!importsWritten && order !== undefined && order >= SECTION_ORDER[SectionId.import]!) {
-      emit(SectionId.import, (w) => writeImports(w, module));
+      writer.section(SectionId.import, (w) => writeImports(w, module));
       importsWritten = true;
       if (section.id === SectionId.import) continue;
     }
     if (!exportsWritten && order !== undefined && order >= SECTION_ORDER[SectionId.export]!) {
-      emit(SectionId.export, (w) => writeExports(w, module));
+      writer.section(SectionId.export, (w) => writeExports(w, module));
       exportsWritten = true;
       if (section.id === SectionId.export) continue;
     }
     switch (section.id) {
       case SectionId.memory:
-        emit(SectionId.memory, (w) => writeMemory(w, module, settings.memoryMaximum));
+        writer.section(SectionId.memory, (w) => writeMemory(w, module, settings.memoryMaximum));
         break;
       case SectionId.code:
-        emit(SectionId.code, (w) => writeCode(w, module, settings));
+        writer.section(SectionId.code, (w) => writeCode(w, module, settings));
         break;
       case SectionId.custom:
         if (section.customName === 'name') {
@@ -79,9 +73,9 @@ export function rewriteModule(module: WasmModule, settings: RewriteSettings): Ui
         copySection(out, module, section);
     }
   }
-  if (!importsWritten) emit(SectionId.import, (w) => writeImports(w, module));
-  if (!exportsWritten) emit(SectionId.export, (w) => writeExports(w, module));
-  return out.view().slice();
+  if (!importsWritten) writer.section(SectionId.import, (w) => writeImports(w, module));
+  if (!exportsWritten) writer.section(SectionId.export, (w) => writeExports(w, module));
+  return writer.finish();
 }
 
 function copySection(out: ByteWriter, module: WasmModule, section: SectionRange): void {
@@ -120,13 +114,10 @@ function writeExports(w: ByteWriter, module: WasmModule, globalShift = METER_GLO
  * measuring what metering costs with everything else equal (bench/host).
  */
 export function exportGlobalsOnly(module: WasmModule): Uint8Array {
-  const out = new ByteWriter(module.bytes.length + 256);
-  out.bytes(Uint8Array.from(WASM_MAGIC)).bytes(Uint8Array.from(WASM_VERSION));
-  const content = new ByteWriter();
+  const writer = new ModuleWriter(module.bytes.length + 256);
   let exportsWritten = false;
   const writeExportSection = () => {
-    writeExports(content.reset(), module, 0);
-    out.u8(SectionId.export).sized(content);
+    writer.section(SectionId.export, (w) => writeExports(w, module, 0));
     exportsWritten = true;
   };
   for (const section of module.sections) {
@@ -135,10 +126,10 @@ export function exportGlobalsOnly(module: WasmModule): Uint8Array {
       writeExportSection();
       if (section.id === SectionId.export) continue;
     }
-    copySection(out, module, section);
+    copySection(writer.out, module, section);
   }
   if (!exportsWritten) writeExportSection();
-  return out.view().slice();
+  return writer.finish();
 }
 
 /** Indices (in the module's own global space) of its mutable globals. */

@@ -17,6 +17,7 @@ import {
   EXTERNREF,
   ExternalKind,
   FUNCREF,
+  FUNCTION_TYPE_FORM,
   SECTION_ORDER,
   SectionId,
   WASM_MAGIC,
@@ -147,7 +148,7 @@ class ModuleReader {
     const start = r.offset;
     const form = r.u8();
     const index = this.types.length;
-    if (form !== 0x60) {
+    if (form !== FUNCTION_TYPE_FORM) {
       if (form >= 0x4e && form <= 0x5f) throw forbiddenFeature(`type ${index} is not a function type`, 'GC');
       throw malformed(`invalid type form 0x${form.toString(16)}`, start);
     }

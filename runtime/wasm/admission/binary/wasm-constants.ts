@@ -86,3 +86,43 @@ export const EXTERNAL_KIND_NAMES = ['function', 'table', 'memory', 'global', 'ta
 
 /** The empty block type. */
 export const BLOCK_TYPE_EMPTY = 0x40;
+
+/** The form byte that starts a function type. */
+export const FUNCTION_TYPE_FORM = 0x60;
+
+/** A data segment of the bulk-memory proposal copied only by memory.init (no offset, not at instantiation). */
+export const PASSIVE_DATA_SEGMENT = 0x01;
+
+/** Single-byte opcodes of the instructions the host writes itself (metering, the instance restorer). */
+export const Opcode = {
+  unreachable: 0x00,
+  block: 0x02,
+  if: 0x04,
+  end: 0x0b,
+  br: 0x0c,
+  return: 0x0f,
+  localGet: 0x20,
+  localSet: 0x21,
+  localTee: 0x22,
+  globalGet: 0x23,
+  globalSet: 0x24,
+  memorySize: 0x3f,
+  i32Const: 0x41,
+  i64Const: 0x42,
+  f32Const: 0x43,
+  f64Const: 0x44,
+  i32Ne: 0x47,
+  i32LtS: 0x48,
+  i64LtS: 0x53,
+  i32Add: 0x6a,
+  i32Sub: 0x6b,
+  i64Sub: 0x7d,
+  i64ShrU: 0x88,
+  i64ExtendI32U: 0xad,
+} as const;
+
+/** Opcodes after the 0xfc prefix (PREFIX_MISC) that the host writes. */
+export const MiscOpcode = { memoryInit: 0x08, memoryFill: 0x0b } as const;
+
+/** Opcodes after the 0xfd prefix (PREFIX_SIMD) that the host writes. */
+export const SimdOpcode = { v128Const: 0x0c } as const;

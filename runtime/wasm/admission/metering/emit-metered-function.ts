@@ -1,29 +1,7 @@
 import { ByteWriter } from '../binary/byte-writer.js';
-import { BLOCK_TYPE_EMPTY, ValueType } from '../binary/wasm-constants.js';
+import { BLOCK_TYPE_EMPTY, Opcode, ValueType } from '../binary/wasm-constants.js';
 import { EDIT_STRIDE, EditKind, type FunctionPlan } from './analyse-function.js';
 import { FUEL_GLOBAL_INDEX, STACK_GLOBAL_INDEX } from './meter-imports.js';
-
-const Op = {
-  unreachable: 0x00,
-  block: 0x02,
-  if: 0x04,
-  end: 0x0b,
-  br: 0x0c,
-  localGet: 0x20,
-  localSet: 0x21,
-  localTee: 0x22,
-  globalGet: 0x23,
-  globalSet: 0x24,
-  i32Const: 0x41,
-  i64Const: 0x42,
-  i32LtS: 0x48,
-  i64LtS: 0x53,
-  i32Add: 0x6a,
-  i32Sub: 0x6b,
-  i64Sub: 0x7d,
-  i64ShrU: 0x88,
-  i64ExtendI32U: 0xad,
-} as const;
 
 export interface MeteringShape {
   /** Stack bytes the function reserves; 0 for none (small leaves, see stack-charges.ts). */
@@ -53,15 +31,15 @@ export function emitMeteredFunction(bytes: Uint8Array, plan: FunctionPlan, shape
   const scratch = plan.scratchLocal;
 
   const trapIfFuelNegative = () => {
-    out.u8(Op.i64Const).signed(0).u8(Op.i64LtS).u8(Op.if).u8(BLOCK_TYPE_EMPTY);
-    out.u8(Op.localGet).u32(fuel).u8(Op.globalSet).u32(FUEL_GLOBAL_INDEX).u8(Op.unreachable).u8(Op.end);
+    out.u8(Opcode.i64Const).signed(0).u8(Opcode.i64LtS).u8(Opcode.if).u8(BLOCK_TYPE_EMPTY);
+    out.u8(Opcode.localGet).u32(fuel).u8(Opcode.globalSet).u32(FUEL_GLOBAL_INDEX).u8(Opcode.unreachable).u8(Opcode.end);
   };
   const charge = (cost: number, check: boolean) => {
     if (cost > 0) {
-      out.u8(Op.localGet).u32(fuel).u8(Op.i64Const).signed(cost).u8(Op.i64Sub);
-      out.u8(check ? Op.localTee : Op.localSet).u32(fuel);
+      out.u8(Opcode.localGet).u32(fuel).u8(Opcode.i64Const).signed(cost).u8(Opcode.i64Sub);
+      out.u8(check ? Opcode.localTee : Opcode.localSet).u32(fuel);
     } else if (check) {
-      out.u8(Op.localGet).u32(fuel);
+      out.u8(Opcode.localGet).u32(fuel);
     }
     if (check) trapIfFuelNegative();
   };
@@ -73,13 +51,13 @@ export function emitMeteredFunction(bytes: Uint8Array, plan: FunctionPlan, shape
 
   // Prologue.
   if (stackCharge > 0) {
-    out.u8(Op.globalGet).u32(STACK_GLOBAL_INDEX).u8(Op.i32Const).signed(stackCharge).u8(Op.i32Sub);
-    out.u8(Op.localTee).u32(scratch).u8(Op.globalSet).u32(STACK_GLOBAL_INDEX);
-    out.u8(Op.localGet).u32(scratch).u8(Op.i32Const).signed(0).u8(Op.i32LtS);
-    out.u8(Op.if).u8(BLOCK_TYPE_EMPTY).u8(Op.unreachable).u8(Op.end);
+    out.u8(Opcode.globalGet).u32(STACK_GLOBAL_INDEX).u8(Opcode.i32Const).signed(stackCharge).u8(Opcode.i32Sub);
+    out.u8(Opcode.localTee).u32(scratch).u8(Opcode.globalSet).u32(STACK_GLOBAL_INDEX);
+    out.u8(Opcode.localGet).u32(scratch).u8(Opcode.i32Const).signed(0).u8(Opcode.i32LtS);
+    out.u8(Opcode.if).u8(BLOCK_TYPE_EMPTY).u8(Opcode.unreachable).u8(Opcode.end);
   }
-  out.u8(Op.globalGet).u32(FUEL_GLOBAL_INDEX).u8(Op.localSet).u32(fuel);
-  out.u8(Op.block).u8(plan.type.results[0] ?? BLOCK_TYPE_EMPTY);
+  out.u8(Opcode.globalGet).u32(FUEL_GLOBAL_INDEX).u8(Opcode.localSet).u32(fuel);
+  out.u8(Opcode.block).u8(plan.type.results[0] ?? BLOCK_TYPE_EMPTY);
 
   const edits = plan.edits;
   let copied = plan.codeStart;
@@ -97,35 +75,35 @@ export function emitMeteredFunction(bytes: Uint8Array, plan: FunctionPlan, shape
         charge(value, true);
         break;
       case EditKind.storeFuelBeforeCall:
-        out.u8(Op.localGet).u32(fuel).u8(Op.globalSet).u32(FUEL_GLOBAL_INDEX);
+        out.u8(Opcode.localGet).u32(fuel).u8(Opcode.globalSet).u32(FUEL_GLOBAL_INDEX);
         break;
       case EditKind.loadFuelAfterCall:
-        out.u8(Op.globalGet).u32(FUEL_GLOBAL_INDEX).u8(Op.localSet).u32(fuel);
+        out.u8(Opcode.globalGet).u32(FUEL_GLOBAL_INDEX).u8(Opcode.localSet).u32(fuel);
         break;
       case EditKind.chargeBulk:
-        out.u8(Op.localTee).u32(scratch);
-        out.u8(Op.localGet).u32(fuel).u8(Op.localGet).u32(scratch).u8(Op.i64ExtendI32U);
-        out.u8(Op.i64Const).signed(bulkShift).u8(Op.i64ShrU).u8(Op.i64Sub).u8(Op.localTee).u32(fuel);
+        out.u8(Opcode.localTee).u32(scratch);
+        out.u8(Opcode.localGet).u32(fuel).u8(Opcode.localGet).u32(scratch).u8(Opcode.i64ExtendI32U);
+        out.u8(Opcode.i64Const).signed(bulkShift).u8(Opcode.i64ShrU).u8(Opcode.i64Sub).u8(Opcode.localTee).u32(fuel);
         trapIfFuelNegative();
         break;
       case EditKind.remapGlobal:
         out.u8(bytes[start]!).u32(value);
         break;
       case EditKind.returnToWrapper:
-        out.u8(Op.br).u32(value);
+        out.u8(Opcode.br).u32(value);
         break;
       case EditKind.functionEnd:
-        out.u8(Op.end);
+        out.u8(Opcode.end);
         if (stackCharge > 0) {
-          out.u8(Op.globalGet).u32(STACK_GLOBAL_INDEX).u8(Op.i32Const).signed(stackCharge).u8(Op.i32Add);
-          out.u8(Op.globalSet).u32(STACK_GLOBAL_INDEX);
+          out.u8(Opcode.globalGet).u32(STACK_GLOBAL_INDEX).u8(Opcode.i32Const).signed(stackCharge).u8(Opcode.i32Add);
+          out.u8(Opcode.globalSet).u32(STACK_GLOBAL_INDEX);
         }
-        out.u8(Op.localGet).u32(fuel).u8(Op.globalSet).u32(FUEL_GLOBAL_INDEX);
+        out.u8(Opcode.localGet).u32(fuel).u8(Opcode.globalSet).u32(FUEL_GLOBAL_INDEX);
         if (checkOnReturn) {
-          out.u8(Op.localGet).u32(fuel);
+          out.u8(Opcode.localGet).u32(fuel);
           trapIfFuelNegative();
         }
-        out.u8(Op.end);
+        out.u8(Opcode.end);
         break;
     }
   }
