@@ -2,13 +2,11 @@ import type { HostImportName } from '../../../host-api/abi/imports.js';
 import { AdmissionError } from './admission-error.js';
 import { DEFAULT_ADMISSION_OPTIONS, type AdmissionOptions } from './admission-options.js';
 import { readModule } from './binary/module-reader.js';
-import type { ExportKind, FunctionType } from './binary/module-types.js';
+import type { ExportKind } from './binary/module-types.js';
 import type { ValueTypeCode } from './binary/wasm-constants.js';
 import { checkHostImports } from './checks/host-imports.js';
 import { checkResourceLimits } from './checks/resource-limits.js';
-import { analyseFunction } from './metering/analyse-function.js';
-import { hostEntryPoints } from './metering/host-entry-points.js';
-import { stackCharges } from './metering/stack-charges.js';
+import { planMetering } from './metering/plan-metering.js';
 import { RESERVED_EXPORT_PREFIX, exportGlobalsOnly, globalExportName, mutableGlobalIndices, rewriteModule } from './rewrite-module.js';
 import { WebAssemblyJs } from './webassembly-api.js';
 
@@ -58,22 +56,10 @@ export function admitModule(bytes: Uint8Array, options: AdmissionOptions = {}): 
   }
   const imports = checkHostImports(module);
   const memoryMaximum = checkResourceLimits(module, limits);
-  const functions = {
-    types: module.types,
-    functionTypes: [...module.imports.map((i) => i.typeIndex), ...module.functionTypes].map((typeIndex, index) =>
-      typeOf(module.types, typeIndex, index),
-    ),
-  };
-  const plans = module.bodies.map((body, i) => analyseFunction(bytes, body, module.imports.length + i, functions));
+  const { plans, stackCharges, entryPoints } = planMetering(module);
   confirmValid(bytes, 'module');
 
-  const metered = rewriteModule(module, {
-    plans,
-    stackCharges: stackCharges(plans),
-    checksOnReturn: hostEntryPoints(module),
-    memoryMaximum,
-    bulkShift,
-  });
+  const metered = rewriteModule(module, { plans, stackCharges, checksOnReturn: entryPoints, memoryMaximum, bulkShift });
   confirmValid(metered, 'metered module');
 
   const memory = module.memories[0];
@@ -86,12 +72,6 @@ export function admitModule(bytes: Uint8Array, options: AdmissionOptions = {}): 
     resettable: plans.every((plan) => !plan.usesSegmentState),
     unmeteredBytes: () => exportGlobalsOnly(module),
   };
-}
-
-function typeOf(types: readonly FunctionType[], typeIndex: number, functionIndex: number): FunctionType {
-  const type = types[typeIndex];
-  if (type === undefined) throw new AdmissionError('WASM_INVALID', `function ${functionIndex} names missing type ${typeIndex}`);
-  return type;
 }
 
 /** The engine's validator has the last word; compiling is only needed to get its reason. */

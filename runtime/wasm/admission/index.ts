@@ -8,10 +8,12 @@
 //   WASM_FORBIDDEN_IMPORT, WASM_FORBIDDEN_FEATURE, WASM_LIMIT) and a message naming the reason.
 // - The returned bytes are metered: the memory maximum is capped, every function charges fuel
 //   (one unit per instruction, structure free, bulk memory one more per 64 bytes; charged per
-//   region up front, so an early exit may pay for code it skipped, identically on every node) and
-//   reserves an upper-bound estimate of its stack frame. The counters are two mutable globals
-//   imported from module `tsibase` (`fuel` i64, `stack` i32, bytes left) shared by all
-//   instances of one execution context.
+//   region up front, so an early exit may pay for code it skipped, identically on every node), and
+//   every frame (an upper-bound estimate) counts against a stack budget: functions that break the
+//   cycles of calls, those the host calls and a few more reserve their frame plus the deepest
+//   chain of the other functions they can call, which reserve nothing. The counters are two
+//   mutable globals imported from module `tsibase` (`fuel` i64, `stack` i32, bytes left) shared
+//   by all instances of one execution context.
 // - Running metered code: one ExecutionMeter per context (createMeterGlobals when instances
 //   outlive a context and the counters are reloaded per context); pass its importObject() next to
 //   the `env` functions. A trap while a counter is below zero is that limit: `catch (e) { throw

@@ -10,7 +10,7 @@ import type {
   SectionRange,
   WasmModule,
 } from './module-types.js';
-import { skipConstantExpression, skipElementExpression } from './read-constant-expression.js';
+import { skipConstantExpression, readElementExpression } from './read-constant-expression.js';
 import { readValueType } from './read-value-type.js';
 import {
   EXTERNAL_KIND_NAMES,
@@ -45,6 +45,7 @@ class ModuleReader {
   private readonly globals: GlobalDefinition[] = [];
   private readonly exports: Export[] = [];
   private readonly bodies: BodyRange[] = [];
+  private readonly tableFunctions: number[] = [];
   private start: number | undefined;
 
   constructor(private readonly bytes: Uint8Array) {
@@ -89,6 +90,7 @@ class ModuleReader {
       globals: this.globals,
       exports: this.exports,
       start: this.start,
+      tableFunctions: this.tableFunctions,
       bodies: this.bodies,
     };
   }
@@ -257,7 +259,10 @@ class ModuleReader {
         throw malformed(`invalid element type 0x${type.toString(16)}`, typeOffset);
       }
     }
-    this.readVector(r, expressions ? () => skipElementExpression(r) : () => r.u32());
+    this.readVector(r, () => {
+      const index = expressions ? readElementExpression(r) : r.u32();
+      if (index !== undefined) this.tableFunctions.push(index);
+    });
   }
 
   private readBody(r: ByteReader): void {

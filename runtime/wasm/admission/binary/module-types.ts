@@ -62,5 +62,7 @@ export interface WasmModule {
   readonly exports: readonly Export[];
   /** Function the start section names. */
   readonly start: number | undefined;
+  /** Functions the element segments name: all that call_indirect can reach. */
+  readonly tableFunctions: readonly number[];
   readonly bodies: readonly BodyRange[];
 }

@@ -46,15 +46,17 @@ export function skipConstantExpression(reader: ByteReader, where: string): void 
 /** i32/i64 const, add, sub, mul: the instructions the extended-const proposal allows. */
 const EXTENDED_CONSTANT_OPCODES = new Set([0x41, 0x42, 0x6a, 0x6b, 0x6c, 0x7c, 0x7d, 0x7e]);
 
-/** Steps over one element of an expression-encoded element segment: `ref.func i` or `ref.null func`. */
-export function skipElementExpression(reader: ByteReader): void {
+/** One element of an expression-encoded element segment: `ref.func i` gives i, `ref.null func` undefined. */
+export function readElementExpression(reader: ByteReader): number | undefined {
   const start = reader.offset;
   const opcode = reader.u8();
-  if (opcode === 0xd2) reader.u32();
+  let index: number | undefined;
+  if (opcode === 0xd2) index = reader.u32();
   else if (opcode !== 0xd0 || reader.u8() !== FUNCREF) {
     throw malformed('element expression must be ref.func or ref.null func', start);
   }
   if (reader.u8() !== END) throw malformed('element expression must end after one reference', start);
+  return index;
 }
 
 function invalidConstant(where: string): AdmissionError {

@@ -43,8 +43,10 @@ export interface FunctionPlan {
   readonly scratchLocal: number;
   /** Estimated size of the function's own stack frame. */
   readonly frameBytes: number;
-  /** Whether the body contains call or call_indirect (a leaf makes no calls). */
-  readonly makesCalls: boolean;
+  /** Functions the body calls directly (imports included), each once. */
+  readonly directCallees: readonly number[];
+  /** Whether the body contains call_indirect (it may call any function of the table). */
+  readonly callsIndirectly: boolean;
   /**
    * Whether the body reads segments or changes the table (memory.init, table.init, table.copy):
    * then an instance's state is more than its memory and globals, and it cannot be reset.
@@ -116,7 +118,8 @@ class FunctionAnalysis {
   private region = UNREACHABLE;
   private height = 0;
   private maxHeight = 0;
-  private makesCalls = false;
+  private readonly directCallees = new Set<number>();
+  private callsIndirectly = false;
   private usesSegmentState = false;
   private hasLoops = false;
   private usesVectors = false;
@@ -151,7 +154,7 @@ class FunctionAnalysis {
     }
     if (!r.atEnd()) throw malformed(`code after the final end of ${this.where}`, r.offset);
     // Without loops or calls a body runs through at most once: charging it is enough.
-    if (!this.hasLoops && !this.makesCalls) this.edits[entryEdit + 2] = EditKind.charge;
+    if (!this.hasLoops && this.directCallees.size === 0 && !this.callsIndirectly) this.edits[entryEdit + 2] = EditKind.charge;
 
     return {
       type: this.type,
@@ -166,7 +169,8 @@ class FunctionAnalysis {
         maxOperandDepth: this.maxHeight + METER_OPERAND_SLOTS,
         usesVectors: this.usesVectors || locals.vectors > 0,
       }),
-      makesCalls: this.makesCalls,
+      directCallees: [...this.directCallees],
+      callsIndirectly: this.callsIndirectly,
       usesSegmentState: this.usesSegmentState,
       edits: this.edits,
     };
@@ -211,7 +215,8 @@ class FunctionAnalysis {
         if (callee === undefined) {
           throw new AdmissionError('WASM_INVALID', `${info.name} in ${this.where} names missing ${direct ? 'function' : 'type'} ${ins.index}`);
         }
-        this.makesCalls = true;
+        if (direct) this.directCallees.add(ins.index);
+        else this.callsIndirectly = true;
         this.edit(ins.start, ins.start, EditKind.storeFuelBeforeCall);
         this.popPush(callee.params.length + info.pops, callee.results.length);
         this.edit(end, end, EditKind.loadFuelAfterCall);
