@@ -62,6 +62,17 @@ test('a header a chain service may not set, and a status out of range, are 500s'
   assert.is(status.text(), 'Invalid status code');
 });
 
+test('a reply header or content type Node cannot write is a 500 naming it, and the node serves on', async (ctx) => {
+  const value = await get(ctx, 'probe', '/bad-header-value');
+  assert.is(value.status, 500);
+  assert.is(value.text(), 'Invalid reply header: Invalid character in header content [&quot;Cache-Control&quot;]');
+  assert.is(value.headers['x-injected'], undefined);
+  const type = await get(ctx, 'probe', '/bad-content-type');
+  assert.is(type.status, 500);
+  assert.match(type.text(), /Invalid reply header: .*Content-Type/);
+  assert.is((await get(ctx, 'probe', '/reply')).status, 201);
+});
+
 test('sendReply during serveSys answers the request; the return value is then not used', async (ctx) => {
   const r = await get(ctx, 'probe', '/send');
   assert.is(r.status, 200);

@@ -26,6 +26,8 @@ export class Probe {
     if (path == "/abort") abort("probe refused");
     if (path == "/bad-header") return HttpReply.text("x").withHeader("X-Custom", "1");
     if (path == "/bad-status") return HttpReply.text("x", "text/plain", 99);
+    if (path == "/bad-header-value") return HttpReply.text("x").withHeader("Cache-Control", "no-store\r\nX-Injected: 1");
+    if (path == "/bad-content-type") return HttpReply.text("x", "text/plain\n");
     if (path == "/send") {
       new HttpActor().sendReply(socket.get(), HttpReply.text("sent"));
       return HttpReply.text("ignored");
