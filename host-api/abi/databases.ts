@@ -21,6 +21,11 @@ export type DbId = (typeof DbId)[keyof typeof DbId];
 /** transaction = TX, speculative = SPEC, rpc = RPC (queries), callback = CB, verify = VER. */
 export type Mode = 'transaction' | 'speculative' | 'rpc' | 'callback' | 'verify';
 
+/** Modes that run a transaction, applied or tried: the ones whose traces are reported. */
+export function isTransactionMode(mode: Mode): boolean {
+  return mode === 'transaction' || mode === 'speculative';
+}
+
 /** Modes that see the subjective database, sockets, the clock and randomness. */
 export function isSubjectiveMode(mode: Mode): boolean {
   return mode === 'rpc' || mode === 'callback';

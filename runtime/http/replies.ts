@@ -26,9 +26,8 @@ interface QueuedReply {
   readonly body: Uint8Array;
 }
 
-/** Replies written in this turn of the event loop, sent at its end; their responses are answered. */
+/** Replies written in this turn of the event loop, sent at its end. */
 let queued: QueuedReply[] = [];
-const answeredResponses = new WeakSet<ServerResponse>();
 
 /**
  * Replies leave together at the end of the event-loop turn that wrote them (setImmediate runs
@@ -45,16 +44,15 @@ function sendQueued(): void {
   }
 }
 
-/** Whether a reply for `res` was written (sent or about to leave). */
+/** Whether a reply for `res` was written (sent or about to leave); asked on error paths only. */
 export function isAnswered(res: ServerResponse): boolean {
-  return res.headersSent || answeredResponses.has(res);
+  return res.headersSent || queued.some((reply) => reply.res === res);
 }
 
 export function reply(res: ServerResponse, status: number, contentType: string | undefined, body: Uint8Array | string, headers: Headers = {}): void {
   const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
   const all: Headers = { ...headers, 'Content-Length': String(bytes.length) };
   if (contentType !== undefined) all['Content-Type'] = contentType;
-  answeredResponses.add(res);
   if (queued.length === 0) setImmediate(sendQueued);
   queued.push({ res, status, headers: all, body: bytes });
 }

@@ -1,4 +1,4 @@
-import { CodeFlags, Limits, isSubjectiveMode, type Mode } from '../../host-api/abi/databases.js';
+import { CodeFlags, Limits, isSubjectiveMode, isTransactionMode, type Mode } from '../../host-api/abi/databases.js';
 import { accountNameFromNumber } from '../../host-api/names/index.js';
 import { FracpackError } from '../../host-api/fracpack/index.js';
 import { Action, type ActionTrace } from '../../host-api/types/index.js';
@@ -65,6 +65,11 @@ export class ExecutionContext {
   maxTransactionTime: bigint | undefined;
   /** Monotonic time (ns) when the context began; taken only where services may ask for CPU time. */
   readonly startedAt: bigint | undefined;
+  /**
+   * Whether traces get each action's time: only transactions report their traces (other
+   * contexts keep theirs for the console), and reading the clock costs a query measurably.
+   */
+  private readonly timesActions: boolean;
 
   private limits: SizeLimits | undefined;
   private temporaryDb: TemporaryDb | undefined;
@@ -84,6 +89,7 @@ export class ExecutionContext {
     this.meter = new ExecutionMeter(options.budget ?? { fuel: DEFAULT_FUEL }, this.engine.meterGlobals);
     this.fuelLeft = this.meter.budget.fuel;
     this.startedAt = isSubjectiveMode(this.mode) ? process.hrtime.bigint() : undefined;
+    this.timesActions = isTransactionMode(this.mode);
   }
 
   /** Fuel the context has used so far (read between runs). */
@@ -190,7 +196,7 @@ export class ExecutionContext {
     trace: ActionTrace = newActionTrace(action),
   ): Uint8Array {
     if (parentTrace) appendAction(parentTrace, trace);
-    const started = process.hrtime.bigint();
+    const started = this.timesActions ? process.hrtime.bigint() : 0n;
     try {
       const instance = this.instanceOf(action.service);
       const frame: Frame = { instance, packedAction: packed, trace, subjectiveDepth: this.subjectiveViews.length, retval: EMPTY };
@@ -212,7 +218,7 @@ export class ExecutionContext {
       trace.error = error.message;
       throw error;
     } finally {
-      trace.totalTime = process.hrtime.bigint() - started;
+      if (this.timesActions) trace.totalTime = process.hrtime.bigint() - started;
     }
   }
 

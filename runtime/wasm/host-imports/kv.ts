@@ -8,10 +8,11 @@ import { validateNativeWrite } from './native-rows.js';
 
 /** kvGreaterEqual / kvLessThan: the same checks around the store's lookup of that name. */
 function orderedLookup(host: HostBinding, name: string, lookup: 'greaterEqual' | 'lessThan') {
+  const keyWhat = `${name} key`;
   return (db: number, kptr: number, klen: number, match: number): number => {
     const ctx = host.context;
     const inst = ctx.frame.instance;
-    const key = inst.view(kptr, klen, `${name} key`);
+    const key = inst.view(kptr, klen, keyWhat);
     checkRead(ctx, inst, name, db, key, match);
     const entry = backingDb(ctx, db)[lookup](db, key, match >>> 0);
     return inst.resultOrNone(entry?.value, entry?.key);
