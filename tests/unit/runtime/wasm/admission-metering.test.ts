@@ -218,6 +218,23 @@ test('a budget that is exactly enough returns normally; one less traps', async (
   assert.is(limitCode(short.meter, thrown(() => short.exports.three!())), 'WASM_FUEL_EXHAUSTED');
 });
 
+test('fuel counts exactly across calls in and out of loops; recursion without loops runs out of fuel too', async () => {
+  const bytes = await wat(`(module
+    (func $inc (param i32) (result i32) (i32.add (local.get 0) (i32.const 1)))
+    (func $count (param i32) (result i32) (local i32)
+      (loop $l (local.set 1 (call $inc (local.get 1))) (br_if $l (i32.lt_u (local.get 1) (local.get 0))))
+      (local.get 1))
+    (func $down (export "down") (param i32) (result i32) (i32.add (call $down (local.get 0)) (i32.const 1)))
+    (func (export "run") (param i32) (result i32) (i32.add (call $count (local.get 0)) (i32.const 0))))`);
+  const { exports, meter } = instantiateMetered(bytes, BIG);
+  assert.is(exports.run!(10), 10);
+  // run 4, count 7 per iteration and 1 after the loop, inc 3 per call
+  assert.is(meter.consumedFuel(), 4n + 70n + 1n + 30n);
+  // Recursion without loops runs out of fuel (not stack) when fuel is the smaller budget.
+  const short = instantiateMetered(bytes, { fuel: 1000n, stackBytes: DEFAULT_STACK_BYTES });
+  assert.is(limitCode(short.meter, thrown(() => short.exports.down!(0))), 'WASM_FUEL_EXHAUSTED');
+});
+
 test('bulk memory operations cost one unit per 64 bytes on top of their instruction', async () => {
   const bytes = await wat('(module (memory 1) (func (export "fill") (param i32) (memory.fill (i32.const 0) (i32.const 0) (local.get 0))))');
   const fuelFor = (n: number) => {
