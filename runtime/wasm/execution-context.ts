@@ -67,7 +67,8 @@ export class ExecutionContext {
   readonly startedAt: bigint | undefined;
   /**
    * Whether traces get each action's time: only transactions report their traces (other
-   * contexts keep theirs for the console), and reading the clock costs a query measurably.
+   * contexts keep theirs for the console), and the clock read twice per action showed in
+   * profiles of queries (0.6% of the in-process http query).
    */
   private readonly timesActions: boolean;
 

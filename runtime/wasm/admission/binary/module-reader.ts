@@ -10,7 +10,7 @@ import type {
   SectionRange,
   WasmModule,
 } from './module-types.js';
-import { skipConstantExpression, readElementExpression } from './read-constant-expression.js';
+import { readElementExpression, skipConstantExpression } from './read-constant-expression.js';
 import { readValueType } from './read-value-type.js';
 import {
   EXTERNAL_KIND_NAMES,
