@@ -8,10 +8,11 @@ import type { FunctionPlan } from './analyse-function.js';
 const UNCOUNTED_DEPTH_BYTES = 2048;
 
 /**
- * Edges looked at while choosing the functions that break cycles; past it, every function left
- * in a cycle accounts. Bounds admission time on huge tangled modules, identically on every node.
+ * Steps (functions and edges looked at) allowed while choosing the functions that break
+ * cycles; past it, every function left in a cycle accounts. Bounds admission time on huge
+ * tangled modules (tens of ms), identically on every node.
  */
-const CYCLE_BREAKING_WORK = 4_000_000;
+const CYCLE_BREAKING_WORK = 1_000_000;
 
 export interface CallGraph {
   /** Imported functions, which come first in the function index space. */
@@ -82,7 +83,8 @@ function cycleBreakers(callees: readonly (readonly number[])[]): boolean[] {
     const inside = new Set(component);
     const edges = (f: number) => callees[f]!.filter((callee) => inside.has(callee) && !taken[callee]);
     if (component.length === 1 && !edges(component[0]!).includes(component[0]!)) continue;
-    work -= component.reduce((sum, f) => sum + callees[f]!.length, 0);
+    // Each round walks the component's edges a few times (degrees, scores, components).
+    work -= component.length + 4 * component.reduce((sum, f) => sum + callees[f]!.length, 0);
     if (work < 0) {
       for (const f of component) taken[f] = true;
       continue;
