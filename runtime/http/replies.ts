@@ -1,4 +1,4 @@
-import type { ServerResponse } from 'node:http';
+import { validateHeaderName, validateHeaderValue, type ServerResponse } from 'node:http';
 
 // Writing replies: CORS header sets of http.md §3 and the common body kinds.
 
@@ -49,10 +49,20 @@ export function isAnswered(res: ServerResponse): boolean {
   return res.headersSent || queued.some((reply) => reply.res === res);
 }
 
+/**
+ * Queues a reply for the end of the turn. Throws at once (Node's ERR_INVALID_CHAR and kin) for
+ * a header Node would refuse: the batch is written where no handler could answer for it.
+ */
 export function reply(res: ServerResponse, status: number, contentType: string | undefined, body: Uint8Array | string, headers: Headers = {}): void {
   const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
   const all: Headers = { ...headers, 'Content-Length': String(bytes.length) };
   if (contentType !== undefined) all['Content-Type'] = contentType;
+  for (const name in all) {
+    validateHeaderName(name);
+    const value = all[name]!;
+    if (Array.isArray(value)) for (const v of value) validateHeaderValue(name, v);
+    else validateHeaderValue(name, value);
+  }
   if (queued.length === 0) setImmediate(sendQueued);
   queued.push({ res, status, headers: all, body: bytes });
 }

@@ -4,7 +4,7 @@ import { EDIT_STRIDE, EditKind, type FunctionPlan } from './analyse-function.js'
 import { FUEL_GLOBAL_INDEX, STACK_GLOBAL_INDEX } from './meter-imports.js';
 
 export interface MeteringShape {
-  /** Stack bytes the function reserves; 0 for none (small leaves, see stack-charges.ts). */
+  /** Stack bytes the function reserves; 0 for none (a caller reserves for it, see stack-charges.ts). */
   readonly stackCharge: number;
   /** Trap on return when fuel is negative (functions the host calls, see host-entry-points.ts). */
   readonly checkOnReturn: boolean;

@@ -47,12 +47,13 @@ export function stackCharges(plans: readonly FunctionPlan[], graph: CallGraph): 
   // Without the calls into accounting functions the graph has no cycle: each component is one
   // function, and callees come first.
   const uncountedCallees = callees.map((list) => list.filter((f) => !accounts[f]));
-  for (const [f] of componentsCalleesFirst(allFunctions(plans.length), (f) => uncountedCallees[f]!)) {
+  for (const component of componentsCalleesFirst(allFunctions(plans.length), (f) => uncountedCallees[f]!)) {
+    const f = component[0]!;
     let below = 0;
-    for (const callee of uncountedCallees[f!]!) below = Math.max(below, uncountedDepth[callee]!);
-    const depth = plans[f!]!.frameBytes + below;
-    if (accounts[f!] || depth > UNCOUNTED_DEPTH_BYTES) charges[f!] = depth;
-    else uncountedDepth[f!] = depth;
+    for (const callee of uncountedCallees[f]!) below = Math.max(below, uncountedDepth[callee]!);
+    const depth = plans[f]!.frameBytes + below;
+    if (accounts[f] || depth > UNCOUNTED_DEPTH_BYTES) charges[f] = depth;
+    else uncountedDepth[f] = depth;
   }
   return charges;
 }
@@ -80,27 +81,28 @@ function cycleBreakers(callees: readonly (readonly number[])[]): boolean[] {
   const pending = componentsCalleesFirst(allFunctions(callees.length), (f) => callees[f]!);
   while (pending.length > 0) {
     const component = pending.pop()!;
-    const inside = new Set(component);
-    const edges = (f: number) => callees[f]!.filter((callee) => inside.has(callee) && !taken[callee]);
-    if (component.length === 1 && !edges(component[0]!).includes(component[0]!)) continue;
+    if (component.length === 1 && !callees[component[0]!]!.includes(component[0]!)) continue;
     // Each round walks the component's edges a few times (degrees, scores, components).
     work -= component.length + 4 * component.reduce((sum, f) => sum + callees[f]!.length, 0);
     if (work < 0) {
       for (const f of component) taken[f] = true;
       continue;
     }
+    // The calls inside the component (its members are not taken yet).
+    const inside = new Set(component);
+    const edges = new Map(component.map((f) => [f, callees[f]!.filter((callee) => inside.has(callee))]));
     const inDegree = new Map<number, number>();
-    for (const f of component) for (const callee of edges(f)) inDegree.set(callee, (inDegree.get(callee) ?? 0) + 1);
+    for (const out of edges.values()) for (const callee of out) inDegree.set(callee, (inDegree.get(callee) ?? 0) + 1);
     let chosen = component[0]!;
     let best = -1;
-    for (const f of component) {
-      const out = edges(f);
+    for (const [f, out] of edges) {
       const score = out.includes(f) ? Infinity : (inDegree.get(f) ?? 0) * out.length;
       if (score > best || (score === best && f < chosen)) [chosen, best] = [f, score];
     }
     taken[chosen] = true;
+    // Calls into the chosen function leave the rest and are ignored there.
     const rest = component.filter((f) => f !== chosen);
-    pending.push(...componentsCalleesFirst(rest, edges));
+    pending.push(...componentsCalleesFirst(rest, (f) => edges.get(f)!));
   }
   return taken;
 }
