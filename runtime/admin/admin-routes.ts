@@ -1,13 +1,13 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { escapeHtml, isAnswered, methodNotAllowed, text } from '../http/replies.js';
+import { escapeHtml, methodNotAllowed, text } from '../http/replies.js';
 import { ConfigError } from '../config/errors.js';
+import type { WireRequest, WireResponse } from '../http/wire/index.js';
 import { KeysError, keysErrorHttpStatus } from '../keys/errors.js';
 import { AdminError } from './admin-error.js';
 
 /** One admin endpoint: the methods it takes (as an Allow header lists them) and its handler. */
 export interface AdminEndpoint {
   readonly allow: string;
-  handle(req: IncomingMessage, res: ServerResponse): Promise<void> | void;
+  handle(req: WireRequest, res: WireResponse): Promise<void> | void;
 }
 
 /** An error that carries the HTTP status it should be answered with. */
@@ -30,10 +30,10 @@ export class AdminRoutes {
   ) {}
 
   /** Answers the request; false when no endpoint has this path. */
-  async serve(req: IncomingMessage, res: ServerResponse, target: string, path: string): Promise<boolean> {
+  async serve(req: WireRequest, res: WireResponse, target: string, path: string): Promise<boolean> {
     const endpoint = this.endpoints.get(path);
     if (!endpoint) return false;
-    const method = req.method ?? '';
+    const method = req.method;
     if (!endpoint.allow.split(', ').includes(method)) {
       if (this.style === 'native') methodNotAllowed(res, target, method, endpoint.allow);
       else text(res, 405, `The resource '${escapeHtml(target)}' does not accept the method ${escapeHtml(method)}.\n`);
@@ -44,8 +44,7 @@ export class AdminRoutes {
     } catch (err) {
       const status = statusOf(err);
       if (status === undefined) throw err;
-      // The rest of a refused body is not needed; the connection closes after the reply.
-      if (!isAnswered(res)) text(res, status, (err as Error).message, req.complete ? {} : { Connection: 'close' });
+      if (!res.answered) text(res, status, (err as Error).message);
     }
     return true;
   }

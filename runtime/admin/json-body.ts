@@ -1,5 +1,5 @@
-import type { IncomingMessage } from 'node:http';
-import { mediaType, readBody } from '../http/read-body.js';
+import { mediaType } from '../http/media-type.js';
+import type { WireRequest } from '../http/wire/index.js';
 import { AdminError } from './admin-error.js';
 
 // The admin API speaks JSON (seed 2 §1); bodies of another type are a 415 (http.md §3).
@@ -7,11 +7,11 @@ import { AdminError } from './admin-error.js';
 export type JsonObject = Record<string, unknown>;
 
 /** The request's JSON body; AdminError for a wrong Content-Type (415) or malformed JSON (400). */
-export async function readJson(req: IncomingMessage): Promise<unknown> {
+export async function readJson(req: WireRequest): Promise<unknown> {
   if (mediaType(req) !== 'application/json') {
     throw new AdminError('ADMIN_BAD_CONTENT_TYPE', 'Content-Type must be application/json\n');
   }
-  const text = new TextDecoder().decode(await readBody(req));
+  const text = new TextDecoder().decode(req.body);
   try {
     return JSON.parse(text);
   } catch (err) {
@@ -20,7 +20,7 @@ export async function readJson(req: IncomingMessage): Promise<unknown> {
 }
 
 /** The body as a JSON object; 400 when it is another JSON value. */
-export async function readJsonObject(req: IncomingMessage): Promise<JsonObject> {
+export async function readJsonObject(req: WireRequest): Promise<JsonObject> {
   const value = await readJson(req);
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new AdminError('ADMIN_BAD_REQUEST', 'the body must be a JSON object');

@@ -2,11 +2,12 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import { hasForeignOrigin, isAdminRequest } from '../http/admin-access.js';
+import type { WireRequest } from '../http/wire/index.js';
 import { LogWebSocketSession, type LogSubscriptions } from '../log/index.js';
 
 const LOG_PATH = '/native/admin/log';
 
-/** A bare HTTP reply on an upgrade socket, which has no ServerResponse. */
+/** A bare HTTP reply on an upgrade socket, which has no WireResponse. */
 function refuse(socket: Duplex, status: string, body: string): void {
   socket.end(`HTTP/1.1 ${status}\r\nContent-Type: text/html\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }
@@ -23,8 +24,8 @@ export class LogSockets {
   constructor(private readonly logging: LogSubscriptions) {}
 
   /** Takes an upgrade request for the log path; false for any other path. */
-  upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean {
-    if (new URL(req.url ?? '/', 'http://host').pathname !== LOG_PATH) return false;
+  upgrade(req: WireRequest, socket: Duplex, head: Buffer): boolean {
+    if (new URL(req.url, 'http://host').pathname !== LOG_PATH) return false;
     if (!isAdminRequest(req)) {
       refuse(socket, '401 Unauthorized', 'Not authorized');
       return true;
@@ -33,7 +34,8 @@ export class LogSockets {
       refuse(socket, '400 Bad Request', 'Cross origin request refused');
       return true;
     }
-    this.server.handleUpgrade(req, socket, head, (ws) => {
+    // ws reads the request's method, url and headers, which a WireRequest has as Node's does.
+    this.server.handleUpgrade(req as unknown as IncomingMessage, socket, head, (ws) => {
       const session = new LogWebSocketSession(this.logging, ws);
       this.sessions.add(session);
       ws.on('message', (data) => session.receive(data.toString()));

@@ -1,4 +1,4 @@
-import { json } from '../http/replies.js';
+import { json, reply } from '../http/replies.js';
 import type { AdminEndpoint } from './admin-routes.js';
 import { optionalBoolean, readJsonObject } from './json-body.js';
 import type { NodeControl } from './node-control.js';
@@ -26,8 +26,8 @@ export function shutdownEndpoint(node: NodeControl): AdminEndpoint {
         soft: optionalBoolean(body, 'soft') ?? false,
       };
       if (request.force) return node.shutdown(request);
-      res.writeHead(200, { 'Content-Length': '0', Connection: 'close' });
-      res.end(() => node.shutdown(request));
+      res.onFinish(() => node.shutdown(request));
+      reply(res, 200, undefined, '', { Connection: 'close' });
     },
   };
 }

@@ -1,7 +1,7 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isIP } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { text } from './replies.js';
+import type { WireRequest, WireResponse } from './wire/index.js';
 
 // http.md §4 rule 1: the admin API is open to the machine itself (loopback peers, unix sockets,
 // or prefixes in PSIBASE_ADMIN_IP) when every forwarded-for address passes the same test.
@@ -16,7 +16,7 @@ function passes(address: string, prefixes: readonly string[]): boolean {
   return address === '::1' || (isIP(address) === 4 && address.startsWith('127.')) || prefixes.some((p) => address.startsWith(p));
 }
 
-function forwardedAddresses(req: IncomingMessage): string[] | undefined {
+function forwardedAddresses(req: WireRequest): string[] | undefined {
   const out: string[] = [];
   const xff = req.headers['x-forwarded-for'];
   if (xff) out.push(...(Array.isArray(xff) ? xff.join(',') : xff).split(',').map((s) => unmapped(s.trim())));
@@ -28,7 +28,7 @@ function forwardedAddresses(req: IncomingMessage): string[] | undefined {
   return out;
 }
 
-export function isAdminRequest(req: IncomingMessage, env: NodeJS.ProcessEnv = process.env): boolean {
+export function isAdminRequest(req: WireRequest, env: NodeJS.ProcessEnv = process.env): boolean {
   const prefixes = (env.PSIBASE_ADMIN_IP ?? '').split(',').map((s) => s.trim()).filter((p) => p !== '');
   const peer = req.socket.remoteAddress;
   // A unix socket has no remote address.
@@ -41,7 +41,7 @@ export function isAdminRequest(req: IncomingMessage, env: NodeJS.ProcessEnv = pr
  * A browser request from another site (http.md §3, §8): push_boot and the log socket take an
  * `Origin` only when it is the node's own, `<scheme>://<Host>` of this very connection.
  */
-export function hasForeignOrigin(req: IncomingMessage): boolean {
+export function hasForeignOrigin(req: WireRequest): boolean {
   const origin = req.headers.origin;
   const scheme = (req.socket as TLSSocket).encrypted ? 'https' : 'http';
   return origin !== undefined && origin !== `${scheme}://${req.headers.host}`;
@@ -51,6 +51,6 @@ export function hasForeignOrigin(req: IncomingMessage): boolean {
  * The refusal of a request that is not an admin's (http.md §4 rule 4). Without admin accounts or
  * a password file there is no way to authenticate, so no challenge is offered.
  */
-export function refuseAdmin(res: ServerResponse): void {
+export function refuseAdmin(res: WireResponse): void {
   text(res, 401, 'Not authorized');
 }

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:https';
+import { createServer, type Server } from 'node:tls';
 import { ConfigError } from '../config/errors.js';
 import type { TlsSpec } from '../config/server-config.js';
 import { resolveInNodeDir } from './node-dir-paths.js';
@@ -19,6 +19,7 @@ function readTlsFile(field: string, baseDir: string, path: string): Buffer {
 
 export function createHttpsServer(baseDir: string, tls: TlsSpec): Server {
   const options = {
+    ALPNProtocols: ['http/1.1'],
     cert: readTlsFile('tls.certificate', baseDir, tls.certificate!),
     key: readTlsFile('tls.key', baseDir, tls.key!),
     ...(tls.trustfiles?.length ? { ca: tls.trustfiles.map((f, i) => readTlsFile(`tls.trustfiles[${i}]`, baseDir, f)) } : {}),

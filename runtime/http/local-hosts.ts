@@ -1,9 +1,9 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import { basename, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AdminRoutes } from '../admin/admin-routes.js';
 import { StaticFiles } from './static-files.js';
+import type { WireRequest, WireResponse } from './wire/index.js';
 
 // Node-local hosts (http.md §1 step 2): `x-<name>.<root>` labels are reserved for code the node
 // runs itself, not the chain, so they work before boot and on every network alike.
@@ -13,7 +13,7 @@ export interface LocalHost {
   /** Only admins may use it (http.md §4). */
   readonly adminOnly: boolean;
   /** Answers the request; false when it has nothing for it (the node then answers 404). */
-  serve(req: IncomingMessage, res: ServerResponse, target: string, path: string): Promise<boolean>;
+  serve(req: WireRequest, res: WireResponse, target: string, path: string): Promise<boolean>;
 }
 
 /** The package's root directory (this file is dist/runtime/http/local-hosts.js). */

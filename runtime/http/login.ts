@@ -1,13 +1,13 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { bytesToHex } from '../../host-api/encoding/hex.js';
 import { FracpackError } from '../../host-api/fracpack/index.js';
 import { SignedTransaction, Transaction } from '../../host-api/types/index.js';
 import type { Chain } from '../chain/chain.js';
 import { LoginError } from '../chain/login.js';
-import { mediaType, readBody } from './read-body.js';
-import { echoCors, json, methodNotAllowed, reply, text, type Headers } from './replies.js';
+import { mediaType } from './media-type.js';
+import { echoCors, json, methodNotAllowed, reply, text } from './replies.js';
 import { secureOriginHost } from './session.js';
 import type { SessionTokens } from './session-tokens.js';
+import type { ReplyHeaders, WireRequest, WireResponse } from './wire/index.js';
 
 /** A SignedTransaction in JSON; its `transaction` may be the object itself or its packed hex. */
 function signedFromJson(body: Uint8Array): SignedTransaction {
@@ -19,7 +19,7 @@ function signedFromJson(body: Uint8Array): SignedTransaction {
 }
 
 /** Login replies carry CORS only for the supervisor's own secure origin (http.md §5). */
-function loginCors(req: IncomingMessage, rootHost: string): Headers {
+function loginCors(req: WireRequest, rootHost: string): ReplyHeaders {
   const origin = req.headers.origin;
   return origin && secureOriginHost(origin) === `supervisor.${rootHost}` ? echoCors(origin) : {};
 }
@@ -28,14 +28,14 @@ function loginCors(req: IncomingMessage, rootHost: string): Headers {
  * POST transact.<root>/login (seed 2 §4.2, chain.md §7): a signed login transaction, fracpack or
  * JSON, answered with a bearer token for `rootHost` when every check passes.
  */
-export async function login(chain: Chain, tokens: SessionTokens, req: IncomingMessage, res: ServerResponse, target: string, rootHost: string): Promise<void> {
+export async function login(chain: Chain, tokens: SessionTokens, req: WireRequest, res: WireResponse, target: string, rootHost: string): Promise<void> {
   const cors = loginCors(req, rootHost);
-  const method = req.method ?? '';
+  const method = req.method;
   if (method === 'OPTIONS') return reply(res, 200, undefined, '', cors);
   if (method !== 'POST') return methodNotAllowed(res, target, method, 'POST, OPTIONS', cors);
   const type = mediaType(req);
   if (type !== 'application/octet-stream' && type !== 'application/json') return text(res, 500, 'Expected a json or fracpack body', cors);
-  const body = await readBody(req);
+  const body = req.body;
   let signed: SignedTransaction;
   try {
     signed = type === 'application/json' ? signedFromJson(body) : SignedTransaction.unpack(body);

@@ -1,24 +1,24 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { TransactionTrace } from '../../host-api/types/index.js';
 import type { Chain } from '../chain/chain.js';
 import { ChainError } from '../chain/errors.js';
 import { hasForeignOrigin } from './admin-access.js';
-import { isOctetStream, readBody } from './read-body.js';
+import { isOctetStream } from './media-type.js';
 import { json, text } from './replies.js';
+import type { WireRequest, WireResponse } from './wire/index.js';
 
 /**
  * POST /native/admin/push_boot (chain.md §4, http.md §3): a fracpack List<SignedTransaction>
  * becomes block 2. Refusals of the chain (booted already, no producer) and failed boot
  * transactions come back as a 200 trace whose `error` says why; an undecodable body is a 500.
  */
-export async function pushBoot(chain: Chain, req: IncomingMessage, res: ServerResponse): Promise<void> {
+export async function pushBoot(chain: Chain, req: WireRequest, res: WireResponse): Promise<void> {
   if (!isOctetStream(req)) {
     return text(res, 415, 'Content-Type must be application/octet-stream\n');
   }
   if (hasForeignOrigin(req)) {
     return text(res, 400, 'Cross origin request refused');
   }
-  const body = await readBody(req);
+  const body = req.body;
   try {
     json(res, 200, TransactionTrace.toJson(chain.boot(body)));
   } catch (err) {

@@ -1,10 +1,10 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { TransactionTrace } from '../../host-api/types/index.js';
 import type { Chain } from '../chain/chain.js';
 import { ChainError } from '../chain/errors.js';
 import { prefersFracpack } from './accept.js';
-import { isOctetStream, readBody } from './read-body.js';
+import { isOctetStream } from './media-type.js';
 import { CORS_A, echoCors, escapeHtml, json, reply, text } from './replies.js';
+import type { WireRequest, WireResponse } from './wire/index.js';
 
 /**
  * POST transact.<root>/push_transaction (seed 2 §4.2, http.md §5): a packed SignedTransaction,
@@ -12,8 +12,8 @@ import { CORS_A, echoCors, escapeHtml, json, reply, text } from './replies.js';
  * prefers fracpack. Refusals before execution (bad wait_for, undecodable, proofs) are 500s.
  * `query` is the target's query string (`?wait_for=…`, or empty).
  */
-export async function pushTransaction(chain: Chain, req: IncomingMessage, res: ServerResponse, target: string, query: string): Promise<void> {
-  const method = req.method ?? '';
+export async function pushTransaction(chain: Chain, req: WireRequest, res: WireResponse, target: string, query: string): Promise<void> {
+  const method = req.method;
   if (method === 'OPTIONS') {
     const origin = req.headers.origin;
     return reply(res, 200, undefined, '', origin ? echoCors(origin) : CORS_A);
@@ -29,7 +29,7 @@ export async function pushTransaction(chain: Chain, req: IncomingMessage, res: S
   if (waitFor !== 'final' && waitFor !== 'applied') {
     return text(res, 500, `wait_for must be final or applied, not '${waitFor}'`, CORS_A);
   }
-  const body = await readBody(req);
+  const body = req.body;
   let trace;
   try {
     trace = await chain.push(body, waitFor);

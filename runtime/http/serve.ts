@@ -1,4 +1,3 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { accountNumberFromName } from '../../host-api/names/index.js';
 import type { HttpRequest } from '../../host-api/types/index.js';
 import { ServeArgs } from '../../host-api/types/native.js';
@@ -6,11 +5,11 @@ import type { Chain } from '../chain/chain.js';
 import { serviceCodeOf } from '../wasm/service-code.js';
 import { ExecutionContext } from '../wasm/execution-context.js';
 import { hostName } from './host-resolution.js';
-import { NO_BODY, hasNoBody, readBody } from './read-body.js';
 import { CORS_B, methodNotAllowed } from './replies.js';
 import { sessionToken, withoutSession } from './session.js';
 import type { SessionTokens } from './session-tokens.js';
 import type { HttpSockets } from './sockets.js';
+import type { WireRequest, WireResponse } from './wire/index.js';
 
 const HTTP = accountNumberFromName('http');
 
@@ -26,7 +25,7 @@ export function hasHttpService(chain: Chain): boolean {
 }
 
 /** The request as services see it: hidden headers, `Authorization` and the session cookie dropped. */
-function serviceRequest(req: IncomingMessage, host: string, body: Uint8Array): HttpRequest {
+function serviceRequest(req: WireRequest, host: string): HttpRequest {
   const headers: { name: string; value: string }[] = [];
   for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
     const name = req.rawHeaders[i]!;
@@ -36,11 +35,11 @@ function serviceRequest(req: IncomingMessage, host: string, body: Uint8Array): H
   }
   return {
     host,
-    method: req.method ?? '',
-    target: req.url ?? '',
+    method: req.method,
+    target: req.url,
     contentType: req.headers['content-type'] ?? '',
     headers,
-    body,
+    body: req.body,
   };
 }
 
@@ -50,17 +49,16 @@ function serviceRequest(req: IncomingMessage, host: string, body: Uint8Array): H
  * the request's socket, now or later (deferred); an abort answers 500 with its message, unless
  * a reply was already sent.
  */
-export async function serveThroughHttpService(
-  chain: Chain, sockets: HttpSockets, tokens: SessionTokens, req: IncomingMessage, res: ServerResponse, rootHost: string,
-): Promise<void> {
-  const target = req.url ?? '';
-  const method = req.method ?? '';
+export function serveThroughHttpService(
+  chain: Chain, sockets: HttpSockets, tokens: SessionTokens, req: WireRequest, res: WireResponse, rootHost: string,
+): void {
+  const target = req.url;
+  const method = req.method;
   if (!SERVICE_METHODS.has(method)) return methodNotAllowed(res, target, method, 'GET, POST, OPTIONS', CORS_B);
-  // A request without a body is served at once, without waiting for its empty body stream.
   const host = hostName(req.headers.host ?? '');
   const token = sessionToken(req, host);
   const user = token === undefined ? undefined : tokens.userOf(token, rootHost, Math.floor(Date.now() / 1000));
-  const request = serviceRequest(req, host, hasNoBody(req) ? NO_BODY : await readBody(req));
+  const request = serviceRequest(req, host);
   const socket = sockets.add(res);
   const view = sockets.forContext([socket]);
   const ctx = new ExecutionContext({ mode: 'rpc', store: chain.store, engine: chain.engine, sockets: view });

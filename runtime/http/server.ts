@@ -1,6 +1,4 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { Duplex } from 'node:stream';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import type { AdminRoutes } from '../admin/admin-routes.js';
 import { STATUS_PATH } from '../admin/status-endpoints.js';
 import type { Chain } from '../chain/chain.js';
@@ -9,20 +7,23 @@ import { isAdminRequest, refuseAdmin } from './admin-access.js';
 import { hostName, hostPort, resolveHost } from './host-resolution.js';
 import { createHttpsServer } from './https-server.js';
 import { resolveInNodeDir } from './node-dir-paths.js';
-import { RequestTooLarge } from './read-body.js';
 import type { LocalHost } from './local-hosts.js';
 import { login } from './login.js';
 import { pushTransaction } from './push-transaction.js';
-import { CORS_A, isAnswered, notFound, redirect, reply, text } from './replies.js';
+import { CORS_A, notFound, redirect, reply, text } from './replies.js';
 import { parseTarget } from './request-target.js';
 import { hasHttpService, serveThroughHttpService } from './serve.js';
 import type { SessionTokens } from './session-tokens.js';
 import type { HttpSockets } from './sockets.js';
 import { StaticFiles } from './static-files.js';
+import { WireServer, type WireRequest, type WireResponse } from './wire/index.js';
+
+/** http.md §1: requests are limited to 20 MiB. */
+const MAX_REQUEST_BYTES = 20 * 1024 * 1024;
 
 export interface ResponseLog {
   enabled(): boolean;
-  record(req: IncomingMessage, res: ServerResponse, micros: number): void;
+  record(req: WireRequest, res: WireResponse, micros: number): void;
 }
 
 export interface HttpServerOptions {
@@ -35,7 +36,7 @@ export interface HttpServerOptions {
   /** The `/native/admin/…` endpoints. */
   readonly adminRoutes: AdminRoutes;
   /** Websocket upgrades (the admin log); the node answers 404 to those it does not take. */
-  readonly onUpgrade?: (req: IncomingMessage, socket: Duplex, head: Buffer) => boolean;
+  readonly onUpgrade?: (req: WireRequest, socket: Socket, head: Buffer) => boolean;
   /** Where unexpected failures are reported (the client gets a 500 `exception: …`). */
   readonly onError?: (error: Error) => void;
   /** The request log: told of each request answered while it is enabled (asked as each request arrives). */
@@ -62,7 +63,7 @@ export interface LiveHttpSettings {
  * listener of the configuration (http, https, local sockets).
  */
 export class NodeHttpServer {
-  private readonly servers: Server[] = [];
+  private readonly servers: WireServer[] = [];
   /** The node's root hosts (http.md §1), longest match wins; set by `configure`. */
   private hosts: readonly string[] = [];
   private staticHosts = new Map<string, StaticFiles>();
@@ -74,10 +75,10 @@ export class NodeHttpServer {
   configure(settings: LiveHttpSettings, baseDir: string): void {
     this.hosts = settings.hosts;
     this.staticHosts = new Map(settings.services.map((s) => [s.host, new StaticFiles(resolveInNodeDir(baseDir, s.root))]));
-    // Node's keep-alive timer closes a connection idle between requests and announces
+    // Connections idle between requests close after the timeout, which replies announce in
     // `Keep-Alive: timeout=<s>` (http.md §2); 0 turns both off.
     this.keepAliveMs = settings.httpTimeoutUs === null ? 0 : Math.max(1, Math.round(settings.httpTimeoutUs / 1000));
-    for (const server of this.servers) server.keepAliveTimeout = this.keepAliveMs;
+    for (const server of this.servers) server.keepAliveMs = this.keepAliveMs;
   }
 
   /**
@@ -85,61 +86,45 @@ export class NodeHttpServer {
    * spec with the address and port it really got. TLS files that do not serve are a ConfigError.
    */
   async listen(spec: ListenSpec, baseDir: string, tls?: TlsSpec): Promise<ListenSpec> {
-    const server = spec.protocol === 'https' ? createHttpsServer(baseDir, tls!) : createServer();
-    server.on('request', (req: IncomingMessage, res: ServerResponse) => this.onRequest(req, res));
-    server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-      if (this.options.onUpgrade?.(req, socket, head)) return;
-      socket.end(`HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
-    });
-    server.keepAliveTimeout = this.keepAliveMs;
+    const server = new WireServer(spec.protocol === 'https' ? createHttpsServer(baseDir, tls!) : createServer(), {
+      request: (req, res) => this.onRequest(req, res),
+      upgrade: (req, socket, head) => this.options.onUpgrade?.(req, socket, head) ?? false,
+    }, MAX_REQUEST_BYTES);
+    server.keepAliveMs = this.keepAliveMs;
     this.servers.push(server);
-    return new Promise((resolve, reject) => {
-      server.once('error', reject);
-      const done = () => {
-        server.off('error', reject);
-        if (spec.protocol === 'local') return resolve(spec);
-        const address = server.address() as AddressInfo;
-        resolve({ protocol: spec.protocol, address: address.address, port: address.port });
-      };
-      if (spec.protocol === 'local') server.listen(resolveInNodeDir(baseDir, spec.path), done);
-      else server.listen(spec.port, spec.address, done);
-    });
+    if (spec.protocol === 'local') {
+      await server.listen({ path: resolveInNodeDir(baseDir, spec.path) });
+      return spec;
+    }
+    const address = await server.listen({ port: spec.port, address: spec.address }) as AddressInfo;
+    return { protocol: spec.protocol, address: address.address, port: address.port };
   }
 
   /** Stops listening. Open connections are closed; with `force` they are dropped without a reply. */
   close(force = false): Promise<void> {
-    return Promise.all(this.servers.map((server) => new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      if (force) server.closeAllConnections();
-      else server.closeIdleConnections();
-    }))).then(() => undefined);
+    return Promise.all(this.servers.map((server) => server.close(force))).then(() => undefined);
   }
 
   /** Drops every connection at once, the requesting one included (shutdown with `force`). */
   dropConnections(): void {
-    for (const server of this.servers) server.closeAllConnections();
+    for (const server of this.servers) server.dropConnections();
   }
 
-  private onRequest(req: IncomingMessage, res: ServerResponse): void {
+  private onRequest(req: WireRequest, res: WireResponse): void {
     const log = this.options.responseLog;
     // Watching for the end of every request costs a listener each: only while the log wants them.
     if (log?.enabled()) {
       const started = performance.now();
-      res.once('finish', () => log.record(req, res, Math.round((performance.now() - started) * 1000)));
+      res.onFinish(() => log.record(req, res, Math.round((performance.now() - started) * 1000)));
     }
     this.handle(req, res).catch((err: Error) => {
-      if (err instanceof RequestTooLarge) {
-        // The rest of the body is not read: answer, then close the connection.
-        if (!isAnswered(res)) text(res, 413, err.message, { Connection: 'close' });
-        return;
-      }
       this.options.onError?.(err);
-      if (!isAnswered(res)) text(res, 500, `exception: ${err.message}`);
+      if (!res.answered) text(res, 500, `exception: ${err.message}`);
     });
   }
 
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const target = req.url ?? '';
+  private async handle(req: WireRequest, res: WireResponse): Promise<void> {
+    const target = req.url;
     if (!target.startsWith('/')) return text(res, 400, 'Invalid request target');
     const { path, query } = parseTarget(target);
     if (this.options.startingUp?.() && path !== STATUS_PATH) {
@@ -191,12 +176,12 @@ export class NodeHttpServer {
   }
 
   /** A node-local host: admins only where it says so; what it does not serve is a 404 without CORS. */
-  private async serveLocal(local: LocalHost, req: IncomingMessage, res: ServerResponse, target: string, path: string): Promise<void> {
+  private async serveLocal(local: LocalHost, req: WireRequest, res: WireResponse, target: string, path: string): Promise<void> {
     if (local.adminOnly && !isAdminRequest(req)) return refuseAdmin(res);
     if (!(await local.serve(req, res, target, path))) notFound(res, target);
   }
 
-  private async native(req: IncomingMessage, res: ServerResponse, target: string, path: string): Promise<void> {
+  private async native(req: WireRequest, res: WireResponse, target: string, path: string): Promise<void> {
     if (path.startsWith('/native/admin/')) {
       if (!isAdminRequest(req)) return refuseAdmin(res);
       if (await this.options.adminRoutes.serve(req, res, target, path)) return;

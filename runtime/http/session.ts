@@ -1,5 +1,5 @@
-import type { IncomingMessage } from 'node:http';
 import { isLocalhostName } from '../../host-api/http/localhost.js';
+import type { WireRequest } from './wire/index.js';
 
 // The login session of a request (http.md §1 step 6, §5): the token travels in
 // `Authorization: Bearer` or in the session cookie, whose name depends on the host.
@@ -33,7 +33,7 @@ function cookiePairs(header: string): [string, string, string][] {
 }
 
 /** The login token a request carries: the bearer token, else the session cookie. */
-export function sessionToken(req: IncomingMessage, host: string): string | undefined {
+export function sessionToken(req: WireRequest, host: string): string | undefined {
   const authorization = req.headers.authorization;
   const bearer = authorization && /^bearer\s+(\S+)\s*$/i.exec(authorization);
   if (bearer) return bearer[1];

@@ -1,9 +1,9 @@
 import { randomInt } from 'node:crypto';
-import type { ServerResponse } from 'node:http';
 import { FracpackError } from '../../host-api/fracpack/index.js';
 import { HttpReply } from '../../host-api/types/index.js';
 import type { ContextSocketHost, SocketRegistry } from '../wasm/linker.js';
 import { escapeHtml, reply, text } from './replies.js';
+import type { WireResponse } from './wire/index.js';
 
 const EBADF = 8;
 const EINVAL = 28;
@@ -14,13 +14,13 @@ const EINVAL = 28;
  * away when it is answered or the client disconnects.
  */
 export class HttpSockets implements SocketRegistry {
-  private readonly open = new Map<number, ServerResponse>();
+  private readonly open = new Map<number, WireResponse>();
   // Socket numbers continue from a random start so a number a service kept from before a
   // restart (a deferred reply in its subjective tables) does not name a new request.
   private next = randomInt(1, 2 ** 30);
 
   /** A socket for `res`, until it is answered; one that outlives its context must be `watch`ed. */
-  add(res: ServerResponse): number {
+  add(res: WireResponse): number {
     const fd = this.next;
     this.next = this.next >= 2 ** 31 - 1 ? 1 : this.next + 1;
     this.open.set(fd, res);
@@ -36,7 +36,7 @@ export class HttpSockets implements SocketRegistry {
     const res = this.open.get(fd);
     if (!res) return;
     if (res.destroyed) this.open.delete(fd);
-    else res.once('close', () => this.open.delete(fd));
+    else res.onClose(() => this.open.delete(fd));
   }
 
   isOpen(fd: number): boolean {
@@ -67,7 +67,7 @@ export class HttpSockets implements SocketRegistry {
     try {
       reply(res, value.status, value.contentType || undefined, value.body, headers);
     } catch (err) {
-      // A header Node refuses (a line break in a value would end the header early).
+      // A header field that would break the head (a line break in a value would end it early).
       text(res, 500, `Invalid reply header: ${escapeHtml((err as Error).message)}`);
     }
     return 0;

@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join, normalize, sep } from 'node:path';
 import { contentTypeOf } from '../../host-api/http/content-types.js';
 import { reply } from './replies.js';
+import type { WireRequest, WireResponse } from './wire/index.js';
 
 /**
  * A directory served as a web site: GET and HEAD only, `index.html` for a directory, nothing
@@ -11,7 +11,7 @@ import { reply } from './replies.js';
 export class StaticFiles {
   constructor(private readonly dir: string) {}
 
-  async serve(req: IncomingMessage, res: ServerResponse, path: string): Promise<boolean> {
+  async serve(req: WireRequest, res: WireResponse, path: string): Promise<boolean> {
     if (req.method !== 'GET' && req.method !== 'HEAD') return false;
     let decoded: string;
     try {

@@ -1,6 +1,6 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { BlockHeader, bytesToHex } from '../../host-api/index.js';
 import type { TransactionOutcomes } from '../chain/chain.js';
+import type { WireRequest, WireResponse } from '../http/wire/index.js';
 import type { Logging } from '../log/index.js';
 import type { TransactionCounters } from '../metrics/transaction-counters.js';
 
@@ -12,12 +12,12 @@ import type { TransactionCounters } from '../metrics/transaction-counters.js';
 // request, transaction or block.
 
 /** One record per answered HTTP request. */
-export function logRequest(logging: Logging, req: IncomingMessage, res: ServerResponse, micros: number): void {
+export function logRequest(logging: Logging, req: WireRequest, res: WireResponse, micros: number): void {
   const remote = req.socket.remoteAddress;
   logging.message('debug', 'http', `${req.method} ${req.url} ${res.statusCode}`, {
     ...(remote !== undefined ? { RemoteEndpoint: `${remote}:${req.socket.remotePort}` } : {}),
-    Request: { Method: req.method ?? '', Target: req.url ?? '', Host: req.headers.host ?? '' },
-    Response: { Status: res.statusCode, Bytes: Number(res.getHeader('content-length') ?? 0), Time: micros },
+    Request: { Method: req.method, Target: req.url, Host: req.headers.host ?? '' },
+    Response: { Status: res.statusCode, Bytes: res.bodyLength, Time: micros },
   });
 }
 

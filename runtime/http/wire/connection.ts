@@ -1,0 +1,254 @@
+import type { Socket } from 'node:net';
+import { NO_BODY, bodyReaderFor, type BodyReader } from './request-body.js';
+import { listsToken, parseRequestHead, type RequestHead } from './request-head.js';
+import { writeAtTurnEnd, type TurnWriter } from './turn-writes.js';
+import { WireError, badRequest } from './wire-error.js';
+import { WireRequest } from './wire-request.js';
+import { WireResponse, type ReplySink } from './wire-response.js';
+
+/** What a listener does with the requests of its connections. */
+export interface WireHandlers {
+  request(req: WireRequest, res: WireResponse): void;
+  /** A request to switch protocols: true when taken (the socket is then the taker's). */
+  upgrade(req: WireRequest, socket: Socket, head: Buffer): boolean;
+}
+
+/** What the connections of a listener share. */
+export interface ConnectionSettings {
+  readonly handlers: WireHandlers;
+  /** Idle time after which a connection is closed, in ms; 0 keeps it. */
+  readonly keepAliveMs: number;
+  /** The listener is closing: each connection closes after the reply it is writing. */
+  readonly closing: boolean;
+  readonly maxBodyBytes: number;
+  /** The connection has closed (or been taken by an upgrade). */
+  release(connection: Connection): void;
+}
+
+/** The longest request head taken (Node's default); longer ones get 431. */
+const MAX_HEAD_BYTES = 16 * 1024;
+/** Requests received but not answered past which reading pauses. */
+const MAX_UNANSWERED = 64;
+/** Time to send a request's head, and its whole body, before the node answers 408. */
+const HEAD_TIMEOUT_MS = 60_000;
+const REQUEST_TIMEOUT_MS = 300_000;
+
+/** How long a closing connection reads on for the client to take the last reply. */
+const LINGER_MS = 5_000;
+
+const HEAD_END = Buffer.from('\r\n\r\n', 'latin1');
+const CONTINUE = Buffer.from('HTTP/1.1 100 Continue\r\n\r\n', 'latin1');
+
+/**
+ * One client connection (RFC 9112): requests are read as they arrive, each handed on once its
+ * body is whole; replies go out in request order, at the end of the turn that answered them.
+ */
+export class Connection implements ReplySink, TurnWriter {
+  scheduled = false;
+  destroyed = false;
+  /** Unparsed bytes received. */
+  private input: Buffer | undefined;
+  /** The request whose body is being read. */
+  private reading: { head: RequestHead; body: BodyReader; persistent: boolean } | undefined;
+  /** Replies not yet written, in request order (answered ones wait for those before them). */
+  private readonly unwritten: WireResponse[] = [];
+  private readonly ready: Buffer[] = [];
+  private readonly readyFinishing: WireResponse[] = [];
+  /** No more requests are read: the last reply closes the connection. */
+  private ending = false;
+  /** A reply ready to write closes the connection: nothing after it is written. */
+  private closeAfterWrite = false;
+  private paused = false;
+  /** When the connection last became idle, and when a request still incomplete began (ms). */
+  private idleSince = Date.now();
+  private partialSince = 0;
+
+  constructor(readonly socket: Socket, private readonly settings: ConnectionSettings) {
+    socket.setNoDelay(true);
+    socket.on('data', (chunk: Buffer) => this.receive(chunk));
+    socket.on('close', () => this.closed());
+    // A reset by the client is its 'close' too; nothing to answer.
+    socket.on('error', () => {});
+  }
+
+  private receive(chunk: Buffer): void {
+    if (this.ending) return;
+    this.input = this.input ? Buffer.concat([this.input, chunk]) : chunk;
+    this.readRequests();
+  }
+
+  private readRequests(): void {
+    let offset = 0;
+    const input = this.input!;
+    try {
+      while (offset < input.length && !this.ending && !this.paused) {
+        if (this.reading) {
+          offset = this.reading.body.take(input, offset);
+          if (!this.reading.body.done) break;
+          const { head, body, persistent } = this.reading;
+          this.reading = undefined;
+          this.dispatch(head, body.body(), persistent);
+          continue;
+        }
+        const end = input.indexOf(HEAD_END, offset);
+        if (end < 0 ? input.length - offset > MAX_HEAD_BYTES : end - offset > MAX_HEAD_BYTES) {
+          throw new WireError(431, 'HTTP_HEAD_TOO_LARGE', `request head exceeds ${MAX_HEAD_BYTES} bytes`);
+        }
+        if (end < 0) break;
+        const head = parseRequestHead(input.toString('latin1', offset, end));
+        offset = end + HEAD_END.length;
+        if (this.upgrades(head)) return this.upgrade(head, input.subarray(offset));
+        offset = this.startRequest(head, input, offset);
+      }
+    } catch (err) {
+      this.refuse(err);
+      return;
+    }
+    this.input = offset < input.length ? input.subarray(offset) : undefined;
+    if (this.input === undefined && !this.reading) this.partialSince = 0;
+    else if (this.partialSince === 0) this.partialSince = Date.now();
+  }
+
+  /** Checks a request's head and reads on into its body; returns the offset after what was read. */
+  private startRequest(head: RequestHead, input: Buffer, offset: number): number {
+    const { headers } = head;
+    if (head.minorVersion === 1 && headers.host === undefined) throw badRequest('missing Host header');
+    const persistent = head.minorVersion === 1 ? !listsToken(headers.connection, 'close') : listsToken(headers.connection, 'keep-alive');
+    const body = bodyReaderFor(head, this.settings.maxBodyBytes);
+    const expect = headers.expect as string | undefined;
+    if (expect !== undefined) {
+      if (expect.toLowerCase() !== '100-continue') throw new WireError(417, 'HTTP_EXPECTATION_FAILED', `cannot meet the expectation '${expect}'`);
+      // Sent only when no earlier reply is due: it must not overtake one.
+      if (body && offset === input.length && this.unwritten.length === 0) this.socket.write(CONTINUE);
+    }
+    if (!body) {
+      this.dispatch(head, NO_BODY, persistent);
+      return offset;
+    }
+    this.reading = { head, body, persistent };
+    return offset;
+  }
+
+  private dispatch(head: RequestHead, body: Uint8Array, persistent: boolean): void {
+    const req = new WireRequest(head.method, head.url, head.headers, head.rawHeaders, body, this.socket);
+    const res = new WireResponse(this, head.method === 'HEAD', persistent);
+    this.unwritten.push(res);
+    if (!persistent) this.ending = true;
+    else if (this.unwritten.length >= MAX_UNANSWERED) this.pause();
+    this.settings.handlers.request(req, res);
+  }
+
+  private upgrades(head: RequestHead): boolean {
+    return head.headers.upgrade !== undefined && listsToken(head.headers.connection, 'upgrade');
+  }
+
+  /** Hands the socket to the upgrade handler, or answers 404 and closes. */
+  private upgrade(head: RequestHead, rest: Buffer): void {
+    if (this.unwritten.length > 0) return this.refuse(badRequest('protocol upgrade behind unanswered requests'));
+    this.socket.removeAllListeners('data');
+    this.socket.removeAllListeners('close');
+    this.settings.release(this);
+    const req = new WireRequest(head.method, head.url, head.headers, head.rawHeaders, NO_BODY, this.socket);
+    if (!this.settings.handlers.upgrade(req, this.socket, rest)) {
+      this.socket.end('HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
+    }
+  }
+
+  /** Answers a request the node cannot take (after the replies before it) and closes. */
+  private refuse(err: unknown): void {
+    const status = err instanceof WireError ? err.status : 500;
+    const message = err instanceof WireError ? err.message : `exception: ${(err as Error).message}`;
+    this.ending = true;
+    this.input = undefined;
+    this.reading = undefined;
+    const res = new WireResponse(this, false, false);
+    this.unwritten.push(res);
+    res.end(status, { 'Content-Type': 'text/plain' }, Buffer.from(message, 'utf8'));
+  }
+
+  keepAlive(closeAsked: boolean, persistentRequest: boolean): 'close' | number {
+    return closeAsked || !persistentRequest || this.settings.closing ? 'close' : this.settings.keepAliveMs;
+  }
+
+  answered(response: WireResponse): void {
+    if (this.destroyed || response !== this.unwritten[0]) return;
+    while (this.unwritten[0]?.bytes && !this.closeAfterWrite) {
+      const next = this.unwritten.shift()!;
+      this.ready.push(next.bytes!);
+      next.bytes = undefined;
+      if (next.watchesFinish) this.readyFinishing.push(next);
+      if (next.closes) this.closeAfterWrite = true;
+    }
+    writeAtTurnEnd(this);
+  }
+
+  write(): void {
+    if (this.destroyed || this.ready.length === 0) return;
+    const data = this.ready.length === 1 ? this.ready[0]! : Buffer.concat(this.ready);
+    this.ready.length = 0;
+    const finishing = this.readyFinishing.splice(0);
+    const flushed = this.socket.write(data, finishing.length === 0 ? undefined : () => finishing.forEach((r) => r.finished()));
+    if (this.closeAfterWrite) {
+      this.ending = true;
+      this.closeGracefully();
+    } else if (!flushed) {
+      // The client reads slower than it asks: stop reading until it has caught up.
+      this.pause();
+      this.socket.once('drain', () => this.resume());
+    } else if (this.paused && this.unwritten.length < MAX_UNANSWERED) {
+      this.resume();
+    }
+    if (this.isIdle()) this.idleSince = Date.now();
+  }
+
+  private isIdle(): boolean {
+    return this.unwritten.length === 0 && this.input === undefined && !this.reading;
+  }
+
+  private pause(): void {
+    this.paused = true;
+    this.socket.pause();
+  }
+
+  private resume(): void {
+    if (this.destroyed || !this.paused || this.socket.writableNeedDrain) return;
+    this.paused = false;
+    this.socket.resume();
+    if (this.input) this.readRequests();
+  }
+
+  /** Closes a connection idle past the keep-alive time, or refuses a request slower than its timeout. */
+  checkTimeouts(now: number): void {
+    if (this.destroyed || this.ending) return;
+    if (this.isIdle()) {
+      if (this.settings.keepAliveMs > 0 && now - this.idleSince >= this.settings.keepAliveMs) this.destroy();
+    } else if (this.partialSince > 0 && now - this.partialSince > (this.reading ? REQUEST_TIMEOUT_MS : HEAD_TIMEOUT_MS)) {
+      this.refuse(new WireError(408, 'HTTP_REQUEST_TIMEOUT', 'the request was not received in time'));
+    }
+  }
+
+  /** Closes now if nothing is being served; else after the reply being written. */
+  closeWhenIdle(): void {
+    if (this.isIdle()) this.destroy();
+  }
+
+  /**
+   * Ends the node's side and reads on, discarding, until the client closes (RFC 9112 §9.6): a
+   * client still sending a refused body would otherwise get a reset instead of the reply.
+   */
+  private closeGracefully(): void {
+    this.socket.end();
+    setTimeout(() => this.destroy(), LINGER_MS).unref();
+  }
+
+  destroy(): void {
+    this.socket.destroy();
+  }
+
+  private closed(): void {
+    this.destroyed = true;
+    for (const res of this.unwritten) res.dropped();
+    this.unwritten.length = 0;
+    this.settings.release(this);
+  }
+}
