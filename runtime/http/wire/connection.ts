@@ -59,6 +59,7 @@ export class Connection implements ReplySink, TurnWriter {
   /** A reply ready to write closes the connection: nothing after it is written. */
   private closeAfterWrite = false;
   private paused = false;
+  private draining = false;
   /** When the connection last became idle, and when a request still incomplete began (ms). */
   private idleSince = Date.now();
   private partialSince = 0;
@@ -188,13 +189,19 @@ export class Connection implements ReplySink, TurnWriter {
     this.ready.length = 0;
     const finishing = this.readyFinishing.splice(0);
     const flushed = this.socket.write(data, finishing.length === 0 ? undefined : () => finishing.forEach((r) => r.finished()));
-    if (this.closeAfterWrite) {
+    if (this.closeAfterWrite || (this.settings.closing && this.isIdle())) {
       this.ending = true;
       this.closeGracefully();
     } else if (!flushed) {
       // The client reads slower than it asks: stop reading until it has caught up.
       this.pause();
-      this.socket.once('drain', () => this.resume());
+      if (!this.draining) {
+        this.draining = true;
+        this.socket.once('drain', () => {
+          this.draining = false;
+          this.resume();
+        });
+      }
     } else if (this.paused && this.unwritten.length < MAX_UNANSWERED) {
       this.resume();
     }

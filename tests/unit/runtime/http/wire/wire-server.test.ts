@@ -208,4 +208,20 @@ test('a connection idle past the keep-alive time is closed; one in use is not', 
   assert.not.ok(busy.closed);
 });
 
+test('closing the listener: an idle connection closes at once, a busy one after its reply, which says close', async () => {
+  const server = new WireServer(createServer(), { request: handle, upgrade: () => false }, 1024);
+  const port = (await server.listen({ port: 0, address: '127.0.0.1' }) as AddressInfo).port;
+  const idle = exchange(port, [get('/idle')], { idleMs: 5000 });
+  const busy = exchange(port, [get('/later/300')], { idleMs: 5000 });
+  await new Promise((r) => setTimeout(r, 100));
+  const started = Date.now();
+  await server.close(false);
+  assert.ok(Date.now() - started >= 150, 'the busy connection was waited for');
+  const [idleDone, busyDone] = await Promise.all([idle, busy]);
+  assert.ok(idleDone.closed);
+  assert.equal(replies(idleDone.received).map((r) => r.headers.connection), ['keep-alive']);
+  assert.ok(busyDone.closed);
+  assert.equal(replies(busyDone.received).map((r) => [JSON.parse(r.body).url, r.headers.connection]), [['/later/300', 'close']]);
+});
+
 test.run();
