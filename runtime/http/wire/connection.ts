@@ -81,6 +81,7 @@ export class Connection implements ReplySink, TurnWriter {
   private readRequests(): void {
     let offset = 0;
     const input = this.input!;
+    let upgrade: RequestHead | undefined;
     try {
       while (offset < input.length && !this.ending && !this.paused) {
         if (this.reading) {
@@ -98,13 +99,17 @@ export class Connection implements ReplySink, TurnWriter {
         if (end < 0) break;
         const head = parseRequestHead(input.toString('latin1', offset, end));
         offset = end + HEAD_END.length;
-        if (this.upgrades(head)) return this.upgrade(head, input.subarray(offset));
+        if (this.upgrades(head)) {
+          upgrade = head;
+          break;
+        }
         offset = this.startRequest(head, input, offset);
       }
     } catch (err) {
       this.refuse(err);
       return;
     }
+    if (upgrade) return this.upgrade(upgrade, input.subarray(offset));
     this.input = offset < input.length ? input.subarray(offset) : undefined;
     if (this.input === undefined && !this.reading) this.partialSince = 0;
     else if (this.partialSince === 0) this.partialSince = Date.now();
@@ -221,6 +226,8 @@ export class Connection implements ReplySink, TurnWriter {
     if (this.destroyed || !this.paused || this.socket.writableNeedDrain) return;
     this.paused = false;
     this.socket.resume();
+    // A request left waiting while reading was paused is timed from now.
+    this.partialSince = 0;
     if (this.input) this.readRequests();
   }
 
@@ -229,7 +236,7 @@ export class Connection implements ReplySink, TurnWriter {
     if (this.destroyed || this.ending) return;
     if (this.isIdle()) {
       if (this.settings.keepAliveMs > 0 && now - this.idleSince >= this.settings.keepAliveMs) this.destroy();
-    } else if (this.partialSince > 0 && now - this.partialSince > (this.reading ? REQUEST_TIMEOUT_MS : HEAD_TIMEOUT_MS)) {
+    } else if (!this.paused && this.partialSince > 0 && now - this.partialSince > (this.reading ? REQUEST_TIMEOUT_MS : HEAD_TIMEOUT_MS)) {
       this.refuse(new WireError(408, 'HTTP_REQUEST_TIMEOUT', 'the request was not received in time'));
     }
   }
