@@ -15,7 +15,7 @@ function handle(req: WireRequest, res: WireResponse): void {
   const echo = () => res.end(200, { 'Content-Type': 'application/json' }, Buffer.from(JSON.stringify({
     method: req.method, url: req.url, host: req.headers.host, body: Buffer.from(req.body).toString('latin1'),
   })));
-  const later = /^\/later\/(\d+)$/.exec(req.url);
+  const later = /^\/later\/(\d+)(\?.*)?$/.exec(req.url);
   if (later) setTimeout(echo, Number(later[1]));
   else if (req.url === '/close') res.end(200, { Connection: 'close' }, Buffer.from('bye'));
   else echo();
@@ -102,6 +102,12 @@ test('pipelined requests are answered in request order, however their handlers f
     assert.is(r.headers['keep-alive'], 'timeout=1');
     assert.ok(r.headers.date);
   }
+});
+
+test('more pipelined requests than are taken at once (reading pauses) are all answered, in order', async (ctx) => {
+  const paths = Array.from({ length: 150 }, (_, i) => `/later/${i % 3 === 0 ? 20 : 0}?n=${i}`);
+  const { received } = await exchange(ctx.port, [paths.map((p) => get(p)).join('')], { idleMs: 500 });
+  assert.equal(replies(received).map((r) => JSON.parse(r.body).url), paths.map((p) => p));
 });
 
 test('bodies are read whole: Content-Length and chunked, split at every byte', async (ctx) => {
