@@ -2,14 +2,14 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import { hasForeignOrigin, isAdminRequest } from '../http/admin-access.js';
-import type { WireRequest } from '../http/wire/index.js';
+import { closingReply, type WireRequest } from '../http/wire/index.js';
 import { LogWebSocketSession, type LogSubscriptions } from '../log/index.js';
 
 const LOG_PATH = '/native/admin/log';
 
-/** A bare HTTP reply on an upgrade socket, which has no WireResponse. */
-function refuse(socket: Duplex, status: string, body: string): void {
-  socket.end(`HTTP/1.1 ${status}\r\nContent-Type: text/html\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+/** A refusal written on the upgrade socket itself, which has no WireResponse. */
+function refuse(socket: Duplex, status: number, body: string): void {
+  socket.end(closingReply(status, { 'Content-Type': 'text/html' }, body));
 }
 
 /**
@@ -27,11 +27,11 @@ export class LogSockets {
   upgrade(req: WireRequest, socket: Duplex, head: Buffer): boolean {
     if (new URL(req.url, 'http://host').pathname !== LOG_PATH) return false;
     if (!isAdminRequest(req)) {
-      refuse(socket, '401 Unauthorized', 'Not authorized');
+      refuse(socket, 401, 'Not authorized');
       return true;
     }
     if (hasForeignOrigin(req)) {
-      refuse(socket, '400 Bad Request', 'Cross origin request refused');
+      refuse(socket, 400, 'Cross origin request refused');
       return true;
     }
     // ws reads the request's method, url and headers, which a WireRequest has as Node's does.

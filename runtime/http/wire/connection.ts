@@ -1,6 +1,8 @@
 import type { Socket } from 'node:net';
 import { NO_BODY, bodyReaderFor, type BodyReader } from './request-body.js';
-import { listsToken, parseRequestHead, type RequestHead } from './request-head.js';
+import { listsToken } from './fields.js';
+import { parseRequestHead, type RequestHead } from './request-head.js';
+import { closingReply } from './response-head.js';
 import { writeAtTurnEnd, type TurnWriter } from './turn-writes.js';
 import { WireError, badRequest } from './wire-error.js';
 import { WireRequest } from './wire-request.js';
@@ -106,6 +108,7 @@ export class Connection implements ReplySink, TurnWriter {
         offset = this.startRequest(head, input, offset);
       }
     } catch (err) {
+      if (!(err instanceof WireError)) throw err;
       this.refuse(err);
       return;
     }
@@ -121,7 +124,7 @@ export class Connection implements ReplySink, TurnWriter {
     if (head.minorVersion === 1 && headers.host === undefined) throw badRequest('missing Host header');
     const persistent = head.minorVersion === 1 ? !listsToken(headers.connection, 'close') : listsToken(headers.connection, 'keep-alive');
     const body = bodyReaderFor(head, this.settings.maxBodyBytes);
-    const expect = headers.expect as string | undefined;
+    const { expect } = headers;
     if (expect !== undefined) {
       if (expect.toLowerCase() !== '100-continue') throw new WireError(417, 'HTTP_EXPECTATION_FAILED', `cannot meet the expectation '${expect}'`);
       // Sent only when no earlier reply is due: it must not overtake one.
@@ -136,7 +139,7 @@ export class Connection implements ReplySink, TurnWriter {
   }
 
   private dispatch(head: RequestHead, body: Uint8Array, persistent: boolean): void {
-    const req = new WireRequest(head.method, head.url, head.headers, head.rawHeaders, body, this.socket);
+    const req = new WireRequest(head, body, this.socket);
     const res = new WireResponse(this, head.method === 'HEAD', persistent);
     this.unwritten.push(res);
     if (!persistent) this.ending = true;
@@ -154,22 +157,20 @@ export class Connection implements ReplySink, TurnWriter {
     this.socket.removeAllListeners('data');
     this.socket.removeAllListeners('close');
     this.settings.release(this);
-    const req = new WireRequest(head.method, head.url, head.headers, head.rawHeaders, NO_BODY, this.socket);
+    const req = new WireRequest(head, NO_BODY, this.socket);
     if (!this.settings.handlers.upgrade(req, this.socket, rest)) {
-      this.socket.end('HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
+      this.socket.end(closingReply(404, {}, ''));
     }
   }
 
   /** Answers a request the node cannot take (after the replies before it) and closes. */
-  private refuse(err: unknown): void {
-    const status = err instanceof WireError ? err.status : 500;
-    const message = err instanceof WireError ? err.message : `exception: ${(err as Error).message}`;
+  private refuse(err: WireError): void {
     this.ending = true;
     this.input = undefined;
     this.reading = undefined;
     const res = new WireResponse(this, false, false);
     this.unwritten.push(res);
-    res.end(status, { 'Content-Type': 'text/plain' }, Buffer.from(message, 'utf8'));
+    res.end(err.status, { 'Content-Type': 'text/plain' }, Buffer.from(err.message, 'utf8'));
   }
 
   keepAlive(closeAsked: boolean, persistentRequest: boolean): 'close' | number {

@@ -15,7 +15,7 @@ export interface BodyReader {
 
 export const NO_BODY = new Uint8Array(0);
 
-export function tooLarge(limit: number): WireError {
+function tooLarge(limit: number): WireError {
   return new WireError(413, 'HTTP_REQUEST_TOO_LARGE', `request body exceeds ${limit} bytes`);
 }
 
@@ -135,10 +135,10 @@ class ChunkedBody implements BodyReader {
  */
 export function bodyReaderFor(head: RequestHead, limit: number): BodyReader | undefined {
   const encoding = head.headers['transfer-encoding'];
-  const length = head.headers['content-length'] as string | undefined;
+  const length = head.headers['content-length'];
   if (encoding !== undefined) {
     if (length !== undefined) throw badRequest('both Transfer-Encoding and Content-Length');
-    const codings = (encoding as string).split(',').map((c) => c.trim().toLowerCase());
+    const codings = encoding.split(',').map((c) => c.trim().toLowerCase());
     if (codings[codings.length - 1] !== 'chunked') throw badRequest('Transfer-Encoding does not end in chunked');
     if (codings.length > 1) throw new WireError(501, 'HTTP_NOT_IMPLEMENTED', `Transfer-Encoding ${encoding} is not supported`);
     return new ChunkedBody(limit);

@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { CheckedNames } from './fields.js';
 import { WireError, badRequest } from './wire-error.js';
 
 // The head of an HTTP/1.x request (RFC 9112 §2-5): request line and header fields, read from
@@ -30,20 +31,9 @@ const FIRST_WINS = new Set([
   'server', 'user-agent',
 ]);
 
-/** Field names seen valid, by the name as sent (clients send the same few names every time). */
-const knownNames = new Map<string, string>();
-const KNOWN_NAMES_KEPT = 512;
-
-function lowerCaseName(name: string): string {
-  let lower = knownNames.get(name);
-  if (lower === undefined) {
-    if (!TOKEN.test(name)) throw badRequest(`invalid header name '${name}'`);
-    lower = name.toLowerCase();
-    if (knownNames.size >= KNOWN_NAMES_KEPT) knownNames.clear();
-    knownNames.set(name, lower);
-  }
-  return lower;
-}
+const requestNames = new CheckedNames((name) => {
+  if (!TOKEN.test(name)) throw badRequest(`invalid header name '${name}'`);
+});
 
 const isSpace = (c: number) => c === 0x20 || c === 0x09;
 
@@ -88,7 +78,7 @@ export function parseRequestHead(text: string): RequestHead {
     // A name with space before the colon, or a folded line (leading space), is refused (RFC 9112 §5).
     if (colon <= 0) throw badRequest('malformed header line');
     const rawName = line.slice(0, colon);
-    const name = lowerCaseName(rawName);
+    const name = requestNames.lower(rawName);
     let start = colon + 1;
     let end = line.length;
     while (start < end && isSpace(line.charCodeAt(start))) start++;
@@ -99,11 +89,4 @@ export function parseRequestHead(text: string): RequestHead {
     addField(headers, name, value);
   }
   return { method, url, minorVersion: match[2] === '0' ? 0 : 1, headers, rawHeaders };
-}
-
-/** Whether a comma-separated field (Connection) lists `token`, case-insensitively. */
-export function listsToken(field: string | string[] | undefined, token: string): boolean {
-  if (field === undefined) return false;
-  const text = Array.isArray(field) ? field.join(',') : field;
-  return text.split(',').some((part) => part.trim().toLowerCase() === token);
 }

@@ -1,4 +1,5 @@
 import { STATUS_CODES, validateHeaderName, validateHeaderValue } from 'node:http';
+import { CheckedNames, listsToken } from './fields.js';
 
 // The head of a reply: status line, the caller's fields, then the fields the connection owns
 // (Date, Connection, Keep-Alive, Content-Length).
@@ -8,35 +9,24 @@ export type ReplyHeaders = Record<string, string | string[]>;
 /** Fields the connection writes itself: a caller's would contradict the framing. */
 const CONNECTION_FIELDS = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'date']);
 
-/** Names checked valid, and their lower case (callers write the same few names again and again). */
-const checkedNames = new Map<string, string>();
-const CHECKED_NAMES_KEPT = 512;
+const replyNames = new CheckedNames(validateHeaderName);
 
-function lowerCaseName(name: string): string {
-  let lower = checkedNames.get(name);
-  if (lower === undefined) {
-    validateHeaderName(name);
-    lower = name.toLowerCase();
-    if (checkedNames.size >= CHECKED_NAMES_KEPT) checkedNames.clear();
-    checkedNames.set(name, lower);
-  }
-  return lower;
+function addField(out: { lines: string; close: boolean }, name: string, lower: string, value: string): void {
+  validateHeaderValue(name, value);
+  if (!CONNECTION_FIELDS.has(lower)) out.lines += `${name}: ${value}\r\n`;
+  else if (lower === 'connection' && listsToken(value, 'close')) out.close = true;
 }
 
 /** The caller's fields as head lines. Throws (Node's ERR_INVALID_CHAR and kin) for a name or value that would break the head. */
 export function fieldLines(headers: ReplyHeaders): { lines: string; close: boolean } {
-  let lines = '';
-  let close = false;
+  const out = { lines: '', close: false };
   for (const name in headers) {
-    const lower = lowerCaseName(name);
+    const lower = replyNames.lower(name);
     const value = headers[name]!;
-    for (const v of Array.isArray(value) ? value : [value]) {
-      validateHeaderValue(name, v);
-      if (!CONNECTION_FIELDS.has(lower)) lines += `${name}: ${v}\r\n`;
-      else if (lower === 'connection' && v.toLowerCase().split(',').some((t) => t.trim() === 'close')) close = true;
-    }
+    if (Array.isArray(value)) for (const v of value) addField(out, name, lower, v);
+    else addField(out, name, lower, value);
   }
-  return { lines, close };
+  return out;
 }
 
 let dateSecond = -1;
@@ -65,4 +55,18 @@ export function replyHead(status: number, fields: string, bodyLength: number, ke
   else head += keepAlive > 0 ? `Connection: keep-alive\r\nKeep-Alive: timeout=${Math.floor(keepAlive / 1000)}\r\n` : 'Connection: keep-alive\r\n';
   if (status >= 200 && status !== 204) head += `Content-Length: ${bodyLength}\r\n`;
   return `${head}\r\n`;
+}
+
+/** A reply's bytes: its head, then `body` (none for a reply without one). */
+export function replyBytes(head: string, body: Uint8Array): Buffer {
+  const bytes = Buffer.allocUnsafe(head.length + body.length);
+  bytes.write(head, 0, 'latin1');
+  bytes.set(body, head.length);
+  return bytes;
+}
+
+/** A whole reply that closes its connection, for a socket no WireResponse writes to (a refused upgrade). */
+export function closingReply(status: number, headers: ReplyHeaders, body: string): Buffer {
+  const bytes = Buffer.from(body, 'utf8');
+  return replyBytes(replyHead(status, fieldLines(headers).lines, bytes.length, 'close'), bytes);
 }

@@ -1,5 +1,6 @@
 import { TsibaseError } from '../../../host-api/errors.js';
-import { fieldLines, replyHead, statusHasBody, type ReplyHeaders } from './response-head.js';
+import { NO_BODY } from './request-body.js';
+import { fieldLines, replyBytes, replyHead, statusHasBody, type ReplyHeaders } from './response-head.js';
 
 /** Where a response's bytes go: its connection, which writes replies in request order. */
 export interface ReplySink {
@@ -49,11 +50,7 @@ export class WireResponse {
     const { lines, close } = fieldLines(headers);
     const keepAlive = this.sink.keepAlive(close, this.persistent);
     const head = replyHead(status, lines, body.length, keepAlive);
-    const sent = this.headOnly || !statusHasBody(status) ? 0 : body.length;
-    const bytes = Buffer.allocUnsafe(head.length + sent);
-    bytes.write(head, 0, 'latin1');
-    if (sent > 0) bytes.set(body, head.length);
-    this.bytes = bytes;
+    this.bytes = replyBytes(head, this.headOnly || !statusHasBody(status) ? NO_BODY : body);
     this.statusCode = status;
     this.bodyLength = body.length;
     this.closes = keepAlive === 'close';

@@ -4,7 +4,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { bodyReaderFor, type BodyReader } from '../../../../../runtime/http/wire/request-body.js';
 import { parseRequestHead } from '../../../../../runtime/http/wire/request-head.js';
-import { WireError } from '../../../../../runtime/http/wire/wire-error.js';
+import { wireRefusal } from './wire-refusal.js';
 
 const LIMIT = 64;
 
@@ -29,16 +29,6 @@ function feed(body: BodyReader, wire: string, step: number): { body: string; res
   return { body: Buffer.from(body.body()).toString('latin1'), rest };
 }
 
-function refusal(read: () => unknown): { status: number; message: string } | undefined {
-  try {
-    read();
-    return undefined;
-  } catch (err) {
-    assert.instance(err, WireError);
-    return { status: (err as WireError).status, message: (err as WireError).message };
-  }
-}
-
 const CHUNKED = '4\r\nWiki\r\n7;ext=1\r\npedia i\r\nB \r\nn chunks.\r\n\r\n0\r\nTrailer: x\r\n\r\nGET';
 
 test('no Content-Length and no Transfer-Encoding, or a zero length: no body', () => {
@@ -61,24 +51,24 @@ test('a chunked body with extensions and trailers, whole or byte by byte, stops 
 
 test('bodies past the limit are 413, whether the length says so or the chunks add up to it', () => {
   const message = `request body exceeds ${LIMIT} bytes`;
-  assert.equal(refusal(() => reader(`Content-Length: ${LIMIT + 1}`)), { status: 413, message });
+  assert.equal(wireRefusal(() => reader(`Content-Length: ${LIMIT + 1}`)), { status: 413, message });
   const chunked = reader('Transfer-Encoding: chunked')!;
   const wire = Buffer.from(`20\r\n${'a'.repeat(32)}\r\n20\r\n${'b'.repeat(32)}\r\n1\r\nc\r\n0\r\n\r\n`, 'latin1');
-  assert.equal(refusal(() => chunked.take(wire, 0)), { status: 413, message });
+  assert.equal(wireRefusal(() => chunked.take(wire, 0)), { status: 413, message });
 });
 
 test('framings that cannot be read are refused: 400, or 501 for a coding the node does not decode', () => {
-  assert.equal(refusal(() => reader('Content-Length: 5\r\nTransfer-Encoding: chunked')), { status: 400, message: 'both Transfer-Encoding and Content-Length' });
-  assert.equal(refusal(() => reader('Transfer-Encoding: gzip')), { status: 400, message: 'Transfer-Encoding does not end in chunked' });
-  assert.equal(refusal(() => reader('Transfer-Encoding: chunked, gzip')), { status: 400, message: 'Transfer-Encoding does not end in chunked' });
-  assert.equal(refusal(() => reader('Transfer-Encoding: gzip, chunked')), { status: 501, message: 'Transfer-Encoding gzip, chunked is not supported' });
+  assert.equal(wireRefusal(() => reader('Content-Length: 5\r\nTransfer-Encoding: chunked')), { status: 400, message: 'both Transfer-Encoding and Content-Length' });
+  assert.equal(wireRefusal(() => reader('Transfer-Encoding: gzip')), { status: 400, message: 'Transfer-Encoding does not end in chunked' });
+  assert.equal(wireRefusal(() => reader('Transfer-Encoding: chunked, gzip')), { status: 400, message: 'Transfer-Encoding does not end in chunked' });
+  assert.equal(wireRefusal(() => reader('Transfer-Encoding: gzip, chunked')), { status: 501, message: 'Transfer-Encoding gzip, chunked is not supported' });
   for (const length of ['-1', '1.5', '0x10', 'abc', '1 2']) {
-    assert.equal(refusal(() => reader(`Content-Length: ${length}`)), { status: 400, message: 'invalid Content-Length' }, length);
+    assert.equal(wireRefusal(() => reader(`Content-Length: ${length}`)), { status: 400, message: 'invalid Content-Length' }, length);
   }
 });
 
 test('malformed chunks are 400: a bad size, data longer than its size, a line without CRLF, an endless size line', () => {
-  const take = (wire: string) => refusal(() => reader('Transfer-Encoding: chunked')!.take(Buffer.from(wire, 'latin1'), 0));
+  const take = (wire: string) => wireRefusal(() => reader('Transfer-Encoding: chunked')!.take(Buffer.from(wire, 'latin1'), 0));
   assert.equal(take('g\r\n'), { status: 400, message: 'invalid chunk size' });
   assert.equal(take('-1\r\n'), { status: 400, message: 'invalid chunk size' });
   assert.equal(take('123456789\r\n'), { status: 400, message: 'invalid chunk size' });

@@ -3,17 +3,9 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseRequestHead } from '../../../../../runtime/http/wire/request-head.js';
-import { WireError } from '../../../../../runtime/http/wire/wire-error.js';
+import { wireRefusal } from './wire-refusal.js';
 
-function refusal(text: string): { status: number; message: string } | undefined {
-  try {
-    parseRequestHead(text);
-    return undefined;
-  } catch (err) {
-    assert.instance(err, WireError);
-    return { status: (err as WireError).status, message: (err as WireError).message };
-  }
-}
+const refusal = (text: string) => wireRefusal(() => parseRequestHead(text));
 
 test('request line and fields: names lower-cased, values trimmed of spaces and tabs, raw pairs kept', () => {
   const head = parseRequestHead('GET /rows?x=1 HTTP/1.1\r\nHost: a.example\r\nX-Custom:\t v 1 \t\r\nAccept:');
