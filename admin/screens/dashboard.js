@@ -1,7 +1,8 @@
-// Dashboard: the node's status values, its chain, the live head block, transaction counters,
-// memory (a chart over time) and threads, refreshed every second.
+// Dashboard: the node's status values, its chain (and whether it is a development chain), the
+// live head block, transaction counters, memory (a chart over time) and threads, refreshed every
+// second.
 
-import { getJson, getText, originOf, rootHost } from '../api.js';
+import { getJson, getText, originOf, request, rootHost } from '../api.js';
 import { h, messageLine, table } from '../dom.js';
 import { formatBytes, formatCount, formatMicroseconds } from '../figures.js';
 import { CHART_SAMPLES, memoryChart } from '../memory-chart.js';
@@ -16,6 +17,22 @@ function headBlockOf(metrics) {
   return /^tsibase_head_block_number (\d+)$/m.exec(metrics)?.[1];
 }
 
+/**
+ * The development-chain warning: the system accounts anyone may act as, asked of the accounts
+ * service; `data-security` is secure or development.
+ */
+async function chainSecurity(element) {
+  const { openSystemAccountsIn, systemAccountsQuery } = await import('/lib/host-api/boot/development-chain.js');
+  const reply = await request(`${originOf('accounts')}/graphql`, {
+    method: 'POST', headers: { 'Content-Type': 'application/graphql' }, body: systemAccountsQuery(),
+  });
+  const open = openSystemAccountsIn((await reply.json()).data ?? {});
+  element.dataset.security = open.length === 0 ? 'secure' : 'development';
+  element.replaceChildren(open.length === 0
+    ? 'Secure chain: root and the system accounts act only with their keys.'
+    : h('strong', {}, `Development chain: anyone may act as ${open.join(', ')} (booted without an account key).`));
+}
+
 /** The chain state line; `data-state` is booted, none or error. */
 async function chainState(element, needsGenesis) {
   const show = (state, ...nodes) => {
@@ -28,7 +45,9 @@ async function chainState(element, needsGenesis) {
   }
   try {
     const id = await getJson(`${originOf()}/common/chainid`);
-    show('booted', 'Chain ', h('code', {}, id), ' is served at ', h('a', { href: `${originOf()}/` }, rootHost), '.');
+    const security = h('span', { dataset: { security: '' } });
+    show('booted', 'Chain ', h('code', {}, id), ' is served at ', h('a', { href: `${originOf()}/` }, rootHost), '. ', security);
+    await chainSecurity(security).catch((err) => security.replaceChildren(`(cannot tell whether it is a development chain: ${err.message})`));
   } catch (err) {
     show('error', `cannot read the chain id: ${err.message}`);
   }

@@ -1,4 +1,5 @@
 import { sha256 } from '@noble/hashes/sha2.js';
+import { TsibaseError } from '../errors.js';
 import { accountNumberFromName } from '../names/index.js';
 import { GenesisActionData, SignedTransaction, SignedTransactionList, Transaction, type Action } from '../types/index.js';
 import type { Bundle } from './bundle.js';
@@ -7,13 +8,20 @@ import { systemAction } from './system-actions.js';
 // The boot sequence of chain.md §4 built from a bundle: genesis, the transact/producers
 // transaction, startBoot with the ids of everything after it, then accounts, code, flags,
 // HTTP registrations, site files and init actions in transactions of at most ~1 MiB, and
-// finishBoot last.
+// finishBoot last. With an account key every account the boot creates authenticates with
+// auth-sig and that key (a secure chain); without one, with auth-any (a development chain, where
+// anyone may act as any of them).
 
 export interface BootOptions {
   /** The producer of the new chain. */
   producer: string;
-  /** Auth service of the accounts the boot creates (dev chains use `auth-any`). */
-  authService?: string;
+  /**
+   * The public key (DER SubjectPublicKeyInfo) every account the boot creates authenticates with,
+   * through auth-sig. Without it they use auth-any: a development chain.
+   */
+  accountKey?: Uint8Array;
+  /** The public key (DER) the producer signs its blocks with (a verify-sig claim); unsigned blocks without it. */
+  blockKey?: Uint8Array;
   /** Seconds since 1970 used for expirations (now + 120 s). */
   now?: number;
   /** Largest packed transaction the boot creates. */
@@ -31,6 +39,11 @@ const ONE_MIB = 1024 * 1024;
 
 function transaction(actions: Action[], expiration: bigint): Uint8Array {
   return Transaction.pack({ tapos: { expiration, refBlockSuffix: 0, flags: 0, refBlockIndex: 0 }, actions, claims: [] });
+}
+
+/** The claim a block key gives the producer: blocks signed for verify-sig, or none at all. */
+function producerClaim(blockKey: Uint8Array | undefined): { service: string | bigint; rawData: Uint8Array } {
+  return blockKey ? { service: 'verify-sig', rawData: blockKey } : { service: 0n, rawData: new Uint8Array(0) };
 }
 
 function unsigned(packedTransaction: Uint8Array): SignedTransaction {
@@ -57,8 +70,12 @@ function batches(actions: Action[], expiration: bigint, limit: number): Uint8Arr
 export function bootTransactions(bundle: Bundle, options: BootOptions): BootTransactions {
   const expiration = BigInt((options.now ?? Math.floor(Date.now() / 1000)) + 120);
   const limit = options.maxTransactionBytes ?? ONE_MIB;
-  const authService = options.authService ?? 'auth-any';
   const has = (name: string) => bundle.services.some((s) => s.account === accountNumberFromName(name));
+  const { accountKey, blockKey } = options;
+  const authService = accountKey ? 'auth-sig' : 'auth-any';
+  for (const [key, service, option] of [[accountKey, authService, '--account-key'], [blockKey, 'verify-sig', '--block-key']] as const) {
+    if (key && !has(service)) throw new TsibaseError('BOOT_MISSING_SERVICE', `${option} needs the bundle to hold the '${service}' service`);
+  }
   const genesisServices = bundle.services.filter((s) => s.genesis);
   const others = bundle.services.filter((s) => !s.genesis);
 
@@ -79,17 +96,25 @@ export function bootTransactions(bundle: Bundle, options: BootOptions): BootTran
   }
   second.push(...(transact?.initActions ?? []));
   second.push(systemAction('producers', 'producers.setProducers', {
-    producers: [{ name: options.producer, auth: { service: 0n, rawData: new Uint8Array(0) } }],
+    producers: [{ name: options.producer, auth: producerClaim(blockKey) }],
   }));
 
+  // While auth is off every action may name any sender: each account sets its own key.
+  const setKey = (account: string | bigint) => (accountKey ? [systemAction(account, 'auth-sig.setKey', { key: accountKey })] : []);
+  const newAccount = (account: string | bigint, requireNew: boolean) => [
+    ...setKey(account), // auth-sig accepts an account (canAuthUserSys) only once it has a key
+    systemAction('accounts', 'accounts.newAccount', { name: account, authService, requireNew }),
+  ];
   const rest: Action[] = [];
   if (has('accounts')) {
-    // accounts::init registers the genesis services with auth-sig and no key (locked); give
-    // them the chain's auth service while auth is still off.
+    // accounts::init registers the genesis services with auth-sig and no key (locked): give
+    // them the key, or the development chain's auth-any, while auth is still off.
     rest.push(systemAction('accounts', 'accounts.init'));
-    for (const s of genesisServices) rest.push(systemAction(s.account, 'accounts.setAuthServ', { authService }));
+    for (const s of genesisServices) {
+      rest.push(...(accountKey ? setKey(s.account) : [systemAction(s.account, 'accounts.setAuthServ', { authService })]));
+    }
   }
-  for (const s of others) rest.push(systemAction('accounts', 'accounts.newAccount', { name: s.account, authService, requireNew: true }));
+  for (const s of others) rest.push(...newAccount(s.account, true));
   for (const s of others) {
     rest.push(systemAction(s.account, 'setcode.setCode', { service: s.account, vmType: 0, vmVersion: 0, code: s.code }));
     if (s.flags !== 0n) rest.push(systemAction('setcode', 'setcode.setFlags', { service: s.account, flags: s.flags }));
@@ -102,9 +127,7 @@ export function bootTransactions(bundle: Bundle, options: BootOptions): BootTran
     if (has('sites')) for (const f of s.files) rest.push(systemAction(s.account, 'sites.storeSys', f as unknown as Record<string, unknown>));
   }
   for (const s of others) rest.push(...s.initActions);
-  for (const account of new Set([options.producer, 'root'])) {
-    rest.push(systemAction('accounts', 'accounts.newAccount', { name: account, authService, requireNew: false }));
-  }
+  for (const account of new Set([options.producer, 'root'])) rest.push(...newAccount(account, false));
   const later = batches(rest, expiration, limit);
   later.push(transaction([systemAction('transact', 'transact.finishBoot')], expiration));
 

@@ -2,3 +2,4 @@ export { BUNDLE_FORMAT, BUNDLE_VERSION, BundleError, packBundle, unpackBundle, t
 export { bootTransactions, type BootOptions, type BootTransactions } from './boot-transactions.js';
 export { systemAction, type SystemAction } from './system-actions.js';
 export { runBoot, type BootTarget } from './run-boot.js';
+export { OPEN_AUTH_SERVICE, SYSTEM_ACCOUNTS, openSystemAccounts, openSystemAccountsIn, systemAccountsQuery } from './development-chain.js';

@@ -1,18 +1,16 @@
 import { TsibaseError } from '../../host-api/errors.js';
 import { FracpackError } from '../../host-api/fracpack/index.js';
-import { accountNameFromNumber, accountNumberFromName, methodNumberFromName } from '../../host-api/names/index.js';
+import { accountNameFromNumber, methodNumberFromName } from '../../host-api/names/index.js';
 import { DO_NOT_BROADCAST } from '../../host-api/chain/index.js';
 import { Transaction, type SignedTransaction } from '../../host-api/types/index.js';
-import { AccountArgs, CheckAuthArgs, LoginData } from '../../host-api/types/native.js';
+import { CheckAuthArgs, LoginData } from '../../host-api/types/native.js';
 import type { Store } from '../db/store.js';
 import type { Engine } from '../wasm/engine.js';
 import { ExecutionContext } from '../wasm/execution-context.js';
+import { accountExists, authServiceOf } from './accounts-queries.js';
 import { decodeSigned, type TransactionProcessor } from './transaction-processor.js';
 
-const ACCOUNTS = accountNumberFromName('accounts');
 const LOGIN_SYS = methodNumberFromName('loginSys');
-const EXISTS = methodNumberFromName('exists');
-const GET_AUTH_OF = methodNumberFromName('getAuthOf');
 const CHECK_AUTH_SYS = methodNumberFromName('checkAuthSys');
 /** checkAuthSys flags of a login: a top-level action checked as the first one (chain.md §5). */
 const LOGIN_AUTH_FLAGS = 0x40000001;
@@ -79,16 +77,14 @@ export async function checkLogin(
   // Read-only: the checks run in an RPC context, so nothing they do can change state.
   const ctx = new ExecutionContext({ mode: 'rpc', store, engine });
   try {
-    const call = (service: bigint, method: bigint, rawData: Uint8Array) => ctx.runAction({ sender: 0n, service, method, rawData });
-    const accountArgs = AccountArgs.pack({ account: user });
-    const exists = call(ACCOUNTS, EXISTS, accountArgs);
-    if (exists[0] !== 1) throw new LoginError('LOGIN_NO_ACCOUNT', 'Account not found', 404);
-    const auth = call(ACCOUNTS, GET_AUTH_OF, accountArgs);
-    const authService = new DataView(auth.buffer, auth.byteOffset, auth.byteLength).getBigUint64(0, true);
+    if (!accountExists(ctx, user)) throw new LoginError('LOGIN_NO_ACCOUNT', 'Account not found', 404);
+    const authService = authServiceOf(ctx, user);
     try {
-      call(authService, CHECK_AUTH_SYS, CheckAuthArgs.pack({
-        flags: LOGIN_AUTH_FLAGS, requester: 0n, sender: user, action: { service: 0n, method: 0n }, allowedActions: [], claims: transaction.claims,
-      }));
+      ctx.runAction({
+        sender: 0n, service: authService, method: CHECK_AUTH_SYS, rawData: CheckAuthArgs.pack({
+          flags: LOGIN_AUTH_FLAGS, requester: 0n, sender: user, action: { service: 0n, method: 0n }, allowedActions: [], claims: transaction.claims,
+        }),
+      });
     } catch (err) {
       if (err instanceof TsibaseError) throw invalid('Login failed');
       throw err;

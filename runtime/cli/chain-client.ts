@@ -1,8 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { TsibaseError } from '../../host-api/errors.js';
 import {
-  Transaction, bytesToHex, fromPem, hexToBytes, keyPairFromPkcs8, parsePublicKey, signPackedTransaction, transactionId,
-  type Action, type KeyPair,
+  Transaction, bytesToHex, signPackedTransaction, transactionId, type Action, type KeyPair,
 } from '../../host-api/index.js';
 import { DO_NOT_BROADCAST, type TaposReference } from '../../host-api/chain/index.js';
 import { LoginData } from '../../host-api/types/native.js';
@@ -14,49 +12,6 @@ export const DEFAULT_API = 'http://tsibase.localhost:8080';
 
 /** The verify service of the keys the CLI signs with (formats.md: P-256 and secp256k1). */
 const VERIFY_SERVICE = 'verify-sig';
-
-function privateKeyFrom(der: Uint8Array, file: string): KeyPair {
-  try {
-    return keyPairFromPkcs8(der);
-  } catch (err) {
-    throw new TsibaseError('CLI_BAD_KEY', `${file} is not a P-256 or secp256k1 private key (PKCS#8): ${(err as Error).message}`);
-  }
-}
-
-/** A key file's DER bytes and, for PEM, its label. */
-function readKeyFile(file: string): { label?: string; der: Uint8Array } {
-  const bytes = new Uint8Array(readFileSync(file));
-  const text = Buffer.from(bytes).toString('latin1');
-  return text.includes('-----BEGIN') ? fromPem(text) : { der: bytes };
-}
-
-/** A private key file (PKCS#8, PEM or DER) as a key pair to sign with. */
-export function readPrivateKey(file: string): KeyPair {
-  return privateKeyFrom(readKeyFile(file).der, file);
-}
-
-/** A public key (SubjectPublicKeyInfo) from a PEM/DER public key file, a private key file, or hex. */
-export function readPublicKey(source: string): Uint8Array {
-  if (/^[0-9a-fA-F]+$/.test(source) && source.length % 2 === 0 && source.length > 64) {
-    const der = hexToBytes(source);
-    parsePublicKey(der);
-    return der;
-  }
-  const { label, der } = readKeyFile(source);
-  if (label === 'PUBLIC KEY') {
-    parsePublicKey(der);
-    return der;
-  }
-  if (label === undefined) {
-    try {
-      parsePublicKey(der);
-      return der;
-    } catch {
-      // not a public key: a private key file in DER, then
-    }
-  }
-  return privateKeyFrom(der, source).publicKey;
-}
 
 /** An action as packing takes it: numbers, or names (and hex for rawData). */
 export type ActionInput = Action | { sender: string; service: string; method: string; rawData: Uint8Array | string };

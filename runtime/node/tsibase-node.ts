@@ -1,13 +1,14 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { bootTransactions, runBoot, type Bundle } from '../../host-api/index.js';
+import { bootTransactions, bytesToHex, privateKeyToPkcs8, runBoot, type Bundle, type KeyPair } from '../../host-api/index.js';
 import { adminApi } from '../admin/admin-api.js';
 import { keyEndpoints } from '../admin/key-endpoints.js';
 import { LogSockets } from '../admin/log-socket.js';
 import { perfEndpoints } from '../admin/perf-endpoints.js';
 import type { NodeControl, Peer, ShutdownRequest } from '../admin/node-control.js';
 import { Chain } from '../chain/chain.js';
+import { openSystemAccountsOf } from '../chain/open-system-accounts.js';
 import { readConfigFile, writeConfigFile } from '../config/config-file.js';
 import { defaultConfig, parseServerConfig, type ListenSpec, type ServerConfig } from '../config/server-config.js';
 import { LmdbStore } from '../db/lmdb-store.js';
@@ -33,6 +34,16 @@ export interface NodeStartOptions {
   readonly blockIntervalMs?: number;
   /** Boots this bundle when the node has no chain yet (needs a producer). */
   readonly boot?: Bundle;
+  /** The keys of that boot (a development chain without them). */
+  readonly bootKeys?: BootKeys;
+}
+
+/** The keys a boot gives the chain (docs/system-services.md, "Secure and development chains"). */
+export interface BootKeys {
+  /** The public key (DER) every account the boot creates authenticates with. */
+  readonly accountKey?: Uint8Array;
+  /** The producer's block-signing key; with its private key, which the node then stores. */
+  readonly blockKey?: { readonly publicKey: Uint8Array; readonly pair?: KeyPair };
 }
 
 /**
@@ -123,7 +134,9 @@ export class TsibaseNode implements NodeControl {
     const node = new TsibaseNode(options, config);
     try {
       for (const spec of config.listen) node.listeners.push(await node.server.listen(spec, options.dir, config.tls));
+      node.storeBlockKey();
       await node.bootIfAsked();
+      node.reportDevelopmentChain();
       node.chain.start();
     } catch (err) {
       await node.stop({ restart: false, force: true, soft: false });
@@ -197,11 +210,26 @@ export class TsibaseNode implements NodeControl {
     return { hosts: config.hosts, services: config.services, httpTimeoutUs: config.http_timeout };
   }
 
+  /** A private block key given on the command line joins the node's keys, so it can sign. */
+  private storeBlockKey(): void {
+    const pair = this.options.bootKeys?.blockKey?.pair;
+    if (pair) this.keys.add({ service: 'verify-sig', rawData: bytesToHex(privateKeyToPkcs8(pair)) });
+  }
+
+  /** Says at every start that anyone may act as the system accounts of a development chain. */
+  private reportDevelopmentChain(): void {
+    if (!this.chain.hasChain) return;
+    const open = openSystemAccountsOf(this.store, this.chain.engine);
+    if (open.length === 0) return;
+    this.logging.warning('chain', `this is a development chain (booted without --account-key): anyone may act as ${open.join(', ')}, and through them as any account`);
+  }
+
   private async bootIfAsked(): Promise<void> {
     const bundle = this.options.boot;
     if (!bundle || this.chain.hasChain) return;
     const started = performance.now();
-    const boot = bootTransactions(bundle, { producer: this.chain.producer });
+    const { accountKey, blockKey } = this.options.bootKeys ?? {};
+    const boot = bootTransactions(bundle, { producer: this.chain.producer, accountKey, blockKey: blockKey?.publicKey });
     // Each step waits for the event loop's next turn, so the listeners answer while a bundle boots.
     await runBoot(boot, {
       pushBoot: (body) => nextTurn().then(() => this.chain.boot(body)),

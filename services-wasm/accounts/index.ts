@@ -14,8 +14,13 @@
 //   accepts the new account (canAuthUserSys). An existing name aborts with requireNew, else
 //   nothing changes.
 // - setAuthServ changes the sender's own auth service, which must accept the sender.
+// - GET /graphql answers `getAccount(account) { accountNum authService }`, as psibase's accounts
+//   service does: clients see who authenticates an account (and whether a chain is a
+//   development chain, docs/system-services.md).
 
-import { AccountNumber, account, check, getSender, isValidAccountNumber } from "../sdk/index";
+import {
+  AccountNumber, HttpReply, HttpRequest, Option, account, check, checkHttpServerCaller, getSender, isValidAccountNumber,
+} from "../sdk/index";
 import { AuthInterface } from "../auth-any/index";
 import { Account, AccountsStatus, accountTable, statusTable } from "./tables";
 import { codeAccounts } from "./code-accounts";
@@ -33,6 +38,15 @@ function accountsStatus(): AccountsStatus {
 function checkAuthService(authService: AccountNumber, user: AccountNumber): void {
   check(accountTable.get(authService) !== null, "unknown auth service");
   new AuthInterface(authService).canAuthUserSys(user);
+}
+
+/** The query root (type Query). */
+@query
+export class AccountsQuery {
+  /** The account `account`; null when it does not exist. */
+  getAccount(account: AccountNumber): Account | null {
+    return accountTable.get(account);
+  }
 }
 
 @service("accounts")
@@ -88,5 +102,12 @@ export class Accounts {
   @action
   exists(name: AccountNumber): bool {
     return accountTable.get(name) !== null;
+  }
+
+  /** GET /graphql: the schema; queries by GET or POST. */
+  @action
+  serveSys(request: HttpRequest, socket: Option<i32>, user: Option<AccountNumber>): HttpReply | null {
+    checkHttpServerCaller();
+    return new AccountsQuery().serveGraphQL(request);
   }
 }

@@ -1,10 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bootTransactions, runBoot, unpackBundle } from '../../../host-api/index.js';
+import { TsibaseError } from '../../../host-api/errors.js';
+import { bootTransactions, bytesToHex, privateKeyToPkcs8, runBoot, unpackBundle, type KeyPair } from '../../../host-api/index.js';
 import { option, parseArgs, UsageError } from '../args.js';
 import { DEFAULT_API } from '../chain-client.js';
 import { httpRequest, serviceUrl } from '../client.js';
+import { BOOT_KEY_OPTIONS, bootKeyUsage, bootKeys } from './boot-keys.js';
 
 const DEFAULT_BUNDLE = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..', 'build', 'default.bundle');
 
@@ -14,14 +16,27 @@ Boots a chain on a node that has none: push_boot, then the remaining boot transa
 
 options:
   -a, --api <url>          the node (default ${DEFAULT_API})
-  -p, --producer <name>    the producer of the new chain (default prod)`;
+  -p, --producer <name>    the producer of the new chain (default prod)
+${bootKeyUsage(27)}`;
+
+/** Gives the node the block key's private key (the admin API), so it can sign from the first block on. */
+async function storeBlockKey(api: string, pair: KeyPair): Promise<void> {
+  const r = await httpRequest(new URL('/native/admin/keys', api).toString(), {
+    method: 'POST',
+    body: new TextEncoder().encode(JSON.stringify({ service: 'verify-sig', rawData: bytesToHex(privateKeyToPkcs8(pair)) })),
+    headers: { 'content-type': 'application/json' },
+  });
+  if (r.status !== 200) throw new TsibaseError('BOOT_FAILED', `storing the block key on the node: ${r.status} ${r.text()}`);
+}
 
 export async function bootCommand(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, [{ name: 'api', short: 'a' }, { name: 'producer', short: 'p' }]);
+  const args = parseArgs(argv, [{ name: 'api', short: 'a' }, { name: 'producer', short: 'p' }, ...BOOT_KEY_OPTIONS]);
   if (args.positional.length > 1) throw new UsageError(`unexpected argument '${args.positional[1]}'\n\n${BOOT_USAGE}`);
   const api = option(args, 'api') ?? DEFAULT_API;
   const bundle = unpackBundle(readFileSync(args.positional[0] ?? DEFAULT_BUNDLE));
-  const boot = bootTransactions(bundle, { producer: option(args, 'producer') ?? 'prod' });
+  const { accountKey, blockKey } = bootKeys(args);
+  const boot = bootTransactions(bundle, { producer: option(args, 'producer') ?? 'prod', accountKey, blockKey: blockKey?.publicKey });
+  if (blockKey?.pair) await storeBlockKey(api, blockKey.pair);
 
   // Each POST answers with a trace; a non-200 reply carries its reason as text.
   const post = async (url: string, body: Uint8Array) => {
@@ -33,5 +48,6 @@ export async function bootCommand(argv: string[]): Promise<number> {
     push: (t) => post(`${serviceUrl(api, 'transact', '/push_transaction')}?wait_for=applied`, t),
   });
   console.log(`booted: ${bundle.services.length} services, ${boot.later.length + 3} boot transactions`);
+  if (!accountKey) console.log('a development chain (no --account-key): anyone may act as root and every system account');
   return 0;
 }

@@ -1,6 +1,7 @@
 import { accountNameFromNumber, accountNumberFromName } from '../../../host-api/index.js';
 import { option, type OptionSpec, type ParsedArgs, UsageError } from '../args.js';
-import { ChainClient, DEFAULT_API, readPrivateKey, type PushOptions } from '../chain-client.js';
+import { ChainClient, DEFAULT_API, type PushOptions } from '../chain-client.js';
+import { readPrivateKey } from '../key-arguments.js';
 
 // Options every command that talks to a node's chain takes.
 

@@ -1,6 +1,6 @@
 import { systemAction } from '../../../host-api/index.js';
 import { option, parseArgs, UsageError } from '../args.js';
-import { readPublicKey } from '../chain-client.js';
+import { readPublicKey } from '../key-arguments.js';
 import { CLIENT_OPTIONS, CLIENT_OPTIONS_USAGE, accountArgument, chainClient, pushOptions } from './client-options.js';
 
 export const CREATE_USAGE = `usage: tsibase create <account> (--key <key> | --insecure) [options]

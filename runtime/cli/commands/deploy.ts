@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { TsibaseError } from '../../../host-api/errors.js';
 import { admitModule } from '../../wasm/admission/index.js';
 import { option, parseArgs, UsageError } from '../args.js';
-import { readPublicKey } from '../chain-client.js';
+import { readPublicKey } from '../key-arguments.js';
 import { deployActions } from '../deploy-actions.js';
 import { CLIENT_OPTIONS, CLIENT_OPTIONS_USAGE, accountArgument, chainClient, pushOptions } from './client-options.js';
 

@@ -1,3 +1,4 @@
+import { openSystemAccountsIn, systemAccountsQuery } from '../../../host-api/index.js';
 import { parseArgs, UsageError } from '../args.js';
 import { DEFAULT_API } from '../chain-client.js';
 import { chainClient } from './client-options.js';
@@ -5,7 +6,9 @@ import { chainClient } from './client-options.js';
 export const INFO_USAGE = `usage: tsibase info [-a <url>]
 
 Shows what the node at <url> (default ${DEFAULT_API}) serves: its root domain, the chain id,
-the head block (number, time, producer, id, from the explorer service) and its TaPoS reference.`;
+the head block (number, time, producer, id, from the explorer service), its TaPoS reference,
+and whether the chain is secure or a development chain (from the accounts service: on a
+development chain anyone may act as root and the system accounts).`;
 
 interface HeadBlock {
   id: string;
@@ -22,11 +25,15 @@ export async function infoCommand(argv: string[]): Promise<number> {
   const reference = await client.headReference();
   const { headBlock } = await client.graphql('explorer', '{ headBlock { id header { blockNum time producer } transactionCount } }');
   const head = headBlock as HeadBlock;
+  const open = openSystemAccountsIn(await client.graphql('accounts', systemAccountsQuery()));
   console.log(`node:        ${client.api}`);
   console.log(`root domain: ${root}`);
   console.log(`chain id:    ${chainId}`);
   console.log(`head block:  ${head.header.blockNum} at ${head.header.time} by ${head.header.producer}, ${head.transactionCount} transaction(s)`);
   console.log(`             id ${head.id}`);
   console.log(`TaPoS:       refBlockIndex ${reference.refBlockIndex}, refBlockSuffix ${reference.refBlockSuffix}`);
+  console.log(open.length === 0
+    ? 'security:    secure: root and the system accounts need their keys'
+    : `security:    DEVELOPMENT CHAIN: anyone may act as ${open.join(', ')} (booted without --account-key)`);
   return 0;
 }

@@ -5,6 +5,7 @@ import type { ListenSpec } from '../../config/server-config.js';
 import { TsibaseNode, type NodeStartOptions } from '../../node/tsibase-node.js';
 import { option, parseArgs, UsageError } from '../args.js';
 import { RESTART_LISTEN_ENV, SUPERVISED_ENV, supervise, type RestartMessage } from '../supervisor.js';
+import { BOOT_KEY_OPTIONS, bootKeyUsage, bootKeys } from './boot-keys.js';
 
 export const NODE_USAGE = `usage: tsibase node <dir> [options]
 
@@ -17,7 +18,8 @@ options:
   -l, --listen <[addr:]port> where to listen for HTTP, or a unix socket path with a '/'
                              (repeatable; default 127.0.0.1:8080)
       --block-interval <ms>  block interval (default 1000)
-      --boot <bundle>        boot a chain from <bundle> if the node has none (needs a producer)`;
+      --boot <bundle>        boot a chain from <bundle> if the node has none (needs a producer)
+${bootKeyUsage(29)}`;
 
 function parseListen(value: string): ListenSpec {
   if (value.includes('/')) return { protocol: 'local', path: value };
@@ -35,6 +37,7 @@ function startOptions(argv: string[]): { options: NodeStartOptions; bundlePath: 
     { name: 'listen', short: 'l', repeatable: true },
     { name: 'block-interval' },
     { name: 'boot' },
+    ...BOOT_KEY_OPTIONS,
   ]);
   const [dir, extra] = args.positional;
   if (!dir || extra) throw new UsageError(`${dir ? `unexpected argument '${extra}'` : 'missing <dir>'}\n\n${NODE_USAGE}`);
@@ -43,6 +46,8 @@ function startOptions(argv: string[]): { options: NodeStartOptions; bundlePath: 
   const bundlePath = option(args, 'boot');
   const producer = option(args, 'producer');
   if (bundlePath && !producer) throw new UsageError('--boot needs --producer');
+  const keys = bootKeys(args);
+  if (!bundlePath && keys.accountKey) throw new UsageError('--account-key is a key for --boot');
   return {
     options: {
       dir,
@@ -50,6 +55,7 @@ function startOptions(argv: string[]): { options: NodeStartOptions; bundlePath: 
       hosts: args.options.get('host'),
       listen: args.options.get('listen')?.map(parseListen),
       blockIntervalMs: interval,
+      bootKeys: keys,
     },
     bundlePath,
   };
