@@ -96,6 +96,9 @@ test('the dashboard shows the chain, counters, memory and a live head block that
   const chainId = (await httpRequest(new URL('/common/chainid', ctx.node.api).toString())).json() as string;
   const chain = await ctx.page.waitForSelector('[data-chain-state][data-state="booted"]', WAIT);
   assert.match((await chain.textContent())!, chainId);
+  // The test node is booted without an account key: a development chain, and the dashboard says so.
+  const security = await ctx.page.waitForSelector('[data-security="development"]', WAIT);
+  assert.match((await security.textContent())!, /Development chain: anyone may act as root, transact, accounts, auth-sig/);
   const first = await headBlockAbove(ctx.page, 1);
   await headBlockAbove(ctx.page, first);
   assert.ok(Number(await ctx.page.textContent('[data-transactions="total"]')) > 0);

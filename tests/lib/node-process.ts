@@ -10,6 +10,8 @@ export interface RunningNode {
   readonly api: string;
   /** The port of `api`, e.g. '40123'. */
   readonly port: string;
+  /** All the process printed so far (its console log goes to stderr). */
+  output(): string;
   stop(): Promise<void>;
 }
 
@@ -48,10 +50,12 @@ export function startNodeProcess(dir: string, args: string[], env: NodeJS.Proces
       if (!m) return;
       clearTimeout(timer);
       child.stdout!.off('data', onData);
+      child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
       resolve({
         process: child,
         api: m[1]!,
         port: new URL(m[1]!).port,
+        output: () => output,
         stop: () => new Promise((done) => {
           if (child.exitCode !== null) return done();
           child.once('exit', () => done());
