@@ -2,6 +2,8 @@
 // transactions with the project's own host-api (served by the node under /lib/host-api), sends
 // the first three to push_boot and the rest to transact's push_transaction, as `tsibase boot`
 // does. The node must produce as the new chain's producer, so its configuration is set first.
+// An account key (a public key) makes a secure chain, as `tsibase boot -k` does; without one it is
+// a development chain. A block key can be generated on the node itself (`--block-key`).
 
 import { HttpError, getJson, originOf, postBytes, request, sendJson } from '../api.js';
 import { busy, field, h, messageLine } from '../dom.js';
@@ -22,6 +24,28 @@ async function defaultBundle() {
 async function configureProducer(producer) {
   const config = await getJson('/config');
   if (config.producer !== producer) await sendJson('PUT', '/config', { ...config, producer });
+}
+
+/** The pasted public key (PEM or hex) as DER, or undefined when none was given. */
+function publicKeyOf(text, hostApi) {
+  const trimmed = text.trim();
+  if (trimmed === '') return undefined;
+  let der;
+  if (trimmed.includes('-----BEGIN')) {
+    const pem = hostApi.fromPem(trimmed);
+    if (pem.label !== 'PUBLIC KEY') throw new Error(`the account key must be a public key, not a ${pem.label}`);
+    der = pem.der;
+  } else {
+    der = hostApi.hexToBytes(trimmed);
+  }
+  hostApi.parsePublicKey(der);
+  return der;
+}
+
+/** A new verify-sig key generated and kept by the node; answers its public key (DER). */
+async function generateBlockKey(hostApi) {
+  const key = await sendJson('POST', '/native/admin/keys', { service: 'verify-sig' });
+  return hostApi.hexToBytes(key.rawData);
 }
 
 /** A list of steps; `step(text)` adds one, marked running, and answers a handle to finish it. */
@@ -50,6 +74,8 @@ export const bootScreen = {
     const outcome = messageLine();
     const progress = progressList();
     const producer = h('input', { name: 'producer', value: DEFAULT_PRODUCER, required: true });
+    const accountKey = h('textarea', { name: 'accountKey', rows: 4, placeholder: '-----BEGIN PUBLIC KEY-----  (or the key as hex)' });
+    const blockKey = h('input', { type: 'checkbox', name: 'blockKey' });
     const boot = h('button', { type: 'submit', class: 'primary' }, 'Boot');
     getJson('/config').then((config) => config.producer && (producer.value = config.producer), outcome.error);
 
@@ -66,7 +92,7 @@ export const bootScreen = {
       }
     };
 
-    const bootChain = async (name) => {
+    const bootChain = async (name, keyText, signBlocks) => {
       container.dataset.boot = 'running';
       progress.clear();
       outcome.clear();
@@ -74,7 +100,10 @@ export const bootScreen = {
         await run(`Making ${name} the node's producer`, () => configureProducer(name));
         const bytes = await run('Fetching the default bundle', defaultBundle);
         const hostApi = await run('Loading host-api', () => import('/lib/host-api/index.js'));
-        const transactions = await run('Computing the boot transactions', () => hostApi.bootTransactions(hostApi.unpackBundle(bytes), { producer: name }));
+        const keys = {};
+        if (keyText.trim() !== '') keys.accountKey = await run('Reading the account key', () => publicKeyOf(keyText, hostApi));
+        if (signBlocks) keys.blockKey = await run('Generating a block key on the node', () => generateBlockKey(hostApi));
+        const transactions = await run('Computing the boot transactions', () => hostApi.bootTransactions(hostApi.unpackBundle(bytes), { producer: name, ...keys }));
         const total = transactions.later.length + 3;
         await run(`Pushing ${total} boot transactions:`, (step) => {
           let sent = 3;
@@ -89,7 +118,7 @@ export const bootScreen = {
           });
         });
         container.dataset.boot = 'done';
-        outcome.ok(`Booted: the node produces blocks as ${name}.`);
+        outcome.ok(`Booted${keys.accountKey ? '' : ' a development chain'}: the node produces blocks as ${name}.`);
         await app.refreshStatus();
         app.go('dashboard');
       } catch (err) {
@@ -100,8 +129,10 @@ export const bootScreen = {
 
     container.append(
       h('p', {}, "This node has no chain yet. Boot one with the node's default bundle: its services, with the producer below."),
-      h('form', { onsubmit: (event) => { event.preventDefault(); busy(boot, () => bootChain(producer.value.trim())); } },
+      h('form', { onsubmit: (event) => { event.preventDefault(); busy(boot, () => bootChain(producer.value.trim(), accountKey.value, blockKey.checked)); } },
         field('Producer', producer, "the new chain's block producer; the node's configuration is set to produce as it"),
+        field('Account key', accountKey, 'the public key every account the boot creates (root, the producer, the system services) authenticates with; without one, a development chain: anyone may act as any of them'),
+        field('Block key', blockKey, 'sign blocks with a new key this node generates and keeps'),
         h('div', { class: 'actions' }, boot)),
       progress.element, outcome.element);
   },

@@ -1,13 +1,15 @@
 // The x-admin web app in headless chromium against real node processes: the dashboard's live head
 // block, the configuration editor (round trip of fields it does not know, the node's refusals),
 // peers, the live log with filters, keys, and booting a node that has no chain from the browser
-// (host-api computing the boot transactions in the page).
+// (host-api computing the boot transactions in the page, with an account key and a block key).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { generateKeyPair, toPem } from '../../host-api/index.js';
+import { ChainClient } from '../../runtime/cli/chain-client.js';
 import { httpRequest, serviceUrl } from '../../runtime/cli/client.js';
 import { adminRequest } from '../lib/admin-requests.js';
 import { launchBrowser } from '../lib/browser.js';
@@ -193,13 +195,21 @@ test('keys: a key generated in the page is listed; a refusal is shown', async (c
   assert.is((await getJson(ctx.node, '/native/admin/keys')).length, 1);
 });
 
-test('a node without a chain opens on the boot screen, boots the default bundle from the page, then shows the dashboard', async (ctx) => {
+test('a node without a chain opens on the boot screen, boots a secure chain with an account key and a generated block key from the page, then shows the dashboard', async (ctx) => {
   assert.equal(await getJson(ctx.fresh, '/native/admin/status'), ['needgenesis']);
   await ctx.page.goto(xAdmin(ctx.fresh, '/'));
   await ctx.page.waitForSelector('main h1:text-is("Boot a chain")', WAIT);
   assert.is(await ctx.page.inputValue('input[name="producer"]'), 'prod');
+  const accountKey = generateKeyPair();
+  await ctx.page.fill('textarea[name="accountKey"]', toPem('PUBLIC KEY', accountKey.publicKey));
+  await ctx.page.check('input[name="blockKey"]');
   await ctx.page.click('button:text-is("Boot")');
   const chain = await ctx.page.waitForSelector('[data-chain-state][data-state="booted"]', { timeout: 60_000 });
+  await ctx.page.waitForSelector('[data-security="secure"]', WAIT);
+  const [blockKey] = await getJson(ctx.fresh, '/native/admin/keys') as { service: string; rawData: string }[];
+  assert.is(blockKey!.service, 'verify-sig', 'the node generated the block key');
+  const root = await new ChainClient(ctx.fresh.api).graphql('accounts', '{ getAccount(account: "root") { authService } }');
+  assert.equal(root, { getAccount: { authService: 'auth-sig' } });
   assert.equal(await getJson(ctx.fresh, '/native/admin/status'), []);
   assert.is((await getJson(ctx.fresh, '/config')).producer, 'prod');
   const chainId = await httpRequest(new URL('/common/chainid', ctx.fresh.api).toString());
