@@ -1,5 +1,7 @@
 // psibase method numbers: an order-1 arithmetic code of the name in at most 64 bits, or,
-// when the code does not fit, SeaHash of the name with bit 56 set (shown as `#` + 16 chars).
+// when the whole code (its final bits included) does not fit, SeaHash of the name with bit 56
+// set (shown as `#` + 16 chars). A code is never cut short: a truncated code would read back
+// as another name (`checkFirstAuth` as `checkfirstautr`).
 // The coder works on 17-bit Numbers; BigInt appears only when the result is assembled.
 
 import { NameError } from './errors.js';
@@ -73,15 +75,16 @@ let codeLo = 0;
 let codeHi = 0;
 let bitsOut = 0;
 
-// Appends one bit; false when a 1 would take bit 56, which flags hashes.
+// Appends one bit; false when it would be the 65th, or a 1 in bit 56, which flags hashes.
 function putBit(bit: number): boolean {
-  if (bit === 1 && bitsOut < MAX_BITS) {
+  if (bitsOut === MAX_BITS) return false;
+  if (bit === 1) {
     if (bitsOut === MAX_BITS - 1) return false;
     const position = bitsOut ^ 7;
     if (position < 32) codeLo |= 1 << position;
     else codeHi |= 1 << (position - 32);
   }
-  bitsOut++; // bits past 64 are dropped
+  bitsOut++;
   return true;
 }
 
@@ -100,7 +103,7 @@ function arithmeticEncode(name: string): boolean {
   let pending = 0;
   let context = END;
   for (let i = 0; i <= name.length; i++) {
-    if (bitsOut >= MAX_BITS) return false; // the end symbol would not be coded
+    if (bitsOut === MAX_BITS) return false; // the final bits would not fit
     const symbol = i < name.length ? SYMBOL_OF[name.charCodeAt(i)] : END;
     const row = context * ROW;
     context = symbol;

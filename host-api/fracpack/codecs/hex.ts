@@ -4,6 +4,7 @@ import { Writer } from '../writer.js';
 import { bytesToHex, hexToBytes } from '../../encoding/hex.js';
 import { ContainerCodec } from './list.js';
 import { SmallIntCodec } from './int.js';
+import { isAlwaysEmpty, readAlwaysEmptySlot } from './nested.js';
 
 // Custom `hex`: the value is the raw bytes of a List of fixed elements (without the length), of
 // a FracPack body, or of a fixed type; natively a Uint8Array, in JSON uppercase hex. Bytes that
@@ -82,14 +83,33 @@ export class HexListCodec extends ContainerCodec<Uint8Array> {
 
 /**
  * hex over FracPack<T>: the raw body. Packing also accepts T's value itself (for example a
- * Transaction object where a packed transaction is expected).
+ * Transaction object where a packed transaction is expected). Like FracPack<T>, it is an
+ * always-empty container when T has zero size.
  */
 export class HexNestedCodec extends Codec<Uint8Array> {
   readonly fixedSize = 4;
   readonly isVariable = true;
+  override readonly isContainer: boolean;
 
   constructor(name: string, private readonly inner: Codec) {
     super(name);
+    this.isContainer = isAlwaysEmpty(inner);
+  }
+
+  override writeSlot(w: Writer, value: unknown): void {
+    // The checked full encoding of an empty body is its length, 0: the container's offset 0.
+    if (this.isContainer) this.writeFull(w, value);
+    else w.slot();
+  }
+
+  override writeHeap(w: Writer, value: unknown, slotPos: number): void {
+    if (!this.isContainer) super.writeHeap(w, value, slotPos);
+  }
+
+  override readSlot(r: Reader, at: number): Uint8Array {
+    if (!this.isContainer) return super.readSlot(r, at);
+    readAlwaysEmptySlot(this.name, this.inner, r, at);
+    return new Uint8Array(0);
   }
 
   writeFull(w: Writer, value: unknown): void {

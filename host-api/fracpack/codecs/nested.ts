@@ -1,7 +1,20 @@
-import { Codec } from '../codec.js';
+import { Codec, type Layout } from '../codec.js';
 import { FracpackError } from '../errors.js';
 import { Reader } from '../reader.js';
 import type { Writer } from '../writer.js';
+
+/** A FracPack of a zero-size type is a container, always empty: in a parent's slot, offset 0. */
+export function isAlwaysEmpty(inner: Layout): boolean {
+  return !inner.isVariable && inner.fixedSize === 0;
+}
+
+/** Reads the slot of an always-empty FracPack: offset 0, then the inner value of no bytes. */
+export function readAlwaysEmptySlot<T>(name: string, inner: Codec<T>, r: Reader, at: number): T {
+  if (r.u32(at) !== 0) {
+    throw new FracpackError('FRACPACK_BAD_OFFSET', `${name}: a FracPack of a zero-size type must be offset 0 (byte ${at})`);
+  }
+  return inner.readFull(new Reader(new Uint8Array(0), false));
+}
 
 /**
  * FracPack<T>: u32 length, then T's full encoding. The native and JSON value is T's. It shares
@@ -15,7 +28,7 @@ export class NestedCodec<T> extends Codec<T> {
 
   constructor(name: string, readonly inner: Codec<T>) {
     super(name);
-    this.isContainer = !inner.isVariable && inner.fixedSize === 0;
+    this.isContainer = isAlwaysEmpty(inner);
   }
 
   override writeSlot(w: Writer): void {
@@ -34,11 +47,7 @@ export class NestedCodec<T> extends Codec<T> {
   }
 
   override readSlot(r: Reader, at: number): T {
-    if (!this.isContainer) return super.readSlot(r, at);
-    if (r.u32(at) !== 0) {
-      throw new FracpackError('FRACPACK_BAD_OFFSET', `${this.name}: a FracPack of a zero-size type must be offset 0 (byte ${at})`);
-    }
-    return this.inner.readFull(new Reader(new Uint8Array(0), false));
+    return this.isContainer ? readAlwaysEmptySlot(this.name, this.inner, r, at) : super.readSlot(r, at);
   }
 
   readFull(r: Reader): T {

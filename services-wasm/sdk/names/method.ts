@@ -1,7 +1,8 @@
 // Method numbers from names and back (formats.md §5), for services that take method names as
 // text (the pack endpoints) or show them (decoded events): an order-1 arithmetic code of the name
-// in at most 64 bits, or SeaHash of the name with bit 56 set when the code does not fit (shown
-// as `#` and 16 hash digits). The frequency table is host-api's.
+// in at most 64 bits, or SeaHash of the name with bit 56 set when the whole code, final bits
+// included, does not fit (shown as `#` and 16 hash digits); a code is never cut short. The
+// frequency table and the rules are host-api's (host-api/names/method.ts).
 
 import { MethodNumber } from "./types";
 import { FREQUENCIES } from "./method-frequencies";
@@ -37,9 +38,10 @@ class CodeWriter {
   code: u64 = 0;
   bits: i32 = 0;
 
-  /** Appends one bit (MSB-first within little-endian bytes); false when a 1 would take bit 56. */
+  /** Appends one bit (MSB-first within little-endian bytes); false when it would be the 65th, or a 1 in bit 56. */
   put(bit: i32): bool {
-    if (bit == 1 && this.bits < MAX_BITS) {
+    if (this.bits == MAX_BITS) return false;
+    if (bit == 1) {
       if (this.bits == MAX_BITS - 1) return false;
       this.code |= (<u64>1) << <u64>(this.bits ^ 7);
     }
@@ -63,7 +65,7 @@ function arithmeticCode(name: string): u64 {
   let pending = 0;
   let context = 0;
   for (let i = 0; i <= name.length; i++) {
-    if (out.bits >= MAX_BITS) return 0;
+    if (out.bits == MAX_BITS) return 0; // the final bits would not fit
     const symbol = i < name.length ? symbolOf(name.charCodeAt(i)) : 0;
     const range = <i64>(high - low + 1);
     high = low + <i32>((range * <i64>cumulative(context, symbol + 1)) / TOTAL) - 1;

@@ -2,7 +2,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { compileSchema, type FracpackErrorCode } from '../../../../host-api/index.js';
-import { bytesToHex } from '../../../lib/hex.js';
+import { bytesToHex, hex } from '../../../lib/hex.js';
 
 const schema = compileSchema({
   Big: { Object: { u: 'u64', i: 'i64' } },
@@ -13,6 +13,11 @@ const schema = compileSchema({
   Flags: { Custom: { type: { List: 'bool' }, id: 'hex' } },
   Point: { Custom: { type: { Struct: { x: 'u16', y: 'u16' } }, id: 'hex' } },
   Wrapped: { Custom: { type: { FracPack: 'u32' }, id: 'hex' } },
+  EmptyHex: { Custom: { type: { FracPack: { Struct: {} } }, id: 'hex' } },
+  EmptyHexInTuple: { Tuple: ['EmptyHex'] },
+  EmptyNestedInTuple: { Tuple: [{ FracPack: { Struct: {} } }] },
+  EmptyHexInObject: { Object: { a: 'EmptyHex', b: 'u8' } },
+  MaybeEmptyHex: { Tuple: [{ Option: 'EmptyHex' }, 'u8'] },
   Unknown: { Custom: { type: 'u32', id: 'no-such-id' } },
   Mismatched: { Custom: { type: 'u32', id: 'string' } },
 });
@@ -86,6 +91,26 @@ test('hex over a list of fixed structs, a fixed struct and a FracPack holds thei
   assert.is(wrapped.toJson(wrapped.unpack(wrapped.pack('07000000'))), '07000000');
   assert.is(bytesToHex(wrapped.pack(wrapped.fromJson(7))), '0400000007000000'); // a structured value is packed
   assert.throws(() => wrapped.pack('0700'), /FRACPACK|u32/);
+});
+
+test('hex over a FracPack of a zero-size type is, like the FracPack, an always-empty container: offset 0 in a slot', () => {
+  const inTuple = schema.type('EmptyHexInTuple');
+  const plain = bytesToHex(schema.type('EmptyNestedInTuple').pack([{}]));
+  assert.is(plain, '040000000000');
+  assert.is(bytesToHex(inTuple.pack([''])), plain);
+  assert.is(bytesToHex(inTuple.pack(inTuple.fromJson([{}]))), plain); // a structured value too
+  assert.equal(inTuple.toJson(inTuple.unpack(hex(plain))), ['']);
+  // A pointer to an empty body is not the container form.
+  assert.is(inTuple.check(hex('0400 04000000 00000000'))?.code, 'FRACPACK_BAD_OFFSET');
+  assert.throws(() => inTuple.pack(['00']), /do not form one/);
+  const inObject = schema.type('EmptyHexInObject');
+  assert.is(bytesToHex(inObject.pack({ a: '', b: 7 })), '0500' + '00000000' + '07');
+  assert.equal(inObject.toJson(inObject.unpack(hex('0500 00000000 07'))), { a: '', b: 7 });
+  const maybe = schema.type('MaybeEmptyHex');
+  assert.is(bytesToHex(maybe.pack(['', 7])), '0500' + '00000000' + '07'); // Some shares the slot
+  assert.is(bytesToHex(maybe.pack([null, 7])), '0500' + '01000000' + '07');
+  assert.equal(maybe.toJson(maybe.unpack(hex('0500 00000000 07'))), ['', 7]);
+  assert.is(bytesToHex(schema.type('EmptyHex').pack('')), '00000000'); // standing alone: length 0
 });
 
 test('variants: tagged one-key objects; @-named alternatives are untagged, first that packs wins', () => {
