@@ -35,7 +35,9 @@ function serviceRequest(req: WireRequest, host: string): HttpRequest {
   }
   return {
     host,
-    method: req.method,
+    // A HEAD is served as the GET it asks about: the connection sends that reply's head and
+    // Content-Length without its body (RFC 9110 §9.3.2), so services never see HEAD.
+    method: req.method === 'HEAD' ? 'GET' : req.method,
     target: req.url,
     contentType: req.headers['content-type'] ?? '',
     headers,

@@ -10,7 +10,8 @@ import { resolveInNodeDir } from './node-dir-paths.js';
 import type { LocalHost } from './local-hosts.js';
 import { login } from './login.js';
 import { pushTransaction } from './push-transaction.js';
-import { CORS_A, notFound, redirect, reply, text } from './replies.js';
+import { adminAppCors } from './admin-cors.js';
+import { notFound, redirect, reply, text, withDefaultCors } from './replies.js';
 import { parseTarget } from './request-target.js';
 import { hasHttpService, serveThroughHttpService } from './serve.js';
 import type { SessionTokens } from './session-tokens.js';
@@ -146,6 +147,9 @@ export class NodeHttpServer {
       const local = this.options.localHosts.get(host.service);
       if (local) return this.serveLocal(local, req, res, target, path);
     }
+    // The node always accepts CORS requests (seed 1 §1.6): every reply of a chain host carries
+    // CORS, refusals and aborts included, so a browser app can read why it failed.
+    res.completeHeaders = withDefaultCors;
     if (host.kind === 'other') {
       return redirect(res, `${origin(host.root)}${target}`, 'This psibase server is hosted at ', '.');
     }
@@ -161,8 +165,8 @@ export class NodeHttpServer {
     }
     if (hasHttpService(this.chain)) return serveThroughHttpService(this.chain, this.options.sockets, this.options.tokens, req, res, host.root);
     // A chain without an http service (a bare test bundle) has nobody to route requests.
-    if (req.method === 'OPTIONS') return reply(res, 200, undefined, '', CORS_A);
-    return notFound(res, target, CORS_A);
+    if (req.method === 'OPTIONS') return reply(res, 200, undefined, '');
+    return notFound(res, target);
   }
 
   /** The static content host (config `services`) a request's Host header names, if any. */
@@ -183,6 +187,9 @@ export class NodeHttpServer {
 
   private async native(req: WireRequest, res: WireResponse, target: string, path: string): Promise<void> {
     if (path.startsWith('/native/admin/')) {
+      const cors = adminAppCors(req, this.hosts);
+      if (req.method === 'OPTIONS') return reply(res, 204, undefined, '', cors);
+      res.completeHeaders = (headers) => ({ ...headers, ...cors });
       if (!isAdminRequest(req)) return refuseAdmin(res);
       if (await this.options.adminRoutes.serve(req, res, target, path)) return;
     }
