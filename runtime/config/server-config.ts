@@ -42,6 +42,8 @@ export interface ServerConfig {
    * checked at start, status `slow` when it cannot be locked. Absent = no wish, no check.
    */
   readonly database_cache_size?: number;
+  /** Open connections the http and https listeners take together; past it a new one gets 503. Absent = the node's default. */
+  readonly max_connections?: number;
   /** Fields this node does not know, kept as given. */
   readonly [unknown: string]: unknown;
 }
@@ -142,7 +144,10 @@ function staticService(field: string, value: Json): StaticServiceSpec {
 const MAX_HTTP_TIMEOUT_US = Number.MAX_SAFE_INTEGER;
 
 /** The fields this node knows: the defaults' and the optional ones. */
-const KNOWN_FIELDS = [...Object.keys(defaultConfig()), 'tls', 'database_cache_size'];
+const KNOWN_FIELDS = [...Object.keys(defaultConfig()), 'tls', 'database_cache_size', 'max_connections'];
+
+/** More connections than any one process could hold open (file descriptors). */
+const MAX_CONNECTIONS_CAP = 1_000_000;
 
 /**
  * Checks a configuration object (a PUT body or the persisted file) and returns it normalised:
@@ -176,6 +181,8 @@ export function parseServerConfig(value: Json, base: ServerConfig, directory: st
   out.http_timeout = out.http_timeout === null ? null : integer('http_timeout', out.http_timeout, 0, MAX_HTTP_TIMEOUT_US);
   if (out.database_cache_size === undefined || out.database_cache_size === null) delete out.database_cache_size;
   else out.database_cache_size = integer('database_cache_size', out.database_cache_size, 0, Number.MAX_SAFE_INTEGER);
+  if (out.max_connections === undefined || out.max_connections === null) delete out.max_connections;
+  else out.max_connections = integer('max_connections', out.max_connections, 1, MAX_CONNECTIONS_CAP);
   if (!isObject(out.loggers)) fail('loggers', 'expected an object with one field per logger');
   try {
     parseLoggersConfig(out.loggers, directory);

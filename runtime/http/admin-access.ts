@@ -1,40 +1,32 @@
 import { isIP } from 'node:net';
 import type { TLSSocket } from 'node:tls';
+import { adminNetworksOf, type AdminNetworks } from './admin-networks.js';
 import { text } from './replies.js';
 import type { WireRequest, WireResponse } from './wire/index.js';
 
-// http.md §4 rule 1: the admin API is open to the machine itself (loopback peers, unix sockets,
-// or prefixes in PSIBASE_ADMIN_IP) when every forwarded-for address passes the same test.
+// http.md §4 rule 1: the admin API is open to the machine itself (loopback peers, unix sockets)
+// and to the addresses and ranges of PSIBASE_ADMIN_IP, when every forwarded-for address passes
+// the same test.
 
-/** An address without the IPv4-mapped IPv6 prefix. */
-function unmapped(address: string): string {
-  return address.replace(/^::ffff:/, '');
-}
-
-/** `address` (unmapped) is the machine itself, or in one of the allowed prefixes. */
-function passes(address: string, prefixes: readonly string[]): boolean {
-  return address === '::1' || (isIP(address) === 4 && address.startsWith('127.')) || prefixes.some((p) => address.startsWith(p));
-}
-
+/** The addresses of `Forwarded: for=` and `X-Forwarded-For`; undefined when one is not an IP address. */
 function forwardedAddresses(req: WireRequest): string[] | undefined {
   const out: string[] = [];
   const xff = req.headers['x-forwarded-for'];
-  if (xff) out.push(...(Array.isArray(xff) ? xff.join(',') : xff).split(',').map((s) => unmapped(s.trim())));
+  if (xff) out.push(...(Array.isArray(xff) ? xff.join(',') : xff).split(',').map((s) => s.trim()));
   const forwarded = req.headers.forwarded;
   if (forwarded) {
-    for (const m of forwarded.matchAll(/for=("?)(\[?[^\]";,]+\]?)(?::\d+)?\1/gi)) out.push(unmapped(m[2]!.replace(/^\[|\]$/g, '')));
+    for (const m of forwarded.matchAll(/for=("?)(\[?[^\]";,]+\]?)(?::\d+)?\1/gi)) out.push(m[2]!.replace(/^\[|\]$/g, ''));
   }
   for (const a of out) if (isIP(a) === 0) return undefined; // unparsable fails
   return out;
 }
 
-export function isAdminRequest(req: WireRequest, env: NodeJS.ProcessEnv = process.env): boolean {
-  const prefixes = (env.PSIBASE_ADMIN_IP ?? '').split(',').map((s) => s.trim()).filter((p) => p !== '');
+export function isAdminRequest(req: WireRequest, networks: AdminNetworks = adminNetworksOf()): boolean {
   const peer = req.socket.remoteAddress;
   // A unix socket has no remote address.
-  if (peer !== undefined && !passes(unmapped(peer), prefixes)) return false;
+  if (peer !== undefined && !networks.admits(peer)) return false;
   const forwarded = forwardedAddresses(req);
-  return forwarded !== undefined && forwarded.every((a) => passes(a, prefixes));
+  return forwarded !== undefined && forwarded.every((a) => networks.admits(a));
 }
 
 /**

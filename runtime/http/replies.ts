@@ -12,6 +12,15 @@ export const CORS_A: ReplyHeaders = {
 /** CORS B: as A, with the methods a 405 reply offers. */
 export const CORS_B: ReplyHeaders = { ...CORS_A, 'Access-Control-Allow-Methods': 'POST, GET, OPTIONS, HEAD' };
 
+/**
+ * `headers` with CORS A unless they hold a CORS decision of their own (an `Access-Control-*`
+ * field: credentialed CORS for one origin, say).
+ */
+export function withDefaultCors(headers: ReplyHeaders): ReplyHeaders {
+  for (const name in headers) if (name.toLowerCase().startsWith('access-control-')) return headers;
+  return { ...headers, ...CORS_A };
+}
+
 /** CORS A with the request's own origin instead of `*` (for credentialed requests). */
 export function echoCors(origin: string): ReplyHeaders {
   return { ...CORS_A, 'Access-Control-Allow-Origin': origin };

@@ -30,12 +30,14 @@ function serviceRequest(req: WireRequest, host: string): HttpRequest {
   for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
     const name = req.rawHeaders[i]!;
     if (HIDDEN_HEADERS.has(name.toLowerCase())) continue;
-    const value = withoutSession(name, req.rawHeaders[i + 1]!, host);
+    const value = withoutSession(name, req.rawHeaders[i + 1]!);
     if (value !== undefined) headers.push({ name, value });
   }
   return {
     host,
-    method: req.method,
+    // A HEAD is served as the GET it asks about: the connection sends that reply's head and
+    // Content-Length without its body (RFC 9110 §9.3.2), so services never see HEAD.
+    method: req.method === 'HEAD' ? 'GET' : req.method,
     target: req.url,
     contentType: req.headers['content-type'] ?? '',
     headers,
@@ -56,7 +58,7 @@ export function serveThroughHttpService(
   const method = req.method;
   if (!SERVICE_METHODS.has(method)) return methodNotAllowed(res, target, method, 'GET, POST, OPTIONS', CORS_B);
   const host = hostName(req.headers.host ?? '');
-  const token = sessionToken(req, host);
+  const token = sessionToken(req);
   const user = token === undefined ? undefined : tokens.userOf(token, rootHost, Math.floor(Date.now() / 1000));
   const request = serviceRequest(req, host);
   const socket = sockets.add(res);

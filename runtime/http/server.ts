@@ -10,16 +10,22 @@ import { resolveInNodeDir } from './node-dir-paths.js';
 import type { LocalHost } from './local-hosts.js';
 import { login } from './login.js';
 import { pushTransaction } from './push-transaction.js';
-import { CORS_A, notFound, redirect, reply, text } from './replies.js';
+import { adminAppCors } from './admin-cors.js';
+import { notFound, redirect, reply, text, withDefaultCors } from './replies.js';
 import { parseTarget } from './request-target.js';
 import { hasHttpService, serveThroughHttpService } from './serve.js';
 import type { SessionTokens } from './session-tokens.js';
 import type { HttpSockets } from './sockets.js';
 import { StaticFiles } from './static-files.js';
-import { WireServer, type WireRequest, type WireResponse } from './wire/index.js';
+import { RefusalReport } from './refusal-report.js';
+import { ConnectionLimit, DEFAULT_REQUEST_TIMEOUT_MS, WireServer, type WireRequest, type WireResponse } from './wire/index.js';
 
 /** http.md §1: requests are limited to 20 MiB. */
 const MAX_REQUEST_BYTES = 20 * 1024 * 1024;
+/** Open connections (http and https listeners together) when the configuration sets no `max_connections`. */
+export const DEFAULT_MAX_CONNECTIONS = 1024;
+/** The least time a head may take, however short `http_timeout` is: clients on slow links. */
+const MIN_REQUEST_TIMEOUT_MS = 1_000;
 
 export interface ResponseLog {
   enabled(): boolean;
@@ -39,6 +45,8 @@ export interface HttpServerOptions {
   readonly onUpgrade?: (req: WireRequest, socket: Socket, head: Buffer) => boolean;
   /** Where unexpected failures are reported (the client gets a 500 `exception: …`). */
   readonly onError?: (error: Error) => void;
+  /** Where conditions an operator should hear of are reported (connections refused past the limit). */
+  readonly onWarning?: (message: string) => void;
   /** The request log: told of each request answered while it is enabled (asked as each request arrives). */
   readonly responseLog?: ResponseLog;
   /** True while the node initialises: every request but the status (http.md §7) gets a 503 then; log websockets are taken. */
@@ -50,8 +58,10 @@ export interface LiveHttpSettings {
   readonly hosts: readonly string[];
   /** Built-in static content hosts (config `services`), roots resolved against the node directory. */
   readonly services: readonly StaticServiceSpec[];
-  /** Microseconds an idle connection is kept; null = for ever. */
+  /** Microseconds an idle connection is kept; null = for ever. Also bounds a request's arrival. */
   readonly httpTimeoutUs: number | null;
+  /** Open connections taken on the http and https listeners; undefined = DEFAULT_MAX_CONNECTIONS. */
+  readonly maxConnections: number | undefined;
 }
 
 /**
@@ -68,8 +78,18 @@ export class NodeHttpServer {
   private hosts: readonly string[] = [];
   private staticHosts = new Map<string, StaticFiles>();
   private keepAliveMs = 0;
+  private requestTimeoutMs = DEFAULT_REQUEST_TIMEOUT_MS;
+  private readonly refusals: RefusalReport;
+  /** Shared by the http and https listeners; unix sockets (this machine only) stay reachable past it. */
+  private readonly connectionLimit: ConnectionLimit;
 
-  constructor(private readonly chain: Chain, private readonly options: HttpServerOptions) {}
+  constructor(private readonly chain: Chain, private readonly options: HttpServerOptions) {
+    this.connectionLimit = new ConnectionLimit(DEFAULT_MAX_CONNECTIONS, () => this.refusals.refused());
+    this.refusals = new RefusalReport(
+      (message) => options.onWarning?.(message),
+      () => ({ open: this.connectionLimit.openConnections, max: this.connectionLimit.max }),
+    );
+  }
 
   /** Applies settings the configuration changed; they hold from the next request on. */
   configure(settings: LiveHttpSettings, baseDir: string): void {
@@ -78,7 +98,16 @@ export class NodeHttpServer {
     // Connections idle between requests close after the timeout, which replies announce in
     // `Keep-Alive: timeout=<s>` (http.md §2); 0 turns both off.
     this.keepAliveMs = settings.httpTimeoutUs === null ? 0 : Math.max(1, Math.round(settings.httpTimeoutUs / 1000));
-    for (const server of this.servers) server.keepAliveMs = this.keepAliveMs;
+    // A request's head must arrive within the same time (its body within that plus its size's
+    // worth at a minimum rate), so a client dripping bytes cannot hold a connection for ever.
+    this.requestTimeoutMs = settings.httpTimeoutUs === null ? DEFAULT_REQUEST_TIMEOUT_MS : Math.max(MIN_REQUEST_TIMEOUT_MS, this.keepAliveMs);
+    this.connectionLimit.max = settings.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
+    for (const server of this.servers) this.applyTimeouts(server);
+  }
+
+  private applyTimeouts(server: WireServer): void {
+    server.keepAliveMs = this.keepAliveMs;
+    server.requestTimeoutMs = this.requestTimeoutMs;
   }
 
   /**
@@ -89,8 +118,8 @@ export class NodeHttpServer {
     const server = new WireServer(spec.protocol === 'https' ? createHttpsServer(baseDir, tls!) : createServer(), {
       request: (req, res) => this.onRequest(req, res),
       upgrade: (req, socket, head) => this.options.onUpgrade?.(req, socket, head) ?? false,
-    }, MAX_REQUEST_BYTES);
-    server.keepAliveMs = this.keepAliveMs;
+    }, MAX_REQUEST_BYTES, spec.protocol === 'local' ? undefined : this.connectionLimit);
+    this.applyTimeouts(server);
     this.servers.push(server);
     if (spec.protocol === 'local') {
       await server.listen({ path: resolveInNodeDir(baseDir, spec.path) });
@@ -146,6 +175,9 @@ export class NodeHttpServer {
       const local = this.options.localHosts.get(host.service);
       if (local) return this.serveLocal(local, req, res, target, path);
     }
+    // The node always accepts CORS requests (seed 1 §1.6): every reply of a chain host carries
+    // CORS, refusals and aborts included, so a browser app can read why it failed.
+    res.completeHeaders = withDefaultCors;
     if (host.kind === 'other') {
       return redirect(res, `${origin(host.root)}${target}`, 'This psibase server is hosted at ', '.');
     }
@@ -161,8 +193,8 @@ export class NodeHttpServer {
     }
     if (hasHttpService(this.chain)) return serveThroughHttpService(this.chain, this.options.sockets, this.options.tokens, req, res, host.root);
     // A chain without an http service (a bare test bundle) has nobody to route requests.
-    if (req.method === 'OPTIONS') return reply(res, 200, undefined, '', CORS_A);
-    return notFound(res, target, CORS_A);
+    if (req.method === 'OPTIONS') return reply(res, 200, undefined, '');
+    return notFound(res, target);
   }
 
   /** The static content host (config `services`) a request's Host header names, if any. */
@@ -183,6 +215,9 @@ export class NodeHttpServer {
 
   private async native(req: WireRequest, res: WireResponse, target: string, path: string): Promise<void> {
     if (path.startsWith('/native/admin/')) {
+      const cors = adminAppCors(req, this.hosts);
+      if (req.method === 'OPTIONS') return reply(res, 204, undefined, '', cors);
+      res.completeHeaders = (headers) => ({ ...headers, ...cors });
       if (!isAdminRequest(req)) return refuseAdmin(res);
       if (await this.options.adminRoutes.serve(req, res, target, path)) return;
     }

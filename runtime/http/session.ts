@@ -2,12 +2,10 @@ import { isLocalhostName } from '../../host-api/http/localhost.js';
 import type { WireRequest } from './wire/index.js';
 
 // The login session of a request (http.md §1 step 6, §5): the token travels in
-// `Authorization: Bearer` or in the session cookie, whose name depends on the host.
+// `Authorization: Bearer` or in the `__Host-SESSION` cookie (seed 2 §5.2), on every host:
+// browsers take a Secure cookie from http://localhost and *.localhost too (secure contexts).
 
-/** `SESSION` on localhost and its subdomains (browsers refuse `__Host-` there without TLS). */
-function sessionCookieName(host: string): string {
-  return isLocalhostName(host) ? 'SESSION' : '__Host-SESSION';
-}
+const SESSION_COOKIE = '__Host-SESSION';
 
 /**
  * The host name of a secure origin (https, or any localhost origin: browsers treat those as
@@ -33,25 +31,23 @@ function cookiePairs(header: string): [string, string, string][] {
 }
 
 /** The login token a request carries: the bearer token, else the session cookie. */
-export function sessionToken(req: WireRequest, host: string): string | undefined {
+export function sessionToken(req: WireRequest): string | undefined {
   const authorization = req.headers.authorization;
   const bearer = authorization && /^bearer\s+(\S+)\s*$/i.exec(authorization);
   if (bearer) return bearer[1];
   const cookie = req.headers.cookie;
   if (!cookie) return undefined;
-  const name = sessionCookieName(host);
-  return cookiePairs(cookie).find(([n]) => n === name)?.[1];
+  return cookiePairs(cookie).find(([n]) => n === SESSION_COOKIE)?.[1];
 }
 
 /**
  * A request header as services see it: `Authorization` is dropped, and so is the session cookie
  * from `Cookie` (other cookies stay). Returns undefined when nothing of the header is left.
  */
-export function withoutSession(name: string, value: string, host: string): string | undefined {
+export function withoutSession(name: string, value: string): string | undefined {
   const lower = name.toLowerCase();
   if (lower === 'authorization') return undefined;
   if (lower !== 'cookie') return value;
-  const session = sessionCookieName(host);
-  const kept = cookiePairs(value).filter(([n, , pair]) => n !== session && pair !== '');
+  const kept = cookiePairs(value).filter(([n, , pair]) => n !== SESSION_COOKIE && pair !== '');
   return kept.length > 0 ? kept.map(([, , pair]) => pair).join('; ') : undefined;
 }

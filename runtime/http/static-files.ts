@@ -23,7 +23,8 @@ export class StaticFiles {
     if (relative.split(sep).includes('..') || decoded.includes('\0')) return false;
     try {
       const { file, content } = await readPage(join(this.dir, relative));
-      reply(res, 200, contentTypeOf(file), req.method === 'HEAD' ? new Uint8Array(0) : content);
+      // For a HEAD the connection sends the head only, Content-Length the file's.
+      reply(res, 200, contentTypeOf(file), content);
       return true;
     } catch (err) {
       if (errorCode(err) === 'ENOENT' || errorCode(err) === 'ENOTDIR') return false;

@@ -107,6 +107,7 @@ export class TsibaseNode implements NodeControl {
       localHosts: defaultLocalHosts(admin.xAdmin),
       onUpgrade: (req, socket, head) => this.logSockets.upgrade(req, socket, head),
       onError: (err) => this.logging.error('http', err.stack ?? err.message),
+      onWarning: (message) => this.logging.warning('http', message),
       responseLog: {
         enabled: () => this.logging.accepts('debug', 'http'),
         record: (req, res, micros) => logRequest(this.logging, req, res, micros),
@@ -207,7 +208,7 @@ export class TsibaseNode implements NodeControl {
   }
 
   private liveHttpSettings(config: ServerConfig) {
-    return { hosts: config.hosts, services: config.services, httpTimeoutUs: config.http_timeout };
+    return { hosts: config.hosts, services: config.services, httpTimeoutUs: config.http_timeout, maxConnections: config.max_connections };
   }
 
   /** A private block key given on the command line joins the node's keys, so it can sign. */

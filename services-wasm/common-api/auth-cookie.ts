@@ -11,10 +11,11 @@ function isLocalhost(host: string): bool {
   return host == "localhost" || host.endsWith(".localhost");
 }
 
-/** `SESSION` on localhost (no TLS there, so no `__Host-` prefix); `__Host-SESSION` elsewhere. */
-function cookieName(host: string): string {
-  return isLocalhost(host) ? "SESSION" : "__Host-SESSION";
-}
+/**
+ * The session cookie (seed 2 §5.2). `__Host-` asks browsers for Secure, `Path=/` and no Domain;
+ * they take Secure cookies from http://localhost and *.localhost too (secure contexts).
+ */
+const SESSION_COOKIE = "__Host-SESSION";
 
 /** Whether `origin` is `scheme://host`, with or without a port. */
 function isOriginOf(origin: string, scheme: string, host: string): bool {
@@ -42,8 +43,7 @@ function withSupervisorCors(reply: HttpReply, request: HttpRequest, rootHost: st
 }
 
 function cookieReply(request: HttpRequest, value: string, maxAge: string): HttpReply {
-  let cookie = cookieName(request.host) + "=" + value + "; Path=/; HttpOnly; SameSite=Strict; Max-Age=" + maxAge;
-  if (!isLocalhost(request.host)) cookie += "; Secure";
+  const cookie = SESSION_COOKIE + "=" + value + "; Path=/; HttpOnly; SameSite=Strict; Max-Age=" + maxAge + "; Secure";
   return HttpReply.text("")
     .withHeader("Set-Cookie", cookie)
     .withHeader("Access-Control-Allow-Credentials", "true");

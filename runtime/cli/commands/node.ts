@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { unpackBundle } from '../../../host-api/index.js';
 import type { ShutdownRequest } from '../../admin/node-control.js';
 import type { ListenSpec } from '../../config/server-config.js';
+import { adminNetworksOf } from '../../http/admin-networks.js';
 import { TsibaseNode, type NodeStartOptions } from '../../node/tsibase-node.js';
 import { option, parseArgs, UsageError } from '../args.js';
 import { RESTART_LISTEN_ENV, SUPERVISED_ENV, supervise, type RestartMessage } from '../supervisor.js';
@@ -77,6 +78,9 @@ function signalled(): Promise<ShutdownRequest> {
 
 export async function nodeCommand(argv: string[]): Promise<number> {
   const { options, bundlePath } = startOptions(argv);
+  // An admin network that does not parse stops the node before it listens: an operator who
+  // meant to admit (or thought they had fenced off) a range learns it now, not from a 401.
+  adminNetworksOf(process.env);
   // The supervisor checks the arguments only: the bundle is read by the process that boots it.
   if (!process.env[SUPERVISED_ENV]) return supervise(process.argv[1]!, ['node', ...argv]);
   const boot = bundlePath ? unpackBundle(readFileSync(bundlePath)) : undefined;

@@ -20,6 +20,12 @@ export interface ConnectionSettings {
   readonly handlers: WireHandlers;
   /** Idle time after which a connection is closed, in ms; 0 keeps it. */
   readonly keepAliveMs: number;
+  /**
+   * The time a request head may take to arrive, from its first byte (from the connection's
+   * opening for the first request), in ms; also the time a body may take, plus its size's worth
+   * at MIN_BODY_BYTES_PER_SECOND. A deadline, not an idle timer: bytes dripped in do not extend it.
+   */
+  readonly requestTimeoutMs: number;
   /** The listener is closing: each connection closes after the reply it is writing. */
   readonly closing: boolean;
   readonly maxBodyBytes: number;
@@ -31,9 +37,8 @@ export interface ConnectionSettings {
 const MAX_HEAD_BYTES = 16 * 1024;
 /** Requests received but not answered past which reading pauses. */
 const MAX_UNANSWERED = 64;
-/** Time to send a request's head, and its whole body, before the node answers 408. */
-const HEAD_TIMEOUT_MS = 60_000;
-const REQUEST_TIMEOUT_MS = 300_000;
+/** The slowest a body may arrive (past the request timeout): 20 MiB takes at most 5 minutes more. */
+const MIN_BODY_BYTES_PER_SECOND = 64 * 1024;
 
 /** How long a closing connection reads on for the client to take the last reply. */
 const LINGER_MS = 5_000;
@@ -50,8 +55,8 @@ export class Connection implements ReplySink, TurnWriter {
   destroyed = false;
   /** Unparsed bytes received. */
   private input: Buffer | undefined;
-  /** The request whose body is being read. */
-  private reading: { head: RequestHead; body: BodyReader; persistent: boolean } | undefined;
+  /** The request whose body is being read, and since when (ms). */
+  private reading: { head: RequestHead; body: BodyReader; persistent: boolean; since: number } | undefined;
   /** Replies not yet written, in request order (answered ones wait for those before them). */
   private readonly unwritten: WireResponse[] = [];
   private readonly ready: Buffer[] = [];
@@ -62,9 +67,12 @@ export class Connection implements ReplySink, TurnWriter {
   private closeAfterWrite = false;
   private paused = false;
   private draining = false;
-  /** When the connection last became idle, and when a request still incomplete began (ms). */
+  /** When the connection last became idle (ms). */
   private idleSince = Date.now();
-  private partialSince = 0;
+  /** When the head being received began (ms; 0: none): the connection's opening until its first byte. */
+  private headSince = Date.now();
+  /** Nothing received yet: a connection that never asks is closed without a reply. */
+  private silent = true;
 
   constructor(readonly socket: Socket, private readonly settings: ConnectionSettings) {
     socket.setNoDelay(true);
@@ -76,6 +84,7 @@ export class Connection implements ReplySink, TurnWriter {
 
   private receive(chunk: Buffer): void {
     if (this.ending) return;
+    this.silent = false;
     this.input = this.input ? Buffer.concat([this.input, chunk]) : chunk;
     this.readRequests();
   }
@@ -114,8 +123,8 @@ export class Connection implements ReplySink, TurnWriter {
     }
     if (upgrade) return this.upgrade(upgrade, input.subarray(offset));
     this.input = offset < input.length ? input.subarray(offset) : undefined;
-    if (this.input === undefined && !this.reading) this.partialSince = 0;
-    else if (this.partialSince === 0) this.partialSince = Date.now();
+    if (this.input === undefined) this.headSince = 0;
+    else if (this.headSince === 0) this.headSince = Date.now();
   }
 
   /** Checks a request's head and reads on into its body; returns the offset after what was read. */
@@ -134,7 +143,7 @@ export class Connection implements ReplySink, TurnWriter {
       this.dispatch(head, NO_BODY, persistent);
       return offset;
     }
-    this.reading = { head, body, persistent };
+    this.reading = { head, body, persistent, since: Date.now() };
     return offset;
   }
 
@@ -228,17 +237,27 @@ export class Connection implements ReplySink, TurnWriter {
     this.paused = false;
     this.socket.resume();
     // A request left waiting while reading was paused is timed from now.
-    this.partialSince = 0;
+    this.headSince = 0;
+    if (this.reading) this.reading.since = Date.now();
     if (this.input) this.readRequests();
   }
 
-  /** Closes a connection idle past the keep-alive time, or refuses a request slower than its timeout. */
+  /**
+   * Closes a connection idle past the keep-alive time, or one that never sent a byte within the
+   * request timeout; refuses (408) a request whose head or body has not arrived by its deadline.
+   */
   checkTimeouts(now: number): void {
-    if (this.destroyed || this.ending) return;
-    if (this.isIdle()) {
-      if (this.settings.keepAliveMs > 0 && now - this.idleSince >= this.settings.keepAliveMs) this.destroy();
-    } else if (!this.paused && this.partialSince > 0 && now - this.partialSince > (this.reading ? REQUEST_TIMEOUT_MS : HEAD_TIMEOUT_MS)) {
-      this.refuse(new WireError(408, 'HTTP_REQUEST_TIMEOUT', 'the request was not received in time'));
+    if (this.destroyed || this.ending || this.paused) return;
+    const timeout = this.settings.requestTimeoutMs;
+    if (this.reading) {
+      const allowed = timeout + (this.reading.body.knownSize * 1000) / MIN_BODY_BYTES_PER_SECOND;
+      if (now - this.reading.since > allowed) this.refuse(new WireError(408, 'HTTP_REQUEST_TIMEOUT', `the request body did not arrive within ${Math.ceil(allowed / 1000)} s`));
+    } else if (this.silent) {
+      if (now - this.headSince > timeout) this.destroy();
+    } else if (this.input !== undefined) {
+      if (now - this.headSince > timeout) this.refuse(new WireError(408, 'HTTP_REQUEST_TIMEOUT', `the request head did not arrive within ${Math.ceil(timeout / 1000)} s`));
+    } else if (this.isIdle() && this.settings.keepAliveMs > 0 && now - this.idleSince >= this.settings.keepAliveMs) {
+      this.destroy();
     }
   }
 

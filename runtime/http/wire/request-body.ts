@@ -9,6 +9,8 @@ export interface BodyReader {
   /** Takes what it needs from `data` at `offset`; returns the offset after the bytes it took. */
   take(data: Buffer, offset: number): number;
   readonly done: boolean;
+  /** The body's size as known so far: its Content-Length, or the chunk data received. */
+  readonly knownSize: number;
   /** The whole body, once done. */
   body(): Uint8Array;
 }
@@ -43,9 +45,9 @@ class LengthBody implements BodyReader {
   private readonly bytes: BodyBytes;
   private remaining: number;
 
-  constructor(length: number, limit: number) {
+  constructor(readonly knownSize: number, limit: number) {
     this.bytes = new BodyBytes(limit);
-    this.remaining = length;
+    this.remaining = knownSize;
   }
 
   get done(): boolean {
@@ -82,6 +84,10 @@ class ChunkedBody implements BodyReader {
 
   get done(): boolean {
     return this.state === 'done';
+  }
+
+  get knownSize(): number {
+    return this.bytes.size;
   }
 
   take(data: Buffer, offset: number): number {

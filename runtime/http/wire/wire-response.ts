@@ -20,6 +20,8 @@ export class WireResponse {
   bytes: Buffer | undefined;
   /** The connection closes after this reply. */
   closes = false;
+  /** The node's last word on an answer's fields, applied as it is answered (fields every reply of a kind carries). */
+  completeHeaders: ((headers: ReplyHeaders) => ReplyHeaders) | undefined;
   private finishListeners: (() => void)[] | undefined;
   private closeListeners: (() => void)[] | undefined;
 
@@ -47,7 +49,7 @@ export class WireResponse {
    */
   end(status: number, headers: ReplyHeaders, body: Uint8Array): void {
     if (this.answered) throw new TsibaseError('HTTP_ALREADY_ANSWERED', `the request was already answered (${this.statusCode})`);
-    const { lines, close } = fieldLines(headers);
+    const { lines, close } = fieldLines(this.completeHeaders ? this.completeHeaders(headers) : headers);
     const keepAlive = this.sink.keepAlive(close, this.persistent);
     const head = replyHead(status, lines, body.length, keepAlive);
     this.bytes = replyBytes(head, this.headOnly || !statusHasBody(status) ? NO_BODY : body);

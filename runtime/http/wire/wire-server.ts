@@ -1,23 +1,35 @@
 import type { AddressInfo, Server, Socket } from 'node:net';
 import { Server as TlsServer } from 'node:tls';
 import { Connection, type ConnectionSettings, type WireHandlers } from './connection.js';
+import type { ConnectionLimit } from './connection-limit.js';
+import { closingReply } from './response-head.js';
 
 /** How often idle connections and slow requests are looked for. */
 const SWEEP_MS = 250;
+/** How long a refused connection is given to take its 503 before it is dropped. */
+const REFUSAL_LINGER_MS = 2_000;
+/** The time a request head may take until a listener is told otherwise (ConnectionSettings.requestTimeoutMs). */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+
+const TOO_MANY_CONNECTIONS = closingReply(503, { 'Content-Type': 'text/plain', 'Retry-After': '1' }, 'the node has too many open connections; try again later\n');
 
 /**
- * An HTTP/1.1 listener on a net or TLS server: it owns the server's connections, their idle
- * timeout, and closing them.
+ * An HTTP/1.1 listener on a net or TLS server: it owns the server's connections, their idle and
+ * request timeouts, their number (with a `limit`, shared with other listeners) and closing them.
  */
 export class WireServer implements ConnectionSettings {
   keepAliveMs = 0;
+  requestTimeoutMs = DEFAULT_REQUEST_TIMEOUT_MS;
   closing = false;
   private readonly connections = new Set<Connection>();
   private readonly sweep: NodeJS.Timeout;
 
-  constructor(private readonly server: Server, readonly handlers: WireHandlers, readonly maxBodyBytes: number) {
+  constructor(private readonly server: Server, readonly handlers: WireHandlers, readonly maxBodyBytes: number, private readonly limit?: ConnectionLimit) {
     const event = server instanceof TlsServer ? 'secureConnection' : 'connection';
-    server.on(event, (socket: Socket) => this.connections.add(new Connection(socket, this)));
+    server.on(event, (socket: Socket) => {
+      if (this.limit && !this.limit.take()) return refuseConnection(socket);
+      this.connections.add(new Connection(socket, this));
+    });
     this.sweep = setInterval(() => {
       const now = Date.now();
       for (const connection of this.connections) connection.checkTimeouts(now);
@@ -25,7 +37,7 @@ export class WireServer implements ConnectionSettings {
   }
 
   release(connection: Connection): void {
-    this.connections.delete(connection);
+    if (this.connections.delete(connection)) this.limit?.release();
   }
 
   /** Listens on a TCP port, or a local socket path; resolves to the address it got. */
@@ -56,4 +68,13 @@ export class WireServer implements ConnectionSettings {
   dropConnections(): void {
     for (const connection of this.connections) connection.destroy();
   }
+}
+
+/** Answers 503 and closes, without reading the client's request. */
+function refuseConnection(socket: Socket): void {
+  socket.on('error', () => {});
+  socket.end(TOO_MANY_CONNECTIONS);
+  // Reading on (discarding) lets the 503 reach a client still sending, instead of a reset.
+  socket.resume();
+  setTimeout(() => socket.destroy(), REFUSAL_LINGER_MS).unref();
 }

@@ -83,16 +83,16 @@ test('a good login gives a bearer token that serveSys sees as the user, by heade
   assert.ok(Math.abs(Number(payload.exp) - (now() + TOKEN_LIFETIME_SECONDS)) <= 5, payload.exp);
   assert.is(await userSeen(ctx, {}), null);
   assert.is(await userSeen(ctx, { authorization: `Bearer ${token}` }), 'alice');
-  assert.is(await userSeen(ctx, { cookie: `theme=dark; SESSION=${token}` }), 'alice');
-  // The cookie of other hosts is not the session cookie on localhost.
-  assert.is(await userSeen(ctx, { cookie: `__Host-SESSION=${token}` }), null);
+  assert.is(await userSeen(ctx, { cookie: `theme=dark; __Host-SESSION=${token}` }), 'alice');
+  // The session cookie is `__Host-SESSION` on localhost too: a cookie named otherwise is not it.
+  assert.is(await userSeen(ctx, { cookie: `SESSION=${token}` }), null);
 });
 
 test('services never see the Authorization header or the session cookie; other cookies stay', async (ctx) => {
   const token = await ctx.client.login('alice', [ctx.alice]);
-  const cookie = await httpRequest(serviceUrl(ctx.node.api, 'probe', '/cookie'), { headers: { cookie: `a=1; SESSION=${token}; flag; b=x=y` } });
+  const cookie = await httpRequest(serviceUrl(ctx.node.api, 'probe', '/cookie'), { headers: { cookie: `a=1; __Host-SESSION=${token}; flag; b=x=y` } });
   assert.is(cookie.json(), 'a=1; flag; b=x=y');
-  const onlySession = await httpRequest(serviceUrl(ctx.node.api, 'probe', '/cookie'), { headers: { cookie: `SESSION=${token}` } });
+  const onlySession = await httpRequest(serviceUrl(ctx.node.api, 'probe', '/cookie'), { headers: { cookie: `__Host-SESSION=${token}` } });
   assert.is(onlySession.json(), null);
   const echo = await httpRequest(serviceUrl(ctx.node.api, 'probe', '/echo'), { headers: { authorization: `Bearer ${token}`, 'x-test': '1' } });
   const headers = (echo.json() as { headers: string[] }).headers;
@@ -182,11 +182,14 @@ test('set-auth-cookie stores the token as the session cookie; remove-auth-cookie
     method: 'POST', headers: JSON_TYPE, body: utf8Bytes(JSON.stringify({ accessToken: token })),
   });
   assert.is(set.status, 200, set.text());
-  assert.is(set.headers['set-cookie'], `SESSION=${token}; Path=/; HttpOnly; SameSite=Strict; Max-Age=2592000`);
+  const setCookie = set.headers['set-cookie'];
+  assert.is(setCookie, `__Host-SESSION=${token}; Path=/; HttpOnly; SameSite=Strict; Max-Age=2592000; Secure`);
   assert.is(set.headers['access-control-allow-credentials'], 'true');
+  // The pair the cookie sets, sent back as a browser would, is the session.
+  assert.is(await userSeen(ctx, { cookie: String(setCookie).split(';')[0]! }), 'alice');
   const removed = await httpRequest(serviceUrl(ctx.node.api, 'probe', '/common/remove-auth-cookie'), { method: 'POST' });
   assert.is(removed.status, 200);
-  assert.is(removed.headers['set-cookie'], 'SESSION=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0');
+  assert.is(removed.headers['set-cookie'], '__Host-SESSION=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0; Secure');
   const bad = await httpRequest(serviceUrl(ctx.node.api, 'probe', '/common/set-auth-cookie'), {
     method: 'POST', headers: JSON_TYPE, body: utf8Bytes(JSON.stringify({ accessToken: 'a;b' })),
   });
