@@ -9,6 +9,7 @@ import { perfEndpoints } from '../admin/perf-endpoints.js';
 import type { NodeControl, Peer, ShutdownRequest } from '../admin/node-control.js';
 import { Chain } from '../chain/chain.js';
 import { readConfigFile, writeConfigFile } from '../config/config-file.js';
+import { checkServable } from '../config/servable-config.js';
 import { defaultConfig, parseServerConfig, type ListenSpec, type ServerConfig } from '../config/server-config.js';
 import { LmdbStore } from '../db/lmdb-store.js';
 import { defaultLocalHosts } from '../http/local-hosts.js';
@@ -154,6 +155,7 @@ export class TsibaseNode implements NodeControl {
 
   async putConfig(value: unknown): Promise<void> {
     const next = parseServerConfig(value, this.current, this.options.dir);
+    await checkServable(next, this.options.dir);
     this.logging.reconfigure(next.loggers);
     writeConfigFile(this.options.dir, next);
     // listen and tls wait for the next start (seed 2 §2); the rest applies now.
