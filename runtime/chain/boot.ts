@@ -1,6 +1,9 @@
 import { accountNameFromNumber } from '../../host-api/names/index.js';
 import { GenesisActionData, SignedTransactionList, Transaction, type SignedTransaction, type TransactionTrace } from '../../host-api/types/index.js';
 import type { Store } from '../db/store.js';
+import { sha256 } from '../crypto/sha256.js';
+import { AdmissionError } from '../wasm/admission/index.js';
+import type { Engine } from '../wasm/engine.js';
 import { readServiceCode, writeServiceCode } from '../wasm/service-code.js';
 import { BlockBuilder } from './block-builder.js';
 import { ChainError } from './errors.js';
@@ -15,8 +18,19 @@ export function splitBootList(body: Uint8Array): SignedTransaction[] {
   }
 }
 
+/** Admits a genesis service's code as setcode's writes are (code the node would never run is refused). */
+function admitGenesisCode(engine: Engine, name: string, code: Uint8Array): void {
+  if (code.length === 0) return;
+  try {
+    engine.admitCode(sha256(code), code);
+  } catch (err) {
+    if (err instanceof AdmissionError) throw new ChainError('TRANSACTION_INVALID', `genesis: the code of service '${name}' is refused: ${err.message}`);
+    throw err;
+  }
+}
+
 /** Genesis (chain.md §4): the node itself installs the listed services' code; no wasm runs. */
-function applyGenesis(store: Store, trx: DecodedTransaction): TransactionTrace {
+function applyGenesis(store: Store, engine: Engine, trx: DecodedTransaction): TransactionTrace {
   const transaction = Transaction.unpack(trx.transaction);
   if (transaction.actions.length !== 1) {
     throw new ChainError('TRANSACTION_INVALID', `the genesis transaction must hold one action, not ${transaction.actions.length}`);
@@ -28,6 +42,7 @@ function applyGenesis(store: Store, trx: DecodedTransaction): TransactionTrace {
     if (service.service === 0n) throw new ChainError('TRANSACTION_INVALID', 'genesis: a service account may not be empty');
     if (readServiceCode(store, service.service)) throw new ChainError('TRANSACTION_INVALID', `genesis: account '${name}' already has code`);
     if (service.vmType !== 0 || service.vmVersion !== 0) throw new ChainError('TRANSACTION_INVALID', `genesis: service '${name}' has vmType/vmVersion other than 0`);
+    admitGenesisCode(engine, name, service.code);
     writeServiceCode(store, service.service, service.code, service.flags);
   }
   return {
@@ -41,13 +56,13 @@ function applyGenesis(store: Store, trx: DecodedTransaction): TransactionTrace {
  * transact. Any failure discards the whole block; the trace of the failing (or last)
  * transaction is returned.
  */
-export function bootBlock(builder: BlockBuilder, store: Store, signedTransactions: SignedTransaction[]): TransactionTrace {
+export function bootBlock(builder: BlockBuilder, store: Store, engine: Engine, signedTransactions: SignedTransaction[]): TransactionTrace {
   if (signedTransactions.length === 0) throw new ChainError('TRANSACTION_INVALID', 'push_boot needs at least the genesis transaction');
   const transactions = signedTransactions.map((t) => decodeSigned(t));
   if (transactions.some((t) => t.proofs.length > 0)) {
     throw new ChainError('TRANSACTION_PROOFS', 'boot transactions may not carry proofs');
   }
-  let trace = builder.push(transactions[0]!, applyGenesis(store, transactions[0]!));
+  let trace = builder.push(transactions[0]!, applyGenesis(store, engine, transactions[0]!));
   for (const trx of transactions.slice(1)) {
     trace = builder.push(trx);
     if (trace.error !== null) return trace;

@@ -109,7 +109,7 @@ export class Chain {
     const builder = new BlockBuilder(this.store, this.engine, this.processor, this.producerAccount, this.slotTime());
     let trace: TransactionTrace;
     try {
-      trace = bootBlock(builder, this.store, transactions);
+      trace = bootBlock(builder, this.store, this.engine, transactions);
     } catch (err) {
       this.store.abort();
       throw err;

@@ -143,15 +143,18 @@ function staticService(field: string, value: Json): StaticServiceSpec {
 /** Timeouts are kept as JS numbers, so exact up to 2^53 - 1 µs. */
 const MAX_HTTP_TIMEOUT_US = Number.MAX_SAFE_INTEGER;
 
-/** The fields this node knows: the defaults' and the optional ones. */
-const KNOWN_FIELDS = [...Object.keys(defaultConfig()), 'tls', 'database_cache_size', 'max_connections'];
+/**
+ * The fields a configuration without them keeps from its base: the defaults' and the optional
+ * ones, but not `http_timeout`, whose absence means no timeout (seed 2 §2).
+ */
+const KEPT_FIELDS = [...Object.keys(defaultConfig()), 'tls', 'database_cache_size', 'max_connections'].filter((f) => f !== 'http_timeout');
 
 /** More connections than any one process could hold open (file descriptors). */
 const MAX_CONNECTIONS_CAP = 1_000_000;
 
 /**
  * Checks a configuration object (a PUT body or the persisted file) and returns it normalised:
- * missing known fields take `base`'s values, `pkcs11_modules` is read as `pkcs11-modules`,
+ * missing known fields take `base`'s values (a missing `http_timeout` is null), `pkcs11_modules` is read as `pkcs11-modules`,
  * unknown fields are the object's own (a PUT replaces them wholesale); logger paths are checked
  * relative to `directory`. Throws ConfigError naming the field on the first problem.
  */
@@ -161,7 +164,7 @@ export function parseServerConfig(value: Json, base: ServerConfig, directory: st
   const input: Record<string, Json> = { ...rest };
   if (input['pkcs11-modules'] === undefined && altModules !== undefined) input['pkcs11-modules'] = altModules;
   const out: Record<string, Json> = {};
-  for (const field of KNOWN_FIELDS) if (base[field] !== undefined) out[field] = base[field];
+  for (const field of KEPT_FIELDS) if (base[field] !== undefined) out[field] = base[field];
   Object.assign(out, input);
 
   out.p2p = boolean('p2p', out.p2p);
@@ -178,7 +181,7 @@ export function parseServerConfig(value: Json, base: ServerConfig, directory: st
   else out.tls = tlsSpec(out.tls);
   if (!Array.isArray(out.services)) fail('services', 'expected an array of {host, root}');
   out.services = out.services.map((s, i) => staticService(`services[${i}]`, s));
-  out.http_timeout = out.http_timeout === null ? null : integer('http_timeout', out.http_timeout, 0, MAX_HTTP_TIMEOUT_US);
+  out.http_timeout = out.http_timeout === undefined || out.http_timeout === null ? null : integer('http_timeout', out.http_timeout, 0, MAX_HTTP_TIMEOUT_US);
   if (out.database_cache_size === undefined || out.database_cache_size === null) delete out.database_cache_size;
   else out.database_cache_size = integer('database_cache_size', out.database_cache_size, 0, Number.MAX_SAFE_INTEGER);
   if (out.max_connections === undefined || out.max_connections === null) delete out.max_connections;

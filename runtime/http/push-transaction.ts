@@ -9,7 +9,9 @@ import type { WireRequest, WireResponse } from './wire/index.js';
 /**
  * POST transact.<root>/push_transaction (seed 2 §4.2, http.md §5): a packed SignedTransaction,
  * answered with its trace (200 also when the trace holds an error), JSON unless the client
- * prefers fracpack. Refusals before execution (bad wait_for, undecodable, proofs) are 500s.
+ * prefers fracpack. A proof that does not verify, or proofs and claims of different counts, is
+ * answered like the refusals transact makes (TaPoS, expiry, auth): a trace whose `error` says
+ * why. A bad wait_for is the client's mistake (400); an undecodable body a 500.
  * `query` is the target's query string (`?wait_for=…`, or empty).
  */
 export async function pushTransaction(chain: Chain, req: WireRequest, res: WireResponse, target: string, query: string): Promise<void> {
@@ -27,15 +29,16 @@ export async function pushTransaction(chain: Chain, req: WireRequest, res: WireR
   }
   const waitFor = new URLSearchParams(query).get('wait_for') || 'final';
   if (waitFor !== 'final' && waitFor !== 'applied') {
-    return text(res, 500, `wait_for must be final or applied, not '${waitFor}'`, CORS_A);
+    return reply(res, 400, 'text/plain', `wait_for must be final or applied, not '${waitFor}'`, CORS_A);
   }
   const body = req.body;
-  let trace;
+  let trace: TransactionTrace;
   try {
     trace = await chain.push(body, waitFor);
   } catch (err) {
-    if (err instanceof ChainError) return text(res, 500, err.message, CORS_A);
-    throw err;
+    if (!(err instanceof ChainError)) throw err;
+    if (err.code !== 'TRANSACTION_PROOFS') return text(res, 500, err.message, CORS_A);
+    trace = { actionTraces: [], error: err.message };
   }
   if (prefersFracpack(req.headers.accept)) reply(res, 200, 'application/octet-stream', TransactionTrace.pack(trace), CORS_A);
   else json(res, 200, TransactionTrace.toJson(trace), CORS_A);

@@ -10,6 +10,7 @@ import type { NodeControl, Peer, ShutdownRequest } from '../admin/node-control.j
 import { Chain } from '../chain/chain.js';
 import { openSystemAccountsOf } from '../chain/open-system-accounts.js';
 import { readConfigFile, writeConfigFile } from '../config/config-file.js';
+import { checkServable } from '../config/servable-config.js';
 import { defaultConfig, parseServerConfig, type ListenSpec, type ServerConfig } from '../config/server-config.js';
 import { LmdbStore } from '../db/lmdb-store.js';
 import { defaultLocalHosts } from '../http/local-hosts.js';
@@ -168,6 +169,7 @@ export class TsibaseNode implements NodeControl {
 
   async putConfig(value: unknown): Promise<void> {
     const next = parseServerConfig(value, this.current, this.options.dir);
+    await checkServable(next, this.options.dir);
     this.logging.reconfigure(next.loggers);
     writeConfigFile(this.options.dir, next);
     // listen and tls wait for the next start (seed 2 §2); the rest applies now.

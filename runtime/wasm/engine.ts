@@ -100,6 +100,15 @@ export class Engine implements HostBinding {
   }
 
   /**
+   * Admits `code` when it is deployed, so that a module no node would run is never stored: the
+   * verdict is admission's alone (the same on every node), and the compiled module is kept for
+   * its first run. Throws AdmissionError when the module is refused.
+   */
+  admitCode(codeHash: Uint8Array, code: Uint8Array): void {
+    this.compiled(codeHash, () => code);
+  }
+
+  /**
    * For the perf report: bytes of the linear memories the engine holds (those of idle pooled
    * instances; running ones belong to their contexts) and an estimate of its compiled code (the
    * size of the cached binaries: V8 reports no machine-code size per module).

@@ -32,6 +32,8 @@ export interface SocketRegistry {
  */
 export interface HostBinding {
   readonly context: ExecutionContext;
+  /** Admits (and compiles) code about to be stored; throws AdmissionError when it is refused. */
+  admitCode(codeHash: Uint8Array, code: Uint8Array): void;
 }
 
 export type HostFunction = (...args: never[]) => unknown;

@@ -4,10 +4,11 @@
 // `/common/` is served there on every domain.
 
 import {
-  AccountNumber, HttpReply, HttpRequest, Option, bytesToHex, check, checkHttpServerCaller, getService, jsonString, pack,
-  parseJson, withCors,
+  AccountNumber, HttpReply, HttpRequest, Option, badRequest, bytesToHex, check, checkHttpServerCaller, getService, jsonString,
+  pack, parseJson, withCors,
 } from "../sdk/index";
-import { asRecord } from "../sdk/json/index";
+import { asRecord, jsonProblemSeen, startCollectingJsonProblems, stopCollectingJsonProblems } from "../sdk/json/index";
+import { isValidUtf8 } from "../sdk/utf8";
 import { getStatus } from "../sdk/native/index";
 import { HttpActor } from "../http/index";
 import { hostServiceName } from "../http/host-service";
@@ -51,13 +52,22 @@ export class CommonApi {
     return pack<Transaction>(transaction);
   }
 
+  /** A JSON transaction packed; what the client got wrong in it is a 400 naming the member. */
   private pack(request: HttpRequest, path: string): HttpReply | null {
     if (path != "/common/pack/Transaction" && path != "/common/pack/SignedTransaction") return null;
+    const body = request.body;
+    if (!isValidUtf8(body.dataStart, body.length)) return badRequest("the body is not UTF-8");
+    startCollectingJsonProblems();
     const json = parseJson(request.bodyText());
-    const packed = path == "/common/pack/Transaction"
-      ? this.packTransaction(asRecord<Transaction>(json, "transaction"))
-      : packSignedTransaction(json);
-    return withCors(HttpReply.bytes("application/octet-stream", packed));
+    let packed: Uint8Array;
+    if (path == "/common/pack/Transaction") {
+      const transaction = asRecord<Transaction>(json, "transaction");
+      packed = jsonProblemSeen() ? new Uint8Array(0) : this.packTransaction(transaction);
+    } else {
+      packed = packSignedTransaction(json);
+    }
+    const problem = stopCollectingJsonProblems();
+    return problem !== null ? badRequest(problem) : withCors(HttpReply.bytes("application/octet-stream", packed));
   }
 
   private answer(request: HttpRequest, path: string): string | null {

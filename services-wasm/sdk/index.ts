@@ -16,7 +16,7 @@ export { account, accountName, isValidAccountName, isValidAccountNumber } from "
 export { methodNumber } from "./names/method";
 
 export { pack, unpack, Writer, Reader, Option, some, none, Packed, Checksum256, encodeKey } from "./fracpack/index";
-export { parseJson, jsonString, JsonValue, JsonKind } from "./json/index";
+export { parseJson, jsonString, JsonValue, JsonKind, startCollectingJsonProblems, stopCollectingJsonProblems } from "./json/index";
 
 export { Action, currentAction } from "./service/action";
 export { getService, getReceiver, getSender } from "./service/context";
@@ -38,3 +38,4 @@ export { serveGraphQL } from "./graphql/serve";
 export { MergedQuery, mergeSdl } from "./graphql/merged-query";
 export { NodeOf, writeConnection } from "./graphql/connection";
 export { withCors } from "./http/cors";
+export { badRequest } from "./http/bad-request";

@@ -1,6 +1,7 @@
 // setcode: deploys service code and sets account flags by writing the native code tables
-// (privileged). The node compiles, validates and meters code when it first runs it, so code is
-// stored as given; a module the node refuses fails the actions sent to it.
+// (privileged). The node admits code as it is written to `codeByHash` (the host ABI's imports,
+// the admitted WebAssembly features), so a module no node would run aborts setCode with
+// admission's message and is never stored.
 //
 // Rules:
 // - setCode: the sender must be the service account itself (psibase), so an account deploys

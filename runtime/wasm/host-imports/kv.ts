@@ -2,6 +2,7 @@ import { DbId } from '../../../host-api/abi/databases.js';
 import { HostError } from '../errors.js';
 import type { HostBinding, ImportGroup } from '../linker.js';
 import { backingDb, checkMaxPrefix, checkRead, checkWrite } from './db-access.js';
+import { admitStoredCode } from './code-admission.js';
 import { validateNativeWrite } from './native-rows.js';
 
 // The key-value imports of host-abi §3. Results go to V (and K for the ordered lookups).
@@ -30,8 +31,9 @@ export function kvImports(host: HostBinding): ImportGroup {
       if (key.length > limits.maxKeySize) throw new HostError('HOST_BAD_ARGUMENT', `kvPut: key of ${key.length} bytes exceeds the limit of ${limits.maxKeySize}`);
       if (vlen >>> 0 > limits.maxValueSize) throw new HostError('HOST_BAD_ARGUMENT', `kvPut: value of ${vlen >>> 0} bytes exceeds the limit of ${limits.maxValueSize}`);
       const value = inst.view(vptr, vlen, 'kvPut value');
-      if (db === DbId.native) validateNativeWrite(key, value);
-      backingDb(ctx, db).put(db, key, value);
+      const store = backingDb(ctx, db);
+      if (db === DbId.native) admitStoredCode(host, inst.name, validateNativeWrite(key, value), () => store.get(db, key) !== undefined);
+      store.put(db, key, value);
       inst.clearResult();
     },
     kvRemove(db: number, kptr: number, klen: number): void {

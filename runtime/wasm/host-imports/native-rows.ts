@@ -16,12 +16,18 @@ function expectedKey(table: number, row: Record<string, unknown>): Uint8Array | 
   }
 }
 
-export function validateNativeWrite(key: Uint8Array, value: Uint8Array): void {
+/** A checked write to the native database: its table and, for tables with a row type, the row. */
+export interface NativeWrite {
+  readonly table: number;
+  readonly row: Record<string, unknown> | undefined;
+}
+
+export function validateNativeWrite(key: Uint8Array, value: Uint8Array): NativeWrite {
   if (key.length < 3) throw new HostError('HOST_BAD_ARGUMENT', `kvPut: native key of ${key.length} bytes has no table number`);
   const table = (key[0]! << 8) | key[1]!;
   if (!WRITABLE_NATIVE_ROWS.has(table)) throw new HostError('HOST_ACCESS_DENIED', `kvPut: native table ${table} cannot be written by services`);
   const codec = WRITABLE_NATIVE_ROWS.get(table);
-  if (!codec) return;
+  if (!codec) return { table, row: undefined };
   let row: Record<string, unknown>;
   try {
     row = codec.unpack(value) as Record<string, unknown>;
@@ -33,4 +39,5 @@ export function validateNativeWrite(key: Uint8Array, value: Uint8Array): void {
   if (expected && !equalBytes(expected, key)) {
     throw new HostError('HOST_BAD_ARGUMENT', `kvPut: native table ${table} row is stored under the wrong key`);
   }
+  return { table, row };
 }

@@ -1,26 +1,28 @@
 // JSON to AssemblyScript values in the mapping of formats.md §3, for the code the transform
 // generates (`__fpFromJson` of records, `__packAction` of services). Every decoder takes the JSON
-// value (null when a member is missing) and a label for error messages; bad input aborts.
+// value (null when a member is missing) and a label for error messages; bad input aborts, or,
+// while JSON problems are collected (problems.ts), is recorded and decodes to a harmless value.
 
 import { JsonKind, JsonValue } from "./value";
 import { parseTimePointSec, parseTimePointUSec } from "./time";
-import { account } from "../names/account";
+import { jsonProblem } from "./problems";
+import { account, isValidAccountName } from "../names/account";
 import { methodNumber } from "../names/method";
 import { Checksum256 } from "../fracpack/checksum";
 import { Option } from "../fracpack/option";
-import { abort } from "../abort";
 import { hexToBytes } from "../hex";
 
 /** Decodes one JSON value (null: missing) into a T; `what` names it in errors. */
 export type Decoder<T> = (json: JsonValue | null, what: string) => T;
 
 function fail(what: string, expected: string): void {
-  abort(what + ": expected " + expected);
+  jsonProblem(what + ": expected " + expected);
 }
 
 function present(json: JsonValue | null, what: string): JsonValue {
-  if (json === null) abort(what + ": missing");
-  return json!;
+  if (json !== null) return json;
+  jsonProblem(what + ": missing");
+  return new JsonValue();
 }
 
 function kindOf(json: JsonValue | null, kind: JsonKind, what: string, expected: string): JsonValue {
@@ -76,19 +78,24 @@ export function asString(json: JsonValue | null, what: string): string {
 /** Bytes from hex (either case). */
 export function asBytes(json: JsonValue | null, what: string): Uint8Array {
   const bytes = hexToBytes(asString(json, what));
-  if (bytes === null) fail(what, "hex");
-  return bytes!;
+  if (bytes !== null) return bytes;
+  fail(what, "hex");
+  return new Uint8Array(0);
 }
 
 export function asChecksum256(json: JsonValue | null, what: string): Checksum256 {
   const b = asBytes(json, what);
-  if (b.length != 32) fail(what, "32 bytes of hex");
-  return new Checksum256(b);
+  if (b.length == 32) return new Checksum256(b);
+  fail(what, "32 bytes of hex");
+  return new Checksum256();
 }
 
 /** An account name. */
 export function asAccountNumber(json: JsonValue | null, what: string): u64 {
-  return account(asString(json, what));
+  const name = asString(json, what);
+  if (isValidAccountName(name)) return account(name);
+  jsonProblem(what + ": invalid account name \"" + name + "\"");
+  return 0;
 }
 
 /** A method number: its name (formats.md §3), or the number itself. */
@@ -101,11 +108,11 @@ export function asMethodNumber(json: JsonValue | null, what: string): u64 {
 }
 
 export function asTimePointSec(json: JsonValue | null, what: string): i64 {
-  return parseTimePointSec(asString(json, what));
+  return parseTimePointSec(asString(json, what), what);
 }
 
 export function asTimePointUSec(json: JsonValue | null, what: string): i64 {
-  return parseTimePointUSec(asString(json, what));
+  return parseTimePointUSec(asString(json, what), what);
 }
 
 export function asList<E>(json: JsonValue | null, what: string, element: Decoder<E>): Array<E> {
@@ -138,10 +145,11 @@ export function asObject(json: JsonValue | null, what: string): JsonValue {
 /** The one member of a Variant's object: `{"Alternative": value}`; returns its name. */
 export function alternativeName(json: JsonValue | null, what: string): string {
   const v = asObject(json, what);
-  if (v.keys.length != 1) fail(what, "an object with one member naming an alternative");
-  return v.keys[0];
+  if (v.keys.length == 1) return v.keys[0];
+  fail(what, "an object with one member naming an alternative");
+  return "";
 }
 
 export function noAlternative(what: string, name: string): void {
-  abort(what + ": no alternative " + name);
+  jsonProblem(what + ": no alternative " + name);
 }

@@ -1,19 +1,24 @@
 // A strict JSON parser (RFC 8259): whitespace, literals, numbers, strings with escapes (surrogate
-// pairs included), arrays and objects. Malformed input aborts with the position.
+// pairs included), arrays and objects. Malformed input aborts with the position, or, while JSON
+// problems are collected (problems.ts), records it and stops reading.
 
 import { JsonKind, JsonValue } from "./value";
-import { abort } from "../abort";
+import { jsonProblem } from "./problems";
 import { hexDigitValue } from "../hex";
 
 const MAX_DEPTH = 64;
 
 class Parser {
   pos: i32 = 0;
+  /** A problem was recorded: the rest of the text is skipped (every loop stops at its end). */
+  failed: bool = false;
 
   constructor(readonly text: string) {}
 
   fail(what: string): void {
-    abort("invalid JSON at " + this.pos.toString() + ": " + what);
+    jsonProblem("invalid JSON at " + this.pos.toString() + ": " + what);
+    this.failed = true;
+    this.pos = this.text.length;
   }
 
   peek(): i32 {
@@ -70,6 +75,7 @@ class Parser {
       return;
     }
     for (;;) {
+      if (this.failed) return;
       this.skipSpace();
       if (this.peek() != 0x22) this.fail("expected a member name");
       v.keys.push(this.string());
@@ -91,6 +97,7 @@ class Parser {
       return;
     }
     for (;;) {
+      if (this.failed) return;
       v.items.push(this.value(depth + 1));
       if (this.peek() == 0x5d) break;
       this.expect(0x2c);
@@ -140,7 +147,10 @@ class Parser {
     const units = new Array<i32>();
     for (;;) {
       const c = this.peek();
-      if (c < 0) this.fail("unterminated string");
+      if (c < 0) {
+        this.fail("unterminated string");
+        break;
+      }
       this.pos++;
       if (c == 0x22) break;
       if (c < 0x20) this.fail("control character in a string");

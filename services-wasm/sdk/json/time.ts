@@ -2,7 +2,7 @@
 // microseconds since 1970; a fraction finer than the unit is truncated toward the past. Written
 // as `YYYY-MM-DDThh:mm:ssZ` (seconds) and `YYYY-MM-DDThh:mm:ss.ffffffZ` (microseconds).
 
-import { abort } from "../abort";
+import { jsonProblem } from "./problems";
 
 class Cursor {
   pos: i32 = 0;
@@ -49,8 +49,11 @@ function daysFromCivil(y: i64, m: i64, d: i64): i64 {
   return era * 146097 + dayOfEra - 719468;
 }
 
-/** Microseconds since 1970 of a time text; aborts when it is malformed or not a calendar time. */
-function parseMicroseconds(text: string): i64 {
+/**
+ * Microseconds since 1970 of a time text; a JSON problem naming `what` when it is malformed or
+ * not a calendar time (then 0).
+ */
+function parseMicroseconds(text: string, what: string): i64 {
   const c = new Cursor(text);
   const y = c.digits(4);
   const okDate = y >= 0 && c.skip(0x2d);
@@ -83,19 +86,22 @@ function parseMicroseconds(text: string): i64 {
     ok = sign != 0 && oh >= 0 && om >= 0;
     offset = sign * (oh * 3600 + om * 60);
   }
-  if (!ok || c.pos != text.length) abort("'" + text + "' is not a time of the form YYYY-MM-DDThh:mm:ss[.ffffff]Z");
+  if (!ok || c.pos != text.length) {
+    jsonProblem(what + ": '" + text + "' is not a time of the form YYYY-MM-DDThh:mm:ss[.ffffff]Z");
+    return 0;
+  }
   const seconds = daysFromCivil(y, m, d) * 86400 + h * 3600 + mi * 60 + s - offset;
   return seconds * 1000000 + micros;
 }
 
-export function parseTimePointSec(text: string): i64 {
-  const micros = parseMicroseconds(text);
+export function parseTimePointSec(text: string, what: string): i64 {
+  const micros = parseMicroseconds(text, what);
   // Floor division: toward the past, also before 1970.
   return micros >= 0 ? micros / 1000000 : -((-micros + 999999) / 1000000);
 }
 
-export function parseTimePointUSec(text: string): i64 {
-  return parseMicroseconds(text);
+export function parseTimePointUSec(text: string, what: string): i64 {
+  return parseMicroseconds(text, what);
 }
 
 /** Floor division (toward the past, also before 1970). */

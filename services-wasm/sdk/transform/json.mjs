@@ -70,11 +70,20 @@ export class JsonDecoding {
     ].join('\n'));
   }
 
-  /** Adds `__packAction(action, json)` to a service class: the packed arguments, or null. */
+  /**
+   * Adds `__packAction(action, json)` to a service class: the packed arguments, or null (no such
+   * action). While JSON problems are collected and one was seen, the arguments are not packed
+   * (some may be missing) and the bytes are empty.
+   */
   generateService(parser, service) {
     appendMembers(parser, service.source, service.classDecl, [
       '__packAction(action: string, json: __json.JsonValue): Uint8Array | null {',
-      ...service.actions.map((a) => `if (action == ${JSON.stringify(a.name)}) return __fp.pack<${a.argsClass}>(__json.asRecord<${a.argsClass}>(json, action));`),
+      ...service.actions.map((a) => [
+        `if (action == ${JSON.stringify(a.name)}) {`,
+        `const args = __json.asRecord<${a.argsClass}>(json, action);`,
+        `return __json.jsonProblemSeen() ? new Uint8Array(0) : __fp.pack<${a.argsClass}>(args);`,
+        '}',
+      ].join('\n')),
       'return null;',
       '}',
     ].join('\n'));

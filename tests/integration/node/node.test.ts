@@ -56,7 +56,9 @@ test('push_transaction refusals: method, content type, wait_for, undecodable bod
   assert.is(type.status, 415);
   assert.is(type.text(), 'Expected fracpack encoded signed transaction (application/octet-stream)');
   const waitFor = await push(ctx, Uint8Array.of(1), '?wait_for=later');
-  assert.is(waitFor.status, 500);
+  assert.is(waitFor.status, 400);
+  assert.is(waitFor.contentType, 'text/plain');
+  assert.is(waitFor.text(), "wait_for must be final or applied, not 'later'");
   const garbage = await push(ctx, Uint8Array.of(1, 2, 3));
   assert.is(garbage.status, 500);
   assert.match(garbage.text(), /transaction has invalid format/);
@@ -87,7 +89,7 @@ test('a signed transaction from a new account, traces as JSON and as fracpack', 
   assert.match((unsigned.json() as { error: string }).error, /claim for the key/);
 });
 
-test('refused before a block: a forged signature, expired, bad TaPoS; a duplicate fails in its trace', async (ctx) => {
+test('refused before a block, each with a 200 trace whose error says why: a forged signature, proofs and claims of different counts, expired, bad TaPoS, a duplicate', async (ctx) => {
   const claims = [{ service: 'verify-sig', rawData: ctx.alice.publicKey }];
   const good = await tapos(ctx);
   const body = (t: typeof good, by = 1n) => signTransaction({
@@ -97,8 +99,15 @@ test('refused before a block: a forged signature, expired, bad TaPoS; a duplicat
   const forged = body(good);
   forged[forged.length - 10]! ^= 0xff; // inside the proof's r||s
   const bad = await push(ctx, forged);
-  assert.is(bad.status, 500);
-  assert.match(bad.text(), "service 'verify-sig' aborted with message: signature invalid");
+  assert.is(bad.status, 200);
+  assert.equal(bad.json(), { actionTraces: [], error: "service 'verify-sig' aborted with message: signature invalid" });
+  const unproven = await push(ctx, signTransaction({ ...incrementByAlice(), tapos: good, claims: [...claims, ...claims] }, [ctx.alice]));
+  assert.is(unproven.status, 200);
+  assert.equal(unproven.json(), { actionTraces: [], error: 'proofs and claims must have same size' });
+  // The same refusal as fracpack, for a client that prefers it.
+  const packed = await push(ctx, forged, '?wait_for=applied', { ...octet, accept: 'application/octet-stream' });
+  assert.is(packed.status, 200);
+  assert.is(TransactionTrace.unpack(packed.body).error, "service 'verify-sig' aborted with message: signature invalid");
 
   const expired = await push(ctx, body({ ...good, expiration: BigInt(Math.floor(Date.now() / 1000) - 5) }, 2n));
   assert.match((expired.json() as { error: string }).error, 'transaction has expired');

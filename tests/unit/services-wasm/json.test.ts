@@ -29,6 +29,13 @@ export function quoteJson(): void {
 export function packEverything(): void {
   output = new JsonTest().__packAction("everything", sdk.parseJson(String.UTF8.decodeUnsafe(input.dataStart, input.length)))!;
 }
+// The same while JSON problems are collected: "packed:" and the bytes, or "problem:" and the first problem.
+export function packEverythingOrProblem(): void {
+  sdk.startCollectingJsonProblems();
+  const packed = new JsonTest().__packAction("everything", sdk.parseJson(String.UTF8.decodeUnsafe(input.dataStart, input.length)))!;
+  const problem = sdk.stopCollectingJsonProblems();
+  output = Uint8Array.wrap(String.UTF8.encode(problem !== null ? "problem:" + problem : "packed:" + sdk.bytesToHex(packed)));
+}
 `;
 
 const schema: Schema = {
@@ -105,6 +112,24 @@ test('rejects malformed JSON', async () => {
     assert.throws(() => JSON.parse(text), text);
     assert.match(p.abortOf('packEverything', utf8(text)) ?? '', 'invalid JSON', text);
   }
+});
+
+/** What packEverythingOrProblem answers for `text`. */
+const collected = (p: Awaited<ReturnType<typeof packer>>, text: string) => new TextDecoder().decode(p.run('packEverythingOrProblem', utf8(text)));
+
+test('while JSON problems are collected: the same bytes, and every refusal is the first problem, as its abort says, without an abort', async () => {
+  const p = await packer();
+  for (const [what, json] of VALID) {
+    assert.is(collected(p, JSON.stringify(json)).toLowerCase(), `packed:${bytesToHex(params.pack(params.fromJson(json)))}`.toLowerCase(), what);
+  }
+  const refused = [...INVALID.map(([, json]) => JSON.stringify(json)), ...MALFORMED, '{"value": {"flag": true}}', '{}', '[]', '"x"', '{"value": {"shape": {}}}'];
+  for (const text of refused) {
+    const aborted = p.abortOf('packEverything', utf8(text));
+    assert.ok(aborted !== undefined, text);
+    assert.is(collected(p, text), `problem:${aborted}`, text);
+  }
+  // Collecting ends with the call: a problem aborts again afterwards.
+  assert.ok(p.abortOf('packEverything', utf8('{')) !== undefined);
 });
 
 /** RFC 8259's escapes as the SDK writes them: short forms for quote, backslash, newline, return and tab; \\u00XX for other controls. */
