@@ -91,8 +91,8 @@ test('POST /common/pack/Transaction and SignedTransaction pack exactly as host-a
   assert.equal((await post('/common/pack/SignedTransaction', { transaction: trx, proofs: ['AABB'] })).body, signed);
   assert.equal((await post('/common/pack/SignedTransaction', { transaction: bytesToHex(packed), proofs: ['AABB'] })).body, signed);
   const bad = await post('/common/pack/Transaction', { tapos: 5 });
-  assert.is(bad.status, 500);
-  assert.is(bad.text(), "service 'common-api' aborted with message: transaction.tapos: expected an object");
+  assert.is(bad.status, 400);
+  assert.is(bad.text(), 'transaction.tapos: expected an object');
   const badHex = await post('/common/pack/SignedTransaction', { transaction: 'ABCD', proofs: [] });
   assert.match(badHex.text(), 'the hex is not a packed transaction');
 });

@@ -8,6 +8,7 @@ import { codeByHashKey, codeKey } from '../../../../host-api/abi/keys.js';
 import { accountNumberFromName, compileSchema } from '../../../../host-api/index.js';
 import { CodeByHashRow, CodeRow } from '../../../../host-api/types/native.js';
 import { TestChain } from '../../../../runtime/testing/test-chain.js';
+import { AdmissionError, admitModule } from '../../../../runtime/wasm/admission/index.js';
 import { readServiceCode } from '../../../../runtime/wasm/service-code.js';
 import { compiledService } from '../program.js';
 import { loadServices, PRIVILEGED, type SystemService } from './system-services.js';
@@ -115,8 +116,40 @@ test('setFlags on an account without code keeps a row for the flags until they a
   assert.is(codeRow('ex-four'), undefined);
 });
 
+/** A module of `size` bytes: an empty one carrying random bytes in a custom section (code admission accepts). */
+function paddedModule(size: number): Uint8Array {
+  const header = [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00];
+  const name = [3, 0x70, 0x61, 0x64]; // "pad"
+  const leb = (n: number) => { const out: number[] = []; do { out.push((n & 0x7f) | (n >= 0x80 ? 0x80 : 0)); n >>>= 7; } while (n > 0); return out; };
+  let payload = size - header.length - 1 - name.length;
+  while (header.length + 1 + leb(name.length + payload).length + name.length + payload > size) payload--;
+  return Uint8Array.from([...header, 0, ...leb(name.length + payload), ...name, ...randomBytes(payload)]);
+}
+
+/** Admission's message refusing `code`. */
+function refusalOf(code: Uint8Array): string {
+  try {
+    admitModule(code);
+  } catch (err) {
+    if (err instanceof AdmissionError) return err.message;
+    throw err;
+  }
+  return assert.unreachable('admitted') as never;
+}
+
+test('a module admission refuses aborts setCode with the admission message; nothing is stored', () => {
+  const notWasm = new Uint8Array(randomBytes(64));
+  notWasm[0] = 0xff;
+  const admission = refusalOf(notWasm);
+  assert.match(admission, 'bad magic number');
+  assert.is(setCode('ex-bad', 'ex-bad', notWasm).error, `service 'setcode' aborted with message: ${admission}`);
+  assert.is(codeRow('ex-bad'), undefined);
+  assert.is(storedCode(notWasm), undefined);
+});
+
 test('a megabyte of code is hashed and stored within the default fuel', () => {
-  const code = new Uint8Array(randomBytes(1 << 20));
+  const code = paddedModule(1 << 20);
+  assert.is(code.length, 1 << 20);
   const result = setCode('ex-big', 'ex-big', code);
   assert.is(result.error, undefined);
   assert.equal(codeRow('ex-big')?.codeHash, hashOf(code));
