@@ -2,10 +2,15 @@
 // after the ones before it, however the handlers finish), bodies read whole, 100-continue,
 // persistence by version and Connection, refusals that close the connection, HEAD, upgrades,
 // and idle connections closed after the keep-alive time.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, connect, type AddressInfo, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { connect as tlsConnect, createServer as createTlsServer } from 'node:tls';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ConnectionLimit, WireServer, type WireRequest, type WireResponse } from '../../../../../runtime/http/wire/index.js';
+import { makeSelfSignedCertificate } from '../../../../lib/tls-certificate.js';
 
 interface Ctx { server: WireServer; port: number }
 const test = suite<Ctx>('HTTP/1.1 wire layer');
@@ -282,6 +287,38 @@ test('listeners sharing a limit: past it a connection gets 503 and closes; a clo
     held[0]!.destroy();
   } finally {
     await Promise.all(servers.map((s) => s.close(true)));
+  }
+});
+
+test('a TLS connection past the limit is dropped before its handshake; once one closes, the next is served', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tsibase-wire-tls-'));
+  const files = makeSelfSignedCertificate(dir);
+  const limit = new ConnectionLimit(1, () => {});
+  const server = new WireServer(createTlsServer({ cert: readFileSync(files.certificate), key: readFileSync(files.key) }), { request: handle, upgrade: () => false }, 1024, limit);
+  const port = (await server.listen({ port: 0, address: '127.0.0.1' }) as AddressInfo).port;
+  /** Connects; resolves to the socket once its handshake is done, or to the way it ended without one. */
+  const handshake = () => new Promise<Socket | 'closed'>((resolve) => {
+    const socket = tlsConnect({ port, host: '127.0.0.1', ca: files.pem, servername: 'tsibase.localhost' }, () => resolve(socket));
+    socket.on('error', () => {});
+    socket.once('close', () => resolve('closed'));
+  });
+  try {
+    const held = await handshake();
+    assert.ok(held !== 'closed');
+    assert.is(await handshake(), 'closed');
+    const gone = new Promise((resolve) => held.once('close', resolve));
+    held.destroy();
+    await gone;
+    let next: Socket | 'closed' = 'closed';
+    for (let i = 0; i < 50 && next === 'closed'; i++) next = await handshake();
+    assert.ok(next !== 'closed', 'a connection was taken once the held one closed');
+    const answered = new Promise<string>((resolve) => next.once('data', (d: Buffer) => resolve(d.toString('latin1'))));
+    next.write(get('/tls'));
+    assert.match(await answered, /^HTTP\/1\.1 200 /);
+    next.destroy();
+  } finally {
+    await server.close(true);
+    rmSync(dir, { recursive: true, force: true });
   }
 });
 
