@@ -217,7 +217,7 @@ export class NodeHttpServer {
     if (path.startsWith('/native/admin/')) {
       const cors = adminAppCors(req, this.hosts);
       if (req.method === 'OPTIONS') return reply(res, 204, undefined, '', cors);
-      res.completeHeaders = (headers) => ({ ...headers, ...cors });
+      if (cors) res.completeHeaders = (headers) => ({ ...headers, ...cors });
       if (!isAdminRequest(req)) return refuseAdmin(res);
       if (await this.options.adminRoutes.serve(req, res, target, path)) return;
     }

@@ -25,11 +25,20 @@ export class WireServer implements ConnectionSettings {
   private readonly sweep: NodeJS.Timeout;
 
   constructor(private readonly server: Server, readonly handlers: WireHandlers, readonly maxBodyBytes: number, private readonly limit?: ConnectionLimit) {
-    const event = server instanceof TlsServer ? 'secureConnection' : 'connection';
-    server.on(event, (socket: Socket) => {
-      if (this.limit && !this.limit.take()) return refuseConnection(socket);
-      this.connections.add(new Connection(socket, this));
-    });
+    // Connections are counted as TCP connections, open until their socket closes (an upgraded
+    // one included). A TLS one past the limit is dropped before its handshake: no reply can be
+    // sent before one, and the handshake is the costly part of a flood.
+    if (server instanceof TlsServer) {
+      server.on('connection', (socket: Socket) => {
+        if (!this.admits(socket)) socket.destroy();
+      });
+      server.on('secureConnection', (socket: Socket) => this.connections.add(new Connection(socket, this)));
+    } else {
+      server.on('connection', (socket: Socket) => {
+        if (this.admits(socket)) this.connections.add(new Connection(socket, this));
+        else refuseConnection(socket);
+      });
+    }
     this.sweep = setInterval(() => {
       const now = Date.now();
       for (const connection of this.connections) connection.checkTimeouts(now);
@@ -37,7 +46,16 @@ export class WireServer implements ConnectionSettings {
   }
 
   release(connection: Connection): void {
-    if (this.connections.delete(connection)) this.limit?.release();
+    this.connections.delete(connection);
+  }
+
+  /** Counts a new TCP connection in until it closes; false past the limit. */
+  private admits(socket: Socket): boolean {
+    if (!this.limit) return true;
+    if (!this.limit.take()) return false;
+    const limit = this.limit;
+    socket.once('close', () => limit.release());
+    return true;
   }
 
   /** Listens on a TCP port, or a local socket path; resolves to the address it got. */

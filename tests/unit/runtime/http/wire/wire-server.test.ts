@@ -2,10 +2,15 @@
 // after the ones before it, however the handlers finish), bodies read whole, 100-continue,
 // persistence by version and Connection, refusals that close the connection, HEAD, upgrades,
 // and idle connections closed after the keep-alive time.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, connect, type AddressInfo, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { connect as tlsConnect, createServer as createTlsServer } from 'node:tls';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { WireServer, type WireRequest, type WireResponse } from '../../../../../runtime/http/wire/index.js';
+import { ConnectionLimit, WireServer, type WireRequest, type WireResponse } from '../../../../../runtime/http/wire/index.js';
+import { makeSelfSignedCertificate } from '../../../../lib/tls-certificate.js';
 
 interface Ctx { server: WireServer; port: number }
 const test = suite<Ctx>('HTTP/1.1 wire layer');
@@ -228,6 +233,93 @@ test('closing the listener: an idle connection closes at once, a busy one after 
   assert.equal(replies(idleDone.received).map((r) => r.headers.connection), ['keep-alive']);
   assert.ok(busyDone.closed);
   assert.equal(replies(busyDone.received).map((r) => [JSON.parse(r.body).url, r.headers.connection]), [['/later/300', 'close']]);
+});
+
+test('a chunked body dripped in gets 408 by its deadline however often bytes come; a prompt one is read', async () => {
+  const server = new WireServer(createServer(), { request: handle, upgrade: () => false }, 1024);
+  server.requestTimeoutMs = 300;
+  const port = (await server.listen({ port: 0, address: '127.0.0.1' }) as AddressInfo).port;
+  try {
+    const start = 'POST /slow HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n';
+    const slow = await exchange(port, [start, ...Array.from({ length: 60 }, () => '1\r\nx\r\n')], { gapMs: 50, idleMs: 2000 });
+    assert.ok(slow.closed);
+    const [refusal] = replies(slow.received);
+    assert.is(refusal!.status, 408);
+    assert.match(refusal!.body, /the request body did not arrive within 1 s/);
+    const prompt = await exchange(port, [`${start}5\r\nhello\r\n0\r\n\r\n`]);
+    assert.is(JSON.parse(replies(prompt.received)[0]!.body).body, 'hello');
+  } finally {
+    await server.close(true);
+  }
+});
+
+test('listeners sharing a limit: past it a connection gets 503 and closes; a closed one makes room', async () => {
+  let refusals = 0;
+  const limit = new ConnectionLimit(2, () => refusals++);
+  const servers = [0, 1].map(() => new WireServer(createServer(), { request: handle, upgrade: () => false }, 1024, limit));
+  const ports = await Promise.all(servers.map(async (s) => (await s.listen({ port: 0, address: '127.0.0.1' }) as AddressInfo).port));
+  const open = (port: number) => new Promise<Socket>((resolve) => {
+    const socket = connect(port, '127.0.0.1', () => resolve(socket));
+  });
+  try {
+    const held = [await open(ports[0]!), await open(ports[1]!)];
+    // The server counts a connection in when it sees it: a request answered on each makes sure it has.
+    for (const socket of held) {
+      const answered = new Promise((resolve) => socket.once('data', resolve));
+      socket.write(get('/held'));
+      await answered;
+    }
+    const refused = await exchange(ports[0]!, [get('/refused')]);
+    assert.ok(refused.closed);
+    const [reply] = replies(refused.received);
+    assert.is(reply!.status, 503);
+    assert.is(reply!.headers['content-type'], 'text/plain');
+    assert.is(reply!.headers.connection, 'close');
+    assert.is(reply!.body, 'the node has too many open connections; try again later\n');
+    assert.is(refusals, 1);
+    assert.is(limit.openConnections, 2);
+    const closed = new Promise((resolve) => held[1]!.once('close', resolve));
+    held[1]!.destroy();
+    await closed;
+    let served: Reply | undefined;
+    for (let i = 0; i < 50 && served?.status !== 200; i++) [served] = replies((await exchange(ports[1]!, [get('/room')])).received);
+    assert.is(served!.status, 200);
+    held[0]!.destroy();
+  } finally {
+    await Promise.all(servers.map((s) => s.close(true)));
+  }
+});
+
+test('a TLS connection past the limit is dropped before its handshake; once one closes, the next is served', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tsibase-wire-tls-'));
+  const files = makeSelfSignedCertificate(dir);
+  const limit = new ConnectionLimit(1, () => {});
+  const server = new WireServer(createTlsServer({ cert: readFileSync(files.certificate), key: readFileSync(files.key) }), { request: handle, upgrade: () => false }, 1024, limit);
+  const port = (await server.listen({ port: 0, address: '127.0.0.1' }) as AddressInfo).port;
+  /** Connects; resolves to the socket once its handshake is done, or to the way it ended without one. */
+  const handshake = () => new Promise<Socket | 'closed'>((resolve) => {
+    const socket = tlsConnect({ port, host: '127.0.0.1', ca: files.pem, servername: 'tsibase.localhost' }, () => resolve(socket));
+    socket.on('error', () => {});
+    socket.once('close', () => resolve('closed'));
+  });
+  try {
+    const held = await handshake();
+    assert.ok(held !== 'closed');
+    assert.is(await handshake(), 'closed');
+    const gone = new Promise((resolve) => held.once('close', resolve));
+    held.destroy();
+    await gone;
+    let next: Socket | 'closed' = 'closed';
+    for (let i = 0; i < 50 && next === 'closed'; i++) next = await handshake();
+    assert.ok(next !== 'closed', 'a connection was taken once the held one closed');
+    const answered = new Promise<string>((resolve) => next.once('data', (d: Buffer) => resolve(d.toString('latin1'))));
+    next.write(get('/tls'));
+    assert.match(await answered, /^HTTP\/1\.1 200 /);
+    next.destroy();
+  } finally {
+    await server.close(true);
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test.run();
