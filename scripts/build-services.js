@@ -19,7 +19,7 @@ const SDK = 'sdk';
 // An extra entry of every build, so the abort handler exists even where the SDK is not imported.
 const ABORT_HANDLER = `services-wasm/${SDK}/abort-handler.ts`;
 
-// host-abi.md §10: MVP plus bulk memory, sign extension, non-trapping float-to-int and SIMD.
+// docs/host-abi.md §10: MVP plus bulk memory, sign extension, non-trapping float-to-int and SIMD.
 // asc enables the first three (and mutable-globals, which services never import or export) by
 // default; everything else is switched off explicitly so a compiler upgrade cannot add it.
 const ENABLED_FEATURES = ['simd'];

@@ -1,5 +1,5 @@
 // Configuration editor: GET /config into a form, PUT /config with the whole object back. Fields
-// the form does not know (and tls) are sent back exactly as they came (seed 2 §2); the node
+// the form does not know (and tls) are sent back exactly as they came (docs/administration.md §2); the node
 // checks every value and names the field it refuses, which is shown as is.
 
 import { getJson, sendJson } from '../api.js';

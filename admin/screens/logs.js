@@ -1,4 +1,4 @@
-// Logs: the node's live log over the admin websocket (http.md §8). The node sends nothing until
+// Logs: the node's live log over the admin websocket (docs/http.md §8). The node sends nothing until
 // it gets a configuration frame ({filter}); records then come as JSON, one per message. A filter
 // the node cannot parse closes the socket with 1008 and the error as reason: it is shown, and
 // applying a corrected filter connects again.

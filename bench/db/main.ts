@@ -1,4 +1,4 @@
-// State store benchmark: the block workload of DESIGN.md decision 3, on the two rollback designs
+// State store benchmark: the block workload of docs/design.md decision 3, on the two rollback designs
 // it names. Per transaction: 2 reads + 2 writes of 20-byte keys inside a checkpoint that is then
 // released (every 10th transaction is rolled back instead); 10,000 transactions per block; one
 // durable commit per block. Prints figures; asserts nothing.

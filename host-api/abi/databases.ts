@@ -1,4 +1,4 @@
-// Database ids, execution modes and the access matrix of host-abi.md §4-5, as data, so the host
+// Database ids, execution modes and the access matrix of docs/host-abi.md §4-5, as data, so the host
 // enforces them and tools can show them.
 
 export const DbId = {

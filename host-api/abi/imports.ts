@@ -1,4 +1,4 @@
-// The host import table of host-abi.md §3 as data: the node checks deployed modules against it
+// The host import table of docs/host-abi.md §3 as data: the node checks deployed modules against it
 // and binds its implementations by these names; the service SDK declares its externals from it.
 // Every import lives in module `env`. A name may accept more than one signature (`call` has an
 // optional `flags` argument); a module imports each name once, with any one of them.
@@ -45,7 +45,7 @@ export const HOST_IMPORTS = {
   setMaxTransactionTime: [signature([i64])],
   socketSend: [signature([i32, i32, i32], [i32])],
   socketAutoClose: [signature([i32, i32], [i32])],
-  // tsibase extension, verify mode only (DESIGN decision 5):
+  // tsibase extension, verify mode only (docs/design.md decision 5):
   //   ecdsaVerify(keyPtr, keyLen, digestPtr, digestLen, signaturePtr, signatureLen) -> i32
   // key = DER SubjectPublicKeyInfo (P-256 or secp256k1), digest = the 32-byte SHA-256 of the
   // signed data (a verify service only receives the transaction id), signature = 64-byte r||s.

@@ -1,4 +1,4 @@
-// The order-preserving key encoding of host-abi.md §8: bytewise comparison of encoded keys
+// The order-preserving key encoding of docs/host-abi.md §8: bytewise comparison of encoded keys
 // orders them like the values. Unsigned ints big-endian; signed with the sign bit flipped;
 // strings with 0x00 escaped as 00 01 and ended by 00 00.
 

@@ -5,7 +5,7 @@ import { GenesisActionData, SignedTransaction, SignedTransactionList, Transactio
 import type { Bundle } from './bundle.js';
 import { systemAction } from './system-actions.js';
 
-// The boot sequence of chain.md §4 built from a bundle: genesis, the transact/producers
+// The boot sequence of docs/chain.md §4 built from a bundle: genesis, the transact/producers
 // transaction, startBoot with the ids of everything after it, then accounts, code, flags,
 // HTTP registrations, site files and init actions in transactions of at most ~1 MiB, and
 // finishBoot last. With an account key every account the boot creates authenticates with

@@ -2,7 +2,7 @@ import type { AnyType } from '../fracpack/index.js';
 import { Action, coreSchema } from '../types/index.js';
 
 // Actions of the system services as clients pack them (argument tuples are Objects of the
-// parameters, in order). Names and parameters follow DESIGN.md's table and seed 2 §4.3.
+// parameters, in order). Names and parameters follow the system services table of docs/design.md and docs/administration.md §4.3.
 
 const args = (members: Record<string, AnyType>) => coreSchema.typeOf({ Object: members });
 

@@ -2,7 +2,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { BlockHeader } from '../types/index.js';
 
 /**
- * chain.md §1.2: sha256 of the packed header without its authCode, with the first four bytes
+ * docs/chain.md §1.2: sha256 of the packed header without its authCode, with the first four bytes
  * replaced by the block number (big-endian), so ids sort and name their block.
  */
 export function blockId(header: BlockHeader): Uint8Array {

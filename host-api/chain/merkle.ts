@@ -1,6 +1,6 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 
-// chain.md §1.1: leaf = sha256(0x00 ‖ item), node = sha256(0x01 ‖ left ‖ right), the empty tree
+// docs/chain.md §1.1: leaf = sha256(0x00 ‖ item), node = sha256(0x01 ‖ left ‖ right), the empty tree
 // is 32 zero bytes, minimal depth with left subtrees filled first (3 leaves -> ((1,2),3)).
 // SHA-256 is @noble/hashes' unless the caller brings a faster one (the node uses node:crypto).
 

@@ -1,6 +1,6 @@
 import { blockSuffix } from './block-id.js';
 
-// formats.md §6 and chain.md §2: a transaction references a recent block by index and suffix.
+// docs/formats.md §6 and docs/chain.md §2: a transaction references a recent block by index and suffix.
 
 /** The TaPoS index of a block among the latest 128 (blockNum & 0x7F). */
 export function recentBlockIndex(blockNum: number): number {

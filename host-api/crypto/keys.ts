@@ -5,7 +5,7 @@ import { TsibaseError } from '../errors.js';
 import { concatBytes } from '../encoding/bytes.js';
 import { bytesToHex, hexToBytes } from '../encoding/hex.js';
 
-// Client-side keys (DESIGN decision 5): P-256 (default) or secp256k1; public keys travel as DER
+// Client-side keys (docs/design.md decision 5): P-256 (default) or secp256k1; public keys travel as DER
 // SubjectPublicKeyInfo, private keys as PKCS#8 (PEM for people); signatures are 64-byte r||s
 // over SHA-256 of the signed bytes. The DER forms for these two curves have fixed layouts, so
 // they are built from their constant prefixes.

@@ -2,7 +2,7 @@ import { FracpackError } from './errors.js';
 import type { Reader } from './reader.js';
 import type { Writer } from './writer.js';
 
-/** How a type sits in a parent's fixed area (formats.md §1.1). */
+/** How a type sits in a parent's fixed area (docs/formats.md §1.1). */
 export interface Layout {
   /** Bytes the type occupies in a parent's fixed area: its own size if fixed, else 4. */
   readonly fixedSize: number;
@@ -16,7 +16,7 @@ export interface Layout {
  * One fracpack type. Packing writes either the full encoding or the slot + heap split a parent
  * needs; unpacking reads a full encoding at the heap cursor or a slot at a position. Values are
  * "native": numbers up to 32 bits, bigint above, Uint8Array for hex, plain objects and arrays.
- * Packing also accepts the JSON forms of formats.md §3, so `pack(json)` works as well.
+ * Packing also accepts the JSON forms of docs/formats.md §3, so `pack(json)` works as well.
  */
 export abstract class Codec<T = unknown> implements Layout {
   abstract readonly fixedSize: number;

@@ -2,7 +2,7 @@ import { copyOfRange, viewOfRange } from '../encoding/bytes.js';
 import { FracpackError } from './errors.js';
 
 /**
- * Decoder state of formats.md §1.4: the heap cursor `pos`, whether its position is exactly
+ * Decoder state of docs/formats.md §1.4: the heap cursor `pos`, whether its position is exactly
  * `known`, and the end of the current body. Offsets are plain JS numbers, so adding them can
  * never wrap around at 32 bits.
  */

@@ -1,4 +1,4 @@
-// psibase's schema JSON (formats.md §2): a schema maps names to types; a type is a reference
+// psibase's schema JSON (docs/formats.md §2): a schema maps names to types; a type is a reference
 // (a name) or a one-key object naming its kind.
 
 export type AnyType =

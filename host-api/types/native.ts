@@ -3,7 +3,7 @@ import { compileSchema, type TypeCodec } from '../fracpack/index.js';
 import type { Action, BlockHeader, Claim, Consensus, HttpRequest, ServiceMethod, TransactionTrace } from './index.js';
 import { CORE_SCHEMA } from './schema.js';
 
-// Rows of the host-owned native tables (host-abi §4, §8; chain.md §1.4).
+// Rows of the host-owned native tables (host-abi §4, §8; docs/chain.md §1.4).
 const NATIVE_SCHEMA = {
   ...CORE_SCHEMA,
   StatusRow: { Object: { chainId: 'Checksum256', current: 'BlockHeader', head: { Option: 'BlockInfo' }, consensus: 'JointConsensus' } },
@@ -19,7 +19,7 @@ const NATIVE_SCHEMA = {
   VerifyArgs: { Object: { transactionHash: 'Checksum256', claim: 'Claim', proof: 'bytes' } },
   TransactionCallbackArgs: { Object: { id: 'Checksum256', trace: 'TransactionTrace' } },
   ServeArgs: { Object: { socket: 'i32', request: 'HttpRequest', rootHost: 'string', user: { Option: 'AccountNumber' } } },
-  // Login (chain.md §7): loginSys's data, and the auth interface call that approves the user.
+  // Login (docs/chain.md §7): loginSys's data, and the auth interface call that approves the user.
   LoginData: { Object: { rootHost: 'string' } },
   CheckAuthArgs: {
     Object: {

@@ -1,6 +1,6 @@
 import type { Schema } from '../fracpack/schema.js';
 
-// The core wire types, in psibase's member order (formats.md §6, chain.md §1, http.md §2).
+// The core wire types, in psibase's member order (docs/formats.md §6, docs/chain.md §1, docs/http.md §2).
 // Built-in names (u8 … u64, string, bytes, Checksum256, AccountNumber, MethodNumber,
 // TimePointSec, TimePointUSec) come from the fracpack built-ins.
 export const CORE_SCHEMA: Schema = {

@@ -5,7 +5,7 @@ import type { NodeControl } from './node-control.js';
 import { connectEndpoint, disconnectEndpoint, peersEndpoint } from './peer-endpoints.js';
 import { STATUS_PATH, shutdownEndpoint, statusEndpoint } from './status-endpoints.js';
 
-/** The admin API of seed 2 §4.1: `/native/admin/…` on every host, `/config` and `/shutdown` on x-admin. */
+/** The admin API of docs/administration.md §4.1: `/native/admin/…` on every host, `/config` and `/shutdown` on x-admin. */
 export function adminApi(node: NodeControl, extra: Readonly<Record<string, AdminEndpoint>> = {}): { native: AdminRoutes; xAdmin: AdminRoutes } {
   const native = new Map<string, AdminEndpoint>([
     [STATUS_PATH, statusEndpoint(node)],

@@ -19,7 +19,7 @@ function statusOf(err: unknown): number | undefined {
 }
 
 /**
- * A set of admin endpoints by path. A wrong method is a 405 (http.md §3: `/native/admin/…`
+ * A set of admin endpoints by path. A wrong method is a 405 (docs/http.md §3: `/native/admin/…`
  * replies name the allowed methods; x-admin's `/config` and `/shutdown` give the bare message
  * and a newline); refusals the handlers raise become their status with the message as text.
  */

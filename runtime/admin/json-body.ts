@@ -2,7 +2,7 @@ import { mediaType } from '../http/media-type.js';
 import type { WireRequest } from '../http/wire/index.js';
 import { AdminError } from './admin-error.js';
 
-// The admin API speaks JSON (seed 2 §1); bodies of another type are a 415 (http.md §3).
+// The admin API speaks JSON (docs/administration.md §1); bodies of another type are a 415 (docs/http.md §3).
 
 export type JsonObject = Record<string, unknown>;
 

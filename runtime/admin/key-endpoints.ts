@@ -3,7 +3,7 @@ import type { NodeKeys } from '../keys/node-keys.js';
 import type { AdminEndpoint } from './admin-routes.js';
 import { readJson } from './json-body.js';
 
-// Keys held by the node and its PKCS#11 devices (seed 2 §4.1 rule 4). The key module checks
+// Keys held by the node and its PKCS#11 devices (docs/administration.md §4.1 rule 4). The key module checks
 // the request bodies; refusals come back as KeysErrors with their HTTP status.
 
 export function keyEndpoints(keys: NodeKeys): Record<string, AdminEndpoint> {

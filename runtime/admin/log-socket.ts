@@ -13,7 +13,7 @@ function refuse(socket: Duplex, status: number, body: string): void {
 }
 
 /**
- * The log websocket (seed 2 §4.1 rule 5, http.md §8): admins only; an `Origin`, when sent, must
+ * The log websocket (docs/administration.md §4.1 rule 5, docs/http.md §8): admins only; an `Origin`, when sent, must
  * be the node's own (`<scheme>://<Host>`). Each connection is a LogWebSocketSession; the node
  * ends them all when it stops (1001) or restarts (1012).
  */

@@ -4,14 +4,14 @@ import type { ServerConfig } from '../config/server-config.js';
 // What the admin endpoints need from the running node, kept as an interface so the endpoints
 // do not depend on how the node is put together.
 
-/** POST /shutdown options (seed 2 §4.1 rule 1). */
+/** POST /shutdown options (docs/administration.md §4.1 rule 1). */
 export interface ShutdownRequest {
   readonly restart: boolean;
   readonly force: boolean;
   readonly soft: boolean;
 }
 
-/** An element of the `/native/admin/peers` reply (seed 2 §2). */
+/** An element of the `/native/admin/peers` reply (docs/administration.md §2). */
 export interface Peer {
   readonly id: number;
   readonly endpoint: string;

@@ -4,7 +4,7 @@ import type { AdminEndpoint } from './admin-routes.js';
 import { readJsonObject } from './json-body.js';
 import type { NodeControl } from './node-control.js';
 
-// Peers (seed 2 §4.1 rules 2-3). This node has no peer-to-peer layer yet: `peers` lists the
+// Peers (docs/administration.md §4.1 rules 2-3). This node has no peer-to-peer layer yet: `peers` lists the
 // configured peers, and connect/disconnect are refused with a 501 that says so, after checking
 // their bodies like any other request.
 

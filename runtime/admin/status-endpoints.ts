@@ -6,14 +6,14 @@ import type { NodeControl } from './node-control.js';
 /** The status endpoint: the one that answers while the node starts up (it is what says `startup`). */
 export const STATUS_PATH = '/native/admin/status';
 
-/** GET /native/admin/status: the node's status values (http.md §7). */
+/** GET /native/admin/status: the node's status values (docs/http.md §7). */
 export function statusEndpoint(node: NodeControl): AdminEndpoint {
   return { allow: 'GET', handle: (_req, res) => json(res, 200, node.status()) };
 }
 
 /**
  * POST /shutdown (x-admin): `{restart?, force?, soft?}`. The reply (200, empty) goes out before
- * the node closes its connections; with `force` there may be none (seed 2 §4.1 rule 1).
+ * the node closes its connections; with `force` there may be none (docs/administration.md §4.1 rule 1).
  */
 export function shutdownEndpoint(node: NodeControl): AdminEndpoint {
   return {

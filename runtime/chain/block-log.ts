@@ -3,7 +3,7 @@ import { blockKey } from '../../host-api/abi/keys.js';
 import { Block } from '../../host-api/types/index.js';
 import type { KvReader, KvWriter } from '../db/store.js';
 
-// The block log (chain.md §1.4): db 3, key = block number (u32 big-endian), value = packed Block.
+// The block log (docs/chain.md §1.4): db 3, key = block number (u32 big-endian), value = packed Block.
 
 export function writeBlock(db: KvWriter, block: Block): void {
   db.put(DbId.blockLog, blockKey(block.header.blockNum), Block.pack(block));

@@ -6,7 +6,7 @@ import { sha256 } from '../crypto/sha256.js';
 import type { KvReader, KvWriter } from '../db/store.js';
 import type { Signer } from '../keys/signer.js';
 
-// Block signatures (chain.md §2): a producer whose consensus entry carries a claim signs each
+// Block signatures (docs/chain.md §2): a producer whose consensus entry carries a claim signs each
 // of its blocks for that claim's verify service, over sha256(00 CE A8 42 ‖ block id), the hash
 // verifySys is given as its transactionHash. The signature is kept in db 7 under the block's
 // number, beside the block log. An empty claim means unsigned blocks.

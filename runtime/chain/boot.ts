@@ -29,7 +29,7 @@ function admitGenesisCode(engine: Engine, name: string, code: Uint8Array): void 
   }
 }
 
-/** Genesis (chain.md §4): the node itself installs the listed services' code; no wasm runs. */
+/** Genesis (docs/chain.md §4): the node itself installs the listed services' code; no wasm runs. */
 function applyGenesis(store: Store, engine: Engine, trx: DecodedTransaction): TransactionTrace {
   const transaction = Transaction.unpack(trx.transaction);
   if (transaction.actions.length !== 1) {

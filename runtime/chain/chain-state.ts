@@ -3,7 +3,7 @@ import { statusKey } from '../../host-api/abi/keys.js';
 import { StatusRow } from '../../host-api/types/native.js';
 import type { KvReader, KvWriter } from '../db/store.js';
 
-// The native status row (chain.md §1.4): chain id, the block being built, the head block and
+// The native status row (docs/chain.md §1.4): chain id, the block being built, the head block and
 // the consensus. Services read it; only the node writes it.
 
 export function readStatus(db: KvReader): StatusRow | undefined {

@@ -58,7 +58,7 @@ interface FinalWaiter {
 }
 
 /**
- * A single-producer chain (chain.md §1): boots block 2 from push_boot, keeps one block open
+ * A single-producer chain (docs/chain.md §1): boots block 2 from push_boot, keeps one block open
  * that pushed transactions apply to at once (so `applied` answers immediately), and closes it at
  * the end of its slot: one block per interval, empty blocks too. With one producer a block is
  * final when committed.
@@ -162,7 +162,7 @@ export class Chain {
     return trace;
   }
 
-  /** Checks a login transaction against the current state (chain.md §7); returns the user. */
+  /** Checks a login transaction against the current state (docs/chain.md §7); returns the user. */
   login(signed: SignedTransaction, rootHost: string): Promise<string> {
     return checkLogin(this.store, this.engine, this.processor, signed, rootHost, Math.floor(this.now() / 1000));
   }

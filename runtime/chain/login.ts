@@ -12,7 +12,7 @@ import { decodeSigned, type TransactionProcessor } from './transaction-processor
 
 const LOGIN_SYS = methodNumberFromName('loginSys');
 const CHECK_AUTH_SYS = methodNumberFromName('checkAuthSys');
-/** checkAuthSys flags of a login: a top-level action checked as the first one (chain.md §5). */
+/** checkAuthSys flags of a login: a top-level action checked as the first one (docs/chain.md §5). */
 const LOGIN_AUTH_FLAGS = 0x40000001;
 
 export type LoginErrorCode =
@@ -20,7 +20,7 @@ export type LoginErrorCode =
   | 'LOGIN_PROOF'       // a proof's verify service aborted (500)
   | 'LOGIN_NO_ACCOUNT'; // the user does not exist (404)
 
-/** A refused login; `status` is the HTTP status chain.md §7 gives the rule. */
+/** A refused login; `status` is the HTTP status docs/chain.md §7 gives the rule. */
 export class LoginError extends TsibaseError {
   declare readonly code: LoginErrorCode;
 
@@ -43,7 +43,7 @@ function unpackTransaction(signed: SignedTransaction): Transaction {
 }
 
 /**
- * Checks a login transaction (chain.md §7): one `user => <any>::loginSys({rootHost})` action
+ * Checks a login transaction (docs/chain.md §7): one `user => <any>::loginSys({rootHost})` action
  * with the do-not-broadcast flag, unexpired, for this root host, every proof verified and the
  * user's auth service approving its claims. It is never executed. Returns the user's name.
  */

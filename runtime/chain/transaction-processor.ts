@@ -53,7 +53,7 @@ export function decodeTransaction(packed: Uint8Array): DecodedTransaction {
 }
 
 /**
- * Runs transactions: proofs in verify contexts (chain.md §3), then transact's
+ * Runs transactions: proofs in verify contexts (docs/chain.md §3), then transact's
  * processTransaction in a transaction context inside an undo level, so a failure leaves no
  * trace in state.
  */

@@ -10,7 +10,7 @@ import { httpRequest, serviceUrl } from './client.js';
 
 export const DEFAULT_API = 'http://tsibase.localhost:8080';
 
-/** The verify service of the keys the CLI signs with (formats.md: P-256 and secp256k1). */
+/** The verify service of the keys the CLI signs with (docs/formats.md: P-256 and secp256k1). */
 const VERIFY_SERVICE = 'verify-sig';
 
 /** An action as packing takes it: numbers, or names (and hex for rawData). */
@@ -58,7 +58,7 @@ export class ChainClient {
     return reply.data ?? {};
   }
 
-  /** The reference to the head block a transaction's TaPoS uses (seed 1 §4.2 /common/tapos/head). */
+  /** The reference to the head block a transaction's TaPoS uses (docs/serving.md §4.2 /common/tapos/head). */
   async headReference(): Promise<TaposReference> {
     return (await this.getJson('/common/tapos/head')) as TaposReference;
   }
@@ -88,7 +88,7 @@ export class ChainClient {
   }
 
   /**
-   * A bearer token for `user` on this node (chain.md §7): a login transaction signed with
+   * A bearer token for `user` on this node (docs/chain.md §7): a login transaction signed with
    * `keys`, checked by the node and never executed.
    */
   async login(user: string, keys: readonly KeyPair[], expiresIn = 10): Promise<string> {

@@ -1,6 +1,6 @@
 import { fork } from 'node:child_process';
 
-// `shutdown` with `restart` and without `soft` gives the node a new process image (seed 2 §4.1
+// `shutdown` with `restart` and without `soft` gives the node a new process image (docs/administration.md §4.1
 // rule 1). Node.js cannot exec itself, so `tsibase node` runs the node in a child process and
 // starts a new child when the old one exits asking for a restart; the supervisor's own pid stays.
 

@@ -3,7 +3,7 @@ import { readJsonFile, writeJsonFile } from '../fs/json-file.js';
 import { ConfigError } from './errors.js';
 
 // The configuration persists as `<dir>/config.json`, the whole object including fields this
-// node does not know (seed 2 §2), so a restart serves exactly what the last PUT stored.
+// node does not know (docs/administration.md §2), so a restart serves exactly what the last PUT stored.
 
 export const CONFIG_FILE = 'config.json';
 

@@ -4,9 +4,9 @@ import { LogError } from '../log/errors.js';
 import { parseLoggersConfig } from '../log/config.js';
 import { ConfigError } from './errors.js';
 
-// The server configuration of seed 2 §2 (`GET/PUT /config`). The object may gain fields at any
+// The server configuration of docs/administration.md §2 (`GET/PUT /config`). The object may gain fields at any
 // time, so a configuration is kept as the JSON object it was given: known fields are checked,
-// unknown ones are carried along untouched (clients return them unchanged, seed 2 §2).
+// unknown ones are carried along untouched (clients return them unchanged, docs/administration.md §2).
 
 export type ListenSpec =
   | { readonly protocol: 'http' | 'https'; readonly address: string; readonly port: number }
@@ -48,7 +48,7 @@ export interface ServerConfig {
   readonly [unknown: string]: unknown;
 }
 
-/** What a new node directory starts with (http.md §6: new files). */
+/** What a new node directory starts with (docs/http.md §6: new files). */
 export function defaultConfig(): ServerConfig {
   return {
     p2p: false,
@@ -91,7 +91,7 @@ function strings(field: string, value: Json): string[] {
   return value.map((v, i) => string(`${field}[${i}]`, v));
 }
 
-/** A whole number in [min, max]; 64-bit figures may come as decimal strings (http.md §6). */
+/** A whole number in [min, max]; 64-bit figures may come as decimal strings (docs/http.md §6). */
 function integer(field: string, value: Json, min: number, max: number): number {
   const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
   if (typeof n !== 'number' || !Number.isInteger(n) || n < min || n > max) {
@@ -145,7 +145,7 @@ const MAX_HTTP_TIMEOUT_US = Number.MAX_SAFE_INTEGER;
 
 /**
  * The fields a configuration without them keeps from its base: the defaults' and the optional
- * ones, but not `http_timeout`, whose absence means no timeout (seed 2 §2).
+ * ones, but not `http_timeout`, whose absence means no timeout (docs/administration.md §2).
  */
 const KEPT_FIELDS = [...Object.keys(defaultConfig()), 'tls', 'database_cache_size', 'max_connections'].filter((f) => f !== 'http_timeout');
 

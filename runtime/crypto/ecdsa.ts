@@ -3,7 +3,7 @@ import { p256 } from '@noble/curves/nist.js';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { toBinaryString } from '../db/binary-string.js';
 
-// ECDSA verification for verify services (DESIGN decision 5): P-256 or secp256k1 keys as DER
+// ECDSA verification for verify services (docs/design.md decision 5): P-256 or secp256k1 keys as DER
 // SubjectPublicKeyInfo, 64-byte r||s signatures over a SHA-256 digest. node:crypto can only
 // verify a message it hashes itself, so when the host knows the signed bytes (the transaction
 // being checked) it verifies those with node:crypto (~13k/s); for any other digest it falls

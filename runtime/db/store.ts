@@ -1,4 +1,4 @@
-// The state store seam (DESIGN.md decision 8): what the host imports and block production need
+// The state store seam (docs/design.md decision 10): what the host imports and block production need
 // from chain state, with LmdbStore (lmdb-store.ts) as its one implementation.
 //
 // Keys and values are bytes; keys order bytewise. The store copies what it is given (callers may

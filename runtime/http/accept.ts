@@ -1,4 +1,4 @@
-// http.md §5: does the client prefer application/octet-stream to JSON? Exact type beats
+// docs/http.md §5: does the client prefer application/octet-stream to JSON? Exact type beats
 // application/* beats */*, then q; a tie or no preference means JSON.
 
 interface Preference { q: number; specificity: number }

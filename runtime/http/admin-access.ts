@@ -4,7 +4,7 @@ import { adminNetworksOf, type AdminNetworks } from './admin-networks.js';
 import { text } from './replies.js';
 import type { WireRequest, WireResponse } from './wire/index.js';
 
-// http.md §4 rule 1: the admin API is open to the machine itself (loopback peers, unix sockets)
+// docs/http.md §4 rule 1: the admin API is open to the machine itself (loopback peers, unix sockets)
 // and to the addresses and ranges of PSIBASE_ADMIN_IP, when every forwarded-for address passes
 // the same test.
 
@@ -30,7 +30,7 @@ export function isAdminRequest(req: WireRequest, networks: AdminNetworks = admin
 }
 
 /**
- * A browser request from another site (http.md §3, §8): push_boot and the log socket take an
+ * A browser request from another site (docs/http.md §3, §8): push_boot and the log socket take an
  * `Origin` only when it is the node's own, `<scheme>://<Host>` of this very connection.
  */
 export function hasForeignOrigin(req: WireRequest): boolean {
@@ -40,7 +40,7 @@ export function hasForeignOrigin(req: WireRequest): boolean {
 }
 
 /**
- * The refusal of a request that is not an admin's (http.md §4 rule 4). Without admin accounts or
+ * The refusal of a request that is not an admin's (docs/http.md §4 rule 4). Without admin accounts or
  * a password file there is no way to authenticate, so no challenge is offered.
  */
 export function refuseAdmin(res: WireResponse): void {

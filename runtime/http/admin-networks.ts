@@ -1,7 +1,7 @@
 import { BlockList, isIP } from 'node:net';
 import { TsibaseError } from '../../host-api/errors.js';
 
-// The peer addresses admitted to the admin API (http.md §4 rule 1): the machine itself (127/8,
+// The peer addresses admitted to the admin API (docs/http.md §4 rule 1): the machine itself (127/8,
 // ::1) and PSIBASE_ADMIN_IP, a comma-separated list of exact addresses (`10.9.8.7`) and CIDR
 // ranges (`10.0.0.0/8`, `fd00::/8`). An IPv4 address matches IPv4 entries whether it comes plain
 // or IPv4-mapped (`::ffff:10.1.2.3`).

@@ -1,6 +1,6 @@
 import { isValidAccountName } from '../../host-api/names/index.js';
 
-// http.md §1 steps 1-3: which configured root a request's Host names, and which service
+// docs/http.md §1 steps 1-3: which configured root a request's Host names, and which service
 // subdomain (one label that is a valid account name) it addresses.
 
 export type ResolvedHost =

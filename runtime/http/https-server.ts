@@ -3,7 +3,7 @@ import type { TlsSpec } from '../config/server-config.js';
 import { checkTlsContext, readTlsFiles } from '../config/tls-context.js';
 
 // The server of an https listener, from the configuration's `tls` files, read at start (TLS
-// changes take effect at the next start, http.md §6). The configuration refuses https without a
+// changes take effect at the next start, docs/http.md §6). The configuration refuses https without a
 // certificate and a key; what only the files can tell is refused naming the field.
 
 export function createHttpsServer(baseDir: string, tls: TlsSpec): Server {

@@ -5,12 +5,12 @@ import type { AdminRoutes } from '../admin/admin-routes.js';
 import { StaticFiles } from './static-files.js';
 import type { WireRequest, WireResponse } from './wire/index.js';
 
-// Node-local hosts (http.md §1 step 2): `x-<name>.<root>` labels are reserved for code the node
+// Node-local hosts (docs/http.md §1 step 2): `x-<name>.<root>` labels are reserved for code the node
 // runs itself, not the chain, so they work before boot and on every network alike.
 
 /** What a node-local host serves. */
 export interface LocalHost {
-  /** Only admins may use it (http.md §4). */
+  /** Only admins may use it (docs/http.md §4). */
   readonly adminOnly: boolean;
   /** Answers the request; false when it has nothing for it (the node then answers 404). */
   serve(req: WireRequest, res: WireResponse, target: string, path: string): Promise<boolean>;

@@ -18,14 +18,14 @@ function signedFromJson(body: Uint8Array): SignedTransaction {
   return SignedTransaction.fromJson(value);
 }
 
-/** Login replies carry CORS only for the supervisor's own secure origin (http.md §5). */
+/** Login replies carry CORS only for the supervisor's own secure origin (docs/http.md §5). */
 function loginCors(req: WireRequest, rootHost: string): ReplyHeaders {
   const origin = req.headers.origin;
   return origin && secureOriginHost(origin) === `supervisor.${rootHost}` ? echoCors(origin) : {};
 }
 
 /**
- * POST transact.<root>/login (seed 2 §4.2, chain.md §7): a signed login transaction, fracpack or
+ * POST transact.<root>/login (docs/administration.md §4.2, docs/chain.md §7): a signed login transaction, fracpack or
  * JSON, answered with a bearer token for `rootHost` when every check passes.
  */
 export async function login(chain: Chain, tokens: SessionTokens, req: WireRequest, res: WireResponse, target: string, rootHost: string): Promise<void> {

@@ -7,7 +7,7 @@ import { json, text } from './replies.js';
 import type { WireRequest, WireResponse } from './wire/index.js';
 
 /**
- * POST /native/admin/push_boot (chain.md §4, http.md §3): a fracpack List<SignedTransaction>
+ * POST /native/admin/push_boot (docs/chain.md §4, docs/http.md §3): a fracpack List<SignedTransaction>
  * becomes block 2. Refusals of the chain (booted already, no producer) and failed boot
  * transactions come back as a 200 trace whose `error` says why; an undecodable body is a 500.
  */

@@ -7,7 +7,7 @@ import { CORS_A, echoCors, escapeHtml, json, reply, text } from './replies.js';
 import type { WireRequest, WireResponse } from './wire/index.js';
 
 /**
- * POST transact.<root>/push_transaction (seed 2 §4.2, http.md §5): a packed SignedTransaction,
+ * POST transact.<root>/push_transaction (docs/administration.md §4.2, docs/http.md §5): a packed SignedTransaction,
  * answered with its trace (200 also when the trace holds an error), JSON unless the client
  * prefers fracpack. A proof that does not verify, or proofs and claims of different counts, is
  * answered like the refusals transact makes (TaPoS, expiry, auth): a trace whose `error` says

@@ -1,6 +1,6 @@
 import type { ReplyHeaders, WireResponse } from './wire/index.js';
 
-// Writing replies: CORS header sets of http.md §3 and the common body kinds.
+// Writing replies: CORS header sets of docs/http.md §3 and the common body kinds.
 
 /** CORS A: every origin, the methods services receive, any header. */
 export const CORS_A: ReplyHeaders = {

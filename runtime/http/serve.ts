@@ -13,10 +13,10 @@ import type { WireRequest, WireResponse } from './wire/index.js';
 
 const HTTP = accountNumberFromName('http');
 
-/** Methods services receive (http.md §1); others are refused by the node. */
+/** Methods services receive (docs/http.md §1); others are refused by the node. */
 const SERVICE_METHODS = new Set(['GET', 'POST', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
 
-/** Headers that never reach wasm (http.md §1). */
+/** Headers that never reach wasm (docs/http.md §1). */
 const HIDDEN_HEADERS = new Set(['proxy-authorization', 'sec-websocket-extensions']);
 
 /** Whether the chain has an http-server service to route requests. */
@@ -47,7 +47,7 @@ function serviceRequest(req: WireRequest, host: string): HttpRequest {
 
 /**
  * Hands a request for the root domain or a service subdomain to the http service's `serve`
- * export in RPC mode (seed 1 §1), with the user its login token names. The service answers on
+ * export in RPC mode (docs/serving.md §1), with the user its login token names. The service answers on
  * the request's socket, now or later (deferred); an abort answers 500 with its message, unless
  * a reply was already sent.
  */

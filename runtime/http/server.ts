@@ -20,7 +20,7 @@ import { StaticFiles } from './static-files.js';
 import { RefusalReport } from './refusal-report.js';
 import { ConnectionLimit, DEFAULT_REQUEST_TIMEOUT_MS, WireServer, type WireRequest, type WireResponse } from './wire/index.js';
 
-/** http.md §1: requests are limited to 20 MiB. */
+/** docs/http.md §1: requests are limited to 20 MiB. */
 const MAX_REQUEST_BYTES = 20 * 1024 * 1024;
 /** Open connections (http and https listeners together) when the configuration sets no `max_connections`. */
 export const DEFAULT_MAX_CONNECTIONS = 1024;
@@ -49,7 +49,7 @@ export interface HttpServerOptions {
   readonly onWarning?: (message: string) => void;
   /** The request log: told of each request answered while it is enabled (asked as each request arrives). */
   readonly responseLog?: ResponseLog;
-  /** True while the node initialises: every request but the status (http.md §7) gets a 503 then; log websockets are taken. */
+  /** True while the node initialises: every request but the status (docs/http.md §7) gets a 503 then; log websockets are taken. */
   readonly startingUp?: () => boolean;
 }
 
@@ -65,7 +65,7 @@ export interface LiveHttpSettings {
 }
 
 /**
- * The native front end (DESIGN decision 6): host resolution, `/native*` on every host, the
+ * The native front end (docs/design.md decision 6): host resolution, `/native*` on every host, the
  * node-local `x-*` hosts, the behaviour before boot, and transact's push_transaction and login
  * (answered by the node: one feeds the node's transaction queue, the other signs tokens with the
  * node's own key). Every other request for the root domain or a service subdomain goes to the
@@ -74,7 +74,7 @@ export interface LiveHttpSettings {
  */
 export class NodeHttpServer {
   private readonly servers: WireServer[] = [];
-  /** The node's root hosts (http.md §1), longest match wins; set by `configure`. */
+  /** The node's root hosts (docs/http.md §1), longest match wins; set by `configure`. */
   private hosts: readonly string[] = [];
   private staticHosts = new Map<string, StaticFiles>();
   private keepAliveMs = 0;
@@ -96,7 +96,7 @@ export class NodeHttpServer {
     this.hosts = settings.hosts;
     this.staticHosts = new Map(settings.services.map((s) => [s.host, new StaticFiles(resolveInNodeDir(baseDir, s.root))]));
     // Connections idle between requests close after the timeout, which replies announce in
-    // `Keep-Alive: timeout=<s>` (http.md §2); 0 turns both off.
+    // `Keep-Alive: timeout=<s>` (docs/http.md §2); 0 turns both off.
     this.keepAliveMs = settings.httpTimeoutUs === null ? 0 : Math.max(1, Math.round(settings.httpTimeoutUs / 1000));
     // A request's head must arrive within the same time (its body within that plus its size's
     // worth at a minimum rate), so a client dripping bytes cannot hold a connection for ever.
@@ -175,7 +175,7 @@ export class NodeHttpServer {
       const local = this.options.localHosts.get(host.service);
       if (local) return this.serveLocal(local, req, res, target, path);
     }
-    // The node always accepts CORS requests (seed 1 §1.6): every reply of a chain host carries
+    // The node always accepts CORS requests (docs/serving.md §1.6): every reply of a chain host carries
     // CORS, refusals and aborts included, so a browser app can read why it failed.
     res.completeHeaders = withDefaultCors;
     if (host.kind === 'other') {

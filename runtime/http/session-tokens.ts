@@ -1,7 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 
-// Login tokens (chain.md §7): JWT HS256 with the payload {sub, aud, exp}, exp a decimal string of
+// Login tokens (docs/chain.md §7): JWT HS256 with the payload {sub, aud, exp}, exp a decimal string of
 // unix seconds, unpadded base64url, keyed by 16 random bytes the node keeps to itself, so a token
 // is good on the node that issued it only.
 

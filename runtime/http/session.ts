@@ -1,8 +1,8 @@
 import { isLocalhostName } from '../../host-api/http/localhost.js';
 import type { WireRequest } from './wire/index.js';
 
-// The login session of a request (http.md §1 step 6, §5): the token travels in
-// `Authorization: Bearer` or in the `__Host-SESSION` cookie (seed 2 §5.2), on every host:
+// The login session of a request (docs/http.md §1 step 6, §5): the token travels in
+// `Authorization: Bearer` or in the `__Host-SESSION` cookie (docs/administration.md §5.2), on every host:
 // browsers take a Secure cookie from http://localhost and *.localhost too (secure contexts).
 
 const SESSION_COOKIE = '__Host-SESSION';

@@ -13,7 +13,7 @@ export type { AddKeyRequest, LockRequest, UnlockRequest } from './requests.js';
 export type { Signer } from './signer.js';
 export type { Key } from './verify-service.js';
 
-// The keys a node holds, for the admin API (seed 2 §4.1 `keys`, `keys/devices`, `keys/unlock`,
+// The keys a node holds, for the admin API (docs/administration.md §4.1 `keys`, `keys/devices`, `keys/unlock`,
 // `keys/lock`) and for signing: keys in the node's directory, and keys on the unlocked devices
 // of the configured PKCS#11 modules. Methods taking a request body accept the parsed JSON as
 // is and check it; every refusal is a KeysError (see keysErrorHttpStatus).

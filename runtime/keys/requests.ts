@@ -1,6 +1,6 @@
 import { KeysError } from './errors.js';
 
-// The JSON bodies of the key admin endpoints (seed 2 §4.1), checked field by field since they
+// The JSON bodies of the key admin endpoints (docs/administration.md §4.1), checked field by field since they
 // arrive from HTTP as any JSON value. Fields not listed are ignored.
 
 export interface AddKeyRequest {

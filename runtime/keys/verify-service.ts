@@ -3,8 +3,8 @@ import { equalBytes } from '../../host-api/encoding/bytes.js';
 import { bytesToHex, hexToBytes } from '../../host-api/encoding/hex.js';
 import { KeysError } from './errors.js';
 
-// The verify service whose keys the node holds, and what its key information means (seed 2 §2:
-// a Key's rawData depends on the verify service). verify-sig (DESIGN decision 5): public keys
+// The verify service whose keys the node holds, and what its key information means (docs/administration.md §2:
+// a Key's rawData depends on the verify service). verify-sig (docs/design.md decision 5): public keys
 // are DER SubjectPublicKeyInfo, private keys PKCS#8, P-256 or secp256k1.
 
 export const VERIFY_SIG = 'verify-sig';

@@ -1,4 +1,4 @@
-// The `loggers` configuration (seed 2 "Logger configuration"): an object with one logger per
+// The `loggers` configuration (docs/administration.md §2 "Logger configuration"): an object with one logger per
 // field. Everything is checked before anything runs, so a bad config changes nothing; unknown
 // fields are ignored because the configuration may gain fields at any time.
 

@@ -1,4 +1,4 @@
-// Filter expressions (http.md §8):
+// Filter expressions (docs/http.md §8):
 //
 //   expr       := and-expr ('or' and-expr)*
 //   and-expr   := unary ('and' unary)*

@@ -1,4 +1,4 @@
-// Format strings turn a record into text (http.md §8). In a format string:
+// Format strings turn a record into text (docs/http.md §8). In a format string:
 //
 //   {Attr}             the attribute (Message, Request.Method, BlockHeader.<field>, …); absent
 //                      ones render empty, TimeStamp as YYYY-MM-DDThh:mm:ss.mmmZ, objects as JSON

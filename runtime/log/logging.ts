@@ -1,4 +1,4 @@
-// The node's loggers (seed 2 "Logger configuration"): built from the `loggers` configuration,
+// The node's loggers (docs/administration.md §2 "Logger configuration"): built from the `loggers` configuration,
 // reconfigured as a whole, and the one place records enter. A reconfiguration keeps a logger
 // whose name and type stay the same and updates it in place; since logging and reconfiguring
 // both run synchronously on the event loop, every record goes either through the old settings

@@ -1,4 +1,4 @@
-// A log record and its JSON form (http.md §8). Every attribute is optional; Logging fills in
+// A log record and its JSON form (docs/http.md §8). Every attribute is optional; Logging fills in
 // Host, Process, ProcessId and TimeStamp when the caller leaves them out.
 
 export const SEVERITIES = ['debug', 'info', 'notice', 'warning', 'error', 'critical'] as const;
@@ -46,7 +46,7 @@ export interface LogRecord {
 /** How filters compare an attribute and how formats render it by default. */
 export type AttributeKind = 'string' | 'number' | 'severity' | 'channel' | 'time' | 'object';
 
-// Declaration order is the JSON key order of http.md §8.
+// Declaration order is the JSON key order of docs/http.md §8.
 const TOP_LEVEL_KINDS: { readonly [K in keyof Required<LogRecord>]: AttributeKind } = {
   Message: 'string',
   Host: 'string',
@@ -122,7 +122,7 @@ export function formatTimeStamp(time: Date): string {
   return time.toISOString();
 }
 
-/** The record as one JSON object, keys in the order of http.md §8, absent attributes left out. */
+/** The record as one JSON object, keys in the order of docs/http.md §8, absent attributes left out. */
 export function recordToJson(record: LogRecord): string {
   const ordered: Record<string, unknown> = {};
   for (const key of RECORD_KEYS) {

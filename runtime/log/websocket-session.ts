@@ -1,4 +1,4 @@
-// One client of the log websocket (seed 2 §4.1 rule 5, http.md §8). The session speaks to the
+// One client of the log websocket (docs/administration.md §4.1 rule 5, docs/http.md §8). The session speaks to the
 // socket through LogSocketPort, which a `ws` WebSocket satisfies as it is:
 //
 //   const session = new LogWebSocketSession(logging, ws);

@@ -1,4 +1,4 @@
-// Whether the database cache can be held locked in memory: status `slow` (seed 2 §2: "the database
+// Whether the database cache can be held locked in memory: status `slow` (docs/administration.md §2: "the database
 // cache could not be locked in memory; … insufficient RAM or permissions").
 //
 // tsibase locks no pages itself: Node.js has no mlock(2) without a native addon, and LMDB's cache

@@ -1,4 +1,4 @@
-// The perf report of /native/admin/perf (seed 1 §2, http.md §7). On the wire every figure is a
+// The perf report of /native/admin/perf (docs/serving.md §2, docs/http.md §7). On the wire every figure is a
 // 64-bit value in psibase (timestamps, counters, byte counts, CPU time), so every figure is a
 // decimal string; the task id is a thread id (pid_t, 32 bits) and stays a number.
 

@@ -1,5 +1,5 @@
 // Transaction statistics of the perf report, counted by the chain as transactions come and go.
-// Transactions seen only in blocks are not counted (seed 1 §2).
+// Transactions seen only in blocks are not counted (docs/serving.md §2).
 
 /** The fields of the report's `transactions`, in report order. */
 export const TRANSACTION_FIELDS = ['total', 'unprocessed', 'succeeded', 'failed', 'skipped'] as const;

@@ -4,7 +4,7 @@ import type { WireRequest, WireResponse } from '../http/wire/index.js';
 import type { Logging } from '../log/index.js';
 import type { TransactionCounters } from '../metrics/transaction-counters.js';
 
-// The records the node writes about its own work, with the attributes of http.md §8 (Request,
+// The records the node writes about its own work, with the attributes of docs/http.md §8 (Request,
 // Response, BlockId, BlockHeader, TransactionId) so filters and formats can select on them.
 
 // Request, transaction and block records are built only when a logger or log socket may take

@@ -26,7 +26,7 @@ import { peersOf } from './configured-peers.js';
 import { databaseCacheIsSlow } from './database-cache.js';
 import { logBlock, loggedOutcomes, logRequest } from './node-log.js';
 
-/** How a node is started: its directory and the command line, which beats the config file (http.md §6). */
+/** How a node is started: its directory and the command line, which beats the config file (docs/http.md §6). */
 export interface NodeStartOptions {
   readonly dir: string;
   readonly producer?: string;
@@ -172,7 +172,7 @@ export class TsibaseNode implements NodeControl {
     await checkServable(next, this.options.dir);
     this.logging.reconfigure(next.loggers);
     writeConfigFile(this.options.dir, next);
-    // listen and tls wait for the next start (seed 2 §2); the rest applies now.
+    // listen and tls wait for the next start (docs/administration.md §2); the rest applies now.
     const previous = this.current;
     this.current = next;
     this.chain.setProducer(next.producer);

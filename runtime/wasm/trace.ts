@@ -7,7 +7,7 @@ export function newActionTrace(action: Action): ActionTrace {
   return { action, rawRetval: EMPTY, innerTraces: [], totalTime: 0n, error: null };
 }
 
-/** Appends console output; adjacent writes merge into one ConsoleTrace (chain.md §6). */
+/** Appends console output; adjacent writes merge into one ConsoleTrace (docs/chain.md §6). */
 export function appendConsole(trace: ActionTrace, text: string): void {
   const last = trace.innerTraces[trace.innerTraces.length - 1];
   if (last && 'ConsoleTrace' in last.inner) last.inner.ConsoleTrace.console += text;

@@ -1,4 +1,4 @@
-// accounts: every account of the chain and the auth service that authenticates it (seed 2 §4.4:
+// accounts: every account of the chain and the auth service that authenticates it (docs/administration.md §4.4:
 // transact asks getAuthOf(sender) which service checks a transaction's sender).
 //
 // Rules:

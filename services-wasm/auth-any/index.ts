@@ -1,4 +1,4 @@
-// auth-any: the auth interface of seed 2 §4.4, approving everything. For development chains
+// auth-any: the auth interface of docs/administration.md §4.4, approving everything. For development chains
 // only: whoever submits a transaction may act for an account that uses it.
 //
 // Its actions are exactly the auth interface, so its Actor, exported as `AuthInterface`, calls

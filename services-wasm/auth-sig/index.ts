@@ -1,4 +1,4 @@
-// auth-sig: authenticates an account by one public key (chain.md §3). A transaction acts for
+// auth-sig: authenticates an account by one public key (docs/chain.md §3). A transaction acts for
 // the account when it carries a `verify-sig` claim whose rawData is that key; verify-sig has
 // then checked the claim's proof (a signature over the transaction id) before transact asks.
 //

@@ -1,5 +1,5 @@
 // The public keys auth-sig accepts: DER SubjectPublicKeyInfo of a P-256 or secp256k1 key, the
-// point compressed or not (chain.md §3), exactly as verify-sig checks them. DER is canonical, so
+// point compressed or not (docs/chain.md §3), exactly as verify-sig checks them. DER is canonical, so
 // each curve and point size has exactly one encoding: the algorithm identifier of the curve
 // inside SEQUENCE { algorithm, BIT STRING (0 unused bits) point }. Whether the point lies on
 // the curve is left to verify-sig: without EC arithmetic here, an off-curve key only means no

@@ -1,4 +1,4 @@
-// POST /common/set-auth-cookie {"accessToken"} and /common/remove-auth-cookie (http.md §5): the
+// POST /common/set-auth-cookie {"accessToken"} and /common/remove-auth-cookie (docs/http.md §5): the
 // login token as an HttpOnly session cookie, so a browser sends it with every request to the
 // network's domains. Credentialed CORS is granted to the supervisor's secure origin only.
 
@@ -12,7 +12,7 @@ function isLocalhost(host: string): bool {
 }
 
 /**
- * The session cookie (seed 2 §5.2). `__Host-` asks browsers for Secure, `Path=/` and no Domain;
+ * The session cookie (docs/administration.md §5.2). `__Host-` asks browsers for Secure, `Path=/` and no Domain;
  * they take Secure cookies from http://localhost and *.localhost too (secure contexts).
  */
 const SESSION_COOKIE = "__Host-SESSION";

@@ -1,4 +1,4 @@
-// common-api: the `/common/` tree every domain shares (seed 1 §4.2): the chain id, the TaPoS of
+// common-api: the `/common/` tree every domain shares (docs/serving.md §4.2): the chain id, the TaPoS of
 // the head block, which service a domain belongs to, the root domain, JSON transactions packed to
 // fracpack, and the common files: what the common-api account stores with sites under
 // `/common/` is served there on every domain.
@@ -23,7 +23,7 @@ function rootHost(): string {
   return new HttpActor().rootHost();
 }
 
-/** `{refBlockIndex, refBlockSuffix}` of the head block (formats.md §6). */
+/** `{refBlockIndex, refBlockSuffix}` of the head block (docs/formats.md §6). */
 function headTapos(): string {
   const head = getStatus().head;
   check(head !== null, "the chain has no head block yet");
@@ -46,7 +46,7 @@ export class CommonApi {
     return file !== null ? withCors(file) : null;
   }
 
-  /** A transaction from its JSON form (formats.md §3), packed. */
+  /** A transaction from its JSON form (docs/formats.md §3), packed. */
   @action
   packTransaction(transaction: Transaction): Uint8Array {
     return pack<Transaction>(transaction);

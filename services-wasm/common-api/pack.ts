@@ -1,5 +1,5 @@
 // POST /common/pack/SignedTransaction: a SignedTransaction in JSON, its `transaction` either the
-// Transaction object or the hex of the packed transaction (seed 1 §2), packed to fracpack. JSON
+// Transaction object or the hex of the packed transaction (docs/serving.md §2), packed to fracpack. JSON
 // the client got wrong is a JSON problem (problems.ts): with one, nothing is packed.
 
 import { JsonKind, JsonValue, pack, unpack } from "../sdk/index";

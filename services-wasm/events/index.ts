@@ -1,4 +1,4 @@
-// events: event tables over the event databases (seed 1 §4.7 "Event queries", §6). A table
+// events: event tables over the event databases (docs/serving.md §4.7 "Event queries", §6). A table
 // `<kind>.<service>.<event>` holds the events of that type the service wrote to the event db of
 // that kind; other services query it from their serveSys with the SDK's EventQuery (an SQL
 // condition with ? parameters and Connection paging), which calls `query` here. Nothing is

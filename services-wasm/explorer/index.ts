@@ -1,4 +1,4 @@
-// explorer: the chain's blocks over GraphQL (chain.md's "explorer: block GraphQL"). Queries
+// explorer: the chain's blocks over GraphQL (docs/chain.md's "explorer: block GraphQL"). Queries
 // read the block log (db 3, key = block number as big-endian u32, value = packed Block) and
 // the status row's head; nothing is stored, so the service has no actions besides serveSys.
 
@@ -41,7 +41,7 @@ export class BlockView {
   }
 }
 
-/** chain.md §1.2: sha256 of the header packed without authCode, its first four bytes the number (big-endian). */
+/** docs/chain.md §1.2: sha256 of the header packed without authCode, its first four bytes the number (big-endian). */
 function blockIdOf(header: BlockHeader): Checksum256 {
   const authCode = header.authCode;
   header.authCode = null;
@@ -80,7 +80,7 @@ export class ExplorerQuery {
 
 @service("explorer")
 export class Explorer {
-  /** GET /graphql: the schema; queries by GET or POST (seed 1 §4.4). */
+  /** GET /graphql: the schema; queries by GET or POST (docs/serving.md §4.4). */
   @action
   serveSys(request: HttpRequest, socket: Option<i32>, user: Option<AccountNumber>): HttpReply | null {
     checkHttpServerCaller();

@@ -1,4 +1,4 @@
-// homepage: the network's home page at the root domain (seed 1 §1, §4.3). It shows the chain id
+// homepage: the network's home page at the root domain (docs/serving.md §1, §4.3). It shows the chain id
 // and links to every service that serves its subdomain. An index.html the homepage account
 // stores with sites replaces it.
 

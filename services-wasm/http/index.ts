@@ -1,4 +1,4 @@
-// http: the http-server service (seed 1 §1, http.md §1-2). The node hands it every request for
+// http: the http-server service (docs/serving.md §1, docs/http.md §1-2). The node hands it every request for
 // the root domain and the service subdomains through the `serve` export (RPC mode); it picks
 // the service whose serveSys answers, sends the reply on the request's socket, and keeps the
 // registrations of which service serves which subdomain.

@@ -1,4 +1,4 @@
-// Which headers a chain service may set on its reply (http.md §2); anything else could break
+// Which headers a chain service may set on its reply (docs/http.md §2); anything else could break
 // the node's own framing or the security of other subdomains.
 
 import { HttpReply, accountName, check } from "../sdk/index";

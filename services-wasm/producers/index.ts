@@ -1,4 +1,4 @@
-// producers: the chain's block producers (chain.md §1). The producer set is the consensus in
+// producers: the chain's block producers (docs/chain.md §1). The producer set is the consensus in
 // the native status row, which the node reads at the end of each block; this service is its
 // only writer among the services (privileged) and keeps no copy of it.
 //

@@ -1,5 +1,5 @@
 // Aborting: every failure ends the whole execution context through the host's abortMessage
-// (host-abi.md §3), so a service never continues after a failed check.
+// (docs/host-abi.md §3), so a service never continues after a failed check.
 
 import { abortMessage } from "./host";
 import { encodeUtf8 } from "./utf8";

@@ -1,4 +1,4 @@
-// Bytes as hex text, upper case as psibase's JSON writes it (formats.md §3).
+// Bytes as hex text, upper case as psibase's JSON writes it (docs/formats.md §3).
 
 const DIGITS = "0123456789ABCDEF";
 

@@ -1,4 +1,4 @@
-// The raw host imports of host-abi.md §3, exactly as host-api/abi/imports.ts lists them (module
+// The raw host imports of docs/host-abi.md §3, exactly as host-api/abi/imports.ts lists them (module
 // `env`). Pointers and lengths are i32 (read as unsigned by the host), accounts and ids i64.
 // Service code uses the typed wrappers in the rest of the SDK; these are for the rare case that
 // needs the bare ABI.

@@ -1,4 +1,4 @@
-// The host's result buffers (host-abi.md §2): imports that return data leave it in the value
+// The host's result buffers (docs/host-abi.md §2): imports that return data leave it in the value
 // buffer V (and the key buffer K) and return its size; these copy it into guest memory.
 
 import { getKey, getResult } from "./host";

@@ -1,4 +1,4 @@
-// UTF-8 for fracpack strings (formats.md §1.4 rule 9): encoding replaces lone surrogates with
+// UTF-8 for fracpack strings (docs/formats.md §1.4 rule 9): encoding replaces lone surrogates with
 // U+FFFD, as TextEncoder does on the TypeScript side; decoding rejects anything not well-formed.
 
 /** Number of bytes `encodeUtf8Into` writes for `s`. */

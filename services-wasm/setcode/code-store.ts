@@ -1,4 +1,4 @@
-// Writes the native code tables (host-abi.md §4): each distinct code is stored once in
+// Writes the native code tables (docs/host-abi.md §4): each distinct code is stored once in
 // `codeByHash`, with the number of code rows that point at it.
 
 import { AccountNumber, Checksum256, DbId, check, kv, pack, unpack } from "../sdk/index";

@@ -1,4 +1,4 @@
-// sites: web hosting for accounts (seed 1 §1). An account stores files (path, content type,
+// sites: web hosting for accounts (docs/serving.md §1). An account stores files (path, content type,
 // bytes) with storeSys and removes them with removeSys; they are served on the account's
 // subdomain (the root domain serves homepage's). `/` and paths ending in `/` serve their
 // `index.html`, as does a path without an extension that names a directory.

@@ -1,4 +1,4 @@
-// The token's events over GraphQL (seed 1 §4.7, §6): `event` decodes one of its events by db and
+// The token's events over GraphQL (docs/serving.md §4.7, §6): `event` decodes one of its events by db and
 // id; `transfers` and `mints` page its history events through the events service, filtered by
 // account and by a memo LIKE pattern (passed as parameters, never as condition text).
 

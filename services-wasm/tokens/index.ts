@@ -33,7 +33,7 @@ function setBalance(owner: AccountNumber, amount: u64): void {
   else balances.put(new Balance(owner, amount));
 }
 
-/** The GraphQL query root of the token's state (seed 1 §4.7), served at /graphql with its events. */
+/** The GraphQL query root of the token's state (docs/serving.md §4.7), served at /graphql with its events. */
 @query
 export class TokensQuery {
   /** Every balance, by owner (gt/ge/lt/le take account names). */

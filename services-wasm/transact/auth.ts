@@ -1,4 +1,4 @@
-// Authorization through the auth interface (seed 2 §4.4, chain.md §5): asking an account's auth
+// Authorization through the auth interface (docs/administration.md §4.4, docs/chain.md §5): asking an account's auth
 // service to approve a top-level action or a runAs.
 
 import { AccountNumber, Action } from "../sdk/index";

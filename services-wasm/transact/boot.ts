@@ -1,4 +1,4 @@
-// The boot states of seed 2 §3: after startBoot only the listed transactions are accepted, in
+// The boot states of docs/administration.md §3: after startBoot only the listed transactions are accepted, in
 // order; finishBoot turns auth checking on and writes the chain's default native configuration.
 
 import { Checksum256, DbId, check, kv, pack } from "../sdk/index";
@@ -22,7 +22,7 @@ class ConfigRow {
   constructor(public maxKeySize: u32 = 0, public maxValueSize: u32 = 0) {}
 }
 
-// The chain defaults of host-abi.md §10.
+// The chain defaults of docs/host-abi.md §10.
 const MAX_KEY_SIZE: u32 = 128;
 const MAX_VALUE_SIZE: u32 = 8 << 20;
 

@@ -1,4 +1,4 @@
-// Callbacks (seed 2 §4.3): objective ones are stored here and run by transact (sender transact)
+// Callbacks (docs/administration.md §4.3): objective ones are stored here and run by transact (sender transact)
 // at the end of every transaction; subjective ones (no sender) are kept in the native notify
 // rows that the node runs in callback mode. A callback is registered at most once.
 
@@ -10,7 +10,7 @@ const ON_TRANSACTION: u8 = 0;
 const ON_BLOCK: u8 = 1;
 
 /**
- * The callbacks of one type: the native notify row (host-abi.md §4, table 8) the node reads the
+ * The callbacks of one type: the native notify row (docs/host-abi.md §4, table 8) the node reads the
  * subjective ones from, and the row of transact's own table of objective ones.
  */
 @fracpack

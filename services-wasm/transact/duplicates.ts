@@ -1,4 +1,4 @@
-// Duplicate detection (chain.md §2): every applied transaction leaves an (expiration, id) row
+// Duplicate detection (docs/chain.md §2): every applied transaction leaves an (expiration, id) row
 // until it expires; startBlock prunes a bounded number of expired rows per block.
 
 import { Checksum256, TimePointSec, TimePointUSec, Table, check } from "../sdk/index";

@@ -1,5 +1,5 @@
-// transact: every transaction enters the chain here (docs/system-services.md, seed 2 §4.3,
-// chain.md §2, §4, §5, §8). This file holds the entry points: the host-called
+// transact: every transaction enters the chain here (docs/system-services.md, docs/administration.md §4.3,
+// docs/chain.md §2, §4, §5, §8). This file holds the entry points: the host-called
 // processTransaction export and the actions; each concern lives in its own file.
 
 import {

@@ -1,4 +1,4 @@
-// runAs (seed 2 §4.3): run an action with another account's authority. The permission rules are
+// runAs (docs/administration.md §4.3): run an action with another account's authority. The permission rules are
 // evaluated in order against the runAs calls currently on the stack, which transact keeps itself:
 // nested runAs calls re-enter this same instance, so module state spans them.
 
@@ -9,7 +9,7 @@ import {
 import { authServiceOf, requireAuth } from "./auth";
 import { enforcesAuth } from "./boot";
 
-/** Whether `pattern` allows `action` (seed 2 §4.3: an empty service or method matches any). */
+/** Whether `pattern` allows `action` (docs/administration.md §4.3: an empty service or method matches any). */
 function allows(pattern: ServiceMethod, action: Action): bool {
   return (pattern.service == 0 || pattern.service == action.service) && (pattern.method == 0 || pattern.method == action.method);
 }

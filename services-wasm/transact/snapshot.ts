@@ -1,4 +1,4 @@
-// Scheduled snapshots (chain.md §8): every `snapshotInterval` seconds of block time startBlock
+// Scheduled snapshots (docs/chain.md §8): every `snapshotInterval` seconds of block time startBlock
 // writes a native scheduled-snapshot row, which nodes snapshot and producers sign.
 
 import { DbId, TimePointUSec, kv, pack } from "../sdk/index";

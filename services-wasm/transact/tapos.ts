@@ -1,4 +1,4 @@
-// TaPoS and expiration (chain.md §2): the block summary that startBlock keeps and the checks a
+// TaPoS and expiration (docs/chain.md §2): the block summary that startBlock keeps and the checks a
 // transaction's Tapos must pass against it and against the block being built.
 
 import { TimePointSec, TimePointUSec, check } from "../sdk/index";

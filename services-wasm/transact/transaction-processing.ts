@@ -1,4 +1,4 @@
-// Applying a transaction (chain.md §5): the checks before any action runs, then each action
+// Applying a transaction (docs/chain.md §5): the checks before any action runs, then each action
 // authorized (after finishBoot) and called with its own sender, then the bookkeeping and hooks.
 // processTransaction, execTrx and checkFirstAuth share these steps.
 
@@ -55,7 +55,7 @@ export function applyTransaction(trx: Transaction, id: Checksum256, speculative:
 
 /**
  * The pre-queue check: the transaction's checks and its first sender's auth in read-only mode
- * (chain.md §5 flags 0x80000001), without running anything or changing state.
+ * (docs/chain.md §5 flags 0x80000001), without running anything or changing state.
  */
 export function checkFirstAuth(trx: Transaction, id: Checksum256): bool {
   if (checkTransaction(trx, id, true)) requireTopActionAuth(trx.actions[0], readOnlyFlag | topActionReq, trx.claims);

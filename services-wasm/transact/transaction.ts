@@ -1,4 +1,4 @@
-// The transaction wire types (formats.md §6): what transact decodes, checks and dispatches.
+// The transaction wire types (docs/formats.md §6): what transact decodes, checks and dispatches.
 // Other services may import this file for them without importing the transact service.
 
 import { TimePointSec, Action, Option } from "../sdk/index";
@@ -26,7 +26,7 @@ export class Transaction {
   ) {}
 }
 
-/** A transaction with its proofs, as pushed and as the block log holds it (formats.md §6). */
+/** A transaction with its proofs, as pushed and as the block log holds it (docs/formats.md §6). */
 @fracpack
 export class SignedTransaction {
   constructor(

@@ -1,4 +1,4 @@
-// verify-sig: checks the proofs of `verify-sig` claims (chain.md §3). The node runs verifySys in
+// verify-sig: checks the proofs of `verify-sig` claims (docs/chain.md §3). The node runs verifySys in
 // verify mode for every such claim of a transaction: claim.rawData is the signer's public key
 // (DER SubjectPublicKeyInfo, P-256 or secp256k1), `proof` a 64-byte r||s ECDSA signature over
 // the transaction id. Verify mode has no database, so this touches none.

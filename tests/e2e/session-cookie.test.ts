@@ -1,4 +1,4 @@
-// The session cookie in a real browser (seed 2 §5.2): a page on a service subdomain of
+// The session cookie in a real browser (docs/administration.md §5.2): a page on a service subdomain of
 // tsibase.localhost (plain http, a secure context for chromium) stores its login token with
 // /common/set-auth-cookie; chromium keeps the `__Host-SESSION` cookie (Secure, Path=/, no
 // Domain) and sends it with later requests, which the node resolves to the user; removing it ends

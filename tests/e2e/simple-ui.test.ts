@@ -1,4 +1,4 @@
-// Seed 1 §4.3-4.4 in a real browser: headless chromium opens the token service's SimpleUI on its
+// docs/serving.md §4.3-4.4 in a real browser: headless chromium opens the token service's SimpleUI on its
 // subdomain of a real node, a person's key signs a transfer in the page (common-lib.js over
 // WebCrypto), and the node's state shows its effect. The home page lists the service; the
 // node's own x-admin app shows the chain.

@@ -1,4 +1,4 @@
-// Requests to a test node by Host header (http.md §1-4): to any host it may serve, and to its
+// Requests to a test node by Host header (docs/http.md §1-4): to any host it may serve, and to its
 // x-admin host (the admin API and the node's own app).
 import { httpRequest, type HttpReply } from '../../runtime/cli/client.js';
 import type { RunningNode } from './node-process.js';

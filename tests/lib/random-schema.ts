@@ -1,4 +1,4 @@
-// Random fracpack types and values for property tests: every kind of formats.md §1.1, nested
+// Random fracpack types and values for property tests: every kind of docs/formats.md §1.1, nested
 // a few levels deep, with values drawn to exercise empty containers, absent optionals and
 // extreme integers.
 import type { AnyType } from '../../host-api/index.js';

@@ -1,5 +1,5 @@
 // The file logger: one record per line, rotation by size and time, deletion of the oldest log
-// files by count and total size (seed 2 "File logger fields", §8.2). All file I/O is
+// files by count and total size (docs/administration.md §2 "File logger fields", §8.2). All file I/O is
 // synchronous, so records reach the file in logging order, a rotation never splits or repeats
 // one, and a reconfiguration takes effect between two records.
 

@@ -10,7 +10,7 @@ export type AdmissionErrorCode =
   | 'WASM_FORBIDDEN_IMPORT'
   /** Uses a WebAssembly feature outside MVP + bulk memory + sign-ext + sat-trunc + SIMD128. */
   | 'WASM_FORBIDDEN_FEATURE'
-  /** Exceeds a resource limit of host-abi.md §10 (code size, memory, table, globals, locals). */
+  /** Exceeds a resource limit of docs/host-abi.md §10 (code size, memory, table, globals, locals). */
   | 'WASM_LIMIT';
 
 export class AdmissionError extends TsibaseError {

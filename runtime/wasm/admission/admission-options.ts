@@ -1,4 +1,4 @@
-// Deploy-time limits (host-abi.md §10) and metering settings. Runtime budgets (fuel, stack
+// Deploy-time limits (docs/host-abi.md §10) and metering settings. Runtime budgets (fuel, stack
 // bytes) are not here: they belong to each execution context (ExecutionMeter).
 
 import { Limits } from '../../../host-api/abi/databases.js';

@@ -3,7 +3,7 @@
 // Contract
 // - admitModule(bytes, options?) accepts MVP WebAssembly plus bulk memory, sign extension,
 //   non-trapping float-to-int and fixed 128-bit SIMD, importing only host ABI functions
-//   (host-api/abi/imports.ts) with their exact signatures, within the limits of host-abi.md §10.
+//   (host-api/abi/imports.ts) with their exact signatures, within the limits of docs/host-abi.md §10.
 //   Anything else throws AdmissionError with a stable code (WASM_MALFORMED, WASM_INVALID,
 //   WASM_FORBIDDEN_IMPORT, WASM_FORBIDDEN_FEATURE, WASM_LIMIT) and a message naming the reason.
 // - The returned bytes are metered: the memory maximum is capped, every function charges fuel

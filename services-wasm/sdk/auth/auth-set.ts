@@ -1,4 +1,4 @@
-// The cycle rule of isAuthSys / isRejectSys (seed 2 §4.4): an account already in `authSet` is
+// The cycle rule of isAuthSys / isRejectSys (docs/administration.md §4.4): an account already in `authSet` is
 // being asked about again, so the answer is false.
 
 import { AccountNumber } from "../names/types";

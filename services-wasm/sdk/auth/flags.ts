@@ -1,4 +1,4 @@
-// The flags argument of checkAuthSys (chain.md §5): one request kind (the low byte) or'ed with
+// The flags argument of checkAuthSys (docs/chain.md §5): one request kind (the low byte) or'ed with
 // zero or more flags.
 
 export const readOnlyFlag: u32 = 0x80000000;

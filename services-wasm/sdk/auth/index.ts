@@ -1,4 +1,4 @@
-// The auth interface of seed 2 §4.4: its wire types, the flags of checkAuthSys and the cycle
+// The auth interface of docs/administration.md §4.4: its wire types, the flags of checkAuthSys and the cycle
 // rule of isAuthSys / isRejectSys. Kept out of the SDK's index so services that declare their
 // own records of these names still build.
 

@@ -1,4 +1,4 @@
-// The wire types of the auth interface (seed 2 §2 "Transact structures", formats.md §6).
+// The wire types of the auth interface (docs/administration.md §2 "Transact structures", docs/formats.md §6).
 
 import { AccountNumber, MethodNumber } from "../names/types";
 

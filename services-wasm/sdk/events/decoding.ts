@@ -1,4 +1,4 @@
-// The event decoding result of seed 1 §2 for a service's query root: `event(db: Float!, id:
+// The event decoding result of docs/serving.md §2 for a service's query root: `event(db: Float!, id:
 // String!)` looks the event up and decodes it when (§6 rule 3) it is in that event db, this
 // service wrote it and its type is one of this service's event types of that db's kind. Its
 // fields are `event_db`, `event_id`, `event_found`, `event_service`, `event_supported_service`,

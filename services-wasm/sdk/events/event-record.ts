@@ -1,4 +1,4 @@
-// Events as stored (host-abi.md §9): the packed extensible struct {service u64, type
+// Events as stored (docs/host-abi.md §9): the packed extensible struct {service u64, type
 // Option<MethodNumber>, data Option<argument Object>}, read by id from an event db (queries and
 // callbacks only). Who wrote an event and its type are peeked at without decoding it; the data
 // is then decoded, with the whole record checked, by the type's schema.

@@ -1,8 +1,8 @@
-// fracpack to JSON by a run-time schema type (formats.md §1.4 decoding rules, §3 JSON mapping):
+// fracpack to JSON by a run-time schema type (docs/formats.md §1.4 decoding rules, §3 JSON mapping):
 // 64-bit integers as decimal strings, accounts and method numbers as names, time points as
 // text, bytes as upper-case hex, absent options as null. Unlike `unpack`, bad data does not
 // abort: the decoder answers null and says why, so a service can report an event that does not
-// decode (seed 1 §2 `event_unpack_ok`). A `map` is shown as its underlying list.
+// decode (docs/serving.md §2 `event_unpack_ok`). A `map` is shown as its underlying list.
 
 import { floatText } from "../graphql/float";
 import { bytesToHex } from "../hex";
@@ -26,7 +26,7 @@ function jsonBool(value: bool): JsonValue {
   return v;
 }
 
-/** A float as formats.md §3 writes it: a number, or a string for the non-finite ones. */
+/** A float as docs/formats.md §3 writes it: a number, or a string for the non-finite ones. */
 function jsonFloat(value: f64): JsonValue {
   if (isFinite(value)) return jsonOf(JsonKind.Number, floatText(value));
   return jsonOf(JsonKind.String, isNaN(value) ? "NaN" : value > 0 ? "Infinity" : "-Infinity");
@@ -171,7 +171,7 @@ export class FracpackJson {
     if (t.kind == TypeKind.Option) {
       if (offset == 1) return jsonOf(JsonKind.Null);
       const inner = t.element;
-      // A variable inner value that is not an option shares the option's slot (formats.md §1.2).
+      // A variable inner value that is not an option shares the option's slot (docs/formats.md §1.2).
       if (!inner.isFixed() && !inner.isOption()) return this.slot(inner, at);
       if (offset < 4 || !this.follow(at)) return this.fail("bad option offset " + offset.toString());
       return this.full(inner);

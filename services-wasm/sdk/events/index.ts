@@ -1,4 +1,4 @@
-// Events for services (seed 1 §2, §4.7, §6): decoding one of the service's own events for its
+// Events for services (docs/serving.md §2, §4.7, §6): decoding one of the service's own events for its
 // GraphQL query root, and queries of event tables run by the events service.
 
 export { writeEventDecoding, EVENT_DECODING_TYPE } from "./decoding";

@@ -1,6 +1,6 @@
 // Decoded event data as GraphQL output: an object answers any field name with the member of
 // that name (null when it has none: requested fields that do not match the event are ignored,
-// seed 1 §6 rule 3), numbers as Float, 64-bit integers, names and times as String, nested
+// docs/serving.md §6 rule 3), numbers as Float, 64-bit integers, names and times as String, nested
 // objects and lists as such.
 
 import { Execution, FieldRequest, GqlObject } from "../graphql/execute";

@@ -1,4 +1,4 @@
-// Event queries (seed 1 §4.7): a query names an event table (`<kind>.<service>.<event>`, e.g.
+// Event queries (docs/serving.md §4.7): a query names an event table (`<kind>.<service>.<event>`, e.g.
 // `history.tokens.transferred`), an SQL condition with `?` placeholders bound in order to text
 // parameters, and Connection paging (first/last/before/after). Each setter replaces its earlier
 // value. The events service runs it (services-wasm/events) and answers a page of decoded events,

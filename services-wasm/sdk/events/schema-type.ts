@@ -1,4 +1,4 @@
-// Types of psibase's schema JSON (formats.md §2), resolved into a graph that a decoder can walk
+// Types of psibase's schema JSON (docs/formats.md §2), resolved into a graph that a decoder can walk
 // at run time: the event types of a service come from its schema (the one the transform embeds,
 // or the one in another service's code), not from AssemblyScript classes.
 
@@ -53,7 +53,7 @@ export class SchemaType {
     return this.fixed;
   }
 
-  /** Bytes in a parent's fixed area: the size of a fixed type, else 4 (formats.md §1.1). */
+  /** Bytes in a parent's fixed area: the size of a fixed type, else 4 (docs/formats.md §1.1). */
   slotSize(): u32 {
     this.computeSize();
     return this.fixedSize;

@@ -1,4 +1,4 @@
-// Generic fracpack encoding (formats.md §1) of AssemblyScript values, chosen at compile time by
+// Generic fracpack encoding (docs/formats.md §1) of AssemblyScript values, chosen at compile time by
 // type:
 //   bool, u8..u64, i8..i64      Int (bool: 1 byte, 0 or 1)
 //   f32, f64                    Float
@@ -23,7 +23,7 @@ import { isRecord, recordFixedSize, recordIsVariable, writeRecordFull, writeReco
 import { decodeUtf8, encodeUtf8Into, isValidUtf8, utf8Length } from "../utf8";
 import { abort } from "../abort";
 
-// ---- layout (formats.md §1.1) ----
+// ---- layout (docs/formats.md §1.1) ----
 
 /** Bytes a T occupies in a parent's fixed area: its size if fixed, else 4. */
 export function fixedSize<T>(): u32 {
@@ -229,7 +229,7 @@ function readList<E>(r: Reader): Array<E> {
   return out;
 }
 
-// ---- options (formats.md §1.2), shared by `T | null` and Option<T> ----
+// ---- options (docs/formats.md §1.2), shared by `T | null` and Option<T> ----
 
 // Option<Inner> shares its slot with a present inner value when the inner type is variable and
 // not itself an option, so Some([]) is offset 0.

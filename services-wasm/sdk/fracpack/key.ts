@@ -1,4 +1,4 @@
-// The order-preserving key encoding of host-abi.md §8: encoded keys compare bytewise in the
+// The order-preserving key encoding of docs/host-abi.md §8: encoded keys compare bytewise in the
 // order of the values. Unsigned integers big-endian; signed integers big-endian with the sign bit
 // flipped; strings (and bytes) with 0x00 escaped as 0x00 0x01 and ended by 0x00 0x00; options
 // 0x00 when absent, else 0x01 + value (a 1-byte inner type: absent 0x00 0x00, present = the byte

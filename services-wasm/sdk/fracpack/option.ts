@@ -1,5 +1,5 @@
 // Option<T> for any T, value types included (`T | null` covers reference types only). Packs
-// exactly like `T | null` would: formats.md §1.2.
+// exactly like `T | null` would: docs/formats.md §1.2.
 
 import { Writer } from "./writer";
 import { Reader } from "./reader";

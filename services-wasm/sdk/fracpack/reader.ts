@@ -1,4 +1,4 @@
-// Decoder state of formats.md §1.4: the heap cursor `pos`, whether it is exactly `known`, and the
+// Decoder state of docs/formats.md §1.4: the heap cursor `pos`, whether it is exactly `known`, and the
 // end of the current body. Positions are u32 offsets into the input; bounds are checked in u64
 // so adding an offset never wraps (rule 1). Every violation aborts with a message.
 

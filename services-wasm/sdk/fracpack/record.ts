@@ -12,7 +12,7 @@
 // alternatives' fields stay 0 / null).
 // The layout methods are called on a null receiver; they do not touch `this`.
 //
-// Object (formats.md §1.3): u16 fixed-area length, the slots of the present members (trailing
+// Object (docs/formats.md §1.3): u16 fixed-area length, the slots of the present members (trailing
 // absent options dropped), heap. Struct: slots then heap, no header (fixed when every member is).
 // Variant: u8 tag, u32 body length, body = the alternative's full encoding.
 
@@ -149,7 +149,7 @@ export function writeRecordHeap<T>(w: Writer, v: T, slotPos: u32): void {
   writeRecordFull<T>(w, v);
 }
 
-/** Key encoding of a record: its members' key encodings concatenated (host-abi.md §8). */
+/** Key encoding of a record: its members' key encodings concatenated (docs/host-abi.md §8). */
 export function writeRecordKey<T>(w: Writer, v: T): void {
   new MemberWriter(w).writeKey<T>(v);
 }

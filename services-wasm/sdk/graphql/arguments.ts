@@ -1,4 +1,4 @@
-// Field arguments (seed 1 §4.7 rule 4): what a validator checks (known names, required ones
+// Field arguments (docs/serving.md §4.7 rule 4): what a validator checks (known names, required ones
 // present, each value of its GraphQL type: Float, String or Boolean) is a validation error, as
 // graphql-js refuses such a query; a value of the right GraphQL type that the AssemblyScript
 // type cannot hold (1.5 for a u32, "x" for a u64 or an account) is a field error.

@@ -1,4 +1,4 @@
-// GraphQL Connections (seed 1 §4.7, GraphQL Cursor Connections Specification). The paging
+// GraphQL Connections (docs/serving.md §4.7, GraphQL Cursor Connections Specification). The paging
 // algorithm (`takePage`) and the Connection/Edge/PageInfo objects serve any ordered range; here
 // they serve a table index: `gt/ge/lt/le` narrow the key range, `after/before` (opaque cursors:
 // the hex of an entry's key within the index) resume past a known entry, `first` keeps the
@@ -276,7 +276,7 @@ class Query<Row, K> {
 }
 
 /**
- * Writes the Connection of `index` for the query field `field` (its arguments as seed 1 §4.7
+ * Writes the Connection of `index` for the query field `field` (its arguments as docs/serving.md §4.7
  * lists them). `typePrefix` names the types: `<prefix>Connection`, `<prefix>Edge`. With
  * `accountKeys`, 64-bit integer keys are accounts, given by name.
  */

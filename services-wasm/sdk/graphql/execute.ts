@@ -1,4 +1,4 @@
-// Executing a GraphQL query inside a service (seed 1 §4.7, GraphQL spec §6): the operation is
+// Executing a GraphQL query inside a service (docs/serving.md §4.7, GraphQL spec §6): the operation is
 // chosen, variables bound, fields collected (fragments, inline fragments, @skip/@include,
 // aliases merged by response key) and each object asked for its fields. Objects are GqlObjects:
 // a service's query root and its row types. Errors a validator would report (unknown fields,
@@ -422,7 +422,7 @@ export class Execution {
   }
 }
 
-/** Runs `source` on `root` (seed 1 §4.7); the GraphQL response as JSON text. */
+/** Runs `source` on `root` (docs/serving.md §4.7); the GraphQL response as JSON text. */
 export function executeQuery(root: GqlObject, source: string, operationName: string | null = null, variables: JsonValue | null = null): string {
   return new Execution().run(root, source, operationName, variables);
 }

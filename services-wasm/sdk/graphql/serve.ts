@@ -1,4 +1,4 @@
-// The /graphql endpoint a service opts into inside its serveSys (seed 1 §4.4, §4.7): GET
+// The /graphql endpoint a service opts into inside its serveSys (docs/serving.md §4.4, §4.7): GET
 // answers the schema (SDL); a query comes as `?query=` (GET or POST, with `operationName` and
 // JSON `variables` parameters), as a POST body of type application/graphql, or as a POST body of
 // type application/json `{query, variables, operationName}`. Other requests are declined (null).

@@ -1,4 +1,4 @@
-// Writing field values of AssemblyScript types with the GraphQL mapping of seed 1 §4.7 rule 4:
+// Writing field values of AssemblyScript types with the GraphQL mapping of docs/serving.md §4.7 rule 4:
 // integers up to 32 bits and floats as Float, 64-bit integers as decimal Strings, accounts by
 // name, method numbers by name, time points and bytes as JSON writes them, lists, nullable values,
 // and records as objects.

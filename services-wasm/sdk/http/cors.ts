@@ -1,4 +1,4 @@
-// CORS A of http.md §3: any origin, the methods services receive, any header.
+// CORS A of docs/http.md §3: any origin, the methods services receive, any header.
 
 import { HttpReply } from "./reply";
 

@@ -1,4 +1,4 @@
-// The request a service's serveSys receives (seed 1 §2), with its derived accessors.
+// The request a service's serveSys receives (docs/serving.md §2), with its derived accessors.
 
 import { HttpHeader } from "./header";
 import { decodePercent, equalsIgnoreCase, trimSpaces } from "./text";

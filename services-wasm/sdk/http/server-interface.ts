@@ -1,4 +1,4 @@
-// The serveSys interface (seed 1 §4.5) as a call: `new ServerInterface(server).serveSys(...)`
+// The serveSys interface (docs/serving.md §4.5) as a call: `new ServerInterface(server).serveSys(...)`
 // calls any service that serves HTTP. The request and the reply travel as Packed values: the
 // http service hands on the request the node packed and sends the reply as the server packed
 // it, encoding neither again.

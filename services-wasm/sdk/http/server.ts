@@ -1,5 +1,5 @@
 // The http-server service (`http`) calls serveSys. A service that trusts the `socket` or `user`
-// arguments must check that the caller is that service (seed 1 §5).
+// arguments must check that the caller is that service (docs/serving.md §5).
 
 import { AccountNumber } from "../names/types";
 import { account } from "../names/account";

@@ -1,4 +1,4 @@
-// The simple UI helper of seed 1 §4.4: GET /action_templates (every action with sample
+// The simple UI helper of docs/serving.md §4.4: GET /action_templates (every action with sample
 // arguments), POST /pack_action/<action> (JSON arguments in, fracpack out) and, when `root` is
 // on, GET / (a page that loads /common/SimpleUI.mjs). Anything else, and an action the service
 // does not have, is declined (null), so serveSys goes on with its other handlers. Arguments the

@@ -1,4 +1,4 @@
-// JSON to AssemblyScript values in the mapping of formats.md §3, for the code the transform
+// JSON to AssemblyScript values in the mapping of docs/formats.md §3, for the code the transform
 // generates (`__fpFromJson` of records, `__packAction` of services). Every decoder takes the JSON
 // value (null when a member is missing) and a label for error messages; bad input aborts, or,
 // while JSON problems are collected (problems.ts), is recorded and decodes to a harmless value.
@@ -98,7 +98,7 @@ export function asAccountNumber(json: JsonValue | null, what: string): u64 {
   return 0;
 }
 
-/** A method number: its name (formats.md §3), or the number itself. */
+/** A method number: its name (docs/formats.md §3), or the number itself. */
 export function asMethodNumber(json: JsonValue | null, what: string): u64 {
   if (json === null || json.kind != JsonKind.String) return asInteger<u64>(json, what);
   const name = json.text;

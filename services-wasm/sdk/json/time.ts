@@ -1,4 +1,4 @@
-// Time points in JSON (formats.md §3): `YYYY-MM-DDThh:mm:ss[.fraction](Z|±HH[:MM])`, as seconds or
+// Time points in JSON (docs/formats.md §3): `YYYY-MM-DDThh:mm:ss[.fraction](Z|±HH[:MM])`, as seconds or
 // microseconds since 1970; a fraction finer than the unit is truncated toward the past. Written
 // as `YYYY-MM-DDThh:mm:ssZ` (seconds) and `YYYY-MM-DDThh:mm:ss.ffffffZ` (microseconds).
 

@@ -1,4 +1,4 @@
-// psibase account numbers (formats.md §4): the high 56 bits are the name's rank among all valid
+// psibase account numbers (docs/formats.md §4): the high 56 bits are the name's rank among all valid
 // names (at every position: name ends < '-' < '0'..'9' < 'a'..'z'), the low byte a subaccount.
 // All arithmetic is on u64 integers.
 

@@ -1,4 +1,4 @@
-// Method numbers from names and back (formats.md §5), for services that take method names as
+// Method numbers from names and back (docs/formats.md §5), for services that take method names as
 // text (the pack endpoints) or show them (decoded events): an order-1 arithmetic code of the name
 // in at most 64 bits, or SeaHash of the name with bit 56 set when the whole code, final bits
 // included, does not fit (shown as `#` and 16 hash digits); a code is never cut short. The

@@ -1,4 +1,4 @@
-// The native code tables (host-abi.md §4, §8): `code` maps an account to its flags and code
+// The native code tables (docs/host-abi.md §4, §8): `code` maps an account to its flags and code
 // hash, `codeByHash` holds each distinct code once with a reference count.
 
 import { AccountNumber } from "../names/types";
@@ -7,7 +7,7 @@ import { unpack } from "../fracpack/codec";
 import { DbId, get } from "../tables/db";
 import { codeKey } from "./keys";
 
-/** Account code flags (host-abi.md §6). */
+/** Account code flags (docs/host-abi.md §6). */
 export const isVerify: u64 = 2;
 
 @fracpack

@@ -1,4 +1,4 @@
-// Keys of the host-owned native tables (host-abi.md §8): table (u16 BE), index 0, encoded key.
+// Keys of the host-owned native tables (docs/host-abi.md §8): table (u16 BE), index 0, encoded key.
 
 import { AccountNumber } from "../names/types";
 import { Checksum256 } from "../fracpack/checksum";

@@ -1,4 +1,4 @@
-// The native status row (native table 1, chain.md §1.1 and §1.4) and the block and consensus
+// The native status row (native table 1, docs/chain.md §1.1 and §1.4) and the block and consensus
 // records it holds, in psibase's member order.
 
 import { AccountNumber, TimePointUSec } from "../names/types";

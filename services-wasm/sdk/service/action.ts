@@ -3,7 +3,7 @@ import { getCurrentAction } from "../host";
 import { takeResult } from "../result";
 import { unpack } from "../fracpack/codec";
 
-/** A packed call of one service action (formats.md §6). */
+/** A packed call of one service action (docs/formats.md §6). */
 @fracpack
 export class Action {
   constructor(

@@ -1,4 +1,4 @@
-// Calling other services (host-abi.md §6). A service may send only as itself unless it is
+// Calling other services (docs/host-abi.md §6). A service may send only as itself unless it is
 // privileged; sender 0 stands for "this service".
 
 import { AccountNumber, MethodNumber } from "../names/types";

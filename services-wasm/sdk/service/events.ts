@@ -1,4 +1,4 @@
-// Events (host-abi.md §9): putSequential of the packed extensible struct
+// Events (docs/host-abi.md §9): putSequential of the packed extensible struct
 // {service u64, type Option<MethodNumber>, data Option<argument Object>} into event db 4
 // (history), 5 (ui) or 6 (merkle). Services declare them as @event methods; see the README.
 

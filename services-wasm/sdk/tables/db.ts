@@ -1,4 +1,4 @@
-// Database ids (host-abi.md §4) and the raw key-value operations on guest byte arrays.
+// Database ids (docs/host-abi.md §4) and the raw key-value operations on guest byte arrays.
 
 import { kvGet, kvGreaterEqual, kvLessThan, kvMax, kvPut, kvRemove, NONE } from "../host";
 import { takeKey, takeResult } from "../result";

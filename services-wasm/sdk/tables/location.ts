@@ -1,6 +1,6 @@
 // Where a table's rows live: service table keys are owner account (8 bytes, big-endian), table
 // number (u16, big-endian), index number (u8: 0 primary, 1.. secondary), encoded key
-// (host-abi.md §8).
+// (docs/host-abi.md §8).
 
 import { AccountNumber } from "../names/types";
 import { Writer } from "../fracpack/writer";

@@ -1,4 +1,4 @@
-// A table of records with a primary key and secondary indexes (host-abi.md §8 key layout).
+// A table of records with a primary key and secondary indexes (docs/host-abi.md §8 key layout).
 //
 //   const counters = new Table<Counter, string>(1, (c: Counter): string => c.name);
 //   const byValue = counters.index<u64>((c: Counter): u64 => c.value);

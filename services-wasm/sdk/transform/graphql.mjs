@@ -1,4 +1,4 @@
-// GraphQL from classes (seed 1 §4.7). A `@query` class is a service's query root, the type `Query`:
+// GraphQL from classes (docs/serving.md §4.7). A `@query` class is a service's query root, the type `Query`:
 //   - each public, argument-free member (readonly field, getter or method) typed as a table index
 //     `Index<Row, K>` (or a `Table<Row, PK>`: its primary index) is a Connection field over it;
 //   - every other public member is a field; a method's parameters are the field's arguments.
@@ -110,7 +110,7 @@ export class GraphQLGenerator {
       `static readonly SDL: string = ${JSON.stringify(this.sdl(root))};`,
       `/** This query root as the GraphQL object \`Query\`. */`,
       `graphqlRoot(): __gql.GqlObject { return new __gql.RecordObject<${self}>(this); }`,
-      `/** Answers /graphql (seed 1 §4.4) with this query root; null for other requests. */`,
+      `/** Answers /graphql (docs/serving.md §4.4) with this query root; null for other requests. */`,
       `serveGraphQL(request: __gql.HttpRequest): __gql.HttpReply | null { return __gql.serveGraphQL(request, this.graphqlRoot(), ${self}.SDL); }`,
     ].join('\n'));
     this.need(source, 'graphql');

@@ -1,4 +1,4 @@
-// JSON decoding for `/pack_action/<action>` (seed 1 §4.4), generated from the same type
+// JSON decoding for `/pack_action/<action>` (docs/serving.md §4.4), generated from the same type
 // annotations as the schema: `__fpFromJson(json, what)` on every record a service's actions use,
 // and `__packAction(action, json)` on every service. The generated code calls sdk/json/decode.ts.
 

@@ -1,4 +1,4 @@
-// The psibase service schema (formats.md §2 types): AssemblyScript type annotations mapped to
+// The psibase service schema (docs/formats.md §2 types): AssemblyScript type annotations mapped to
 // schema types, and the JSON document the node reads from the `service-schema` custom section.
 
 import { BUILTIN_TYPES } from './host-api.mjs';

@@ -1,5 +1,5 @@
-// Action templates (seed 1 §4.4 `/action_templates`): for every action, an object holding its
-// arguments with sample data, in the JSON mapping of formats.md §3. Not a schema.
+// Action templates (docs/serving.md §4.4 `/action_templates`): for every action, an object holding its
+// arguments with sample data, in the JSON mapping of docs/formats.md §3. Not a schema.
 
 const SAMPLES = {
   bool: false, string: '', bytes: '', AccountNumber: '', MethodNumber: '',

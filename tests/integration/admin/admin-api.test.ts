@@ -1,4 +1,4 @@
-// The admin API of seed 2 §4.1 on a real node process (http.md §3, §4, §6, §7): every endpoint
+// The admin API of docs/administration.md §4.1 on a real node process (docs/http.md §3, §4, §6, §7): every endpoint
 // with good and bad input, the configuration persisted and applied, and shutdown/restart.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
@@ -84,7 +84,7 @@ test('only admins: a forwarded foreign address gets 401 on /native/admin and on 
   assert.is(put.status, 401);
 });
 
-test('a wrong method is 405 naming the allowed ones (http.md §3)', async (ctx) => {
+test('a wrong method is 405 naming the allowed ones (docs/http.md §3)', async (ctx) => {
   const allowed: Record<string, string> = {
     '/native/admin/status': 'GET', '/native/admin/perf': 'GET', '/native/admin/metrics': 'GET',
     '/native/admin/keys/devices': 'GET', '/native/admin/peers': 'GET', '/native/admin/push_boot': 'POST',
@@ -124,7 +124,7 @@ test('JSON endpoints: another Content-Type is 415, malformed JSON or a wrong sha
   assert.equal(jsonOf(await admin(ctx.node, '/native/admin/status')), [], 'the refused shutdown changed nothing');
 });
 
-test('GET /config has every field of seed 2 §2; PUT refuses a bad field by name and keeps the old config', async (ctx) => {
+test('GET /config has every field of docs/administration.md §2; PUT refuses a bad field by name and keeps the old config', async (ctx) => {
   const config = jsonOf(await admin(ctx.node, '/config'));
   for (const field of ['p2p', 'peers', 'autoconnect', 'producer', 'pkcs11-modules', 'hosts', 'listen', 'services', 'http_timeout', 'loggers']) {
     assert.ok(field in config, field);

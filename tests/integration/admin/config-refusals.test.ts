@@ -1,7 +1,7 @@
 // PUT /config refuses what would take a real node process off the air (no hosts, no listener, a
 // listener that cannot open, TLS files that cannot serve): a 400 naming the field, after which the
 // node still serves x-admin, /config and services, and its config.json is byte for byte the same.
-// A missing http_timeout means no timeout (seed 2 §2).
+// A missing http_timeout means no timeout (docs/administration.md §2).
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';

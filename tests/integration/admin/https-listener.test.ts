@@ -1,4 +1,4 @@
-// An https listener from the configuration (http.md §6: `listen` protocol https with `tls`, taken
+// An https listener from the configuration (docs/http.md §6: `listen` protocol https with `tls`, taken
 // at start) on a real node process: the node serves HTTPS with the configured certificate, and
 // TLS files that cannot serve stop the start with an error naming the field.
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -1,5 +1,5 @@
-// The node's logging on a real node process: loggers from the configuration (seed 2 "Logger
-// configuration"), changed by PUT /config, and the log websocket (seed 2 §4.1 rule 5, http.md §8).
+// The node's logging on a real node process: loggers from the configuration (docs/administration.md §2 "Logger
+// configuration"), changed by PUT /config, and the log websocket (docs/administration.md §4.1 rule 5, docs/http.md §8).
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,4 +1,4 @@
-// The status values a node works out itself (http.md §7) on real node processes: `startup` while
+// The status values a node works out itself (docs/http.md §7) on real node processes: `startup` while
 // it initialises (it listens before it boots, answering the status, and 503 to everything else)
 // and `slow` when the configured database cache could not be locked in memory.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -100,7 +100,7 @@ test('while it boots a bundle the node answers the status with startup, and 503 
 });
 
 test('a database cache larger than the RAM available is slow; the size is a config field', async (ctx) => {
-  // 1 PiB, as a decimal string (64-bit figures may come as strings, http.md §6).
+  // 1 PiB, as a decimal string (64-bit figures may come as strings, docs/http.md §6).
   const node = await startConfiguredNode(ctx.dir, 'big-cache', { database_cache_size: String(2 ** 50) });
   try {
     assert.equal(await statusOf(node), ['slow', 'needgenesis']);

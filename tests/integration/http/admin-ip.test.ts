@@ -1,4 +1,4 @@
-// PSIBASE_ADMIN_IP on a real node (http.md §4 rule 1): a forwarded address is admitted when it
+// PSIBASE_ADMIN_IP on a real node (docs/http.md §4 rule 1): a forwarded address is admitted when it
 // is an exact entry or in a CIDR range (IPv4-mapped too), never because an entry is a string
 // prefix of it; an entry that does not parse stops the node at start, naming it.
 import { mkdtempSync, rmSync } from 'node:fs';

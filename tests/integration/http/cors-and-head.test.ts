@@ -1,4 +1,4 @@
-// CORS on every reply of a chain host (seed 1 §1.6), errors included, unless a service made its
+// CORS on every reply of a chain host (docs/serving.md §1.6), errors included, unless a service made its
 // own CORS decision; /native/admin/* preflights for the node's own admin app only; HEAD answered
 // as the GET it asks about, without the body but with its Content-Length.
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Host resolution on real nodes (http.md §1, §3, §4): other hosts are redirected to the root,
+// Host resolution on real nodes (docs/http.md §1, §3, §4): other hosts are redirected to the root,
 // a node without a chain sends browsers to x-admin, node-local x-* hosts are served by the node
 // before and after boot (admins only for x-admin), and an x-* label without local code is an
 // ordinary chain subdomain.

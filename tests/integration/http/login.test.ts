@@ -1,4 +1,4 @@
-// Login on a real node (seed 2 §4.2, chain.md §7, http.md §5): a signed, never executed
+// Login on a real node (docs/administration.md §4.2, docs/chain.md §7, docs/http.md §5): a signed, never executed
 // loginSys transaction buys a bearer token; the token, as a bearer header or the session cookie,
 // makes serveSys receive the user; forged, expired and foreign tokens give no user; every rule
 // of a login transaction refuses with its own status and message.

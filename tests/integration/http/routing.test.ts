@@ -1,4 +1,4 @@
-// Seed 1 §1 and §4.5, http.md §1-3 on a real node: the http service routes subdomains to their
+// docs/serving.md §1 and §4.5, docs/http.md §1-3 on a real node: the http service routes subdomains to their
 // registered server, /common/ to common-api, and turns each serveSys outcome into a reply.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,4 +1,4 @@
-// Seed 1 §1, §4.2-4.3 on a real node: sites hosting an account's files, the home page of the
+// docs/serving.md §1, §4.2-4.3 on a real node: sites hosting an account's files, the home page of the
 // root domain, and common-api's pack endpoints and common files.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

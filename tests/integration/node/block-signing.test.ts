@@ -1,4 +1,4 @@
-// chain.md §2 block signatures on a real node: once the producer's consensus entry carries a
+// docs/chain.md §2 block signatures on a real node: once the producer's consensus entry carries a
 // verify-sig claim, each block it produces is signed with the node's key for that claim, over
 // sha256(00 CE A8 42 ‖ block id), and the signature is kept in db 7. Without the key the node
 // stops producing and says why; importing the key through the admin API resumes production.
@@ -22,7 +22,7 @@ import type { RunningNode } from '../../lib/node-process.js';
 
 const SET_PRODUCERS = compileSchema(CORE_SCHEMA).typeOf({ Object: { producers: { List: 'Producer' } } });
 
-/** chain.md §2: what a block's signature signs, sha256(00 CE A8 42 ‖ block id). */
+/** docs/chain.md §2: what a block's signature signs, sha256(00 CE A8 42 ‖ block id). */
 const signedDigest = (id: Uint8Array) => sha256(Uint8Array.from([0x00, 0xce, 0xa8, 0x42, ...id]));
 
 async function headBlockNum(node: RunningNode): Promise<number> {

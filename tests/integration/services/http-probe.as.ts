@@ -1,5 +1,5 @@
 // A test service (deployed privileged as `probe`, serving its own subdomain) that answers each
-// path with one of the serveSys outcomes of seed 1 §4.5 and http.md §2, or shows what it was
+// path with one of the serveSys outcomes of docs/serving.md §4.5 and docs/http.md §2, or shows what it was
 // given (the request, the logged-in user).
 
 import {

@@ -1,6 +1,6 @@
 // What `make services` produces: every service folder found (the SDK excluded), modules that the
 // node's admission accepts (host imports only, allowed features), the entry points of
-// host-abi.md §7, an embedded schema, and the same bytes on every build.
+// docs/host-abi.md §7, an embedded schema, and the same bytes on every build.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { admitModule } from '../../../runtime/wasm/admission/index.js';

@@ -1,4 +1,4 @@
-// The Cursor Connections algorithm (seed 1 §4.7) in plain TypeScript, as a graphql-js resolver
+// The Cursor Connections algorithm (docs/serving.md §4.7) in plain TypeScript, as a graphql-js resolver
 // for oracle tests of served table indexes: rows in key order, bounds parsed by the caller,
 // cursors as the service reports them (hex of index keys, so hex order is key order), and the
 // service's messages for arguments it refuses, checked in the order the service checks them.

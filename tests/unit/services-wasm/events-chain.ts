@@ -99,7 +99,7 @@ export interface Written {
   service: string;
   /** Its type's name ('' when the record has none). */
   type: string;
-  /** Its fields as host-api decodes them (formats.md §3 JSON), or null when they do not decode. */
+  /** Its fields as host-api decodes them (docs/formats.md §3 JSON), or null when they do not decode. */
   fields: Record<string, unknown> | null;
 }
 

@@ -1,4 +1,4 @@
-// The event decoding field (seed 1 §2, §6 rule 3) on a real service in the test chain,
+// The event decoding field (docs/serving.md §2, §6 rule 3) on a real service in the test chain,
 // checked against graphql-js executing a reference resolver that decodes the same records with
 // host-api's schema codec: events found and not found, in the wrong db, written by another
 // service, of an unknown type or none, whose data does not unpack; requested fields the event

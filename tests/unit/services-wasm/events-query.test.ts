@@ -1,4 +1,4 @@
-// Event queries (seed 1 §4.7 "Event queries", §7) through the real events service: a test
+// Event queries (docs/serving.md §4.7 "Event queries", §7) through the real events service: a test
 // service's GraphQL field builds an EventQuery and writes its Connection; graphql-js executes a
 // reference resolver over the same events (decoded by host-api) with each condition written
 // as a TypeScript predicate. Conditions with LIKE wildcards in the parameters, injection

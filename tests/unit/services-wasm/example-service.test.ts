@@ -57,7 +57,7 @@ test('increment returns the new value and get reads it back', () => {
   assert.is(run('bob', 'get', { owner: 'bob', name: 'a' }).value, null);
 });
 
-test('increment emits a history event in the format of host-abi.md §9', () => {
+test('increment emits a history event in the format of docs/host-abi.md §9', () => {
   const { events, error } = run('carol', 'increment', { name: 'c', by: 1n });
   assert.is(error, undefined);
   assert.is(events.length, 1);

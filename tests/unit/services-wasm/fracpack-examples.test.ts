@@ -1,4 +1,4 @@
-// The worked examples of formats.md §7 (and a generic record), packed and unpacked by the
+// The worked examples of docs/formats.md §7 (and a generic record), packed and unpacked by the
 // AssemblyScript SDK, and the SDK's core types packed like host-api's.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -101,13 +101,13 @@ const VECTORS: [string, number | undefined, string, string][] = [
   ['pq', undefined, '0700 0100 02 04000000 03000000 0300 04', 'repackPQ'],
   ['v0v1', undefined, '0400 01000000', 'repackV0V1'],
   ['transaction', undefined, TRANSACTION, 'repackTransaction'],
-  // Not in formats.md: a generic record, Object{value: List<string>, label: string}.
+  // Not in docs/formats.md: a generic record, Object{value: List<string>, label: string}.
   ['genericRecord', undefined, '0800 08000000 00000000 04000000 04000000 01000000 61', 'repackGenericRecord'],
 ];
 
 for (const [name, arg, expected, repack] of VECTORS) {
   const label = `${name}${arg === undefined ? '' : `(${arg})`}`;
-  test(`${label} packs as formats.md §7 says`, async () => {
+  test(`${label} packs as docs/formats.md §7 says`, async () => {
     const p = await examples();
     const bytes = arg === undefined ? p.run(name) : p.run(name, undefined, arg);
     assert.is(bytesToHex(bytes), bytesToHex(hex(expected)));
@@ -140,7 +140,7 @@ test('HttpRequest and HttpReply pack like host-api', async () => {
   assert.is(bytesToHex(p.run('httpReply')), bytesToHex(reply));
 });
 
-test('the transaction of formats.md §7 has the Action of host-api', async () => {
+test('the transaction of docs/formats.md §7 has the Action of host-api', async () => {
   const p = await examples();
   const action = Action.pack({ sender: 'alice', service: 'tokens', method: 'credit', rawData: '0102' });
   assert.ok(bytesToHex(p.run('transaction')).includes(bytesToHex(action)));

@@ -1,4 +1,4 @@
-// Table indexes as GraphQL Connections (seed 1 §4.7, GraphQL Cursor Connections Specification),
+// Table indexes as GraphQL Connections (docs/serving.md §4.7, GraphQL Cursor Connections Specification),
 // served by a real service on the in-process test chain and checked against graphql-js
 // executing a reference resolver over the same rows: every combination of gt/ge/lt/le,
 // first/last and cursors from earlier pages, forward and backward, on a u64 primary key and a

@@ -1,7 +1,7 @@
 // The SDK's GraphQL execution (GraphQL spec §6) against graphql-js 16 as the oracle: the same
 // schema and data, resolved by hand-written GqlObjects in wasm and by plain resolvers in
 // graphql-js; valid queries give the same data, invalid ones give errors and no data in both.
-// Then the /graphql endpoint (seed 1 §4.7): every request form, the SDL, and what it declines.
+// Then the /graphql endpoint (docs/serving.md §4.7): every request form, the SDL, and what it declines.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { buildSchema, graphql } from 'graphql';

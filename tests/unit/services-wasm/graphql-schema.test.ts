@@ -1,4 +1,4 @@
-// GraphQL generated from classes (seed 1 §4.7): a @query root and the records it reaches,
+// GraphQL generated from classes (docs/serving.md §4.7): a @query root and the records it reaches,
 // compiled by the transform into a test service on the in-process chain. The SDL it serves builds
 // with graphql-js and maps types as rule 4 says; for many queries over the same rows (connections
 // on u64, string and account keys paged forward and backward with every argument combination,

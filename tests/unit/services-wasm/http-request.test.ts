@@ -1,4 +1,4 @@
-// HttpRequest accessors of seed 1 §2: path, query, case-insensitive headers, multi-value
+// HttpRequest accessors of docs/serving.md §2: path, query, case-insensitive headers, multi-value
 // headers, cookies, removal.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';

@@ -1,4 +1,4 @@
-// JSON decoding (formats.md §3) of action arguments, as POST /pack_action uses it: every kind of
+// JSON decoding (docs/formats.md §3) of action arguments, as POST /pack_action uses it: every kind of
 // member, packed in wasm and compared with host-api's fromJson + pack; and malformed JSON or
 // values rejected where host-api rejects them.
 import { test } from 'uvu';

@@ -1,4 +1,4 @@
-// The order-preserving key encoding (host-abi.md §8) and table key layout in AssemblyScript,
+// The order-preserving key encoding (docs/host-abi.md §8) and table key layout in AssemblyScript,
 // against host-api's KeyWriter and against the order of the values themselves.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -35,7 +35,7 @@ test('integers and strings encode like KeyWriter', async () => {
   }
 });
 
-test('options, small ints, bool, bytes, records and checksums follow host-abi.md §8', async () => {
+test('options, small ints, bool, bytes, records and checksums follow docs/host-abi.md §8', async () => {
   const p = await sdkProgram();
   const cases: [string, AnyType, unknown, string][] = [
     ['keyI8', 'i8', -1, '7F'],
@@ -77,7 +77,7 @@ test('keys sort like their values', async () => {
   sorts('keyOptionU8', { Option: 'u8' }, [null, 0, 1, 255], (a, b) => (a === null ? -1 : b === null ? 1 : a - b));
 });
 
-test('table keys: owner, table, index, encoded key (host-abi.md §8)', async () => {
+test('table keys: owner, table, index, encoded key (docs/host-abi.md §8)', async () => {
   const p = await sdkProgram();
   const input = schema.type('TableKeyInput').pack({ owner: 982919391315047424n, table: 3, index: 2, key: 'k' });
   const expected = serviceTableKey(982919391315047424n, 3, 2).string('k').finish();

@@ -1,4 +1,4 @@
-// Account and method names in AssemblyScript against host-api's implementation (formats.md §4-5).
+// Account and method names in AssemblyScript against host-api's implementation (docs/formats.md §4-5).
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,7 +20,7 @@ const METHOD_VECTORS = join(dirname(fileURLToPath(import.meta.url)), '..', '..',
 const NAMES = ['', 'a', 'abc123', 'spiderman', 'alice', 'tokens', '0', 'zzzzzzzzzz', 'a+42', 'Alice', 'verify-sig', 'a-b-c', 'x+255'];
 const INVALID = ['-a', 'a-', 'a--b', 'abcdefghijk', 'a_b', 'é', 'a+0', 'a+256', 'a+', 'a+01'];
 
-test('names to numbers match host-api (formats.md §4 examples included)', async () => {
+test('names to numbers match host-api (docs/formats.md §4 examples included)', async () => {
   const p = await sdkProgram();
   for (const name of NAMES) {
     assert.is(u64.unpack(p.run('accountNumber', utf8(name))), accountNumberFromName(name), name);
@@ -51,7 +51,7 @@ test('numbers to names match host-api, random ranks included', async () => {
   assert.ok(p.abortOf('accountName', u64.pack(4655369993624389n * 256n)) !== undefined, 'rank past zzzzzzzzzz');
 });
 
-test('method numbers match host-api: the formats.md §5 examples, hashes, hash forms, random names', async () => {
+test('method numbers match host-api: the docs/formats.md §5 examples, hashes, hash forms, random names', async () => {
   const p = await sdkProgram();
   const method = (name: string) => u64.unpack(p.run('methodNumber', utf8(name)));
   const examples: [string, bigint][] = [

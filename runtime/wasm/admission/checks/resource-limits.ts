@@ -4,7 +4,7 @@ import type { WasmModule } from '../binary/module-types.js';
 import { valueTypeSize } from '../binary/wasm-constants.js';
 
 /**
- * Checks the limits of host-abi.md §10 that the module declares (memory, table, mutable
+ * Checks the limits of docs/host-abi.md §10 that the module declares (memory, table, mutable
  * globals) and returns the memory maximum to write: the declared one when it is below the cap
  * (the author's own bound keeps its meaning), else the cap.
  */

@@ -86,7 +86,7 @@ export class ExecutionMeter {
     if (this.fuel.value < 0n) throw this.fuelExhausted();
   }
 
-  /** Reserves stack for a nested `call` (host-abi.md §6 step 1); pair with releaseStack. */
+  /** Reserves stack for a nested `call` (docs/host-abi.md §6 step 1); pair with releaseStack. */
   reserveStack(bytes: number): void {
     // Each read or write of a global crosses into the engine: the value is read once.
     const left = this.stack.value - bytes;

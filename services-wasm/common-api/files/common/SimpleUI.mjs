@@ -1,4 +1,4 @@
-// SimpleUI.mjs: the default page of a service under development (seed 1 §4.4). It lists the
+// SimpleUI.mjs: the default page of a service under development (docs/serving.md §4.4). It lists the
 // service's actions from /action_templates; for each, a person edits the JSON arguments, names
 // the sender and optionally a private key, and pushes the action (signed by common-lib.js).
 

@@ -39,7 +39,7 @@ export function useGraphQLQuery(url, query, React = pageReact) {
 }
 
 /**
- * A paged query over a GraphQL connection (seed 1 §4.7): `query` is a function of the paging
+ * A paged query over a GraphQL connection (docs/serving.md §4.7): `query` is a function of the paging
  * arguments text (e.g. `first: 10, after: "..."`) returning the query; `pick(data)` returns the
  * connection. Returns `{...state, items, pageInfo, next, previous, first, last}`.
  */

@@ -1,4 +1,4 @@
-// chain.md §1.1-1.2 and §2: Merkle roots, block ids and TaPoS references.
+// docs/chain.md §1.1-1.2 and §2: Merkle roots, block ids and TaPoS references.
 import { createHash } from 'node:crypto';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { test } from 'uvu';

@@ -1,4 +1,4 @@
-// formats.md §1.4: every decoding rule, each with an input that must fail and the error code
+// docs/formats.md §1.4: every decoding rule, each with an input that must fail and the error code
 // that names the problem, plus the inputs the rules explicitly allow.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';

@@ -1,4 +1,4 @@
-// formats.md §3: the JSON mapping of every kind of value.
+// docs/formats.md §3: the JSON mapping of every kind of value.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { compileSchema, type FracpackErrorCode } from '../../../../host-api/index.js';

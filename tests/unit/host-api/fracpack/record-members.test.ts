@@ -1,4 +1,4 @@
-// formats.md §1.1-1.2 records as the compiled member loops handle them: any member name is data
+// docs/formats.md §1.1-1.2 records as the compiled member loops handle them: any member name is data
 // (never code), errors name the member they come from, records of no members and of many, and
 // tuples as arrays.
 import { test } from 'uvu';

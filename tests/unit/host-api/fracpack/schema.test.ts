@@ -1,4 +1,4 @@
-// formats.md §2: schemas are data. Bad schemas fail when compiled with FRACPACK_SCHEMA;
+// docs/formats.md §2: schemas are data. Bad schemas fail when compiled with FRACPACK_SCHEMA;
 // recursive types work through indirection; built-ins can be overridden.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';

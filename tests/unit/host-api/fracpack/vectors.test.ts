@@ -1,4 +1,4 @@
-// Runs conformance vector files in the format of formats.md §2 (the format psibase publishes
+// Runs conformance vector files in the format of docs/formats.md §2 (the format psibase publishes
 // its fracpack vectors in). Every *.json under tests/vectors/fracpack* is a list of groups.
 import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';

@@ -1,4 +1,4 @@
-// formats.md §7: every worked example packs to the given bytes and unpacks to the given JSON.
+// docs/formats.md §7: every worked example packs to the given bytes and unpacks to the given JSON.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { compileSchema } from '../../../../host-api/index.js';

@@ -1,4 +1,4 @@
-// formats.md §6-7 and chain.md §1, §6: the core wire types and the transaction id.
+// docs/formats.md §6-7 and docs/chain.md §1, §6: the core wire types and the transaction id.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import {
@@ -90,7 +90,7 @@ test('HttpRequest and HttpReply in wire order; HttpHeader is a non-extensible st
   assert.equal(HttpReply.toJson(HttpReply.unpack(reply)), { status: 200, contentType: 'text/plain', body: '6869', headers: [] });
 });
 
-test('TransactionTrace JSON has the shape of chain.md §6', () => {
+test('TransactionTrace JSON has the shape of docs/chain.md §6', () => {
   const trace = {
     actionTraces: [{
       action: { sender: '', service: 'transact', method: '', rawData: '' },

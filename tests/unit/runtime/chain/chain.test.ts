@@ -1,4 +1,4 @@
-// chain.md §1-5 with the real system services: boot from a bundle (genesis, startBoot, the boot
+// docs/chain.md §1-5 with the real system services: boot from a bundle (genesis, startBoot, the boot
 // list, finishBoot), then signed and rejected transactions in produced blocks, and a restart.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -117,7 +117,7 @@ test('rejected: expired, too early, duplicate, bad TaPoS', async ({ chain, alice
   assert.match((await chain.push(signTransaction(bad, [alice]), 'applied')).error!, /non-existing block/);
 });
 
-test('eventMerkleRoot is the merkle root of the merkle events the block wrote (chain.md §1)', async ({ chain, store, alice }) => {
+test('eventMerkleRoot is the merkle root of the merkle events the block wrote (docs/chain.md §1)', async ({ chain, store, alice }) => {
   const claims = [{ service: 'verify-sig', rawData: alice.publicKey }];
   const reset = { sender: 'alice', service: 'example', method: 'reset', rawData: RESET_ARGS.pack({ name: 'n' }) };
   const trace = await chain.push(signTransaction(transaction(chain, [reset], claims), [alice]), 'final');

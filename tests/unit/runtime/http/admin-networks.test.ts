@@ -1,4 +1,4 @@
-// PSIBASE_ADMIN_IP (http.md §4 rule 1): exact addresses and CIDR ranges, IPv4-mapped IPv6
+// PSIBASE_ADMIN_IP (docs/http.md §4 rule 1): exact addresses and CIDR ranges, IPv4-mapped IPv6
 // addresses matched as the IPv4 address they carry, loopback always admitted, and entries that
 // do not parse refused naming the entry.
 import { test } from 'uvu';

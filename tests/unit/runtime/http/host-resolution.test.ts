@@ -1,4 +1,4 @@
-// http.md §1: root and service hosts, longest match, ports, and hosts that redirect.
+// docs/http.md §1: root and service hosts, longest match, ports, and hosts that redirect.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { hostName, hostPort, resolveHost } from '../../../../runtime/http/host-resolution.js';

@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { attributeReader, formatTimeStamp, recordToJson } from '../../../../runtime/log/record.js';
 
-test('JSON record keys come in the order of http.md §8 whatever order the record has', () => {
+test('JSON record keys come in the order of docs/http.md §8 whatever order the record has', () => {
   const json = recordToJson({
     WasmExecTime: 4, DatabaseTime: 3, ServiceLoadTime: 2, PackTime: 1,
     Response: { Time: 9, Bytes: 8, Status: 200 }, Request: { Host: 'h', Target: '/t', Method: 'GET' },

@@ -1,4 +1,4 @@
-// Top-level action authorization (chain.md §5): off during boot; after finishBoot every action's
+// Top-level action authorization (docs/chain.md §5): off during boot; after finishBoot every action's
 // sender is checked by its auth service (accounts::getAuthOf) with topActionReq, the first one
 // with firstAuthFlag too, requester 0, no allowed actions and the transaction's claims.
 // checkFirstAuth asks only about the first sender, read-only, and runs nothing.

@@ -1,4 +1,4 @@
-// transact's queries (seed 2 §4.3): the current and head blocks from the native status row, the
+// transact's queries (docs/administration.md §4.3): the current and head blocks from the native status row, the
 // transaction being applied; and the remaining actions: execTrx (applies a transaction without
 // proofs, for the node and transact only), regEvIdx (event index sync after each transaction)
 // and resMonitoring.

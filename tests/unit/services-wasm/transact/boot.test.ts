@@ -1,4 +1,4 @@
-// transact's boot states (seed 2 §3, chain.md §4): open before startBoot, only the listed
+// transact's boot states (docs/administration.md §3, docs/chain.md §4): open before startBoot, only the listed
 // transactions in order during boot (speculative runs: listed is enough), auth and the native
 // configuration after finishBoot.
 import { test } from 'uvu';

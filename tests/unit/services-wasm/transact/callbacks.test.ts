@@ -1,4 +1,4 @@
-// Callbacks (seed 2 §4.3): only transact registers them; objective ones (sender transact,
+// Callbacks (docs/administration.md §4.3): only transact registers them; objective ones (sender transact,
 // onTransaction) run after every transaction's actions and abort it when they fail; subjective
 // ones (no sender) go to the native notify row of their type; each is registered once.
 import { test } from 'uvu';

@@ -1,4 +1,4 @@
-// runAs (seed 2 §4.3): its four permission rules in order (the caller is the sender's auth
+// runAs (docs/administration.md §4.3): its four permission rules in order (the caller is the sender's auth
 // service; the caller is the sender; an enclosing runAs allowed it; anything else), the request
 // kind each asks the auth service for, the allowed actions living only while their runAs runs,
 // and no checks at all before finishBoot.

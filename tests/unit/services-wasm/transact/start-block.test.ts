@@ -1,4 +1,4 @@
-// startBlock (chain.md §1.3, §2, §8): only the node calls it; it records the head's TaPoS
+// startBlock (docs/chain.md §1.3, §2, §8): only the node calls it; it records the head's TaPoS
 // suffix, drops at most 20 expired duplicate rows per block (oldest first), announces the block
 // with a blockStart event and schedules snapshots every setSnapTime seconds of block time.
 import { test } from 'uvu';

@@ -1,4 +1,4 @@
-// processTransaction's checks before any action runs (chain.md §2, §5): strict format, at least
+// processTransaction's checks before any action runs (docs/chain.md §2, §5): strict format, at least
 // one action, duplicates, flags and do_not_broadcast, the expiration window, and TaPoS against
 // the block summary startBlock keeps (recent slots and 8192-block milestones).
 import { test } from 'uvu';
@@ -102,7 +102,7 @@ test('milestones: every 8192nd block also fills slot (blockNum >> 13) | 0x80', (
   assertOk(refer(0, 81));
   milestone(16384, 82);
   assertOk(refer(0x82, 82));
-  // psibase's range rule, ((index - 2) & 0x7F) <= (head >> 13) - 2, as chain.md §2 keeps it:
+  // psibase's range rule, ((index - 2) & 0x7F) <= (head >> 13) - 2, as docs/chain.md §2 keeps it:
   // 0x83 (a milestone to come) fails, and so does 0x81 once the limit stops wrapping.
   assertFails(refer(0x83, 0), 'transaction references non-existing block');
   assertFails(refer(0x81, 81), 'transaction references non-existing block');
