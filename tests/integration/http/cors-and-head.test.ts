@@ -1,9 +1,6 @@
 // CORS on every reply of a chain host (docs/serving.md §1.6), errors included, unless a service made its
 // own CORS decision; /native/admin/* preflights for the node's own admin app only; HEAD answered
 // as the GET it asks about, without the body but with its Content-Length.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { utf8Bytes } from '../../../host-api/encoding/utf8.js';
@@ -11,6 +8,7 @@ import { httpRequest, serviceUrl, type HttpReply } from '../../../runtime/cli/cl
 import { adminRequest, hostRequest } from '../../lib/admin-requests.js';
 import { startHttpProbeNode } from '../../lib/http-probe-node.js';
 import type { RunningNode } from '../../lib/node-process.js';
+import { runsNode } from '../../lib/node-suite.js';
 
 interface Ctx { dir: string; node: RunningNode }
 const test = suite<Ctx>('CORS on every reply, admin preflight, HEAD');
@@ -28,15 +26,7 @@ function corsOf(r: HttpReply): Record<string, unknown> {
   return Object.fromEntries(Object.keys(CORS_A).map((name) => [name, r.headers[name]]));
 }
 
-test.before(async (ctx) => {
-  ctx.dir = mkdtempSync(join(tmpdir(), 'tsibase-cors-'));
-  ctx.node = await startHttpProbeNode(ctx.dir);
-});
-
-test.after(async (ctx) => {
-  await ctx.node.stop();
-  rmSync(ctx.dir, { recursive: true, force: true });
-});
+runsNode(test, 'cors', (dir) => startHttpProbeNode(dir));
 
 test('error replies of chain hosts carry CORS A, with their status and message', async (ctx) => {
   const origin = { origin: 'http://app.example' };

@@ -1,9 +1,6 @@
 // Method numbers on a real node over HTTP: an action whose name codes to more than 64 bits
 // (transact's checkFirstAuth) travels as psibase's hashed number, is dispatched by the compiled
 // service, and is named in the trace by its `#` form, in JSON and in fracpack alike.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import {
@@ -13,6 +10,7 @@ import { ChainClient } from '../../../runtime/cli/chain-client.js';
 import { httpRequest, serviceUrl } from '../../../runtime/cli/client.js';
 import { startBootedNode } from '../../lib/booted-node.js';
 import type { RunningNode } from '../../lib/node-process.js';
+import { runsNode } from '../../lib/node-suite.js';
 
 const CHECK_FIRST_AUTH_ARGS = coreSchema.typeOf({ Object: { id: 'Checksum256', transaction: 'Transaction' } });
 const HASH_FLAG = 1n << 56n;
@@ -20,15 +18,7 @@ const HASH_FLAG = 1n << 56n;
 interface Ctx { dir: string; node: RunningNode }
 const test = suite<Ctx>('method numbers on a node');
 
-test.before(async (ctx) => {
-  ctx.dir = mkdtempSync(join(tmpdir(), 'tsibase-method-numbers-'));
-  ctx.node = await startBootedNode(ctx.dir);
-});
-
-test.after(async (ctx) => {
-  await ctx.node.stop();
-  rmSync(ctx.dir, { recursive: true, force: true });
-});
+runsNode(test, 'method-numbers', (dir) => startBootedNode(dir));
 
 /** A transaction from root asking transact.checkFirstAuth about another transaction of root's. */
 async function checkFirstAuthTransaction(ctx: Ctx): Promise<Uint8Array> {

@@ -5,8 +5,7 @@
 // rules), while the key's holder can; the producer signs every block after the boot block. A chain
 // booted without a key is a development chain, and the node, `tsibase info` and the issue's runAs
 // takeover show it.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -23,7 +22,8 @@ import { LmdbStore } from '../../../runtime/db/lmdb-store.js';
 import { adminRequest } from '../../lib/admin-requests.js';
 import { rejectionMessage } from '../../lib/assert-error.js';
 import { runCli } from '../../lib/cli-process.js';
-import { startNode, type RunningNode } from '../../lib/node-process.js';
+import { startNode } from '../../lib/node-process.js';
+import { runsNode, type NodeContext } from '../../lib/node-suite.js';
 import { testBundle } from '../../lib/test-bundle.js';
 import { compiledEntry } from '../../unit/services-wasm/program.js';
 
@@ -44,9 +44,7 @@ async function runnerService() {
 /** Every account a boot of the test bundle creates: root, the producer and each service account. */
 const BOOTED_ACCOUNTS = [...new Set([...SYSTEM_ACCOUNTS, 'prod', 'sites', 'common-api', 'homepage', 'events', 'explorer', 'example', 'runner'])];
 
-interface Ctx {
-  dir: string;
-  node: RunningNode;
+interface Ctx extends NodeContext {
   client: ChainClient;
   /** The account key (root's and every system account's). */
   root: KeyPair;
@@ -55,7 +53,6 @@ interface Ctx {
   bob: KeyPair;
   /** A key nobody uses. */
   stranger: KeyPair;
-  bundle: string;
 }
 
 function writeKey(dir: string, name: string, pair: KeyPair): string {
@@ -103,23 +100,18 @@ async function assertRefusedToAll(ctx: Ctx, actions: ActionInput[], rightKey: Ke
 
 const keyed = suite<Ctx>('a chain booted with --account-key and --block-key');
 
-keyed.before(async (ctx) => {
-  ctx.dir = mkdtempSync(join(tmpdir(), 'tsibase-secure-chain-'));
+runsNode(keyed, 'secure-chain', async (dir, ctx) => {
   Object.assign(ctx, { root: generateKeyPair(), block: generateKeyPair('secp256k1'), alice: generateKeyPair(), bob: generateKeyPair(), stranger: generateKeyPair() });
-  ctx.bundle = join(ctx.dir, 'test.bundle');
-  writeFileSync(ctx.bundle, await testBundle([await runnerService()]));
-  ctx.node = await startNode(join(ctx.dir, 'node'), [
-    '-p', 'prod', '--boot', ctx.bundle, '--block-interval', '200', '-k', writeKey(ctx.dir, 'root', ctx.root), '--block-key', writeKey(ctx.dir, 'block', ctx.block),
+  const bundle = join(dir, 'test.bundle');
+  writeFileSync(bundle, await testBundle([await runnerService()]));
+  const node = await startNode(join(dir, 'node'), [
+    '-p', 'prod', '--boot', bundle, '--block-interval', '200', '-k', writeKey(dir, 'root', ctx.root), '--block-key', writeKey(dir, 'block', ctx.block),
   ]);
-  ctx.client = new ChainClient(ctx.node.api);
+  ctx.client = new ChainClient(node.api);
   for (const [name, pair] of [['alice', ctx.alice], ['bob', ctx.bob]] as const) {
     await ctx.client.push([action('root', 'auth-sig', 'newAccount', NEW_ACCOUNT.pack({ name, key: pair.publicKey }))], { waitFor: 'applied', keys: [ctx.root] });
   }
-});
-
-keyed.after(async (ctx) => {
-  await ctx.node?.stop();
-  rmSync(ctx.dir, { recursive: true, force: true });
+  return node;
 });
 
 keyed('every account the boot creates authenticates with auth-sig and the key; the node, info and the log say it is not a development chain', async (ctx) => {
@@ -207,17 +199,9 @@ keyed('the node holds the block key and signs every block after the boot block w
 
 keyed.run();
 
-const cli = suite<{ dir: string; node: RunningNode }>('tsibase boot -k --block-key against a node without a chain');
+const cli = suite<NodeContext>('tsibase boot -k --block-key against a node without a chain');
 
-cli.before(async (ctx) => {
-  ctx.dir = mkdtempSync(join(tmpdir(), 'tsibase-secure-boot-cli-'));
-  ctx.node = await startNode(join(ctx.dir, 'node'), ['-p', 'prod', '--block-interval', '200']);
-});
-
-cli.after(async (ctx) => {
-  await ctx.node?.stop();
-  rmSync(ctx.dir, { recursive: true, force: true });
-});
+runsNode(cli, 'secure-boot-cli', (dir) => startNode(join(dir, 'node'), ['-p', 'prod', '--block-interval', '200']));
 
 cli('boots a secure chain, stores the private block key on the node and signs blocks with it', async (ctx) => {
   const root = generateKeyPair('secp256k1');
@@ -252,18 +236,12 @@ cli('refuses key arguments that are not keys, naming the option', async (ctx) =>
 
 cli.run();
 
-const development = suite<{ dir: string; node: RunningNode }>('a chain booted without --account-key');
+const development = suite<NodeContext>('a chain booted without --account-key');
 
-development.before(async (ctx) => {
-  ctx.dir = mkdtempSync(join(tmpdir(), 'tsibase-development-chain-'));
-  const bundle = join(ctx.dir, 'test.bundle');
+runsNode(development, 'development-chain', async (dir) => {
+  const bundle = join(dir, 'test.bundle');
   writeFileSync(bundle, await testBundle([await runnerService()]));
-  ctx.node = await startNode(join(ctx.dir, 'node'), ['-p', 'prod', '--boot', bundle, '--block-interval', '200']);
-});
-
-development.after(async (ctx) => {
-  await ctx.node?.stop();
-  rmSync(ctx.dir, { recursive: true, force: true });
+  return startNode(join(dir, 'node'), ['-p', 'prod', '--boot', bundle, '--block-interval', '200']);
 });
 
 development('is a development chain: the log at every start and tsibase info say so, and an unsigned runAs takes over an account', async (ctx) => {

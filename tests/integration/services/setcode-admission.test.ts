@@ -2,8 +2,7 @@
 // admitted features is refused by setCode with admission's message, the account keeps its old
 // code and the chain keeps producing; a valid module still deploys; a genesis service whose
 // code would never run stops the boot with an error naming it.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as wat } from '@bytecodealliance/jco-transpile/wasm-tools';
 import { suite } from 'uvu';
@@ -13,6 +12,7 @@ import { deployActions } from '../../../runtime/cli/deploy-actions.js';
 import { rejectionMessage } from '../../lib/assert-error.js';
 import { startBootedNode } from '../../lib/booted-node.js';
 import { startNode, type RunningNode } from '../../lib/node-process.js';
+import { runsNode } from '../../lib/node-suite.js';
 import { testBundle } from '../../lib/test-bundle.js';
 
 interface Ctx { dir: string; node: RunningNode; client: ChainClient }
@@ -54,15 +54,10 @@ async function headBlock(client: ChainClient): Promise<number> {
   return head.header.blockNum;
 }
 
-test.before(async (ctx) => {
-  ctx.dir = mkdtempSync(join(tmpdir(), 'tsibase-setcode-'));
-  ctx.node = await startBootedNode(ctx.dir);
-  ctx.client = new ChainClient(ctx.node.api);
-});
-
-test.after(async (ctx) => {
-  await ctx.node?.stop();
-  rmSync(ctx.dir, { recursive: true, force: true });
+runsNode(test, 'setcode', async (dir, ctx) => {
+  const node = await startBootedNode(dir);
+  ctx.client = new ChainClient(node.api);
+  return node;
 });
 
 test('a valid module deploys; inadmissible ones are refused with the admission message and change nothing', async ({ client }) => {
