@@ -9,8 +9,7 @@ import { JointConsensus, TransactionInfo, type StatusRow } from '../../host-api/
 import { sha256 } from '../crypto/sha256.js';
 import { counterIndexOf, readCounter } from '../db/event-counters.js';
 import type { Store } from '../db/store.js';
-import type { Engine } from '../wasm/engine.js';
-import { ExecutionContext } from '../wasm/execution-context.js';
+import type { Executor } from '../wasm/executor.js';
 import { writeBlock } from './block-log.js';
 import type { Signer } from '../keys/signer.js';
 import { signBlock } from './block-signing.js';
@@ -55,7 +54,7 @@ export class BlockBuilder {
 
   constructor(
     private readonly store: Store,
-    private readonly engine: Engine,
+    private readonly executor: Executor,
     private readonly processor: TransactionProcessor,
     producer: bigint,
     time: bigint,
@@ -91,14 +90,8 @@ export class BlockBuilder {
   /** Runs the start-of-block hook; a failure aborts the block (the caller discards its state). */
   start(): void {
     if (this.header.blockNum <= 2) return;
-    const ctx = new ExecutionContext({ mode: 'transaction', store: this.store, engine: this.engine });
-    try {
-      ctx.runAction({ sender: 0n, service: TRANSACT, method: START_BLOCK, rawData: NO_ARGUMENTS });
-    } catch (err) {
-      throw new ChainError('BLOCK_FAILED', `startBlock of block ${this.header.blockNum} failed: ${(err as Error).message}`);
-    } finally {
-      ctx.dispose();
-    }
+    const { error } = this.executor.run({ mode: 'transaction', target: { action: { sender: 0n, service: TRANSACT, method: START_BLOCK, rawData: NO_ARGUMENTS } } });
+    if (error) throw new ChainError('BLOCK_FAILED', `startBlock of block ${this.header.blockNum} failed: ${error.message}`);
   }
 
   /** Applies a transaction whose proofs verified; it joins the block when it succeeds. */

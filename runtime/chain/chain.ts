@@ -7,8 +7,8 @@ import { NotifyRow, TransactionCallbackArgs, type StatusRow } from '../../host-a
 import type { Store } from '../db/store.js';
 import type { Signer } from '../keys/signer.js';
 import type { Engine } from '../wasm/engine.js';
+import { Executor } from '../wasm/executor.js';
 import type { SocketRegistry } from '../wasm/linker.js';
-import { ExecutionContext } from '../wasm/execution-context.js';
 import { BlockBuilder } from './block-builder.js';
 import { isEmptyClaim, type BlockSigners } from './block-signing.js';
 import { bootBlock, splitBootList } from './boot.js';
@@ -65,6 +65,8 @@ interface FinalWaiter {
  */
 export class Chain {
   readonly processor: TransactionProcessor;
+  /** Runs service code for this chain's store. */
+  readonly executor: Executor;
   private readonly intervalUs: bigint;
   private readonly now: () => number;
   private producerName: string;
@@ -79,7 +81,8 @@ export class Chain {
   private pending = 0;
 
   constructor(readonly store: Store, readonly engine: Engine, private readonly options: ChainOptions = {}) {
-    this.processor = new TransactionProcessor(store, engine);
+    this.executor = new Executor(store, engine);
+    this.processor = new TransactionProcessor(store, this.executor);
     this.intervalUs = BigInt(options.blockIntervalMs ?? 1000) * 1000n;
     this.now = options.now ?? Date.now;
     this.producerName = options.producer ?? '';
@@ -106,7 +109,7 @@ export class Chain {
     if (!this.producerName) throw new ChainError('CHAIN_NO_PRODUCER', 'no producer name set');
     if (this.hasChain) throw new ChainError('CHAIN_ALREADY_BOOTED', 'chain is already booted');
     const transactions = splitBootList(body);
-    const builder = new BlockBuilder(this.store, this.engine, this.processor, this.producerAccount, this.slotTime());
+    const builder = new BlockBuilder(this.store, this.executor, this.processor, this.producerAccount, this.slotTime());
     let trace: TransactionTrace;
     try {
       trace = bootBlock(builder, this.store, this.engine, transactions);
@@ -164,7 +167,7 @@ export class Chain {
 
   /** Checks a login transaction against the current state (docs/chain.md §7); returns the user. */
   login(signed: SignedTransaction, rootHost: string): Promise<string> {
-    return checkLogin(this.store, this.engine, this.processor, signed, rootHost, Math.floor(this.now() / 1000));
+    return checkLogin(this.executor, this.processor, signed, rootHost, Math.floor(this.now() / 1000));
   }
 
   /** The account this node produces as ('' = none). */
@@ -237,7 +240,7 @@ export class Chain {
     if (this.open) return this.open;
     if (!this.producerName) throw new ChainError('CHAIN_NO_PRODUCER', 'this node does not produce blocks (no producer name set)');
     const status = this.status;
-    const builder = new BlockBuilder(this.store, this.engine, this.processor, this.producerAccount, this.slotTime(status), this.blockSigner(status));
+    const builder = new BlockBuilder(this.store, this.executor, this.processor, this.producerAccount, this.slotTime(status), this.blockSigner(status));
     try {
       builder.start();
     } catch (err) {
@@ -294,15 +297,9 @@ export class Chain {
     const rawData = args();
     for (const action of NotifyRow.unpack(row).actions) {
       const sockets = this.options.sockets?.forContext();
-      const ctx = new ExecutionContext({ mode: 'callback', store: this.store, engine: this.engine, sockets });
-      try {
-        ctx.runAction({ ...action, rawData });
-      } catch (err) {
-        this.options.onCallbackError?.(err as Error);
-      } finally {
-        ctx.dispose();
-        sockets?.end();
-      }
+      const { error } = this.executor.run({ mode: 'callback', target: { action: { ...action, rawData } }, sockets });
+      sockets?.end();
+      if (error) this.options.onCallbackError?.(error);
     }
   }
 }

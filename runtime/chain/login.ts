@@ -4,9 +4,7 @@ import { accountNameFromNumber, methodNumberFromName } from '../../host-api/name
 import { DO_NOT_BROADCAST } from '../../host-api/chain/index.js';
 import { Transaction, type SignedTransaction } from '../../host-api/types/index.js';
 import { CheckAuthArgs, LoginData } from '../../host-api/types/native.js';
-import type { Store } from '../db/store.js';
-import type { Engine } from '../wasm/engine.js';
-import { ExecutionContext } from '../wasm/execution-context.js';
+import type { Executor } from '../wasm/executor.js';
 import { accountExists, authServiceOf } from './accounts-queries.js';
 import { decodeSigned, type TransactionProcessor } from './transaction-processor.js';
 
@@ -48,7 +46,7 @@ function unpackTransaction(signed: SignedTransaction): Transaction {
  * user's auth service approving its claims. It is never executed. Returns the user's name.
  */
 export async function checkLogin(
-  store: Store, engine: Engine, processor: TransactionProcessor, signed: SignedTransaction, rootHost: string, nowSeconds: number,
+  executor: Executor, processor: TransactionProcessor, signed: SignedTransaction, rootHost: string, nowSeconds: number,
 ): Promise<string> {
   const transaction = unpackTransaction(signed);
   const [action, ...more] = transaction.actions;
@@ -74,23 +72,19 @@ export async function checkLogin(
   }
 
   const user = action.sender;
-  // Read-only: the checks run in an RPC context, so nothing they do can change state.
-  const ctx = new ExecutionContext({ mode: 'rpc', store, engine });
-  try {
-    if (!accountExists(ctx, user)) throw new LoginError('LOGIN_NO_ACCOUNT', 'Account not found', 404);
-    const authService = authServiceOf(ctx, user);
-    try {
-      ctx.runAction({
-        sender: 0n, service: authService, method: CHECK_AUTH_SYS, rawData: CheckAuthArgs.pack({
+  // Read-only: the checks are RPC queries, so nothing they do can change state.
+  if (!accountExists(executor, user)) throw new LoginError('LOGIN_NO_ACCOUNT', 'Account not found', 404);
+  const { error } = executor.run({
+    mode: 'rpc',
+    target: {
+      action: {
+        sender: 0n, service: authServiceOf(executor, user), method: CHECK_AUTH_SYS, rawData: CheckAuthArgs.pack({
           flags: LOGIN_AUTH_FLAGS, requester: 0n, sender: user, action: { service: 0n, method: 0n }, allowedActions: [], claims: transaction.claims,
         }),
-      });
-    } catch (err) {
-      if (err instanceof TsibaseError) throw invalid('Login failed');
-      throw err;
-    }
-  } finally {
-    ctx.dispose();
-  }
+      },
+    },
+  });
+  if (error instanceof TsibaseError) throw invalid('Login failed');
+  if (error) throw error;
   return accountNameFromNumber(user);
 }

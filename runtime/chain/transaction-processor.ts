@@ -1,15 +1,13 @@
-import { bytesToHex } from '../../host-api/encoding/hex.js';
 import { FracpackError } from '../../host-api/fracpack/index.js';
 import { accountNumberFromName, methodNumberFromName } from '../../host-api/names/index.js';
 import {
-  SignedTransaction, Transaction, type ActionTrace, type TransactionTrace,
+  SignedTransaction, Transaction, type TransactionTrace,
 } from '../../host-api/types/index.js';
 import { ProcessTransactionArgs, VerifyArgs } from '../../host-api/types/native.js';
 import { sha256 } from '../crypto/sha256.js';
-import { SignatureVerdicts } from '../crypto/signature-verdicts.js';
+import { withVerdicts } from '../crypto/signature-verdicts.js';
 import type { Store } from '../db/store.js';
-import type { Engine } from '../wasm/engine.js';
-import { ExecutionContext } from '../wasm/execution-context.js';
+import type { Executor } from '../wasm/executor.js';
 import { ChainError } from './errors.js';
 
 export const TRANSACT = accountNumberFromName('transact');
@@ -58,35 +56,27 @@ export function decodeTransaction(packed: Uint8Array): DecodedTransaction {
  * trace in state.
  */
 export class TransactionProcessor {
-  constructor(private readonly store: Store, private readonly engine: Engine) {}
+  constructor(private readonly store: Store, private readonly executor: Executor) {}
 
   /**
    * Checks every proof with its claim's verify service; throws TRANSACTION_PROOFS. The signature
-   * checks a verify service is expected to make (claim data as the key, the proof as the
-   * signature, over the transaction id) run first on the signature worker, so the verify services
-   * find their verdicts instead of computing them on the chain thread.
+   * check each verify service is expected to make (claim data as the key, the proof as the
+   * signature, over the transaction id) runs first on the signature worker; its verify context
+   * gets the verdict as input instead of computing it on the chain thread.
    */
   async verifyProofs(trx: DecodedTransaction): Promise<void> {
     if (trx.proofs.length !== trx.claims.length) throw new ChainError('TRANSACTION_PROOFS', 'proofs and claims must have same size');
     if (trx.claims.length === 0) return;
-    const signatureVerdicts = await SignatureVerdicts.compute(trx.claims.map((claim, i) => ({
+    const expected = await withVerdicts(trx.claims.map((claim, i) => ({
       key: claim.rawData, digest: trx.id, signedData: trx.transaction, signature: trx.proofs[i]!,
     })));
-    const signedData = new Map([[bytesToHex(trx.id), trx.transaction]]);
     trx.claims.forEach((claim, i) => {
-      const ctx = new ExecutionContext({ mode: 'verify', store: this.store, engine: this.engine, signedData, signatureVerdicts });
-      try {
-        ctx.runAction({
-          sender: 0n,
-          service: claim.service,
-          method: VERIFY_SYS,
-          rawData: VerifyArgs.pack({ transactionHash: trx.id, claim, proof: trx.proofs[i]! }),
-        });
-      } catch (err) {
-        throw new ChainError('TRANSACTION_PROOFS', (err as Error).message);
-      } finally {
-        ctx.dispose();
-      }
+      const { error } = this.executor.run({
+        mode: 'verify',
+        target: { action: { sender: 0n, service: claim.service, method: VERIFY_SYS, rawData: VerifyArgs.pack({ transactionHash: trx.id, claim, proof: trx.proofs[i]! }) } },
+        expectedSignature: expected[i],
+      });
+      if (error) throw new ChainError('TRANSACTION_PROOFS', error.message);
     });
   }
 
@@ -95,18 +85,13 @@ export class TransactionProcessor {
    * failure rolls them back. The trace tells which (its `error`).
    */
   apply(trx: DecodedTransaction): TransactionTrace {
-    const ctx = new ExecutionContext({ mode: 'transaction', store: this.store, engine: this.engine });
     const checkpoint = this.store.checkpoint();
-    let error: string | null = null;
-    try {
-      ctx.runExport(TRANSACT, 'processTransaction', ProcessTransactionArgs.pack({ transaction: trx.transaction, id: trx.id, speculative: false }));
-    } catch (err) {
-      error = (err as Error).message;
-    } finally {
-      ctx.dispose();
-    }
+    const { trace, error } = this.executor.run({
+      mode: 'transaction',
+      target: { service: TRANSACT, export: 'processTransaction', rawData: ProcessTransactionArgs.pack({ transaction: trx.transaction, id: trx.id, speculative: false }) },
+    });
     if (error !== null) this.store.rollback(checkpoint);
     else this.store.release(checkpoint);
-    return { actionTraces: ctx.actionTraces as ActionTrace[], error };
+    return { actionTraces: [trace], error: error?.message ?? null };
   }
 }

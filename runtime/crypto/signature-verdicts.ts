@@ -1,5 +1,4 @@
 import { equalBytes } from '../../host-api/encoding/bytes.js';
-import { toBinaryString } from '../db/binary-string.js';
 import type { SignatureCheck } from './signature-batch.js';
 import { signatureWorker } from './signature-worker.js';
 
@@ -10,23 +9,26 @@ export interface ExpectedCheck extends SignatureCheck {
 }
 
 /**
- * Verdicts of ECDSA checks computed ahead of a verify context on the signature worker, so the
- * chain thread does not spend its time on curve arithmetic. ECDSA verification is a pure
- * function, so a verdict found here is exactly what verifying in the import would return; a
- * check nobody predicted is simply not found and is verified in place.
+ * A verify context's input: the check its verify service is expected to make and the verdict,
+ * computed ahead on the signature worker so the chain thread does no curve arithmetic. ECDSA
+ * verification is a pure function, so the verdict is exactly what verifying in place returns.
  */
-export class SignatureVerdicts {
-  private constructor(private readonly verdicts: ReadonlyMap<string, { readonly check: ExpectedCheck; readonly valid: boolean }>) {}
+export interface ExpectedSignature {
+  readonly key: Uint8Array;
+  readonly digest: Uint8Array;
+  readonly signature: Uint8Array;
+  readonly valid: boolean;
+}
 
-  static async compute(checks: readonly ExpectedCheck[]): Promise<SignatureVerdicts> {
-    const verdicts = await Promise.all(checks.map(async (check) => ({ check, valid: await signatureWorker.verify(check) })));
-    return new SignatureVerdicts(new Map(verdicts.map((v) => [toBinaryString(v.check.signature), v])));
-  }
+/** The checks with their verdicts, in order. */
+export async function withVerdicts(checks: readonly ExpectedCheck[]): Promise<ExpectedSignature[]> {
+  return Promise.all(checks.map(async ({ key, digest, signature, ...check }) => ({
+    key, digest, signature, valid: await signatureWorker.verify({ key, signature, ...check }),
+  })));
+}
 
-  /** The verdict computed for exactly this key, digest and signature, or undefined. */
-  get(key: Uint8Array, digest: Uint8Array, signature: Uint8Array): boolean | undefined {
-    const found = this.verdicts.get(toBinaryString(signature));
-    if (!found || !equalBytes(found.check.key, key) || !equalBytes(found.check.digest, digest)) return undefined;
-    return found.valid;
-  }
+/** The verdict of `expected` when it is exactly the check of this key, digest and signature. */
+export function verdictFor(expected: ExpectedSignature | undefined, key: Uint8Array, digest: Uint8Array, signature: Uint8Array): boolean | undefined {
+  if (!expected || !equalBytes(expected.signature, signature) || !equalBytes(expected.key, key) || !equalBytes(expected.digest, digest)) return undefined;
+  return expected.valid;
 }

@@ -3,7 +3,6 @@ import type { HttpRequest } from '../../host-api/types/index.js';
 import { ServeArgs } from '../../host-api/types/native.js';
 import type { Chain } from '../chain/chain.js';
 import { serviceCodeOf } from '../wasm/service-code.js';
-import { ExecutionContext } from '../wasm/execution-context.js';
 import { hostName } from './host-resolution.js';
 import { CORS_B, methodNotAllowed } from './replies.js';
 import { sessionToken, withoutSession } from './session.js';
@@ -63,14 +62,12 @@ export function serveThroughHttpService(
   const request = serviceRequest(req, host);
   const socket = sockets.add(res);
   const view = sockets.forContext([socket]);
-  const ctx = new ExecutionContext({ mode: 'rpc', store: chain.store, engine: chain.engine, sockets: view });
-  try {
-    ctx.runExport(HTTP, 'serve', ServeArgs.pack({ socket, request, rootHost, user: user === undefined ? null : accountNumberFromName(user) }));
-  } catch (err) {
-    sockets.fail(socket, (err as Error).message);
-  } finally {
-    ctx.dispose();
-    view.end();
-    sockets.watch(socket);
-  }
+  const { error } = chain.executor.run({
+    mode: 'rpc',
+    target: { service: HTTP, export: 'serve', rawData: ServeArgs.pack({ socket, request, rootHost, user: user === undefined ? null : accountNumberFromName(user) }) },
+    sockets: view,
+  });
+  if (error) sockets.fail(socket, error.message);
+  view.end();
+  sockets.watch(socket);
 }

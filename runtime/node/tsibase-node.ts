@@ -222,7 +222,7 @@ export class TsibaseNode implements NodeControl {
   /** Says at every start that anyone may act as the system accounts of a development chain. */
   private reportDevelopmentChain(): void {
     if (!this.chain.hasChain) return;
-    const open = openSystemAccountsOf(this.store, this.chain.engine);
+    const open = openSystemAccountsOf(this.chain.executor);
     if (open.length === 0) return;
     this.logging.warning('chain', `this is a development chain (booted without --account-key): anyone may act as ${open.join(', ')}, and through them as any account`);
   }

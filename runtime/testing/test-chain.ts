@@ -10,7 +10,8 @@ import { LmdbStore } from '../db/lmdb-store.js';
 import type { Store } from '../db/store.js';
 import { admitModule, type ExecutionBudget } from '../wasm/admission/index.js';
 import { Engine } from '../wasm/engine.js';
-import { ExecutionContext } from '../wasm/execution-context.js';
+import type { ExpectedSignature } from '../wasm/execution-context.js';
+import { Executor, type ExecutionTarget } from '../wasm/executor.js';
 import { writeServiceCode } from '../wasm/service-code.js';
 import { consoleOf } from '../wasm/trace.js';
 
@@ -21,8 +22,8 @@ import { consoleOf } from '../wasm/trace.js';
 export interface RunOptions {
   mode?: Mode;
   budget?: ExecutionBudget;
-  /** VER mode: bytes whose SHA-256 a signature check may meet (see ExecutionContext). */
-  signedData?: ReadonlyMap<string, Uint8Array>;
+  /** VER mode: the signature check the verify service is expected to make, with its verdict. */
+  expectedSignature?: ExpectedSignature;
 }
 
 export interface EmittedEvent {
@@ -57,8 +58,11 @@ const MERKLE_COUNTER = counterIndexOf(DbId.merkleEvent);
 
 export class TestChain {
   readonly engine = new Engine();
+  private readonly executor: Executor;
 
-  private constructor(readonly store: Store, private readonly directory: string | undefined) {}
+  private constructor(readonly store: Store, private readonly directory: string | undefined) {
+    this.executor = new Executor(store, this.engine);
+  }
 
   /** A chain in a fresh temporary directory (removed by close), or in `directory` if given. */
   static open(directory?: string): TestChain {
@@ -85,7 +89,7 @@ export class TestChain {
    */
   run(input: ActionInput, options: RunOptions = {}): RunResult {
     const action = Action.unpack(Action.pack(input));
-    return this.execute(options, (ctx) => ctx.runAction(action));
+    return this.execute(options, { action });
   }
 
   /**
@@ -94,7 +98,7 @@ export class TestChain {
    */
   runExport(service: bigint | string, exportName: string, rawData: Uint8Array, options: RunOptions = {}): RunResult {
     const number = typeof service === 'string' ? accountNumberFromName(service) : service;
-    return this.execute(options, (ctx) => ctx.runExport(number, exportName, rawData));
+    return this.execute(options, { service: number, export: exportName, rawData });
   }
 
   async close(): Promise<void> {
@@ -102,26 +106,16 @@ export class TestChain {
     if (this.directory) rmSync(this.directory, { recursive: true, force: true });
   }
 
-  private execute(options: RunOptions, body: (ctx: ExecutionContext) => Uint8Array): RunResult {
+  private execute(options: RunOptions, target: ExecutionTarget): RunResult {
     const mode = options.mode ?? 'transaction';
-    const ctx = new ExecutionContext({ mode, store: this.store, engine: this.engine, budget: options.budget, signedData: options.signedData });
     const before = this.eventCounters();
     const checkpoint = this.store.checkpoint();
-    let retval: Uint8Array = new Uint8Array(0);
-    let failure: (Error & { code?: string }) | undefined;
-    try {
-      retval = body(ctx);
-    } catch (err) {
-      failure = err as Error & { code?: string };
-    } finally {
-      ctx.dispose();
-    }
-    const events = failure ? [] : this.eventsSince(before);
-    if (failure || mode === 'speculative') this.store.rollback(checkpoint);
+    const { retval, trace, error, fuelUsed } = this.executor.run({ mode, target, budget: options.budget, expectedSignature: options.expectedSignature });
+    const events = error ? [] : this.eventsSince(before);
+    if (error || mode === 'speculative') this.store.rollback(checkpoint);
     else this.store.release(checkpoint);
     this.store.commit();
-    const trace = ctx.actionTraces[0]!;
-    return { retval, trace, console: consoleOf(trace), error: failure?.message, errorCode: failure?.code, events, fuelUsed: ctx.fuelUsed };
+    return { retval, trace, console: consoleOf(trace), error: error?.message, errorCode: error?.code, events, fuelUsed };
   }
 
   private eventCounters(): Counters {

@@ -3,7 +3,7 @@ import { accountNameFromNumber } from '../../host-api/names/index.js';
 import { FracpackError } from '../../host-api/fracpack/index.js';
 import { Action, type ActionTrace } from '../../host-api/types/index.js';
 import { TsibaseError } from '../../host-api/errors.js';
-import type { SignatureVerdicts } from '../crypto/signature-verdicts.js';
+import type { ExpectedSignature } from '../crypto/signature-verdicts.js';
 import type { Store } from '../db/store.js';
 import { TemporaryDb } from '../db/temporary-db.js';
 import { ExecutionMeter, type ExecutionBudget } from './admission/index.js';
@@ -15,9 +15,9 @@ import { serviceCodeOf } from './service-code.js';
 import { ServiceInstance } from './service-instance.js';
 import { appendAction, newActionTrace } from './trace.js';
 
+export type { ExpectedSignature } from '../crypto/signature-verdicts.js';
+
 const EMPTY = new Uint8Array(0);
-/** The signed data of a context given none: shared, so it must never be written to. */
-const NO_SIGNED_DATA: ReadonlyMap<string, Uint8Array> = Object.freeze(new Map<string, Uint8Array>());
 
 /** Fuel of one context when the caller sets none: ample for real work, short for a runaway loop. */
 export const DEFAULT_FUEL = 500_000_000n;
@@ -29,10 +29,8 @@ export interface ContextOptions {
   readonly budget?: ExecutionBudget;
   /** Connections a privileged service may write to in subjective modes. */
   readonly sockets?: SocketHost;
-  /** VER mode: signed bytes by the hex of their SHA-256, so signature checks can use node:crypto. */
-  readonly signedData?: ReadonlyMap<string, Uint8Array>;
-  /** VER mode: verdicts of the signature checks computed ahead, off the chain thread. */
-  readonly signatureVerdicts?: SignatureVerdicts;
+  /** VER mode: the signature check the verify service is expected to make, with its verdict. */
+  readonly expectedSignature?: ExpectedSignature;
 }
 
 /** One action running in a service instance: the stack entry of host-abi §6. */
@@ -55,8 +53,7 @@ export class ExecutionContext {
   readonly store: Store;
   readonly meter: ExecutionMeter;
   readonly sockets: SocketHost | undefined;
-  readonly signedData: ReadonlyMap<string, Uint8Array>;
-  readonly signatureVerdicts: SignatureVerdicts | undefined;
+  readonly expectedSignature: ExpectedSignature | undefined;
   /** Top-level action traces, in order. */
   readonly actionTraces: ActionTrace[] = [];
   /** Checkpoints of the open subjective views, innermost last. */
@@ -85,8 +82,7 @@ export class ExecutionContext {
     this.store = options.store;
     this.engine = options.engine;
     this.sockets = options.sockets;
-    this.signedData = options.signedData ?? NO_SIGNED_DATA;
-    this.signatureVerdicts = options.signatureVerdicts;
+    this.expectedSignature = options.expectedSignature;
     this.meter = new ExecutionMeter(options.budget ?? { fuel: DEFAULT_FUEL }, this.engine.meterGlobals);
     this.fuelLeft = this.meter.budget.fuel;
     this.startedAt = isSubjectiveMode(this.mode) ? process.hrtime.bigint() : undefined;

@@ -33,8 +33,8 @@ export async function bootCommand(argv: string[]): Promise<number> {
   const args = parseArgs(argv, [{ name: 'api', short: 'a' }, { name: 'producer', short: 'p' }, ...BOOT_KEY_OPTIONS]);
   if (args.positional.length > 1) throw new UsageError(`unexpected argument '${args.positional[1]}'\n\n${BOOT_USAGE}`);
   const api = option(args, 'api') ?? DEFAULT_API;
+  const { accountKey, blockKey } = bootKeys(args); // key mistakes are reported before the bundle is read
   const bundle = unpackBundle(readFileSync(args.positional[0] ?? DEFAULT_BUNDLE));
-  const { accountKey, blockKey } = bootKeys(args);
   const boot = bootTransactions(bundle, { producer: option(args, 'producer') ?? 'prod', accountKey, blockKey: blockKey?.publicKey });
   if (blockKey?.pair) await storeBlockKey(api, blockKey.pair);
 

@@ -1,9 +1,11 @@
-import { bytesToHex } from '../../../host-api/encoding/hex.js';
 import { verifyDigest } from '../../crypto/ecdsa.js';
+import { verdictFor } from '../../crypto/signature-verdicts.js';
 import { HostError } from '../errors.js';
 import type { HostBinding, ImportGroup } from '../linker.js';
 
-// The tsibase extension import for verify services: ECDSA over a 32-byte SHA-256 digest.
+// The tsibase extension import for verify services: ECDSA over a 32-byte SHA-256 digest. The
+// check the context was given with its verdict is answered from that verdict; any other check is
+// verified here (same answer, on the chain thread).
 export function cryptoImports(host: HostBinding): ImportGroup {
   return {
     ecdsaVerify(keyPtr: number, keyLen: number, digestPtr: number, digestLen: number, sigPtr: number, sigLen: number): number {
@@ -14,7 +16,7 @@ export function cryptoImports(host: HostBinding): ImportGroup {
       if (digest.length !== 32) throw new HostError('HOST_BAD_ARGUMENT', `ecdsaVerify: the digest must be 32 bytes, got ${digest.length}`);
       const key = inst.view(keyPtr, keyLen, 'ecdsaVerify key');
       const signature = inst.view(sigPtr, sigLen, 'ecdsaVerify signature');
-      const valid = ctx.signatureVerdicts?.get(key, digest, signature) ?? verifyDigest(key, digest, signature, ctx.signedData.get(bytesToHex(digest)));
+      const valid = verdictFor(ctx.expectedSignature, key, digest, signature) ?? verifyDigest(key, digest, signature);
       return valid ? 1 : 0;
     },
   };

@@ -5,6 +5,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { DbId } from '../../../../host-api/abi/databases.js';
 import { accountNumberFromName, bytesToHex } from '../../../../host-api/index.js';
+import { withVerdicts, type ExpectedSignature } from '../../../../runtime/crypto/signature-verdicts.js';
 import { TestChain } from '../../../../runtime/testing/test-chain.js';
 import { Probe, accountPrefix, concat, field, lookup, probeWasm, u32, u64 } from '../../../lib/probe.js';
 
@@ -116,18 +117,22 @@ function signed(curve: 'prime256v1' | 'secp256k1', message: Uint8Array) {
 }
 
 for (const curve of ['prime256v1', 'secp256k1'] as const) {
-  test(`verify mode: ecdsaVerify checks ${curve} signatures, with and without the signed bytes`, ({ chain }) => {
+  test(`verify mode: ecdsaVerify checks ${curve} signatures, in place or from the verdict the context was given`, async ({ chain }) => {
     const message = new TextEncoder().encode(`signed by ${curve}`);
     const { key, signature, digest } = signed(curve, message);
-    const verify = (sig: Uint8Array, signedData?: Uint8Array) =>
-      chain.run({ sender: 0n, service: 'verifier', method: Probe.ecdsaVerify, rawData: concat(field(key), field(digest), field(sig)) },
-        { mode: 'verify', signedData: signedData ? new Map([[bytesToHex(digest), signedData]]) : undefined }).retval[0];
-    assert.is(verify(signature), 1, 'digest path');
-    assert.is(verify(signature, message), 1, 'node:crypto path');
     const forged = signature.slice();
     forged[10] ^= 1;
+    const [good, bad] = await withVerdicts([signature, forged].map((sig) => ({ key, digest, signedData: message, signature: sig })));
+    const verify = (sig: Uint8Array, expectedSignature?: ExpectedSignature) =>
+      chain.run({ sender: 0n, service: 'verifier', method: Probe.ecdsaVerify, rawData: concat(field(key), field(digest), field(sig)) },
+        { mode: 'verify', expectedSignature }).retval[0];
+    assert.is(verify(signature), 1, 'verified in place');
+    assert.is(verify(signature, good), 1, 'from the verdict');
     assert.is(verify(forged), 0);
-    assert.is(verify(forged, message), 0);
+    assert.is(verify(forged, bad), 0);
+    // A verdict answers only its own check: the other signature is verified in place.
+    assert.is(verify(forged, good), 0);
+    assert.is(verify(signature, bad), 1);
   });
 }
 

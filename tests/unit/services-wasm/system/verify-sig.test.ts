@@ -3,7 +3,8 @@
 import { createHash } from 'node:crypto';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { bytesToHex, generateKeyPair, signDigest, type KeyCurve, type KeyPair } from '../../../../host-api/index.js';
+import { generateKeyPair, signDigest, type KeyCurve, type KeyPair } from '../../../../host-api/index.js';
+import { withVerdicts, type ExpectedSignature } from '../../../../runtime/crypto/signature-verdicts.js';
 import { TestChain } from '../../../../runtime/testing/test-chain.js';
 import { loadServices, type SystemService } from './system-services.js';
 
@@ -30,19 +31,23 @@ function compressedKey(pair: KeyPair): Uint8Array {
   return Uint8Array.from([...Buffer.from(prefix, 'hex'), 2 + (point[64]! & 1), ...point.subarray(1, 33)]);
 }
 
-/** verifySys as the node runs it: sender 0, verify mode; `signed` offers the node's fast path. */
-function verify(key: Uint8Array, hash: Uint8Array, proof: Uint8Array, signed = false) {
-  const signedData = signed ? new Map([[bytesToHex(hash), transaction]]) : undefined;
-  return verifySig.run(chain, 0n, 'verifySys', { transactionHash: hash, claim: { service: 'verify-sig', rawData: key }, proof }, { mode: 'verify', signedData });
+/** verifySys as the node runs it: sender 0, verify mode; `expected` is the verdict the node computed ahead. */
+function verify(key: Uint8Array, hash: Uint8Array, proof: Uint8Array, expected?: ExpectedSignature) {
+  return verifySig.run(chain, 0n, 'verifySys', { transactionHash: hash, claim: { service: 'verify-sig', rawData: key }, proof }, { mode: 'verify', expectedSignature: expected });
+}
+
+/** The verdict the node would give verify-sig for this check, computed on the signature worker. */
+async function verdict(key: Uint8Array, hash: Uint8Array, proof: Uint8Array): Promise<ExpectedSignature> {
+  return (await withVerdicts([{ key, digest: hash, signedData: transaction, signature: proof }]))[0]!;
 }
 
 for (const curve of ['P-256', 'secp256k1'] as KeyCurve[]) {
-  test(`${curve}: a signature over the transaction id verifies, with the key compressed or not`, () => {
+  test(`${curve}: a signature over the transaction id verifies, with the key compressed or not`, async () => {
     const pair = generateKeyPair(curve);
     const proof = signDigest(pair, transactionHash);
-    for (const signed of [false, true]) {
-      assert.is(verify(pair.publicKey, transactionHash, proof, signed).error, undefined);
-      assert.is(verify(compressedKey(pair), transactionHash, proof, signed).error, undefined);
+    for (const key of [pair.publicKey, compressedKey(pair)]) {
+      assert.is(verify(key, transactionHash, proof).error, undefined);
+      assert.is(verify(key, transactionHash, proof, await verdict(key, transactionHash, proof)).error, undefined);
     }
   });
 
