@@ -9,6 +9,7 @@ import { Action } from '../../host-api/types/index.js';
 import { LmdbStore } from '../../runtime/db/lmdb-store.js';
 import { Engine } from '../../runtime/wasm/engine.js';
 import { ExecutionContext } from '../../runtime/wasm/execution-context.js';
+import { Executor } from '../../runtime/wasm/executor.js';
 import { writeServiceCode } from '../../runtime/wasm/service-code.js';
 import { compileStandalone } from '../../tests/lib/asc.js';
 import { formatRate } from '../lib/measure.js';
@@ -33,22 +34,18 @@ function transfer(i: number): Action {
 function transactionsPerSecond(metering: boolean, pooling: boolean): { tps: number; count: number } {
   const dir = mkdtempSync(join(tmpdir(), 'tsibase-bench-host-'));
   const store = LmdbStore.open(dir);
-  const engine = new Engine({ metering, pooling });
+  const executor = new Executor(store, new Engine({ metering, pooling }));
   writeServiceCode(store, TOKENS, code, 0n);
   store.commit();
   const actions = Array.from({ length: 4096 }, (_, i) => transfer(i));
   const runOne = (i: number): void => {
-    const ctx = new ExecutionContext({ mode: 'transaction', store, engine });
     const cp = store.checkpoint();
-    try {
-      ctx.runAction(actions[i & 4095]!);
-      store.release(cp);
-    } catch (err) {
+    const { error } = executor.run({ mode: 'transaction', target: { action: actions[i & 4095]! } });
+    if (error) {
       store.rollback(cp);
-      throw err;
-    } finally {
-      ctx.dispose();
+      throw error;
     }
+    store.release(cp);
     if ((i + 1) % BLOCK === 0) store.commit();
   };
   for (let i = 0; i < 2000; i++) runOne(i); // warm-up
@@ -63,6 +60,10 @@ function transactionsPerSecond(metering: boolean, pooling: boolean): { tps: numb
 
 function instantiationsPerSecond(): number {
   const engine = new Engine();
+  const dir = mkdtempSync(join(tmpdir(), 'tsibase-bench-host-'));
+  const store = LmdbStore.open(dir);
+  // The state the instances' imports would act on; the transfer service's start code calls none.
+  const state = new ExecutionContext({ mode: 'rpc', store, engine });
   const hash = new Uint8Array(32);
   // Instantiation runs the module's start code, which is metered: give it fuel.
   engine.meterGlobals.fuel.value = 1n << 60n;
@@ -70,10 +71,12 @@ function instantiationsPerSecond(): number {
   let n = 0;
   const start = performance.now();
   while (performance.now() - start < 1000) {
-    engine.instantiate(hash, () => code);
+    engine.instantiate(hash, () => code, state);
     n++;
   }
-  return n / ((performance.now() - start) / 1000);
+  const rate = n / ((performance.now() - start) / 1000);
+  void store.close().then(() => rmSync(dir, { recursive: true, force: true }));
+  return rate;
 }
 
 console.log(`bench/host (node ${process.version}); transfer service ${code.length} bytes, ${SECONDS} s per round, commit every ${BLOCK}`);

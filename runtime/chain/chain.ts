@@ -8,7 +8,7 @@ import type { Store } from '../db/store.js';
 import type { Signer } from '../keys/signer.js';
 import type { Engine } from '../wasm/engine.js';
 import { Executor } from '../wasm/executor.js';
-import type { SocketRegistry } from '../wasm/linker.js';
+import type { SocketRegistry } from '../wasm/host-state.js';
 import { BlockBuilder } from './block-builder.js';
 import { isEmptyClaim, type BlockSigners } from './block-signing.js';
 import { bootBlock, splitBootList } from './boot.js';

@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { FracpackError } from '../../host-api/fracpack/index.js';
 import { HttpReply } from '../../host-api/types/index.js';
-import type { ContextSocketHost, SocketRegistry } from '../wasm/linker.js';
+import type { ContextSocketHost, SocketRegistry } from '../wasm/host-state.js';
 import { escapeHtml, reply, text } from './replies.js';
 import type { WireResponse } from './wire/index.js';
 

@@ -4,9 +4,8 @@ import {
   type AdmissionOptions, type MeterGlobals,
 } from './admission/index.js';
 import { WebAssemblyJs, type WasmInstanceObject, type WasmModuleObject } from './admission/webassembly-api.js';
-import { HostError } from './errors.js';
-import type { ExecutionContext } from './execution-context.js';
-import { linkHostImports, type HostBinding } from './linker.js';
+import { Caller, type HostState } from './host-state.js';
+import { linkHostImports } from './linker.js';
 import { InstancePool } from './instance-pool.js';
 import { ModuleCache } from './module-cache.js';
 
@@ -32,71 +31,59 @@ interface CompiledCode {
   readonly binaryBytes: number;
 }
 
+/** An instance in its fresh state, the Caller its imports act through, and where it goes back. */
+export interface Instantiated {
+  readonly instance: WasmInstanceObject;
+  readonly caller: Caller;
+  /** Takes the instance back once its context has ended (undefined: not reusable). */
+  readonly pool: InstancePool | undefined;
+}
+
 /**
- * Compiles service code once per code hash (admission, then V8) and instantiates it against one
- * import object: host functions that act on the running context, and one pair of meter globals
- * that the running context loads with its budget. Contexts run one at a time; a context started
- * from inside another (nested) restores the outer one's counters when it ends.
+ * Compiles service code once per code hash (admission, then V8) and instantiates it: each
+ * instance gets its own host imports, acting on the state its Caller is attached to, and the one
+ * pair of meter globals that the running context loads with its budget. The engine knows nothing
+ * of execution contexts.
  */
-export class Engine implements HostBinding {
+export class Engine {
   readonly meterGlobals: MeterGlobals = createMeterGlobals();
   private readonly cache: ModuleCache<CompiledCode>;
   private readonly admission: AdmissionOptions;
   private readonly metering: boolean;
   private readonly pooling: boolean;
-  private readonly imports: Record<string, Record<string, unknown>>;
-  private readonly running: ExecutionContext[] = [];
+  private readonly meterImports: Record<string, Record<string, unknown>>;
+  /** The Caller of every instance the engine made, kept with it through the pool. */
+  private readonly callers = new WeakMap<WasmInstanceObject, Caller>();
 
   constructor(options: EngineOptions = {}) {
     this.cache = new ModuleCache(options.cacheCapacity);
     this.admission = options.admission ?? {};
     this.metering = options.metering ?? true;
     this.pooling = options.pooling ?? true;
-    this.imports = { env: linkHostImports(this), ...meterImportObject(this.meterGlobals) };
-  }
-
-  /** The context whose code is running now. */
-  get context(): ExecutionContext {
-    const ctx = this.running[this.running.length - 1];
-    if (!ctx) throw new HostError('HOST_BAD_ARGUMENT', 'a host import was called outside an execution context');
-    return ctx;
-  }
-
-  /** Runs `body` with `ctx` as the running context and its counters loaded. */
-  run<T>(ctx: ExecutionContext, body: () => T): T {
-    const { fuel, stack } = this.meterGlobals;
-    // Only a nested context has an outer one whose counters it must give back.
-    const outer = this.running.length > 0 ? { fuel: fuel.value, stack: stack.value } : undefined;
-    this.running.push(ctx);
-    ctx.loadCounters();
-    try {
-      return body();
-    } finally {
-      ctx.saveCounters();
-      this.running.pop();
-      if (outer) {
-        fuel.value = outer.fuel;
-        stack.value = outer.stack;
-      }
-    }
+    this.meterImports = meterImportObject(this.meterGlobals);
   }
 
   /**
-   * An instance in its initial state (new memory, globals at their initial values): an idle
-   * one reset, or a new one. Must run inside `run`: instantiation runs metered start code.
-   * The pool, if any, takes the instance back once its context has ended.
+   * An instance in its initial state (new memory, globals at their initial values), its Caller
+   * attached to `state`: an idle one reset, or a new one. Instantiation runs metered start code
+   * (which may call imports), so the state's counters must be loaded.
    */
-  instantiate(codeHash: Uint8Array, code: () => Uint8Array): { instance: WasmInstanceObject; pool: InstancePool | undefined } {
+  instantiate(codeHash: Uint8Array, code: () => Uint8Array, state: HostState): Instantiated {
     const { module, pool } = this.compiled(codeHash, code);
     const reused = pool?.take();
     if (reused) {
       this.meterGlobals.fuel.value -= reused.startFuel;
-      return { instance: reused.instance, pool };
+      const caller = this.callers.get(reused.instance)!;
+      caller.attach(state);
+      return { instance: reused.instance, caller, pool };
     }
+    const caller = new Caller();
+    caller.attach(state);
     const fuelBefore = this.meterGlobals.fuel.value;
-    const instance = new WebAssemblyJs.Instance(module, this.imports);
+    const instance = new WebAssemblyJs.Instance(module, { env: linkHostImports(caller), ...this.meterImports });
+    this.callers.set(instance, caller);
     pool?.adopt(instance, fuelBefore - this.meterGlobals.fuel.value);
-    return { instance, pool };
+    return { instance, caller, pool };
   }
 
   /**

@@ -9,8 +9,8 @@ import { TemporaryDb } from '../db/temporary-db.js';
 import { ExecutionMeter, type ExecutionBudget } from './admission/index.js';
 import type { Engine } from './engine.js';
 import { HostError } from './errors.js';
-import { sizeLimitsOf, type SizeLimits } from './host-imports/db-access.js';
-import type { SocketHost } from './linker.js';
+import { sizeLimitsOf } from './host-imports/db-access.js';
+import type { Caller, Frame, HostState, SizeLimits, SocketHost } from './host-state.js';
 import { serviceCodeOf } from './service-code.js';
 import { ServiceInstance } from './service-instance.js';
 import { appendAction, newActionTrace } from './trace.js';
@@ -33,22 +33,13 @@ export interface ContextOptions {
   readonly expectedSignature?: ExpectedSignature;
 }
 
-/** One action running in a service instance: the stack entry of host-abi §6. */
-export interface Frame {
-  readonly instance: ServiceInstance;
-  readonly packedAction: Uint8Array;
-  readonly trace: ActionTrace;
-  /** Subjective views open when the action started; views it opens are discarded when it returns. */
-  readonly subjectiveDepth: number;
-  retval: Uint8Array;
-}
-
 /**
  * One transaction, query, callback or signature check: its mode, its fuel and stack meter, the
- * service instances it has created (fresh memory each), the call stack and the trace. Imports
- * are bound once per context and act on the instance at the top of the stack.
+ * service instances it has created (fresh memory each), the call stack and the trace. It is the
+ * HostState its instances' imports act on (through their Callers), at the instance at the top of
+ * the stack. Made and disposed of by the Executor alone.
  */
-export class ExecutionContext {
+export class ExecutionContext implements HostState {
   readonly mode: Mode;
   readonly store: Store;
   readonly meter: ExecutionMeter;
@@ -58,8 +49,6 @@ export class ExecutionContext {
   readonly actionTraces: ActionTrace[] = [];
   /** Checkpoints of the open subjective views, innermost last. */
   readonly subjectiveViews: number[] = [];
-  /** CPU limit a privileged service asked for (setMaxTransactionTime), in nanoseconds. */
-  maxTransactionTime: bigint | undefined;
   /** Monotonic time (ns) when the context began; taken only where services may ask for CPU time. */
   readonly startedAt: bigint | undefined;
   /**
@@ -73,6 +62,8 @@ export class ExecutionContext {
   private temporaryDb: TemporaryDb | undefined;
   private readonly engine: Engine;
   private readonly instances = new Map<bigint, ServiceInstance>();
+  /** The Callers of the instances, detached when the context ends. */
+  private readonly callers: Caller[] = [];
   private readonly stack: Frame[] = [];
   /** The fuel left while the context is not running (the engine's counters hold it while it runs). */
   private fuelLeft: bigint;
@@ -94,15 +85,23 @@ export class ExecutionContext {
     return this.meter.budget.fuel - this.fuelLeft;
   }
 
-  /** Called by the engine as the context starts running: its budget goes into the counters. */
-  loadCounters(): void {
-    this.meter.fuel.value = this.fuelLeft;
-    this.meter.stack.value = this.meter.budget.stackBytes;
-  }
-
-  /** Called by the engine as the context stops running; the stack is unwound by then. */
-  saveCounters(): void {
-    this.fuelLeft = this.meter.fuel.value;
+  /**
+   * Runs `body` with the context's budget in the engine's meter counters; the counters' earlier
+   * values (an outer context's, when one is running) are given back afterwards.
+   */
+  private metered<T>(body: () => T): T {
+    const { fuel, stack } = this.meter;
+    const outerFuel = fuel.value;
+    const outerStack = stack.value;
+    fuel.value = this.fuelLeft;
+    stack.value = this.meter.budget.stackBytes;
+    try {
+      return body();
+    } finally {
+      this.fuelLeft = fuel.value;
+      fuel.value = outerFuel;
+      stack.value = outerStack;
+    }
   }
 
   /** Key and value size limits, read once per context: a change takes effect for the next one. */
@@ -141,8 +140,8 @@ export class ExecutionContext {
     });
   }
 
-  /** The `call` import: runs a packed Action for the current service (host-abi §6). */
-  callFromService(packed: Uint8Array): Uint8Array {
+  /** The `call` import: runs a packed Action for the current service (docs/host-abi.md §6). */
+  call(packed: Uint8Array): Uint8Array {
     const caller = this.frame;
     this.meter.reserveStack(Limits.callStackReserve);
     try {
@@ -170,14 +169,20 @@ export class ExecutionContext {
    */
   dispose(): void {
     this.closeViewsAbove(0);
+    for (const caller of this.callers) caller.detach();
     for (const instance of this.instances.values()) instance.pool?.give(instance.instance);
     this.instances.clear();
+    this.callers.length = 0;
+  }
+
+  admitCode(codeHash: Uint8Array, code: Uint8Array): void {
+    this.engine.admitCode(codeHash, code);
   }
 
   private runTopLevel(action: Action, packed: Uint8Array, invoke: (inst: ServiceInstance) => void): Uint8Array {
     const trace = newActionTrace(action);
     this.actionTraces.push(trace);
-    return this.engine.run(this, () => this.execute(action, packed, undefined, invoke, trace));
+    return this.metered(() => this.execute(action, packed, undefined, invoke, trace));
   }
 
   private invokeCalled(inst: ServiceInstance, action: Action): void {
@@ -243,7 +248,8 @@ export class ExecutionContext {
     if (this.mode === 'verify' && (code.flags & CodeFlags.isVerify) === 0n) {
       throw new HostError('HOST_ACCESS_DENIED', `service '${accountNameFromNumber(service)}' is not a verify service and cannot run in verify mode`);
     }
-    const { instance: wasm, pool } = this.engine.instantiate(code.codeHash, code.code);
+    const { instance: wasm, caller, pool } = this.engine.instantiate(code.codeHash, code.code, this);
+    this.callers.push(caller);
     const instance = new ServiceInstance(service, code.flags, wasm, pool);
     this.instances.set(service, instance);
     return instance;

@@ -4,7 +4,7 @@ import type { Store } from '../db/store.js';
 import type { ExecutionBudget } from './admission/index.js';
 import type { Engine } from './engine.js';
 import { ExecutionContext, type ExpectedSignature } from './execution-context.js';
-import type { SocketHost } from './linker.js';
+import type { SocketHost } from './host-state.js';
 import { newActionTrace } from './trace.js';
 
 /** What runs: an action (sent by the host as any sender), or a host-called export of a service. */

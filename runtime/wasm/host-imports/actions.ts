@@ -1,12 +1,13 @@
 import { ServiceAbort } from '../errors.js';
 import { HostError } from '../errors.js';
-import type { HostBinding, ImportGroup } from '../linker.js';
+import type { Caller } from '../host-state.js';
+import type { ImportGroup } from './import-group.js';
 import { appendConsole } from '../trace.js';
 
 const utf8 = new TextDecoder();
 
 // The current action, calls to other services, return values, console and abort (host-abi §3, §6).
-export function actionImports(host: HostBinding): ImportGroup {
+export function actionImports(host: Caller): ImportGroup {
   return {
     getCurrentAction(): number {
       const ctx = host.context;
@@ -20,7 +21,7 @@ export function actionImports(host: HostBinding): ImportGroup {
       if (flags !== undefined && flags !== 0n) {
         throw new HostError('HOST_BAD_ARGUMENT', `call: flags ${flags} (subjective calls from objective code) are not supported by this node`);
       }
-      const retval = ctx.callFromService(inst.copy(ptr, len, 'call'));
+      const retval = ctx.call(inst.copy(ptr, len, 'call'));
       inst.setResult(retval);
       return retval.length;
     },

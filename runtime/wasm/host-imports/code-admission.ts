@@ -3,7 +3,7 @@ import { NativeTable } from '../../../host-api/abi/keys.js';
 import { sha256 } from '../../crypto/sha256.js';
 import { AdmissionError } from '../admission/index.js';
 import { HostError, ServiceAbort } from '../errors.js';
-import type { HostBinding } from '../linker.js';
+import type { HostState } from '../host-state.js';
 import type { NativeWrite } from './native-rows.js';
 
 // Code is admitted when it is stored (setcode writing a `codeByHash` row), not when it is first
@@ -15,14 +15,14 @@ import type { NativeWrite } from './native-rows.js';
  * Admits the code of a new `codeByHash` row `service` writes; other native writes pass, and so
  * does a row already stored under that key (a reference count changing: the same code).
  */
-export function admitStoredCode(host: HostBinding, service: string, write: NativeWrite, isStored: () => boolean): void {
+export function admitStoredCode(ctx: HostState, service: string, write: NativeWrite, isStored: () => boolean): void {
   if (write.table !== NativeTable.codeByHash || isStored()) return;
   const { codeHash, code } = write.row as { codeHash: Uint8Array; code: Uint8Array };
   if (!equalBytes(sha256(code), codeHash)) {
     throw new HostError('HOST_BAD_ARGUMENT', 'kvPut: a codeByHash row\'s codeHash is not the SHA-256 of its code');
   }
   try {
-    host.admitCode(codeHash, code);
+    ctx.admitCode(codeHash, code);
   } catch (err) {
     if (err instanceof AdmissionError) throw new ServiceAbort(service, err.message);
     throw err;

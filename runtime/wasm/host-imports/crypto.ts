@@ -1,12 +1,13 @@
 import { verifyDigest } from '../../crypto/ecdsa.js';
 import { verdictFor } from '../../crypto/signature-verdicts.js';
 import { HostError } from '../errors.js';
-import type { HostBinding, ImportGroup } from '../linker.js';
+import type { Caller } from '../host-state.js';
+import type { ImportGroup } from './import-group.js';
 
 // The tsibase extension import for verify services: ECDSA over a 32-byte SHA-256 digest. The
 // check the context was given with its verdict is answered from that verdict; any other check is
 // verified here (same answer, on the chain thread).
-export function cryptoImports(host: HostBinding): ImportGroup {
+export function cryptoImports(host: Caller): ImportGroup {
   return {
     ecdsaVerify(keyPtr: number, keyLen: number, digestPtr: number, digestLen: number, sigPtr: number, sigLen: number): number {
       const ctx = host.context;

@@ -4,7 +4,7 @@ import { ConfigRow } from '../../../host-api/types/native.js';
 import { startsWithBytes } from '../../db/binary-string.js';
 import type { KvReader, KvWriter, Store } from '../../db/store.js';
 import { HostError } from '../errors.js';
-import type { ExecutionContext } from '../execution-context.js';
+import type { HostState, SizeLimits } from '../host-state.js';
 import { NativeRowCache } from '../native-row-cache.js';
 import type { ServiceInstance } from '../service-instance.js';
 
@@ -24,18 +24,18 @@ function startsWithOwner(key: Uint8Array, inst: ServiceInstance): boolean {
 }
 
 /** The reader/writer behind a database id: the context's temporary database or the store. */
-export function backingDb(ctx: ExecutionContext, db: number): KvReader & KvWriter {
+export function backingDb(ctx: HostState, db: number): KvReader & KvWriter {
   return db === DbId.temporary ? ctx.temporary : ctx.store;
 }
 
-function requireOpenView(ctx: ExecutionContext, what: string, db: number): void {
+function requireOpenView(ctx: HostState, what: string, db: number): void {
   if (db === DbId.subjective && ctx.subjectiveViews.length === 0) {
     throw denied(what, db, 'needs an open subjective view (checkoutSubjective)');
   }
 }
 
 /** Checks a read (kvGet, lookups); `matchLength` is given for ordered lookups. */
-export function checkRead(ctx: ExecutionContext, inst: ServiceInstance, what: string, db: number, key: Uint8Array, matchLength?: number): void {
+export function checkRead(ctx: HostState, inst: ServiceInstance, what: string, db: number, key: Uint8Array, matchLength?: number): void {
   const rule = dbAccess(ctx.mode, db).read;
   if (rule === 'none' || (rule === 'privileged' && !inst.isPrivileged)) {
     throw denied(what, db, `is not readable in ${ctx.mode} mode`);
@@ -53,7 +53,7 @@ export function checkRead(ctx: ExecutionContext, inst: ServiceInstance, what: st
 }
 
 /** Checks a kvMax prefix: on prefixed databases it must hold at least the owner account. */
-export function checkMaxPrefix(ctx: ExecutionContext, inst: ServiceInstance, db: number, prefix: Uint8Array): void {
+export function checkMaxPrefix(ctx: HostState, inst: ServiceInstance, db: number, prefix: Uint8Array): void {
   checkRead(ctx, inst, 'kvMax', db, prefix);
   if (isPrefixedDb(db) && prefix.length < PREFIX_BYTES) {
     throw denied('kvMax', db, `prefix must hold at least the ${PREFIX_BYTES}-byte owner account`);
@@ -61,7 +61,7 @@ export function checkMaxPrefix(ctx: ExecutionContext, inst: ServiceInstance, db:
 }
 
 /** Checks a write (kvPut, kvRemove). */
-export function checkWrite(ctx: ExecutionContext, inst: ServiceInstance, what: string, db: number, key: Uint8Array): void {
+export function checkWrite(ctx: HostState, inst: ServiceInstance, what: string, db: number, key: Uint8Array): void {
   const rule = dbAccess(ctx.mode, db).write;
   if (rule === 'none') throw denied(what, db, `is read-only or unavailable in ${ctx.mode} mode`);
   if ((rule === 'privileged' || rule === 'privileged-own') && !inst.isPrivileged) {
@@ -71,11 +71,6 @@ export function checkWrite(ctx: ExecutionContext, inst: ServiceInstance, what: s
     throw denied(what, db, `only allows writing keys that start with the service's own account ('${inst.name}')`);
   }
   requireOpenView(ctx, what, db);
-}
-
-export interface SizeLimits {
-  readonly maxKeySize: number;
-  readonly maxValueSize: number;
 }
 
 const sizeLimits = new NativeRowCache<null, SizeLimits>((store) => {

@@ -1,6 +1,7 @@
 import { dbAccess } from '../../../host-api/abi/databases.js';
 import { HostError } from '../errors.js';
-import type { HostBinding, ImportGroup } from '../linker.js';
+import type { Caller } from '../host-state.js';
+import type { ImportGroup } from './import-group.js';
 
 // Event databases (host-abi §9): append in transactions, read back by id in queries.
 
@@ -10,7 +11,7 @@ function eventService(value: Uint8Array): bigint | undefined {
   return new DataView(value.buffer, value.byteOffset + 2, 8).getBigUint64(0, true);
 }
 
-export function eventImports(host: HostBinding): ImportGroup {
+export function eventImports(host: Caller): ImportGroup {
   return {
     putSequential(db: number, ptr: number, len: number): bigint {
       const ctx = host.context;

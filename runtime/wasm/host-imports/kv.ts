@@ -1,6 +1,7 @@
 import { DbId } from '../../../host-api/abi/databases.js';
 import { HostError } from '../errors.js';
-import type { HostBinding, ImportGroup } from '../linker.js';
+import type { Caller } from '../host-state.js';
+import type { ImportGroup } from './import-group.js';
 import { backingDb, checkMaxPrefix, checkRead, checkWrite } from './db-access.js';
 import { admitStoredCode } from './code-admission.js';
 import { validateNativeWrite } from './native-rows.js';
@@ -8,7 +9,7 @@ import { validateNativeWrite } from './native-rows.js';
 // The key-value imports of host-abi §3. Results go to V (and K for the ordered lookups).
 
 /** kvGreaterEqual / kvLessThan: the same checks around the store's lookup of that name. */
-function orderedLookup(host: HostBinding, name: string, lookup: 'greaterEqual' | 'lessThan') {
+function orderedLookup(host: Caller, name: string, lookup: 'greaterEqual' | 'lessThan') {
   const keyWhat = `${name} key`;
   return (db: number, kptr: number, klen: number, match: number): number => {
     const ctx = host.context;
@@ -20,7 +21,7 @@ function orderedLookup(host: HostBinding, name: string, lookup: 'greaterEqual' |
   };
 }
 
-export function kvImports(host: HostBinding): ImportGroup {
+export function kvImports(host: Caller): ImportGroup {
   return {
     kvPut(db: number, kptr: number, klen: number, vptr: number, vlen: number): void {
       const ctx = host.context;
@@ -32,7 +33,7 @@ export function kvImports(host: HostBinding): ImportGroup {
       if (vlen >>> 0 > limits.maxValueSize) throw new HostError('HOST_BAD_ARGUMENT', `kvPut: value of ${vlen >>> 0} bytes exceeds the limit of ${limits.maxValueSize}`);
       const value = inst.view(vptr, vlen, 'kvPut value');
       const store = backingDb(ctx, db);
-      if (db === DbId.native) admitStoredCode(host, inst.name, validateNativeWrite(key, value), () => store.get(db, key) !== undefined);
+      if (db === DbId.native) admitStoredCode(ctx, inst.name, validateNativeWrite(key, value), () => store.get(db, key) !== undefined);
       store.put(db, key, value);
       inst.clearResult();
     },

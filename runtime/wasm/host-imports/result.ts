@@ -1,7 +1,8 @@
-import type { HostBinding, ImportGroup } from '../linker.js';
+import type { Caller } from '../host-state.js';
+import type { ImportGroup } from './import-group.js';
 
 // host-abi §2: data-returning imports leave their result in V (and K); the guest copies it out.
-export function resultImports(host: HostBinding): ImportGroup {
+export function resultImports(host: Caller): ImportGroup {
   return {
     getResult(dest: number, cap: number, offset: number): number {
       const ctx = host.context;

@@ -1,24 +1,25 @@
 import { Limits, isSubjectiveMode } from '../../../host-api/abi/databases.js';
 import { HostError } from '../errors.js';
-import type { ExecutionContext } from '../execution-context.js';
-import type { HostBinding, ImportGroup } from '../linker.js';
+import type { HostState } from '../host-state.js';
+import type { Caller } from '../host-state.js';
+import type { ImportGroup } from './import-group.js';
 
 // Nested views of the subjective database (host-abi §3). The node runs one context at a time on
 // its chain thread, so an outermost commit never meets a conflicting writer and returns 1.
 
-function requireSubjectiveMode(ctx: ExecutionContext, what: string): void {
+function requireSubjectiveMode(ctx: HostState, what: string): void {
   if (!isSubjectiveMode(ctx.mode)) throw new HostError('HOST_ACCESS_DENIED', `${what}: the subjective database is not available in ${ctx.mode} mode`);
 }
 
 /** Closes the innermost open view (commit or abort), returning its checkpoint. */
-function popView(ctx: ExecutionContext, what: string): number {
+function popView(ctx: HostState, what: string): number {
   requireSubjectiveMode(ctx, what);
   const view = ctx.subjectiveViews.pop();
   if (view === undefined) throw new HostError('HOST_BAD_ARGUMENT', `${what}: no subjective view is open`);
   return view;
 }
 
-export function subjectiveImports(host: HostBinding): ImportGroup {
+export function subjectiveImports(host: Caller): ImportGroup {
   return {
     checkoutSubjective(): void {
       const ctx = host.context;

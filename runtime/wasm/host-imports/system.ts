@@ -1,8 +1,9 @@
 import { randomFillSync } from 'node:crypto';
 import { isSubjectiveMode } from '../../../host-api/abi/databases.js';
 import { HostError } from '../errors.js';
-import type { ExecutionContext } from '../execution-context.js';
-import type { HostBinding, ImportGroup } from '../linker.js';
+import type { HostState } from '../host-state.js';
+import type { Caller } from '../host-state.js';
+import type { ImportGroup } from './import-group.js';
 import type { ServiceInstance } from '../service-instance.js';
 
 // Clock, randomness, CPU limit and sockets: only where they cannot break determinism.
@@ -10,7 +11,7 @@ import type { ServiceInstance } from '../service-instance.js';
 const EINVAL = 28;
 const EBADF = 8;
 
-function subjectiveOnly(ctx: ExecutionContext, what: string): void {
+function subjectiveOnly(ctx: HostState, what: string): void {
   if (!isSubjectiveMode(ctx.mode)) throw new HostError('HOST_ACCESS_DENIED', `${what} is only available in rpc and callback modes, not ${ctx.mode}`);
 }
 
@@ -20,11 +21,11 @@ function privilegedOnly(inst: ServiceInstance, what: string): void {
 
 // A context runs synchronously on the chain thread from start to end, so the time elapsed since
 // it started is the CPU time it has used (getrusage per context costs tens of µs per query).
-function cpuNanoseconds(ctx: ExecutionContext): bigint {
+function cpuNanoseconds(ctx: HostState): bigint {
   return process.hrtime.bigint() - ctx.startedAt!;
 }
 
-export function systemImports(host: HostBinding): ImportGroup {
+export function systemImports(host: Caller): ImportGroup {
   return {
     clockTimeGet(id: number, outPtr: number): number {
       const ctx = host.context;
@@ -49,11 +50,11 @@ export function systemImports(host: HostBinding): ImportGroup {
       subjectiveOnly(ctx, 'getRandom');
       randomFillSync(inst.view(ptr, len, 'getRandom'));
     },
-    setMaxTransactionTime(ns: bigint): void {
-      const ctx = host.context;
-      const inst = ctx.frame.instance;
+    setMaxTransactionTime(_ns: bigint): void {
+      // psibase's CPU timer for a transaction. Every execution here is bounded by fuel instead,
+      // the same on every node, so the privileged caller is checked and the limit has nothing to set.
+      const inst = host.context.frame.instance;
       privilegedOnly(inst, 'setMaxTransactionTime');
-      ctx.maxTransactionTime = BigInt.asUintN(64, ns);
       inst.clearResult();
     },
     socketSend(fd: number, ptr: number, len: number): number {

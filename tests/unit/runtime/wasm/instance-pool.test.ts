@@ -52,14 +52,16 @@ test.after(async ({ chain }) => chain.close());
 /** Instantiates the module through the chain's engine, as a context does, and hands the instance back after `use`. */
 function withInstance<T>(chain: TestChain, code: Uint8Array, use: (instance: WasmInstanceObject) => T): T {
   const ctx = new ExecutionContext({ mode: 'rpc', store: chain.store, engine: chain.engine });
-  return chain.engine.run(ctx, () => {
-    const { instance, pool } = chain.engine.instantiate(new Uint8Array(32).fill(7), () => code);
-    try {
-      return use(instance);
-    } finally {
-      pool?.give(instance);
-    }
-  });
+  const { fuel, stack } = chain.engine.meterGlobals;
+  // Instantiation runs the module's metered start code: give it fuel and stack, as a running context does.
+  fuel.value = 1n << 40n;
+  stack.value = 1 << 20;
+  const { instance, pool } = chain.engine.instantiate(new Uint8Array(32).fill(7), () => code, ctx);
+  try {
+    return use(instance);
+  } finally {
+    pool?.give(instance);
+  }
 }
 
 /** The globals, then the memory at the image's data, the start function's word, the middle and the last word. */

@@ -1,0 +1,90 @@
+import type { Mode } from '../../host-api/abi/databases.js';
+import type { ActionTrace } from '../../host-api/types/index.js';
+import type { ExpectedSignature } from '../crypto/signature-verdicts.js';
+import type { Store } from '../db/store.js';
+import type { TemporaryDb } from '../db/temporary-db.js';
+import { HostError } from './errors.js';
+import type { ServiceInstance } from './service-instance.js';
+
+// What host imports act on, in the shape of wasmtime's embedding API: every instance's imports
+// hold a Caller, and the Caller gives them the state of the execution context the instance
+// belongs to (its mode and capabilities, the running action, the store). Nothing here knows how
+// a context is made or run.
+
+/** Connections of the HTTP front end that privileged services may write to (RPC/CB modes). */
+export interface SocketHost {
+  /** Sends bytes; returns 0 or an errno. */
+  send(fd: number, data: Uint8Array): number;
+  /** Gives the context ownership of the socket (on) or takes it back; returns 0 or an errno. */
+  autoClose(fd: number, on: boolean): number;
+}
+
+/** One execution context's use of the sockets; `end` settles what the context still owns. */
+export interface ContextSocketHost extends SocketHost {
+  end(): void;
+}
+
+/** Where a node's open requests are, for the contexts that may answer them. */
+export interface SocketRegistry {
+  forContext(owned?: readonly number[]): ContextSocketHost;
+}
+
+/** One action running in a service instance: the stack entry of docs/host-abi.md §6. */
+export interface Frame {
+  readonly instance: ServiceInstance;
+  readonly packedAction: Uint8Array;
+  readonly trace: ActionTrace;
+  /** Subjective views open when the action started; views it opens are discarded when it returns. */
+  readonly subjectiveDepth: number;
+  retval: Uint8Array;
+}
+
+/** The chain's key and value limits (the native config row). */
+export interface SizeLimits {
+  readonly maxKeySize: number;
+  readonly maxValueSize: number;
+}
+
+/** The state of one execution context, as its host imports see it. */
+export interface HostState {
+  readonly mode: Mode;
+  readonly store: Store;
+  /** The innermost running action. */
+  readonly frame: Frame;
+  readonly sizeLimits: SizeLimits;
+  /** The context's temporary database (67). */
+  readonly temporary: TemporaryDb;
+  /** Checkpoints of the open subjective views, innermost last. */
+  readonly subjectiveViews: number[];
+  /** RPC and callback modes: the connections a privileged service may answer. */
+  readonly sockets: SocketHost | undefined;
+  /** Verify mode: the signature check the service is expected to make, with its verdict. */
+  readonly expectedSignature: ExpectedSignature | undefined;
+  /** Monotonic time (ns) the context began, in the modes that may read their CPU time. */
+  readonly startedAt: bigint | undefined;
+  /** Runs a packed Action for the current service (the `call` import); its return value. */
+  call(packedAction: Uint8Array): Uint8Array;
+  /** Admits (and compiles) code about to be stored; throws AdmissionError when it is refused. */
+  admitCode(codeHash: Uint8Array, code: Uint8Array): void;
+}
+
+/**
+ * The state one instance's imports reach: set while the instance belongs to a context, cleared
+ * when the context gives it back, so a pooled instance never sees a context it is not part of.
+ */
+export class Caller {
+  private state: HostState | undefined;
+
+  get context(): HostState {
+    if (!this.state) throw new HostError('HOST_BAD_ARGUMENT', 'a host import was called by an instance outside an execution context');
+    return this.state;
+  }
+
+  attach(state: HostState): void {
+    this.state = state;
+  }
+
+  detach(): void {
+    this.state = undefined;
+  }
+}
