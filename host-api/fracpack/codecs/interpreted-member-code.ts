@@ -10,9 +10,17 @@ export function interpretMemberCode(layout: MemberLayoutInput): MemberCode {
   const { keys, codecs, offsets, positional } = layout;
   const n = codecs.length;
 
-  /** A decoded record from its member values: an array for a tuple, else own data properties in member order. */
-  const record = (values: unknown[]): Fields =>
-    positional ? (values as unknown as Fields) : Object.fromEntries(values.map((x, i) => [keys[i]!, x]));
+  /** An empty decoded record: an array for a tuple, else a plain object. */
+  const empty = (): Fields => (positional ? ([] as unknown as Fields) : {});
+  /**
+   * Sets member i as an own data property, as the compiled object literal does: a plain assignment
+   * of `__proto__` would set the prototype instead.
+   */
+  const put = (out: Fields, i: number, x: unknown): void => {
+    const k = keys[i]!;
+    if (k === '__proto__') Object.defineProperty(out, k, { value: x, writable: true, enumerable: true, configurable: true });
+    else out[k] = x;
+  };
 
   return {
     write(w, v, count) {
@@ -34,18 +42,18 @@ export function interpretMemberCode(layout: MemberLayoutInput): MemberCode {
     },
 
     readAll(r, at) {
-      const values: unknown[] = [];
+      const out = empty();
       let i = 0;
       try {
-        for (; i < n; i++) values.push(codecs[i]!.readSlot(r, at + offsets[i]!));
+        for (; i < n; i++) put(out, i, codecs[i]!.readSlot(r, at + offsets[i]!));
       } catch (err) {
         throw withPath(err, layout.step(i));
       }
-      return record(values);
+      return out;
     },
 
     readPresent(r, fixedStart, fixedEnd, hooks) {
-      const values: unknown[] = [];
+      const out = empty();
       let p = fixedStart;
       let i = 0;
       let lastIsAbsent = false;
@@ -54,7 +62,7 @@ export function interpretMemberCode(layout: MemberLayoutInput): MemberCode {
           const c = codecs[i]!;
           if (p + c.fixedSize > fixedEnd) break;
           lastIsAbsent = c.isOptional && r.u32(p) === 1;
-          values.push(c.readSlot(r, p));
+          put(out, i, c.readSlot(r, p));
           p = fixedStart + offsets[i + 1]!;
         }
       } catch (err) {
@@ -63,8 +71,8 @@ export function interpretMemberCode(layout: MemberLayoutInput): MemberCode {
       if (i < n) hooks.absentTail(i, p, fixedEnd - fixedStart, fixedEnd);
       else if (p < fixedEnd) lastIsAbsent = hooks.unknownTail(r, p, fixedEnd);
       if (lastIsAbsent) hooks.emptyTrailing();
-      while (values.length < n) values.push(null);
-      return record(values);
+      for (let j = i; j < n; j++) put(out, j, null);
+      return out;
     },
   };
 }
