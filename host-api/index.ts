@@ -4,7 +4,8 @@
 export { TsibaseError } from './errors.js';
 export {
   compileSchema, TypeCodec, FracpackError, BUILTIN_TYPES,
-  type CompiledSchema, type UnpackOptions, type AnyType, type Schema, type FracpackErrorCode,
+  type CompiledSchema, type SchemaOptions, type MemberLoops, type UnpackOptions, type AnyType, type Schema,
+  type FracpackErrorCode,
 } from './fracpack/index.js';
 export * from './names/index.js';
 export * from './types/index.js';

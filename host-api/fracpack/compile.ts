@@ -10,6 +10,7 @@ import { MapCodec } from './codecs/map.js';
 import { ACCOUNT, METHOD, NameCodec } from './codecs/name.js';
 import { NestedCodec } from './codecs/nested.js';
 import { OptionCodec } from './codecs/option.js';
+import { memberCodeFactory, type MemberCodeFactory, type MemberLoops } from './codecs/member-loops.js';
 import { ExtensibleCodec, FixedStructCodec, VariableStructCodec, type Member } from './codecs/record.js';
 import { TimeCodec } from './codecs/time.js';
 import { VariantCodec } from './codecs/variant.js';
@@ -25,11 +26,14 @@ export class SchemaCompiler {
   private readonly compiled = new Map<string, Codec>();
   private readonly pending = new Map<string, RefCodec>();
   private readonly layouts = new Map<string, Layout | 'pending'>();
+  /** Makes the member loops of every record type of the schema. */
+  private readonly memberCode: MemberCodeFactory;
 
-  constructor(private readonly schema: Schema) {
+  constructor(private readonly schema: Schema, memberLoops?: MemberLoops) {
     if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) {
       throw schemaError('a schema must be an object mapping names to types');
     }
+    this.memberCode = memberCodeFactory(memberLoops);
   }
 
   has(name: string): boolean {
@@ -128,12 +132,12 @@ export class SchemaCompiler {
       }
       case 'Object':
       case 'Tuple':
-        return new ExtensibleCodec(label, this.members(body, label, kind), kind === 'Tuple');
+        return new ExtensibleCodec(label, this.members(body, label, kind), kind === 'Tuple', this.memberCode);
       case 'Struct': {
         const members = this.members(body, label, kind);
         return members.every((m) => !m.codec.isVariable)
-          ? new FixedStructCodec(label, members)
-          : new VariableStructCodec(label, members);
+          ? new FixedStructCodec(label, members, this.memberCode)
+          : new VariableStructCodec(label, members, this.memberCode);
       }
       case 'Variant': {
         const members = this.members(body, label, kind);

@@ -2,6 +2,7 @@ import type { Codec } from './codec.js';
 import { FracpackError } from './errors.js';
 import { Reader } from './reader.js';
 import { SchemaCompiler } from './compile.js';
+import type { MemberLoops } from './codecs/member-loops.js';
 import type { AnyType, Schema } from './schema.js';
 import { withWriter } from './writer.js';
 
@@ -68,8 +69,17 @@ export interface CompiledSchema {
   has(name: string): boolean;
 }
 
-export function compileSchema(schema: Schema): CompiledSchema {
-  const compiler = new SchemaCompiler(schema);
+export interface SchemaOptions {
+  /**
+   * How records' member loops run: `compiled` (straight-line code from `new Function`, the
+   * faster) or `interpreted`. Default: compiled where this realm allows `new Function`,
+   * interpreted where it does not (a Content-Security-Policy without 'unsafe-eval').
+   */
+  memberLoops?: MemberLoops;
+}
+
+export function compileSchema(schema: Schema, options?: SchemaOptions): CompiledSchema {
+  const compiler = new SchemaCompiler(schema, options?.memberLoops);
   const cache = new Map<string, TypeCodec>();
   return {
     type<T>(name: string): TypeCodec<T> {
@@ -89,4 +99,5 @@ export function compileSchema(schema: Schema): CompiledSchema {
 
 export { FracpackError, type FracpackErrorCode } from './errors.js';
 export type { AnyType, Schema } from './schema.js';
+export type { MemberLoops } from './codecs/member-loops.js';
 export { BUILTIN_TYPES } from './schema.js';

@@ -2,7 +2,8 @@ import { Codec, describe, jsonError, readFixedFull, valueError, withPath } from 
 import { FracpackError } from '../errors.js';
 import type { Reader } from '../reader.js';
 import type { Writer } from '../writer.js';
-import { compileMemberCode, type Fields, type MemberCode, type PresentHooks } from './member-code.js';
+import type { Fields, MemberCode, PresentHooks } from './member-code.js';
+import type { MemberCodeFactory } from './member-loops.js';
 
 export interface Member {
   /** Property name (Object/Struct) or index (Tuple) in the native and JSON value. */
@@ -16,18 +17,23 @@ class MemberLayout {
   readonly codecs: Codec[];
   /** offsets[i] = start of member i in the fixed area; offsets[n] = the whole area. */
   readonly offsets: number[];
-  private compiled: MemberCode | undefined;
+  private made: MemberCode | undefined;
 
-  constructor(readonly name: string, readonly members: readonly Member[], readonly positional: boolean) {
+  constructor(
+    readonly name: string,
+    readonly members: readonly Member[],
+    readonly positional: boolean,
+    private readonly makeCode: MemberCodeFactory,
+  ) {
     this.keys = members.map((m) => m.key);
     this.codecs = members.map((m) => m.codec);
     this.offsets = [0];
     for (const m of members) this.offsets.push(this.offsets[this.offsets.length - 1]! + m.codec.fixedSize);
   }
 
-  /** The member loops, compiled when the type is first packed or unpacked. */
+  /** The member loops, made when the type is first packed or unpacked. */
   get code(): MemberCode {
-    return this.compiled ??= compileMemberCode(this);
+    return this.made ??= this.makeCode(this);
   }
 
   fieldsOf(codec: Codec, value: unknown): Fields {
@@ -76,9 +82,9 @@ class MemberLayout {
 abstract class RecordCodec extends Codec<Fields> {
   protected readonly layout: MemberLayout;
 
-  constructor(name: string, members: readonly Member[], positional: boolean) {
+  constructor(name: string, members: readonly Member[], positional: boolean, memberCode: MemberCodeFactory) {
     super(name);
-    this.layout = new MemberLayout(name, members, positional);
+    this.layout = new MemberLayout(name, members, positional, memberCode);
   }
 
   get members(): readonly Member[] {
@@ -106,8 +112,8 @@ export class ExtensibleCodec extends RecordCodec {
   /** What reading does when the fixed area ends early or holds more than the known members. */
   private readonly hooks: PresentHooks;
 
-  constructor(name: string, members: readonly Member[], positional = false) {
-    super(name, members, positional);
+  constructor(name: string, members: readonly Member[], positional: boolean, memberCode: MemberCodeFactory) {
+    super(name, members, positional, memberCode);
     this.hooks = {
       absentTail: this.checkAbsentTail.bind(this),
       unknownTail: this.skipUnknown.bind(this),
@@ -181,8 +187,8 @@ export class VariableStructCodec extends RecordCodec {
   readonly fixedSize = 4;
   readonly isVariable = true;
 
-  constructor(name: string, members: readonly Member[]) {
-    super(name, members, false);
+  constructor(name: string, members: readonly Member[], memberCode: MemberCodeFactory) {
+    super(name, members, false, memberCode);
   }
 
   writeFull(w: Writer, value: unknown): void {
@@ -206,8 +212,8 @@ export class FixedStructCodec extends RecordCodec {
   readonly fixedSize: number;
   readonly isVariable = false;
 
-  constructor(name: string, members: readonly Member[]) {
-    super(name, members, false);
+  constructor(name: string, members: readonly Member[], memberCode: MemberCodeFactory) {
+    super(name, members, false, memberCode);
     this.fixedSize = this.layout.offsets[members.length]!;
   }
 

@@ -1,5 +1,6 @@
 // Runs conformance vector files in the format of docs/formats.md §2 (the format psibase publishes
-// its fracpack vectors in). Every *.json under tests/vectors/fracpack* is a list of groups.
+// its fracpack vectors in). Every *.json under tests/vectors/fracpack* is a list of groups, each
+// run with compiled and with interpreted member loops.
 import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -7,6 +8,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { FracpackError, compileSchema, type Schema } from '../../../../host-api/index.js';
 import { bytesToHex, hex } from '../../../lib/hex.js';
+import { MEMBER_LOOPS } from '../../../lib/member-loops.js';
 
 interface VectorValue { type: string; fracpack: string; json?: unknown; error?: boolean; compat?: string }
 interface VectorGroup { schema: Schema; schema_bin?: string; schema_schema?: Schema; values: VectorValue[] }
@@ -29,13 +31,13 @@ test('there are vector files', () => {
   assert.ok(files.length > 0);
 });
 
-for (const file of files) {
+for (const memberLoops of MEMBER_LOOPS) for (const file of files) {
   const groups = JSON.parse(readFileSync(join(VECTORS, file), 'utf8')) as VectorGroup[];
   groups.forEach((group, g) => {
-    test(`${file} group ${g}: ${group.values.length} values`, () => {
-      const schema = compileSchema(group.schema);
+    test(`${file} group ${g}: ${group.values.length} values (${memberLoops} member loops)`, () => {
+      const schema = compileSchema(group.schema, { memberLoops });
       if (group.schema_bin !== undefined && group.schema_schema) {
-        const packedSchema = compileSchema(group.schema_schema).type('schema').pack(group.schema);
+        const packedSchema = compileSchema(group.schema_schema, { memberLoops }).type('schema').pack(group.schema);
         assert.is(bytesToHex(packedSchema), group.schema_bin.toUpperCase(), 'schema_bin');
       }
       for (const v of group.values) {
