@@ -17,8 +17,9 @@ export class TransactStatus {
 
 const statusTable = new SingletonTable<TransactStatus>(STATUS_TABLE);
 
+/** The native config row (docs/host-abi.md §10). */
 @fracpack
-class ConfigRow {
+export class ConfigRow {
   constructor(public maxKeySize: u32 = 0, public maxValueSize: u32 = 0) {}
 }
 
