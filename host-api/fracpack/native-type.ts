@@ -37,6 +37,7 @@ export type ValueOf<S, N extends string> = string extends keyof S
   : N extends keyof S ? NativeOf<S, S[N]>
   : N extends BuiltinName ? BuiltinValues[N] : unknown;
 
+// Exported only so that declarations of derived types can name them.
 export type Members<S, M> = { -readonly [K in keyof M]: NativeOf<S, M[K]> };
 export type Alternatives<S, M> = { [K in keyof M]: { [A in K]: NativeOf<S, M[K]> } }[keyof M];
 
