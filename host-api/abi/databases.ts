@@ -96,6 +96,10 @@ export const CodeFlags = {
   isVerify: 1n << 1n,
 } as const;
 
+/**
+ * The limits the host enforces (docs/host-abi.md §10): the one source for admission, the execution
+ * meter and the wasm config the chain advertises (wasm-config.ts).
+ */
 export const Limits = {
   maxKeySize: 128,
   maxValueSize: 8 * 1024 * 1024,
@@ -106,6 +110,14 @@ export const Limits = {
   maxMemoryPages: 512,
   maxTableElements: 8192,
   maxMutableGlobalBytes: 1024,
+  /**
+   * Wasm stack shared by all nested executions of a context. Estimates are upper bounds of V8's
+   * real frames, so half of Node's default ~984 KiB native stack leaves room for the host's own
+   * frames between nested calls.
+   */
+  maxStackBytes: 512 * 1024,
+  /** Execution memories a node keeps (advertised for psibase compatibility). */
+  numExecutionMemories: 32,
 } as const;
 
 /** The "not found" size returned by data-returning imports. */

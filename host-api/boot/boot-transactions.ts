@@ -124,7 +124,7 @@ export function bootTransactions(bundle: Bundle, options: BootOptions): BootTran
     if (s.server !== null && has('http') && s.account !== accountNumberFromName('transact')) {
       rest.push(systemAction(s.account, 'http.registerServer', { server: s.server }));
     }
-    if (has('sites')) for (const f of s.files) rest.push(systemAction(s.account, 'sites.storeSys', f as unknown as Record<string, unknown>));
+    if (has('sites')) for (const f of s.files) rest.push(systemAction(s.account, 'sites.storeSys', f));
   }
   for (const s of others) rest.push(...s.initActions);
   for (const account of new Set([options.producer, 'root'])) rest.push(...newAccount(account, false));

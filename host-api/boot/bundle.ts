@@ -1,7 +1,6 @@
 import { TsibaseError } from '../errors.js';
-import { compileSchema, type TypeCodec } from '../fracpack/index.js';
+import { compileSchema, type ValueOf } from '../fracpack/index.js';
 import { CORE_SCHEMA } from '../types/schema.js';
-import type { Action } from '../types/index.js';
 
 // The boot bundle (docs/bundle.md): one fracpack file with every service a network starts
 // with, its flags, whether genesis installs it, its HTTP registration, init actions and the
@@ -27,19 +26,14 @@ const BUNDLE_SCHEMA = {
 export const BUNDLE_FORMAT = 'tsibase-bundle';
 export const BUNDLE_VERSION = 1;
 
-export interface SiteFile { path: string; contentType: string; content: Uint8Array }
-export interface BundleService {
-  account: bigint;
-  flags: bigint;
-  code: Uint8Array;
-  /** Installed by the genesis transaction itself (core services) rather than through setcode. */
-  genesis: boolean;
-  /** The server registered for this account's subdomain (usually the account itself). */
-  server: bigint | null;
-  initActions: Action[];
-  files: SiteFile[];
-}
-export interface Bundle { format: string; version: number; services: BundleService[] }
+// Native forms derived from the schema (fracpack/native-type.ts).
+export type SiteFile = ValueOf<typeof BUNDLE_SCHEMA, 'SiteFile'>;
+/**
+ * `genesis`: installed by the genesis transaction itself (core services) rather than through
+ * setcode. `server`: the server registered for this account's subdomain (usually the account itself).
+ */
+export type BundleService = ValueOf<typeof BUNDLE_SCHEMA, 'BundleService'>;
+export type Bundle = ValueOf<typeof BUNDLE_SCHEMA, 'Bundle'>;
 
 /** What packBundle takes: accounts may be names; actions and bytes in their JSON forms too. */
 export type BundleServiceInput = Omit<BundleService, 'account' | 'server' | 'initActions'> & {
@@ -49,7 +43,7 @@ export type BundleServiceInput = Omit<BundleService, 'account' | 'server' | 'ini
 };
 
 const schema = compileSchema(BUNDLE_SCHEMA);
-const codec: TypeCodec<Bundle> = schema.type('Bundle');
+const codec = schema.type('Bundle');
 
 export function packBundle(bundle: { services: readonly BundleServiceInput[] }): Uint8Array {
   return codec.pack({ format: BUNDLE_FORMAT, version: BUNDLE_VERSION, ...bundle });

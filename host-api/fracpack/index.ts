@@ -3,6 +3,7 @@ import { FracpackError } from './errors.js';
 import { Reader } from './reader.js';
 import { SchemaCompiler } from './compile.js';
 import type { MemberLoops } from './codecs/member-loops.js';
+import type { NativeOf, TypeName, ValueOf } from './native-type.js';
 import type { AnyType, Schema } from './schema.js';
 import { withWriter } from './writer.js';
 
@@ -61,10 +62,15 @@ export class TypeCodec<T = unknown> {
   }
 }
 
-export interface CompiledSchema {
-  /** The codec of a named type of the schema (or a built-in such as `u64`, `string`). */
+export interface CompiledSchema<S extends Schema = Schema> {
+  /**
+   * The codec of a named type of the schema (or a built-in such as `u64`, `string`); for a schema
+   * declared `as const`, typed with the native value derived from the schema.
+   */
+  type<N extends TypeName<S>>(name: N): TypeCodec<ValueOf<S, N>>;
   type<T = unknown>(name: string): TypeCodec<T>;
   /** The codec of an anonymous type expression, e.g. `{ List: 'Action' }`. */
+  typeOf<const T extends AnyType>(type: T): TypeCodec<NativeOf<S, T>>;
   typeOf<T = unknown>(type: AnyType): TypeCodec<T>;
   has(name: string): boolean;
 }
@@ -78,20 +84,23 @@ export interface SchemaOptions {
   memberLoops?: MemberLoops;
 }
 
-export function compileSchema(schema: Schema, options?: SchemaOptions): CompiledSchema {
+export function compileSchema<const S extends Schema>(schema: S, options?: SchemaOptions): CompiledSchema<S> {
   const compiler = new SchemaCompiler(schema, options?.memberLoops);
   const cache = new Map<string, TypeCodec>();
+  // The one place a schema's derived value types meet its codecs: the codecs are built from that
+  // same schema, so they produce exactly those values (native-type.ts mirrors compile.ts).
+  type Derived = TypeCodec<any>;
   return {
-    type<T>(name: string): TypeCodec<T> {
+    type(name: string): Derived {
       let codec = cache.get(name);
       if (!codec) {
         codec = new TypeCodec(compiler.named(name));
         cache.set(name, codec);
       }
-      return codec as TypeCodec<T>;
+      return codec;
     },
-    typeOf<T>(type: AnyType): TypeCodec<T> {
-      return new TypeCodec(compiler.codec(type)) as TypeCodec<T>;
+    typeOf(type: AnyType): Derived {
+      return new TypeCodec(compiler.codec(type));
     },
     has: (name) => compiler.has(name),
   };
@@ -101,3 +110,4 @@ export { FracpackError, type FracpackErrorCode } from './errors.js';
 export type { AnyType, Schema } from './schema.js';
 export type { MemberLoops } from './codecs/member-loops.js';
 export { BUILTIN_TYPES } from './schema.js';
+export type { NativeOf, TypeName, ValueOf } from './native-type.js';

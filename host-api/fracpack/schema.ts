@@ -1,19 +1,20 @@
 // psibase's schema JSON (docs/formats.md §2): a schema maps names to types; a type is a reference
 // (a name) or a one-key object naming its kind.
 
+// Read-only, so a schema declared `as const` is one (native-type.ts derives its values' types).
 export type AnyType =
   | string
-  | { Int: { bits: number; isSigned: boolean } }
-  | { Float: { exp: number; mantissa: number } }
-  | { Struct: Record<string, AnyType> }
-  | { Object: Record<string, AnyType> }
-  | { Variant: Record<string, AnyType> }
-  | { Tuple: AnyType[] }
-  | { Array: { type: AnyType; len: number | string } }
-  | { List: AnyType }
-  | { Option: AnyType }
-  | { FracPack: AnyType }
-  | { Custom: { type: AnyType; id: string } };
+  | { readonly Int: { readonly bits: number; readonly isSigned: boolean } }
+  | { readonly Float: { readonly exp: number; readonly mantissa: number } }
+  | { readonly Struct: { readonly [member: string]: AnyType } }
+  | { readonly Object: { readonly [member: string]: AnyType } }
+  | { readonly Variant: { readonly [alternative: string]: AnyType } }
+  | { readonly Tuple: readonly AnyType[] }
+  | { readonly Array: { readonly type: AnyType; readonly len: number | string } }
+  | { readonly List: AnyType }
+  | { readonly Option: AnyType }
+  | { readonly FracPack: AnyType }
+  | { readonly Custom: { readonly type: AnyType; readonly id: string } };
 
 export type Schema = Record<string, AnyType>;
 

@@ -1,10 +1,9 @@
 import { NativeTable } from '../abi/keys.js';
-import { compileSchema, type TypeCodec } from '../fracpack/index.js';
-import type { Action, BlockHeader, Claim, Consensus, HttpRequest, ServiceMethod, TransactionTrace } from './index.js';
+import { compileSchema, type TypeCodec, type ValueOf } from '../fracpack/index.js';
 import { CORE_SCHEMA } from './schema.js';
 
-// Rows of the host-owned native tables (host-abi §4, §8; docs/chain.md §1.4).
-const NATIVE_SCHEMA = {
+// The node <-> service schema: the core types and the rows of the host-owned native tables (host-abi §4, §8; docs/chain.md §1.4).
+export const NATIVE_SCHEMA = {
   ...CORE_SCHEMA,
   StatusRow: { Object: { chainId: 'Checksum256', current: 'BlockHeader', head: { Option: 'BlockInfo' }, consensus: 'JointConsensus' } },
   CodeRow: { Object: { codeNum: 'AccountNumber', flags: 'u64', codeHash: 'Checksum256', vmType: 'u8', vmVersion: 'u8' } },
@@ -32,44 +31,51 @@ const NATIVE_SCHEMA = {
 
 const native = compileSchema(NATIVE_SCHEMA);
 
-export interface CodeRow { codeNum: bigint; flags: bigint; codeHash: Uint8Array; vmType: number; vmVersion: number }
-export interface CodeByHashRow { codeHash: Uint8Array; vmType: number; vmVersion: number; numRefs: number; code: Uint8Array }
-export interface ConfigRow { maxKeySize: number; maxValueSize: number }
+// The rows' native forms, derived from the schema (fracpack/native-type.ts).
+type Native<N extends keyof typeof NATIVE_SCHEMA> = ValueOf<typeof NATIVE_SCHEMA, N>;
 
-export interface BlockInfo { header: BlockHeader; blockId: Uint8Array }
-export interface JointConsensus { current: Consensus; next: { consensus: Consensus; blockNum: number } | null }
-export interface StatusRow { chainId: Uint8Array; current: BlockHeader; head: BlockInfo | null; consensus: JointConsensus }
-export interface NotifyRow { type: number; actions: Action[] }
-export interface ProcessTransactionArgs { transaction: Uint8Array; id: Uint8Array; speculative: boolean }
-export interface VerifyArgs { transactionHash: Uint8Array; claim: Claim; proof: Uint8Array }
-export interface TransactionInfo { transactionId: Uint8Array; signatureHash: Uint8Array; subjectiveDataHash: Uint8Array }
+export type CodeRow = Native<'CodeRow'>;
+export type CodeByHashRow = Native<'CodeByHashRow'>;
+export type ConfigRow = Native<'ConfigRow'>;
+export type DatabaseStatusRow = Native<'DatabaseStatusRow'>;
+export type WasmConfigRow = Native<'WasmConfigRow'>;
+export type BlockInfo = Native<'BlockInfo'>;
+export type JointConsensus = Native<'JointConsensus'>;
+export type StatusRow = Native<'StatusRow'>;
+export type NotifyRow = Native<'NotifyRow'>;
+export type ScheduledSnapshotRow = Native<'ScheduledSnapshotRow'>;
+export type ProcessTransactionArgs = Native<'ProcessTransactionArgs'>;
+export type VerifyArgs = Native<'VerifyArgs'>;
+export type TransactionInfo = Native<'TransactionInfo'>;
+export type ServeArgs = Native<'ServeArgs'>;
+export type LoginData = Native<'LoginData'>;
+export type CheckAuthArgs = Native<'CheckAuthArgs'>;
+export type AccountArgs = Native<'AccountArgs'>;
+export type TransactionCallbackArgs = Native<'TransactionCallbackArgs'>;
 
-export const CodeRow: TypeCodec<CodeRow> = native.type('CodeRow');
-export const CodeByHashRow: TypeCodec<CodeByHashRow> = native.type('CodeByHashRow');
-export const ConfigRow: TypeCodec<ConfigRow> = native.type('ConfigRow');
-export const StatusRow: TypeCodec<StatusRow> = native.type('StatusRow');
-export const JointConsensus: TypeCodec<JointConsensus> = native.type('JointConsensus');
-export const BlockInfo: TypeCodec<BlockInfo> = native.type('BlockInfo');
-export const TransactionInfo: TypeCodec<TransactionInfo> = native.type('TransactionInfo');
-export const ProcessTransactionArgs: TypeCodec<ProcessTransactionArgs> = native.type('ProcessTransactionArgs');
-export const VerifyArgs: TypeCodec<VerifyArgs> = native.type('VerifyArgs');
+export const CodeRow = native.type('CodeRow');
+export const CodeByHashRow = native.type('CodeByHashRow');
+export const ConfigRow = native.type('ConfigRow');
+export const StatusRow = native.type('StatusRow');
+export const JointConsensus = native.type('JointConsensus');
+export const BlockInfo = native.type('BlockInfo');
+export const TransactionInfo = native.type('TransactionInfo');
+export const ProcessTransactionArgs = native.type('ProcessTransactionArgs');
+export const VerifyArgs = native.type('VerifyArgs');
 /**
  * What the http service's `serve` export reads: the request, its socket, the root host it matched
  * and the user its login token names.
  */
-export const ServeArgs: TypeCodec<{ socket: number; request: HttpRequest; rootHost: string; user: bigint | null }> = native.type('ServeArgs');
-export const LoginData: TypeCodec<{ rootHost: string }> = native.type('LoginData');
-export interface CheckAuthArgs {
-  flags: number; requester: bigint; sender: bigint; action: ServiceMethod; allowedActions: ServiceMethod[]; claims: Claim[];
-}
-export const CheckAuthArgs: TypeCodec<CheckAuthArgs> = native.type('CheckAuthArgs');
+export const ServeArgs = native.type('ServeArgs');
+export const LoginData = native.type('LoginData');
+export const CheckAuthArgs = native.type('CheckAuthArgs');
 /** The arguments of an action taking one account (accounts' `exists`, `getAuthOf`). */
-export const AccountArgs: TypeCodec<{ account: bigint }> = native.type('AccountArgs');
-export const TransactionCallbackArgs: TypeCodec<{ id: Uint8Array; trace: TransactionTrace }> = native.type('TransactionCallbackArgs');
-export const DatabaseStatusRow: TypeCodec = native.type('DatabaseStatusRow');
-export const WasmConfigRow: TypeCodec = native.type('WasmConfigRow');
-export const NotifyRow: TypeCodec<NotifyRow> = native.type('NotifyRow');
-export const ScheduledSnapshotRow: TypeCodec = native.type('ScheduledSnapshotRow');
+export const AccountArgs = native.type('AccountArgs');
+export const TransactionCallbackArgs = native.type('TransactionCallbackArgs');
+export const DatabaseStatusRow = native.type('DatabaseStatusRow');
+export const WasmConfigRow = native.type('WasmConfigRow');
+export const NotifyRow = native.type('NotifyRow');
+export const ScheduledSnapshotRow = native.type('ScheduledSnapshotRow');
 
 /** Native tables whose rows a privileged service may write, with the codec that validates them. */
 export const WRITABLE_NATIVE_ROWS: ReadonlyMap<number, TypeCodec | undefined> = new Map<number, TypeCodec | undefined>([

@@ -3,7 +3,7 @@ import type { Schema } from '../fracpack/schema.js';
 // The core wire types, in psibase's member order (docs/formats.md §6, docs/chain.md §1, docs/http.md §2).
 // Built-in names (u8 … u64, string, bytes, Checksum256, AccountNumber, MethodNumber,
 // TimePointSec, TimePointUSec) come from the fracpack built-ins.
-export const CORE_SCHEMA: Schema = {
+export const CORE_SCHEMA = {
   Tapos: { Struct: { expiration: 'TimePointSec', refBlockSuffix: 'u32', flags: 'u16', refBlockIndex: 'u8' } },
   Action: { Object: { sender: 'AccountNumber', service: 'AccountNumber', method: 'MethodNumber', rawData: 'bytes' } },
   Claim: { Object: { service: 'AccountNumber', rawData: 'bytes' } },
@@ -78,4 +78,4 @@ export const CORE_SCHEMA: Schema = {
     },
   },
   TransactionTrace: { Object: { actionTraces: { List: 'ActionTrace' }, error: { Option: 'string' } } },
-};
+} as const satisfies Schema;

@@ -1,4 +1,5 @@
 import { DbId } from '../../host-api/abi/databases.js';
+import { ENFORCED_WASM_CONFIG } from '../../host-api/abi/wasm-config.js';
 import { databaseStatusKey } from '../../host-api/abi/keys.js';
 import { blockId as computeBlockId } from '../../host-api/chain/block-id.js';
 import { merkleRoot } from '../../host-api/chain/merkle.js';
@@ -32,7 +33,7 @@ function initialConsensus(producer: bigint): JointConsensus {
   const current: Consensus = {
     data: { CftConsensus: { producers: [{ name: producer, auth: { service: 0n, rawData: new Uint8Array(0) } }] } },
     services: [],
-    wasmConfig: { numExecutionMemories: 32, vmOptions: { maxMutableGlobalBytes: 1024, maxPages: 512, maxTableElements: 8192, maxStackBytes: 1024 * 1024 } },
+    wasmConfig: ENFORCED_WASM_CONFIG,
   };
   return { current, next: null };
 }

@@ -15,22 +15,9 @@ import { accountHasCode } from "../sdk/native/index";
 import { ServerInterface } from "../sdk/http/server-interface";
 import { escapeHtml } from "../sdk/http/text";
 import { hostServiceName } from "./host-service";
+import { ServeArgs } from "./serve-args";
 import { checkReplyHeaders } from "./reply-headers";
 import { DeferredReply, RegisteredServer, deferredReplies, servers } from "./tables";
-
-/** What the node passes to `serve` (docs/system-services.md). */
-@fracpack
-class ServeArgs {
-  constructor(
-    public socket: i32 = 0,
-    /** Kept packed: it is handed on to serveSys as it came. */
-    public request: Packed<HttpRequest> = Packed.of<HttpRequest>(new HttpRequest()),
-    /** The configured root host the request's host matched (the node resolved it). */
-    public rootHost: string = "",
-    /** The user the request's login token names (the node checked the token). */
-    public user: Option<AccountNumber> = none<AccountNumber>(),
-  ) {}
-}
 
 /** The request being served: the http instance is re-entered by sendReply/deferReply/rootHost. */
 class Serving {

@@ -2,7 +2,7 @@
 // order; finishBoot turns auth checking on and writes the chain's default native configuration.
 
 import { Checksum256, DbId, check, kv, pack } from "../sdk/index";
-import { getStatus, nativeTablePrefix, NativeTable, VMOptions, WasmConfig } from "../sdk/native/index";
+import { getStatus, nativeTablePrefix, NativeTable, WasmConfig } from "../sdk/native/index";
 import { SingletonTable, STATUS_TABLE } from "./tables";
 
 @fracpack
@@ -17,8 +17,9 @@ export class TransactStatus {
 
 const statusTable = new SingletonTable<TransactStatus>(STATUS_TABLE);
 
+/** The native config row (docs/host-abi.md §10). */
 @fracpack
-class ConfigRow {
+export class ConfigRow {
   constructor(public maxKeySize: u32 = 0, public maxValueSize: u32 = 0) {}
 }
 
@@ -26,18 +27,6 @@ class ConfigRow {
 const MAX_KEY_SIZE: u32 = 128;
 const MAX_VALUE_SIZE: u32 = 8 << 20;
 
-/** The wasm config rows for transactions and proofs: the limits the host enforces anyway. */
-function defaultWasmConfig(): WasmConfig {
-  const config = new WasmConfig();
-  config.numExecutionMemories = 32;
-  const limits = new VMOptions();
-  limits.maxMutableGlobalBytes = 1024;
-  limits.maxPages = 512;
-  limits.maxTableElements = 8192;
-  limits.maxStackBytes = 1 << 20;
-  config.vmOptions = limits;
-  return config;
-}
 
 export function startBoot(bootTransactions: Array<Checksum256>): void {
   check(statusTable.get() === null, "already started");
@@ -55,7 +44,9 @@ export function finishBoot(): void {
   }
   statusTable.put(new TransactStatus(true, null));
   kv.put(DbId.native, nativeTablePrefix(NativeTable.config), pack<ConfigRow>(new ConfigRow(MAX_KEY_SIZE, MAX_VALUE_SIZE)));
-  const wasmConfig = pack<WasmConfig>(defaultWasmConfig());
+  // The wasm config rows repeat the limits the chain's consensus advertises, which the node writes
+  // from the limits it enforces: one source, no second copy here.
+  const wasmConfig = pack<WasmConfig>(getStatus().consensus.current.wasmConfig);
   kv.put(DbId.native, nativeTablePrefix(NativeTable.transactionWasmConfig), wasmConfig);
   kv.put(DbId.native, nativeTablePrefix(NativeTable.proofWasmConfig), wasmConfig);
 }

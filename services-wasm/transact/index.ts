@@ -18,21 +18,10 @@ import { scheduleSnapshot, setSnapshotInterval } from "./snapshot";
 import { recordHeadBlock } from "./tapos";
 import { applyTransaction, checkFirstAuth, executingTransaction } from "./transaction-processing";
 import { Transaction } from "./transaction";
+import { ProcessTransactionArgs } from "./process-transaction-args";
 
 /** onTransaction 0, onBlock 1. */
 type CallbackType = u8;
-
-/** What the node passes to processTransaction (docs/system-services.md). */
-@fracpack
-class ProcessTransactionArgs {
-  constructor(
-    /** The packed Transaction, exactly as signed. */
-    public transaction: Uint8Array = new Uint8Array(0),
-    /** sha256 of `transaction`. */
-    public id: Checksum256 = new Checksum256(),
-    public speculative: bool = false,
-  ) {}
-}
 
 /** Host export: applies the transaction in the current action's rawData. */
 export function processTransaction(): void {

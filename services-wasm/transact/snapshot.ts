@@ -11,8 +11,9 @@ class SnapshotInfo {
   constructor(public lastSnapshot: TimePointUSec = 0, public snapshotInterval: u32 = 0) {}
 }
 
+/** The native scheduled-snapshot row (docs/chain.md §1.4). */
 @fracpack
-class ScheduledSnapshotRow {
+export class ScheduledSnapshotRow {
   constructor(public blockNum: u32 = 0) {}
 }
 

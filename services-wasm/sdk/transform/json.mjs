@@ -36,6 +36,7 @@ export class JsonDecoding {
     const name = simpleTypeName(typeNode);
     if (name === 'Array') return `__json.asList<${typeText(args[0])}>(${json}, ${what}, ${this.decoder(args[0], depth)})`;
     if (name === 'Option') return `__json.asOption<${typeText(args[0])}>(${json}, ${what}, ${this.decoder(args[0], depth)})`;
+    if (name === 'Packed') return `__fp.Packed.of<${typeText(args[0])}>(${this.decode(args[0], json, what, depth)})`;
     if (Object.hasOwn(BUILTIN_NAMES, name)) return `${builtinDecoder(BUILTIN_NAMES[name], name)}(${json}, ${what})`;
     if (this.records.has(name)) return `__json.asRecord<${nonNullText(typeNode)}>(${json}, ${what})`;
     return this.decode(this.aliases.get(name), json, what, depth);

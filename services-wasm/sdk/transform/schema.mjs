@@ -34,6 +34,8 @@ export class SchemaBuilder {
     const args = typeNode.typeArguments ?? [];
     if (name === 'Array' && args.length === 1) return { List: this.type(args[0]) };
     if (name === 'Option' && args.length === 1) return { Option: this.type(args[0]) };
+    // A Packed<T> keeps a record's encoding beside its value: on the wire it is the record itself.
+    if (name === 'Packed' && args.length === 1) return this.type(args[0]);
     if (args.length > 0) throw sourceError(typeNode, `type ${typeText(typeNode)} has no schema (generic)`);
     if (Object.hasOwn(BUILTIN_NAMES, name)) return this.builtin(BUILTIN_NAMES[name]);
     const record = this.records.get(name);

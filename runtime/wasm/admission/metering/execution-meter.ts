@@ -1,3 +1,4 @@
+import { Limits } from '../../../../host-api/abi/databases.js';
 import { TsibaseError } from '../../../../host-api/errors.js';
 import { WebAssemblyJs, type WasmGlobal } from '../webassembly-api.js';
 import { FUEL_IMPORT_NAME, METER_IMPORT_MODULE, STACK_IMPORT_NAME } from './meter-imports.js';
@@ -20,11 +21,8 @@ export interface ExecutionBudget {
   readonly stackBytes?: number;
 }
 
-/**
- * Default stack budget. Estimates are upper bounds of V8's real frames, so half of Node's
- * default ~984 KiB native stack leaves room for the host's own frames between nested calls.
- */
-export const DEFAULT_STACK_BYTES = 512 * 1024;
+/** Default stack budget: the host's limit, the one the chain advertises. */
+export const DEFAULT_STACK_BYTES = Limits.maxStackBytes;
 
 export interface MeterGlobals {
   readonly fuel: WasmGlobal<bigint>;
