@@ -2,6 +2,7 @@ import { ServiceAbort } from '../errors.js';
 import { HostError } from '../errors.js';
 import type { HostBinding, ImportGroup } from '../linker.js';
 import { appendConsole } from '../trace.js';
+import { chargeHostCall } from './fuel-schedule.js';
 
 const utf8 = new TextDecoder();
 
@@ -11,6 +12,7 @@ export function actionImports(host: HostBinding): ImportGroup {
     getCurrentAction(): number {
       const ctx = host.context;
       const { instance, packedAction } = ctx.frame;
+      chargeHostCall(ctx.meter, 0);
       instance.setResult(packedAction);
       return packedAction.length;
     },
@@ -20,7 +22,9 @@ export function actionImports(host: HostBinding): ImportGroup {
       if (flags !== undefined && flags !== 0n) {
         throw new HostError('HOST_BAD_ARGUMENT', `call: flags ${flags} (subjective calls from objective code) are not supported by this node`);
       }
-      const retval = ctx.callFromService(inst.copy(ptr, len, 'call'));
+      const packed = inst.copy(ptr, len, 'call');
+      chargeHostCall(ctx.meter, packed.length);
+      const retval = ctx.callFromService(packed);
       inst.setResult(retval);
       return retval.length;
     },
@@ -28,17 +32,22 @@ export function actionImports(host: HostBinding): ImportGroup {
       const ctx = host.context;
       const frame = ctx.frame;
       frame.retval = frame.instance.copy(ptr, len, 'setRetval');
+      chargeHostCall(ctx.meter, frame.retval.length);
       frame.instance.clearResult();
     },
     writeConsole(ptr: number, len: number): void {
       const ctx = host.context;
       const frame = ctx.frame;
-      appendConsole(frame.trace, utf8.decode(frame.instance.view(ptr, len, 'writeConsole')));
+      const text = frame.instance.view(ptr, len, 'writeConsole');
+      chargeHostCall(ctx.meter, text.length);
+      appendConsole(frame.trace, utf8.decode(text));
     },
     abortMessage(ptr: number, len: number): never {
       const ctx = host.context;
       const inst = ctx.frame.instance;
-      throw new ServiceAbort(inst.name, utf8.decode(inst.view(ptr, len, 'abortMessage')));
+      const message = inst.view(ptr, len, 'abortMessage');
+      chargeHostCall(ctx.meter, message.length);
+      throw new ServiceAbort(inst.name, utf8.decode(message));
     },
   };
 }

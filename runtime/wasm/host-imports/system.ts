@@ -4,6 +4,7 @@ import { HostError } from '../errors.js';
 import type { ExecutionContext } from '../execution-context.js';
 import type { HostBinding, ImportGroup } from '../linker.js';
 import type { ServiceInstance } from '../service-instance.js';
+import { chargeHostCall } from './fuel-schedule.js';
 
 // Clock, randomness, CPU limit and sockets: only where they cannot break determinism.
 
@@ -39,6 +40,7 @@ export function systemImports(host: HostBinding): ImportGroup {
         default: return EINVAL;
       }
       const out = inst.view(outPtr, 8, 'clockTimeGet');
+      chargeHostCall(ctx.meter, out.length);
       new DataView(out.buffer, out.byteOffset, 8).setBigUint64(0, ns, true);
       inst.clearResult();
       return 0;
@@ -47,12 +49,15 @@ export function systemImports(host: HostBinding): ImportGroup {
       const ctx = host.context;
       const inst = ctx.frame.instance;
       subjectiveOnly(ctx, 'getRandom');
-      randomFillSync(inst.view(ptr, len, 'getRandom'));
+      const out = inst.view(ptr, len, 'getRandom');
+      chargeHostCall(ctx.meter, out.length);
+      randomFillSync(out);
     },
     setMaxTransactionTime(ns: bigint): void {
       const ctx = host.context;
       const inst = ctx.frame.instance;
       privilegedOnly(inst, 'setMaxTransactionTime');
+      chargeHostCall(ctx.meter, 0);
       ctx.maxTransactionTime = BigInt.asUintN(64, ns);
       inst.clearResult();
     },
@@ -61,13 +66,16 @@ export function systemImports(host: HostBinding): ImportGroup {
       const inst = ctx.frame.instance;
       subjectiveOnly(ctx, 'socketSend');
       privilegedOnly(inst, 'socketSend');
-      return ctx.sockets ? ctx.sockets.send(fd, inst.copy(ptr, len, 'socketSend')) : EBADF;
+      const data = inst.copy(ptr, len, 'socketSend');
+      chargeHostCall(ctx.meter, data.length);
+      return ctx.sockets ? ctx.sockets.send(fd, data) : EBADF;
     },
     socketAutoClose(fd: number, on: number): number {
       const ctx = host.context;
       const inst = ctx.frame.instance;
       subjectiveOnly(ctx, 'socketAutoClose');
       privilegedOnly(inst, 'socketAutoClose');
+      chargeHostCall(ctx.meter, 0);
       return ctx.sockets ? ctx.sockets.autoClose(fd, on !== 0) : EBADF;
     },
   };

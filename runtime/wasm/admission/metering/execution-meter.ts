@@ -82,8 +82,10 @@ export class ExecutionMeter {
 
   /** Charges fuel for host work (e.g. per byte copied by an import). */
   chargeFuel(amount: bigint): void {
-    this.fuel.value -= amount;
-    if (this.fuel.value < 0n) throw this.fuelExhausted();
+    // Each read or write of a global crosses into the engine: the value is read once.
+    const left = this.fuel.value - amount;
+    this.fuel.value = left;
+    if (left < 0n) throw this.fuelExhausted();
   }
 
   /** Reserves stack for a nested `call` (docs/host-abi.md §6 step 1); pair with releaseStack. */
