@@ -31,8 +31,9 @@ export function actionImports(host: HostBinding): ImportGroup {
     setRetval(ptr: number, len: number): void {
       const ctx = host.context;
       const frame = ctx.frame;
-      frame.retval = frame.instance.copy(ptr, len, 'setRetval');
-      chargeHostCall(ctx.meter, frame.retval.length);
+      const retval = frame.instance.copy(ptr, len, 'setRetval');
+      chargeHostCall(ctx.meter, retval.length);
+      frame.retval = retval;
       frame.instance.clearResult();
     },
     writeConsole(ptr: number, len: number): void {

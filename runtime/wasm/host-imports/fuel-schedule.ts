@@ -9,7 +9,9 @@ export const HOST_CALL_FUEL = 100;
 
 /**
  * Bytes copied in or out of linear memory, or read from the store into the result buffer: one
- * fuel per 8 bytes (rounded up per call), about what a guest pays to move a word itself.
+ * fuel per 8-byte word (rounded up per call). Dearer than memory.copy (one per 64 bytes), as the
+ * host usually does more with the bytes than move them (store, decode, log); cheaper than a
+ * guest's own load/store loop.
  */
 export const BYTES_PER_FUEL = 8;
 
