@@ -18,7 +18,7 @@
 //   outlive a context and the counters are reloaded per context); pass its importObject() next to
 //   the `env` functions. A trap while a counter is below zero is that limit: `catch (e) { throw
 //   meter.limitError() ?? e; }`. A normal return from an export or the start function leaves fuel
-//   >= 0. Host imports charge the same counter with meter.chargeFuel for the call, the bytes they
+//   >= 0. Host imports charge the same counter (meter.chargeHostFuel) for the call, the bytes they
 //   move and the rows they visit (host-imports/fuel-schedule.ts, docs/host-abi.md §10.1); `call`
 //   brackets the nested execution with meter.reserveStack/releaseStack. A host that catches an
 //   error and keeps running the context must restore meter.stack.value to its value before the

@@ -22,11 +22,11 @@ export const ROW_FUEL = 1000;
 export const SIGNATURE_CHECK_FUEL = 100_000;
 
 /** The fuel of one host call that moves `bytes` bytes, visits `rows` rows and checks `signatures` signatures. */
-export function hostCallFuel(bytes: number, rows = 0, signatures = 0): bigint {
-  return BigInt(HOST_CALL_FUEL + Math.ceil(bytes / BYTES_PER_FUEL) + rows * ROW_FUEL + signatures * SIGNATURE_CHECK_FUEL);
+export function hostCallFuel(bytes: number, rows = 0, signatures = 0): number {
+  return HOST_CALL_FUEL + Math.ceil(bytes / BYTES_PER_FUEL) + rows * ROW_FUEL + signatures * SIGNATURE_CHECK_FUEL;
 }
 
 /** Charges one host call; throws WASM_FUEL_EXHAUSTED (as metered code would) when the budget is gone. */
 export function chargeHostCall(meter: ExecutionMeter, bytes: number, rows = 0, signatures = 0): void {
-  meter.chargeFuel(hostCallFuel(bytes, rows, signatures));
+  meter.chargeHostFuel(hostCallFuel(bytes, rows, signatures));
 }
