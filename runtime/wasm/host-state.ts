@@ -3,6 +3,7 @@ import type { ActionTrace } from '../../host-api/types/index.js';
 import type { ExpectedSignature } from '../crypto/signature-verdicts.js';
 import type { Store } from '../db/store.js';
 import type { TemporaryDb } from '../db/temporary-db.js';
+import type { ExecutionMeter } from './admission/index.js';
 import { HostError } from './errors.js';
 import type { ServiceInstance } from './service-instance.js';
 
@@ -49,6 +50,8 @@ export interface SizeLimits {
 export interface HostState {
   readonly mode: Mode;
   readonly store: Store;
+  /** The context's fuel and stack meter, which host calls charge too (docs/host-abi.md §10.1). */
+  readonly meter: ExecutionMeter;
   /** The innermost running action. */
   readonly frame: Frame;
   readonly sizeLimits: SizeLimits;

@@ -18,9 +18,11 @@
 //   outlive a context and the counters are reloaded per context); pass its importObject() next to
 //   the `env` functions. A trap while a counter is below zero is that limit: `catch (e) { throw
 //   meter.limitError() ?? e; }`. A normal return from an export or the start function leaves fuel
-//   >= 0. Host imports charge with meter.chargeFuel; `call` brackets the nested execution with
-//   meter.reserveStack/releaseStack. A host that catches an error and keeps running the context
-//   must restore meter.stack.value to its value before the call (frames left by the trap).
+//   >= 0. Host imports charge the same counter (meter.chargeHostFuel) for the call, the bytes they
+//   move and the rows they visit (host-imports/fuel-schedule.ts, docs/host-abi.md §10.1); `call`
+//   brackets the nested execution with meter.reserveStack/releaseStack. A host that catches an
+//   error and keeps running the context must restore meter.stack.value to its value before the
+//   call (frames left by the trap).
 
 export { admitModule, type AdmittedModule, type MutableGlobal } from './admit-module.js';
 export { AdmissionError, type AdmissionErrorCode } from './admission-error.js';

@@ -3,6 +3,7 @@ import { HostError } from '../errors.js';
 import type { Caller } from '../host-state.js';
 import type { ImportGroup } from './import-group.js';
 import { appendConsole } from '../trace.js';
+import { chargeHostCall } from './fuel-schedule.js';
 
 const utf8 = new TextDecoder();
 
@@ -12,6 +13,7 @@ export function actionImports(host: Caller): ImportGroup {
     getCurrentAction(): number {
       const ctx = host.context;
       const { instance, packedAction } = ctx.frame;
+      chargeHostCall(ctx.meter, 0);
       instance.setResult(packedAction);
       return packedAction.length;
     },
@@ -21,25 +23,33 @@ export function actionImports(host: Caller): ImportGroup {
       if (flags !== undefined && flags !== 0n) {
         throw new HostError('HOST_BAD_ARGUMENT', `call: flags ${flags} (subjective calls from objective code) are not supported by this node`);
       }
-      const retval = ctx.call(inst.copy(ptr, len, 'call'));
+      const packed = inst.copy(ptr, len, 'call');
+      chargeHostCall(ctx.meter, packed.length);
+      const retval = ctx.call(packed);
       inst.setResult(retval);
       return retval.length;
     },
     setRetval(ptr: number, len: number): void {
       const ctx = host.context;
       const frame = ctx.frame;
-      frame.retval = frame.instance.copy(ptr, len, 'setRetval');
+      const retval = frame.instance.copy(ptr, len, 'setRetval');
+      chargeHostCall(ctx.meter, retval.length);
+      frame.retval = retval;
       frame.instance.clearResult();
     },
     writeConsole(ptr: number, len: number): void {
       const ctx = host.context;
       const frame = ctx.frame;
-      appendConsole(frame.trace, utf8.decode(frame.instance.view(ptr, len, 'writeConsole')));
+      const text = frame.instance.view(ptr, len, 'writeConsole');
+      chargeHostCall(ctx.meter, text.length);
+      appendConsole(frame.trace, utf8.decode(text));
     },
     abortMessage(ptr: number, len: number): never {
       const ctx = host.context;
       const inst = ctx.frame.instance;
-      throw new ServiceAbort(inst.name, utf8.decode(inst.view(ptr, len, 'abortMessage')));
+      const message = inst.view(ptr, len, 'abortMessage');
+      chargeHostCall(ctx.meter, message.length);
+      throw new ServiceAbort(inst.name, utf8.decode(message));
     },
   };
 }

@@ -2,6 +2,7 @@ import { dbAccess } from '../../../host-api/abi/databases.js';
 import { HostError } from '../errors.js';
 import type { Caller } from '../host-state.js';
 import type { ImportGroup } from './import-group.js';
+import { chargeHostCall } from './fuel-schedule.js';
 
 // Event databases (host-abi §9): append in transactions, read back by id in queries.
 
@@ -23,6 +24,7 @@ export function eventImports(host: Caller): ImportGroup {
       if (eventService(value) !== inst.service) {
         throw new HostError('HOST_BAD_ARGUMENT', `putSequential: the event must name its own service '${inst.name}' as its first member`);
       }
+      chargeHostCall(ctx.meter, value.length, 1);
       const id = ctx.store.putSequential(db, value);
       inst.clearResult();
       return id;
@@ -33,7 +35,9 @@ export function eventImports(host: Caller): ImportGroup {
       if (dbAccess(ctx.mode, db).events !== 'read') {
         throw new HostError('HOST_ACCESS_DENIED', `getSequential: database ${db} cannot be read by id in ${ctx.mode} mode`);
       }
-      return inst.resultOrNone(ctx.store.getSequential(db, BigInt.asUintN(64, id)));
+      const event = ctx.store.getSequential(db, BigInt.asUintN(64, id));
+      chargeHostCall(ctx.meter, event?.length ?? 0, 1);
+      return inst.resultOrNone(event);
     },
   };
 }

@@ -5,6 +5,7 @@ import type { ImportGroup } from './import-group.js';
 import { backingDb, checkMaxPrefix, checkRead, checkWrite } from './db-access.js';
 import { admitStoredCode } from './code-admission.js';
 import { validateNativeWrite } from './native-rows.js';
+import { chargeHostCall } from './fuel-schedule.js';
 
 // The key-value imports of host-abi §3. Results go to V (and K for the ordered lookups).
 
@@ -17,6 +18,7 @@ function orderedLookup(host: Caller, name: string, lookup: 'greaterEqual' | 'les
     const key = inst.view(kptr, klen, keyWhat);
     checkRead(ctx, inst, name, db, key, match);
     const entry = backingDb(ctx, db)[lookup](db, key, match >>> 0);
+    chargeHostCall(ctx.meter, key.length + (entry ? entry.key.length + entry.value.length : 0), 1);
     return inst.resultOrNone(entry?.value, entry?.key);
   };
 }
@@ -32,6 +34,7 @@ export function kvImports(host: Caller): ImportGroup {
       if (key.length > limits.maxKeySize) throw new HostError('HOST_BAD_ARGUMENT', `kvPut: key of ${key.length} bytes exceeds the limit of ${limits.maxKeySize}`);
       if (vlen >>> 0 > limits.maxValueSize) throw new HostError('HOST_BAD_ARGUMENT', `kvPut: value of ${vlen >>> 0} bytes exceeds the limit of ${limits.maxValueSize}`);
       const value = inst.view(vptr, vlen, 'kvPut value');
+      chargeHostCall(ctx.meter, key.length + value.length, 1);
       const store = backingDb(ctx, db);
       if (db === DbId.native) admitStoredCode(ctx, inst.name, validateNativeWrite(key, value), () => store.get(db, key) !== undefined);
       store.put(db, key, value);
@@ -42,6 +45,7 @@ export function kvImports(host: Caller): ImportGroup {
       const inst = ctx.frame.instance;
       const key = inst.view(kptr, klen, 'kvRemove key');
       checkWrite(ctx, inst, 'kvRemove', db, key);
+      chargeHostCall(ctx.meter, key.length, 1);
       backingDb(ctx, db).remove(db, key);
       inst.clearResult();
     },
@@ -50,7 +54,9 @@ export function kvImports(host: Caller): ImportGroup {
       const inst = ctx.frame.instance;
       const key = inst.view(kptr, klen, 'kvGet key');
       checkRead(ctx, inst, 'kvGet', db, key);
-      return inst.resultOrNone(backingDb(ctx, db).get(db, key));
+      const value = backingDb(ctx, db).get(db, key);
+      chargeHostCall(ctx.meter, key.length + (value?.length ?? 0), 1);
+      return inst.resultOrNone(value);
     },
     kvGreaterEqual: orderedLookup(host, 'kvGreaterEqual', 'greaterEqual'),
     kvLessThan: orderedLookup(host, 'kvLessThan', 'lessThan'),
@@ -60,6 +66,7 @@ export function kvImports(host: Caller): ImportGroup {
       const prefix = inst.view(kptr, klen, 'kvMax prefix');
       checkMaxPrefix(ctx, inst, db, prefix);
       const entry = backingDb(ctx, db).max(db, prefix);
+      chargeHostCall(ctx.meter, prefix.length + (entry ? entry.key.length + entry.value.length : 0), 1);
       return inst.resultOrNone(entry?.value, entry?.key);
     },
   };

@@ -1,8 +1,8 @@
 import { Limits, isSubjectiveMode } from '../../../host-api/abi/databases.js';
 import { HostError } from '../errors.js';
-import type { HostState } from '../host-state.js';
-import type { Caller } from '../host-state.js';
+import type { Caller, HostState } from '../host-state.js';
 import type { ImportGroup } from './import-group.js';
+import { chargeHostCall } from './fuel-schedule.js';
 
 // Nested views of the subjective database (host-abi §3). The node runs one context at a time on
 // its chain thread, so an outermost commit never meets a conflicting writer and returns 1.
@@ -23,6 +23,7 @@ export function subjectiveImports(host: Caller): ImportGroup {
   return {
     checkoutSubjective(): void {
       const ctx = host.context;
+      chargeHostCall(ctx.meter, 0);
       requireSubjectiveMode(ctx, 'checkoutSubjective');
       if (ctx.subjectiveViews.length >= Limits.maxSubjectiveDepth) {
         throw new HostError('HOST_LIMIT', `checkoutSubjective: views nest at most ${Limits.maxSubjectiveDepth} deep`);
@@ -31,12 +32,14 @@ export function subjectiveImports(host: Caller): ImportGroup {
     },
     commitSubjective(): number {
       const ctx = host.context;
+      chargeHostCall(ctx.meter, 0);
       ctx.store.subjective.release(popView(ctx, 'commitSubjective'));
       if (ctx.subjectiveViews.length === 0) ctx.store.subjective.commit();
       return 1;
     },
     abortSubjective(): void {
       const ctx = host.context;
+      chargeHostCall(ctx.meter, 0);
       ctx.store.subjective.rollback(popView(ctx, 'abortSubjective'));
     },
   };

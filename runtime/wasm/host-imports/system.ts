@@ -1,10 +1,10 @@
 import { randomFillSync } from 'node:crypto';
 import { isSubjectiveMode } from '../../../host-api/abi/databases.js';
 import { HostError } from '../errors.js';
-import type { HostState } from '../host-state.js';
-import type { Caller } from '../host-state.js';
+import type { Caller, HostState } from '../host-state.js';
 import type { ImportGroup } from './import-group.js';
 import type { ServiceInstance } from '../service-instance.js';
+import { chargeHostCall } from './fuel-schedule.js';
 
 // Clock, randomness, CPU limit and sockets: only where they cannot break determinism.
 
@@ -40,6 +40,7 @@ export function systemImports(host: Caller): ImportGroup {
         default: return EINVAL;
       }
       const out = inst.view(outPtr, 8, 'clockTimeGet');
+      chargeHostCall(ctx.meter, out.length);
       new DataView(out.buffer, out.byteOffset, 8).setBigUint64(0, ns, true);
       inst.clearResult();
       return 0;
@@ -48,13 +49,17 @@ export function systemImports(host: Caller): ImportGroup {
       const ctx = host.context;
       const inst = ctx.frame.instance;
       subjectiveOnly(ctx, 'getRandom');
-      randomFillSync(inst.view(ptr, len, 'getRandom'));
+      const out = inst.view(ptr, len, 'getRandom');
+      chargeHostCall(ctx.meter, out.length);
+      randomFillSync(out);
     },
     setMaxTransactionTime(_ns: bigint): void {
       // psibase's CPU timer for a transaction. Every execution here is bounded by fuel instead,
       // the same on every node, so the privileged caller is checked and the limit has nothing to set.
-      const inst = host.context.frame.instance;
+      const ctx = host.context;
+      const inst = ctx.frame.instance;
       privilegedOnly(inst, 'setMaxTransactionTime');
+      chargeHostCall(ctx.meter, 0);
       inst.clearResult();
     },
     socketSend(fd: number, ptr: number, len: number): number {
@@ -62,13 +67,16 @@ export function systemImports(host: Caller): ImportGroup {
       const inst = ctx.frame.instance;
       subjectiveOnly(ctx, 'socketSend');
       privilegedOnly(inst, 'socketSend');
-      return ctx.sockets ? ctx.sockets.send(fd, inst.copy(ptr, len, 'socketSend')) : EBADF;
+      const data = inst.copy(ptr, len, 'socketSend');
+      chargeHostCall(ctx.meter, data.length);
+      return ctx.sockets ? ctx.sockets.send(fd, data) : EBADF;
     },
     socketAutoClose(fd: number, on: number): number {
       const ctx = host.context;
       const inst = ctx.frame.instance;
       subjectiveOnly(ctx, 'socketAutoClose');
       privilegedOnly(inst, 'socketAutoClose');
+      chargeHostCall(ctx.meter, 0);
       return ctx.sockets ? ctx.sockets.autoClose(fd, on !== 0) : EBADF;
     },
   };

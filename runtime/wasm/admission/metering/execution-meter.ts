@@ -1,6 +1,7 @@
 import { Limits } from '../../../../host-api/abi/databases.js';
 import { TsibaseError } from '../../../../host-api/errors.js';
 import { WebAssemblyJs, type WasmGlobal } from '../webassembly-api.js';
+import { fuelChargerOf, type FuelCharger } from './fuel-charger.js';
 import { FUEL_IMPORT_NAME, METER_IMPORT_MODULE, STACK_IMPORT_NAME } from './meter-imports.js';
 
 export type ExecutionLimitCode = 'WASM_FUEL_EXHAUSTED' | 'WASM_STACK_OVERFLOW';
@@ -50,6 +51,7 @@ export class ExecutionMeter {
   readonly fuel: WasmGlobal<bigint>;
   readonly stack: WasmGlobal<number>;
   readonly budget: Required<ExecutionBudget>;
+  private charger: FuelCharger | undefined;
 
   /**
    * `globals`, when given, are counters shared with other meters (an engine whose instances
@@ -82,6 +84,11 @@ export class ExecutionMeter {
   chargeFuel(amount: bigint): void {
     this.fuel.value -= amount;
     if (this.fuel.value < 0n) throw this.fuelExhausted();
+  }
+
+  /** chargeFuel for an amount below 2^53, without BigInts: host imports charge on most calls. */
+  chargeHostFuel(units: number): void {
+    if ((this.charger ??= fuelChargerOf(this.fuel))(units) !== 0) throw this.fuelExhausted();
   }
 
   /** Reserves stack for a nested `call` (docs/host-abi.md §6 step 1); pair with releaseStack. */

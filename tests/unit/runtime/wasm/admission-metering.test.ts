@@ -297,6 +297,23 @@ test('the host charges fuel and reserves stack through the meter', () => {
   assert.is((thrown(() => meter.reserveStack(4096)) as ExecutionLimitError).code, 'WASM_STACK_OVERFLOW');
 });
 
+test('host fuel charges (numbers) subtract exactly, past 2^32 too, and fail once the counter is below zero', () => {
+  const big = 1n << 40n;
+  const meter = new ExecutionMeter({ fuel: big + 5n });
+  meter.chargeHostFuel(Number(big));
+  assert.is(meter.fuel.value, 5n);
+  meter.chargeHostFuel(5);
+  assert.is(meter.consumedFuel(), big + 5n);
+  const error = thrown(() => meter.chargeHostFuel(3));
+  assert.is((error as ExecutionLimitError).code, 'WASM_FUEL_EXHAUSTED');
+  assert.is(meter.fuel.value, -3n, 'the charge that crossed zero counts');
+  // Two meters on separate counters do not share a charger.
+  const other = new ExecutionMeter({ fuel: 7n });
+  other.chargeHostFuel(7);
+  assert.is(other.fuel.value, 0n);
+  assert.is(meter.fuel.value, -3n);
+});
+
 test('the start function runs metered', async () => {
   const bytes = await wat('(module (func $start (loop $l (br $l))) (start $start))');
   const meter = new ExecutionMeter({ fuel: 1000n });
