@@ -90,7 +90,7 @@ export function isPrefixedDb(db: number): boolean {
 
 export const EVENT_DBS: readonly number[] = [DbId.historyEvent, DbId.uiEvent, DbId.merkleEvent];
 
-/** Account code flags (host-abi §6). */
+/** Account code flags (docs/host-abi.md §6). */
 export const CodeFlags = {
   isPrivileged: 1n << 0n,
   isVerify: 1n << 1n,

@@ -64,7 +64,7 @@ export function nativeTableKey(table: number): KeyWriter {
   return new KeyWriter().u16(table).u8(0);
 }
 
-/** Native table numbers (host-abi §8). */
+/** Native table numbers (docs/host-abi.md §8). */
 export const NativeTable = {
   status: 1,
   code: 2,

@@ -2,7 +2,7 @@ import { NativeTable } from '../abi/keys.js';
 import { compileSchema, type TypeCodec, type ValueOf } from '../fracpack/index.js';
 import { CORE_SCHEMA } from './schema.js';
 
-// The node <-> service schema: the core types and the rows of the host-owned native tables (host-abi §4, §8; docs/chain.md §1.4).
+// The node <-> service schema: the core types and the rows of the host-owned native tables (docs/host-abi.md §4, §8; docs/chain.md §1.4).
 export const NATIVE_SCHEMA = {
   ...CORE_SCHEMA,
   StatusRow: { Object: { chainId: 'Checksum256', current: 'BlockHeader', head: { Option: 'BlockInfo' }, consensus: 'JointConsensus' } },

@@ -1,4 +1,4 @@
-// Event ids come from consensus counters kept in the native database-status row (host-abi §8,
+// Event ids come from consensus counters kept in the native database-status row (docs/host-abi.md §8,
 // §9; key: databaseStatusKey()), so they advance, and roll back, with the chain state. Row value:
 // fracpack extensible struct {nextHistoryEventNumber u64, nextUiEventNumber u64,
 // nextMerkleEventNumber u64} = u16 fixed size, then the u64s little-endian. Encoded here by hand

@@ -1,4 +1,4 @@
-// Argument checks at the store's public surface. Sizes are the host's business (host-abi §3);
+// Argument checks at the store's public surface. Sizes are the host's business (docs/host-abi.md §3);
 // here we only refuse what would corrupt the store or fail later inside an LMDB commit.
 
 import { TsibaseError } from '../../host-api/errors.js';

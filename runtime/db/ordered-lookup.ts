@@ -1,4 +1,4 @@
-// The lookups of host-abi §3 over one database: an overlay table merged with the committed
+// The lookups of docs/host-abi.md §3 over one database: an overlay table merged with the committed
 // content in key order. Overlay keys shadow committed ones and tombstones hide them, so a
 // lookup walks both in step until the first visible key, or until it leaves the prefix.
 

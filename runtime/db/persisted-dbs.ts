@@ -1,4 +1,4 @@
-// Which databases of host-abi §4 the store keeps in LMDB, under which LMDB name, and in which
+// Which databases of docs/host-abi.md §4 the store keeps in LMDB, under which LMDB name, and in which
 // undo domain. Chain databases follow forks and are undone with a failed transaction;
 // subjective ones are node-local and commit on their own. `temporary` is not persisted (it
 // lives for one execution context).

@@ -9,7 +9,7 @@ export interface KvEntry {
   readonly value: Uint8Array;
 }
 
-/** The lookups of host-abi §3; they see every uncommitted write. */
+/** The lookups of docs/host-abi.md §3; they see every uncommitted write. */
 export interface KvReader {
   get(db: number, key: Uint8Array): Uint8Array | undefined;
   /** The smallest key >= `key` whose first `matchLength` bytes equal those of `key`. */
@@ -54,7 +54,7 @@ export interface Store extends KvReader, KvWriter, UndoScope {
    * write to one, a rollback, an abort), so what is decoded from those rows can be cached.
    */
   readonly nativeRowsVersion: number;
-  /** Appends an event to database 4, 5 or 6 and returns its id (host-abi §9). */
+  /** Appends an event to database 4, 5 or 6 and returns its id (docs/host-abi.md §9). */
   putSequential(db: number, value: Uint8Array): bigint;
   getSequential(db: number, id: bigint): Uint8Array | undefined;
   close(): Promise<void>;

@@ -10,7 +10,7 @@ const EINVAL = 28;
 
 /**
  * Requests waiting for a service's reply, as the sockets privileged services write to
- * (host-abi §3 socketSend / socketAutoClose). A socket is the response of one request; it goes
+ * (docs/host-abi.md §3 socketSend / socketAutoClose). A socket is the response of one request; it goes
  * away when it is answered or the client disconnects.
  */
 export class HttpSockets implements SocketRegistry {

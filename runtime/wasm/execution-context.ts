@@ -129,7 +129,7 @@ export class ExecutionContext implements HostState {
 
   /**
    * Invokes a host-called export (processTransaction, serve, recv) of `service`; the action the
-   * guest reads has sender 0, method 0 and `rawData` as given (host-abi §7).
+   * guest reads has sender 0, method 0 and `rawData` as given (docs/host-abi.md §7).
    */
   runExport(service: bigint, exportName: string, rawData: Uint8Array = EMPTY): Uint8Array {
     const action: Action = { sender: 0n, service, method: 0n, rawData };

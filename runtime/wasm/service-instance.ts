@@ -34,7 +34,7 @@ interface ServiceExports {
 
 /**
  * One service's wasm instance inside one execution context, with the result buffers of
- * host-abi §2 (value V and key K) and bounds-checked access to its linear memory.
+ * docs/host-abi.md §2 (value V and key K) and bounds-checked access to its linear memory.
  */
 export class ServiceInstance {
   /** The value buffer V. */

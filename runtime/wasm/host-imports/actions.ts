@@ -7,7 +7,7 @@ import { chargeHostCall } from './fuel-schedule.js';
 
 const utf8 = new TextDecoder();
 
-// The current action, calls to other services, return values, console and abort (host-abi §3, §6).
+// The current action, calls to other services, return values, console and abort (docs/host-abi.md §3, §6).
 export function actionImports(host: Caller): ImportGroup {
   return {
     getCurrentAction(): number {

@@ -8,7 +8,7 @@ import type { HostState, SizeLimits } from '../host-state.js';
 import { NativeRowCache } from '../native-row-cache.js';
 import type { ServiceInstance } from '../service-instance.js';
 
-// The access rules of host-abi §3-5 for the kv imports: which database a mode may touch, owner
+// The access rules of docs/host-abi.md §3-5 for the kv imports: which database a mode may touch, owner
 // prefixes, privileges, open subjective views and size limits. Every refusal names the import,
 // the database and the reason.
 
@@ -78,7 +78,7 @@ const sizeLimits = new NativeRowCache<null, SizeLimits>((store) => {
   return row ? ConfigRow.unpack(row) : { maxKeySize: Limits.maxKeySize, maxValueSize: Limits.maxValueSize };
 });
 
-/** The chain's key and value limits: the native config row, else the defaults of host-abi §3. */
+/** The chain's key and value limits: the native config row, else the defaults of docs/host-abi.md §3. */
 export function sizeLimitsOf(store: Store): SizeLimits {
   return sizeLimits.get(store, null);
 }

@@ -4,7 +4,7 @@ import type { Caller } from '../host-state.js';
 import type { ImportGroup } from './import-group.js';
 import { chargeHostCall } from './fuel-schedule.js';
 
-// Event databases (host-abi §9): append in transactions, read back by id in queries.
+// Event databases (docs/host-abi.md §9): append in transactions, read back by id in queries.
 
 /** bytes 2..9 of a packed event (after the u16 fixed-area length) hold its service, little-endian. */
 function eventService(value: Uint8Array): bigint | undefined {

@@ -7,7 +7,7 @@ import { admitStoredCode } from './code-admission.js';
 import { validateNativeWrite } from './native-rows.js';
 import { chargeHostCall } from './fuel-schedule.js';
 
-// The key-value imports of host-abi §3. Results go to V (and K for the ordered lookups).
+// The key-value imports of docs/host-abi.md §3. Results go to V (and K for the ordered lookups).
 
 /** kvGreaterEqual / kvLessThan: the same checks around the store's lookup of that name. */
 function orderedLookup(host: Caller, name: string, lookup: 'greaterEqual' | 'lessThan') {

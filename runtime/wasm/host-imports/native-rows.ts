@@ -4,7 +4,7 @@ import { FracpackError } from '../../../host-api/fracpack/index.js';
 import { WRITABLE_NATIVE_ROWS } from '../../../host-api/types/native.js';
 import { HostError } from '../errors.js';
 
-// Writes to the native database are validated (host-abi §4): only the tables that may be
+// Writes to the native database are validated (docs/host-abi.md §4): only the tables that may be
 // written, each value a valid row, stored under exactly the key that row belongs at.
 
 function expectedKey(table: number, row: Record<string, unknown>): Uint8Array | undefined {

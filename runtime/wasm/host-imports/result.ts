@@ -2,7 +2,7 @@ import type { Caller } from '../host-state.js';
 import type { ImportGroup } from './import-group.js';
 import { chargeHostCall } from './fuel-schedule.js';
 
-// host-abi §2: data-returning imports leave their result in V (and K); the guest copies it out.
+// docs/host-abi.md §2: data-returning imports leave their result in V (and K); the guest copies it out.
 export function resultImports(host: Caller): ImportGroup {
   return {
     getResult(dest: number, cap: number, offset: number): number {

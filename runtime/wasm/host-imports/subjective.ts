@@ -4,7 +4,7 @@ import type { Caller, HostState } from '../host-state.js';
 import type { ImportGroup } from './import-group.js';
 import { chargeHostCall } from './fuel-schedule.js';
 
-// Nested views of the subjective database (host-abi §3). The node runs one context at a time on
+// Nested views of the subjective database (docs/host-abi.md §3). The node runs one context at a time on
 // its chain thread, so an outermost commit never meets a conflicting writer and returns 1.
 
 function requireSubjectiveMode(ctx: HostState, what: string): void {

@@ -1,4 +1,4 @@
-// A table cursor reads each entry's whole key from the host's key buffer (host-abi §2 getKey):
+// A table cursor reads each entry's whole key from the host's key buffer (docs/host-abi.md §2 getKey):
 // keys that fit the SDK's scratch area come out in one call, longer ones in two. A service on
 // the in-process test chain walks a string-keyed table whose keys run from well under to well
 // over that size, forward and backward, and reports each key it read next to the one the row

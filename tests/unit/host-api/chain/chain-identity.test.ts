@@ -32,7 +32,7 @@ test('§1.1 merkle: a caller-supplied SHA-256 (node:crypto, as the node uses) gi
   assert.is(bytesToHex(merkleRoot(items, () => new Uint8Array(32))), '00'.repeat(32), 'the hash given is the hash used');
 });
 
-test('host-abi §9: an event merkle leaf of the empty record is sha256(00 00 00)', () => {
+test('docs/host-abi.md §9: an event merkle leaf of the empty record is sha256(00 00 00)', () => {
   assert.is(bytesToHex(merkleLeaf(Uint8Array.of(0, 0))), bytesToHex(sha256(Uint8Array.of(0, 0, 0))));
 });
 

@@ -1,4 +1,4 @@
-// docs/design.md decision 2 and host-abi §10: a runaway loop, unbounded recursion or memory growth ends
+// docs/design.md decision 2 and docs/host-abi.md §10: a runaway loop, unbounded recursion or memory growth ends
 // that execution with a clear error, the same on every run, and the node keeps working.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';

@@ -1,4 +1,4 @@
-// host-abi §6-7: call with the sender rules, re-entrancy into the same instance, the 32-service
+// docs/host-abi.md §6-7: call with the sender rules, re-entrancy into the same instance, the 32-service
 // limit, the current action, return values, abort unwinding and rollback of a failed transaction.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';

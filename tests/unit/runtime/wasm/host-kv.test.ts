@@ -1,4 +1,4 @@
-// host-abi §3-4: the key-value imports against the access matrix, owner prefixes, privileges
+// docs/host-abi.md §3-4: the key-value imports against the access matrix, owner prefixes, privileges
 // and size limits, through the probe service on a real LMDB store.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';

@@ -1,4 +1,4 @@
-// host-abi §4-5, §9: events, the subjective database, clock and randomness, sockets and the
+// docs/host-abi.md §4-5, §9: events, the subjective database, clock and randomness, sockets and the
 // verify mode with its ECDSA extension, each allowed where the mode allows it and refused elsewhere.
 import { createHash, generateKeyPairSync, sign } from 'node:crypto';
 import { suite } from 'uvu';
