@@ -22,8 +22,8 @@ export interface ExpectedSignature {
 
 /** The checks with their verdicts, in order. */
 export async function withVerdicts(checks: readonly ExpectedCheck[]): Promise<ExpectedSignature[]> {
-  return Promise.all(checks.map(async ({ key, digest, signature, ...check }) => ({
-    key, digest, signature, valid: await signatureWorker.verify({ key, signature, ...check }),
+  return Promise.all(checks.map(async (check) => ({
+    key: check.key, digest: check.digest, signature: check.signature, valid: await signatureWorker.verify(check),
   })));
 }
 

@@ -3,7 +3,7 @@ import type { Chain } from '../chain/chain.js';
 import { ChainError } from '../chain/errors.js';
 import { prefersFracpack } from './accept.js';
 import { isOctetStream } from './media-type.js';
-import { CORS_A, echoCors, escapeHtml, json, reply, text } from './replies.js';
+import { echoCors, escapeHtml, json, reply, text } from './replies.js';
 import type { WireRequest, WireResponse } from './wire/index.js';
 
 /**
@@ -18,18 +18,18 @@ export async function pushTransaction(chain: Chain, req: WireRequest, res: WireR
   const method = req.method;
   if (method === 'OPTIONS') {
     const origin = req.headers.origin;
-    return reply(res, 200, undefined, '', origin ? echoCors(origin) : CORS_A);
+    return reply(res, 200, undefined, '', origin ? echoCors(origin) : {});
   }
   if (method !== 'POST') {
     // The text is psibase's, spelling included.
     return text(res, 405, `The resouce '${escapeHtml(target)}' does not accept the method ${escapeHtml(method)}.`, { Allow: 'POST, OPTIONS' });
   }
   if (!isOctetStream(req)) {
-    return text(res, 415, 'Expected fracpack encoded signed transaction (application/octet-stream)', CORS_A);
+    return text(res, 415, 'Expected fracpack encoded signed transaction (application/octet-stream)');
   }
   const waitFor = new URLSearchParams(query).get('wait_for') || 'final';
   if (waitFor !== 'final' && waitFor !== 'applied') {
-    return reply(res, 400, 'text/plain', `wait_for must be final or applied, not '${waitFor}'`, CORS_A);
+    return reply(res, 400, 'text/plain', `wait_for must be final or applied, not '${waitFor}'`);
   }
   const body = req.body;
   let trace: TransactionTrace;
@@ -37,9 +37,9 @@ export async function pushTransaction(chain: Chain, req: WireRequest, res: WireR
     trace = await chain.push(body, waitFor);
   } catch (err) {
     if (!(err instanceof ChainError)) throw err;
-    if (err.code !== 'TRANSACTION_PROOFS') return text(res, 500, err.message, CORS_A);
+    if (err.code !== 'TRANSACTION_PROOFS') return text(res, 500, err.message);
     trace = { actionTraces: [], error: err.message };
   }
-  if (prefersFracpack(req.headers.accept)) reply(res, 200, 'application/octet-stream', TransactionTrace.pack(trace), CORS_A);
-  else json(res, 200, TransactionTrace.toJson(trace), CORS_A);
+  if (prefersFracpack(req.headers.accept)) reply(res, 200, 'application/octet-stream', TransactionTrace.pack(trace));
+  else json(res, 200, TransactionTrace.toJson(trace));
 }

@@ -43,10 +43,10 @@ export function json(res: WireResponse, status: number, value: unknown, headers:
   reply(res, status, 'application/json', JSON.stringify(value), headers);
 }
 
-/** 302 to `location`, with an HTML page linking it (`<before><a>location</a><after>`) and CORS A. */
+/** 302 to `location`, with an HTML page linking it (`<before><a>location</a><after>`); chain hosts add CORS A. */
 export function redirect(res: WireResponse, location: string, before: string, after: string): void {
   const shown = escapeHtml(location);
-  text(res, 302, `<html><body>${before}<a href="${shown}">${shown}</a>${after}</body></html>`, { ...CORS_A, Location: location });
+  text(res, 302, `<html><body>${before}<a href="${shown}">${shown}</a>${after}</body></html>`, { Location: location });
 }
 
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };

@@ -1,4 +1,7 @@
+import { bytesToHex } from '../../host-api/encoding/hex.js';
+import { privateKeyToPkcs8, type KeyPair } from '../../host-api/crypto/keys.js';
 import { KeysError } from './errors.js';
+import { VERIFY_SIG } from './verify-service.js';
 
 // The JSON bodies of the key admin endpoints (docs/administration.md §4.1), checked field by field since they
 // arrive from HTTP as any JSON value. Fields not listed are ignored.
@@ -10,6 +13,11 @@ export interface AddKeyRequest {
   readonly rawData?: string;
   /** Id of the unlocked device to generate the key on; missing: the node's software store. */
   readonly device?: string;
+}
+
+/** The request that imports `pair` as a verify-sig key (a block key, for instance). */
+export function importKeyRequest(pair: KeyPair): AddKeyRequest {
+  return { service: VERIFY_SIG, rawData: bytesToHex(privateKeyToPkcs8(pair)) };
 }
 
 export interface UnlockRequest {

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { bootTransactions, bytesToHex, privateKeyToPkcs8, runBoot, type Bundle, type KeyPair } from '../../host-api/index.js';
+import { bootTransactions, runBoot, type Bundle, type KeyPair } from '../../host-api/index.js';
 import { adminApi } from '../admin/admin-api.js';
 import { keyEndpoints } from '../admin/key-endpoints.js';
 import { LogSockets } from '../admin/log-socket.js';
@@ -18,6 +18,7 @@ import { NodeHttpServer } from '../http/server.js';
 import { SessionTokens } from '../http/session-tokens.js';
 import { HttpSockets } from '../http/sockets.js';
 import { NodeKeys } from '../keys/node-keys.js';
+import { importKeyRequest } from '../keys/requests.js';
 import { Logging } from '../log/index.js';
 import type { ExtraGauge } from '../metrics/open-metrics.js';
 import { TransactionCounters } from '../metrics/transaction-counters.js';
@@ -216,7 +217,7 @@ export class TsibaseNode implements NodeControl {
   /** A private block key given on the command line joins the node's keys, so it can sign. */
   private storeBlockKey(): void {
     const pair = this.options.bootKeys?.blockKey?.pair;
-    if (pair) this.keys.add({ service: 'verify-sig', rawData: bytesToHex(privateKeyToPkcs8(pair)) });
+    if (pair) this.keys.add(importKeyRequest(pair));
   }
 
   /** Says at every start that anyone may act as the system accounts of a development chain. */

@@ -10,7 +10,7 @@ import { ExecutionMeter, type ExecutionBudget } from './admission/index.js';
 import type { Engine } from './engine.js';
 import { HostError } from './errors.js';
 import { sizeLimitsOf } from './host-imports/db-access.js';
-import type { Caller, Frame, HostState, SizeLimits, SocketHost } from './host-state.js';
+import type { Frame, HostState, SizeLimits, SocketHost } from './host-state.js';
 import { serviceCodeOf } from './service-code.js';
 import { ServiceInstance } from './service-instance.js';
 import { appendAction, newActionTrace } from './trace.js';
@@ -45,8 +45,8 @@ export class ExecutionContext implements HostState {
   readonly meter: ExecutionMeter;
   readonly sockets: SocketHost | undefined;
   readonly expectedSignature: ExpectedSignature | undefined;
-  /** Top-level action traces, in order. */
-  readonly actionTraces: ActionTrace[] = [];
+  /** The trace of the target, once it has started. */
+  trace: ActionTrace | undefined;
   /** Checkpoints of the open subjective views, innermost last. */
   readonly subjectiveViews: number[] = [];
   /** Monotonic time (ns) when the context began; taken only where services may ask for CPU time. */
@@ -62,8 +62,6 @@ export class ExecutionContext implements HostState {
   private temporaryDb: TemporaryDb | undefined;
   private readonly engine: Engine;
   private readonly instances = new Map<bigint, ServiceInstance>();
-  /** The Callers of the instances, detached when the context ends. */
-  private readonly callers: Caller[] = [];
   private readonly stack: Frame[] = [];
   /** The fuel left while the context is not running (the engine's counters hold it while it runs). */
   private fuelLeft: bigint;
@@ -169,10 +167,8 @@ export class ExecutionContext implements HostState {
    */
   dispose(): void {
     this.closeViewsAbove(0);
-    for (const caller of this.callers) caller.detach();
-    for (const instance of this.instances.values()) instance.pool?.give(instance.instance);
+    for (const instance of this.instances.values()) instance.release();
     this.instances.clear();
-    this.callers.length = 0;
   }
 
   admitCode(codeHash: Uint8Array, code: Uint8Array): void {
@@ -180,8 +176,7 @@ export class ExecutionContext implements HostState {
   }
 
   private runTopLevel(action: Action, packed: Uint8Array, invoke: (inst: ServiceInstance) => void): Uint8Array {
-    const trace = newActionTrace(action);
-    this.actionTraces.push(trace);
+    const trace = (this.trace = newActionTrace(action));
     return this.metered(() => this.execute(action, packed, undefined, invoke, trace));
   }
 
@@ -249,8 +244,10 @@ export class ExecutionContext implements HostState {
       throw new HostError('HOST_ACCESS_DENIED', `service '${accountNameFromNumber(service)}' is not a verify service and cannot run in verify mode`);
     }
     const { instance: wasm, caller, pool } = this.engine.instantiate(code.codeHash, code.code, this);
-    this.callers.push(caller);
-    const instance = new ServiceInstance(service, code.flags, wasm, pool);
+    const instance = new ServiceInstance(service, code.flags, wasm, () => {
+      caller.detach();
+      pool?.give(wasm);
+    });
     this.instances.set(service, instance);
     return instance;
   }

@@ -65,7 +65,7 @@ export class Executor {
       ctx.dispose();
     }
     // A target that could not even start (an action that does not pack) has no trace of its own.
-    const trace = ctx.actionTraces[0] ?? { ...newActionTrace(targetAction(request.target)), error: error?.message ?? null };
+    const trace = ctx.trace ?? { ...newActionTrace(targetAction(request.target)), error: error?.message ?? null };
     return { retval, trace, error, fuelUsed: ctx.fuelUsed };
   }
 

@@ -3,7 +3,6 @@ import { copyOfRange, viewOfRange } from '../../host-api/encoding/bytes.js';
 import { accountNameFromNumber } from '../../host-api/names/index.js';
 import { HostError } from './errors.js';
 import { WebAssemblyJs, type WasmInstanceObject, type WasmMemory } from './admission/webassembly-api.js';
-import type { InstancePool } from './instance-pool.js';
 
 const EMPTY = new Uint8Array(0);
 const U64_MAX = 0xffff_ffff_ffff_ffffn;
@@ -56,8 +55,8 @@ export class ServiceInstance {
     readonly service: bigint,
     readonly flags: bigint,
     readonly instance: WasmInstanceObject,
-    /** Where the instance goes back when its context ends (undefined: not reusable). */
-    readonly pool?: InstancePool,
+    /** Called when the context ends: the instance leaves it (and goes back to its pool, if any). */
+    readonly release: () => void,
   ) {
     this.exports = instance.exports as unknown as ServiceExports;
     this.ownerPrefix = ownerPrefixOf(service);

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TsibaseError } from '../../../host-api/errors.js';
-import { bootTransactions, bytesToHex, privateKeyToPkcs8, runBoot, unpackBundle, type KeyPair } from '../../../host-api/index.js';
+import { bootTransactions, runBoot, unpackBundle, type KeyPair } from '../../../host-api/index.js';
+import { importKeyRequest } from '../../keys/requests.js';
 import { option, parseArgs, UsageError } from '../args.js';
 import { DEFAULT_API } from '../chain-client.js';
 import { httpRequest, serviceUrl } from '../client.js';
@@ -23,7 +24,7 @@ ${bootKeyUsage(27)}`;
 async function storeBlockKey(api: string, pair: KeyPair): Promise<void> {
   const r = await httpRequest(new URL('/native/admin/keys', api).toString(), {
     method: 'POST',
-    body: new TextEncoder().encode(JSON.stringify({ service: 'verify-sig', rawData: bytesToHex(privateKeyToPkcs8(pair)) })),
+    body: new TextEncoder().encode(JSON.stringify(importKeyRequest(pair))),
     headers: { 'content-type': 'application/json' },
   });
   if (r.status !== 200) throw new TsibaseError('BOOT_FAILED', `storing the block key on the node: ${r.status} ${r.text()}`);

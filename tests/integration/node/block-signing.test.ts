@@ -16,6 +16,7 @@ import { ChainClient } from '../../../runtime/cli/chain-client.js';
 import { sha256 } from '../../../runtime/crypto/sha256.js';
 import { LmdbStore } from '../../../runtime/db/lmdb-store.js';
 import { adminRequest } from '../../lib/admin-requests.js';
+import { headBlockNum, waitForBlocks } from '../../lib/chain-head.js';
 import { rejectionMessage } from '../../lib/assert-error.js';
 import { startBootedNode } from '../../lib/booted-node.js';
 import type { RunningNode } from '../../lib/node-process.js';
@@ -24,20 +25,6 @@ const SET_PRODUCERS = compileSchema(CORE_SCHEMA).typeOf({ Object: { producers: {
 
 /** docs/chain.md §2: what a block's signature signs, sha256(00 CE A8 42 ‖ block id). */
 const signedDigest = (id: Uint8Array) => sha256(Uint8Array.from([0x00, 0xce, 0xa8, 0x42, ...id]));
-
-async function headBlockNum(node: RunningNode): Promise<number> {
-  const { headBlock } = await new ChainClient(node.api).graphql('explorer', '{ headBlock { header { blockNum } } }') as { headBlock: { header: { blockNum: number } } };
-  return headBlock.header.blockNum;
-}
-
-async function waitForBlocks(node: RunningNode, after: number, count: number): Promise<number> {
-  for (let tries = 0; tries < 100; tries++) {
-    const head = await headBlockNum(node);
-    if (head >= after + count) return head;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`no ${count} blocks after ${after}`);
-}
 
 /** Makes `publicKey` (DER) the claim prod's blocks are signed for, from the next block on. */
 async function requireSignedBlocks(node: RunningNode, publicKey: Uint8Array): Promise<void> {
@@ -50,29 +37,30 @@ async function requireSignedBlocks(node: RunningNode, publicKey: Uint8Array): Pr
 test('blocks are signed with the held key of the producer\'s claim; a missing key stops production until it is imported', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'tsibase-block-signing-'));
   let node: RunningNode | undefined = await startBootedNode(dir);
+  const client = new ChainClient(node.api);
   try {
     // Blocks before the claim are unsigned.
-    const unsignedHead = await waitForBlocks(node, 0, 3);
+    const unsignedHead = await waitForBlocks(client, 0, 3);
 
     // A key the node does not hold: production stops after the block holding the change.
     const key = generateKeyPair();
     await requireSignedBlocks(node, key.publicKey);
-    const stalledAt = await headBlockNum(node);
+    const stalledAt = await headBlockNum(client);
     await new Promise((resolve) => setTimeout(resolve, 600));
-    assert.ok(await headBlockNum(node) <= stalledAt + 1, 'no block without the key');
-    const unapplied = new ChainClient(node.api).push([{ sender: 'root', service: 'accounts', method: 'exists', rawData: Uint8Array.of(0, 0, 0, 0, 0, 0, 0, 0) }], { waitFor: 'applied' });
+    assert.ok(await headBlockNum(client) <= stalledAt + 1, 'no block without the key');
+    const unapplied = client.push([{ sender: 'root', service: 'accounts', method: 'exists', rawData: Uint8Array.of(0, 0, 0, 0, 0, 0, 0, 0) }], { waitFor: 'applied' });
     assert.match(await rejectionMessage(unapplied, 'a transaction was applied without a block to apply it to'), "this node holds no key to sign the blocks of producer 'prod'");
 
     // Importing the key through the admin API resumes production within a slot or two.
     const imported = await adminRequest(node, '/native/admin/keys', { json: { service: 'verify-sig', rawData: bytesToHex(privateKeyToPkcs8(key)) } });
     assert.is(imported.status, 200, imported.text());
-    const resumedHead = await waitForBlocks(node, await headBlockNum(node), 3);
+    const resumedHead = await waitForBlocks(client, await headBlockNum(client), 3);
 
     // A key the node generates works the same way.
     const generated = await adminRequest(node, '/native/admin/keys', { json: { service: 'verify-sig' } });
     const generatedKey = hexToBytes((generated.json() as { rawData: string }).rawData);
     await requireSignedBlocks(node, generatedKey);
-    const finalHead = await waitForBlocks(node, await headBlockNum(node), 3);
+    const finalHead = await waitForBlocks(client, await headBlockNum(client), 3);
 
     await node.stop();
     node = undefined;

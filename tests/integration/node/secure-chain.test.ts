@@ -21,6 +21,7 @@ import { sha256 } from '../../../runtime/crypto/sha256.js';
 import { LmdbStore } from '../../../runtime/db/lmdb-store.js';
 import { adminRequest } from '../../lib/admin-requests.js';
 import { rejectionMessage } from '../../lib/assert-error.js';
+import { waitForBlocks } from '../../lib/chain-head.js';
 import { runCli } from '../../lib/cli-process.js';
 import { startNode } from '../../lib/node-process.js';
 import { runsNode, type NodeContext } from '../../lib/node-suite.js';
@@ -180,6 +181,8 @@ keyed('runAs rule 4: any other caller is refused, for root, the producer and the
 keyed('the node holds the block key and signs every block after the boot block with it', async (ctx) => {
   const keys = (await adminRequest(ctx.node, '/native/admin/keys')).json() as { service: string; rawData: string }[];
   assert.ok(keys.some((k) => k.service === 'verify-sig' && k.rawData === bytesToHex(ctx.block.publicKey)), JSON.stringify(keys));
+  // Enough blocks to check, however fast the tests before ran (five a second).
+  await waitForBlocks(ctx.client, 0, 10);
   await ctx.node.stop();
   const store = LmdbStore.open(join(ctx.dir, 'node', 'db'));
   try {

@@ -10,6 +10,7 @@ import * as assert from 'uvu/assert';
 import { ChainClient } from '../../../runtime/cli/chain-client.js';
 import { deployActions } from '../../../runtime/cli/deploy-actions.js';
 import { rejectionMessage } from '../../lib/assert-error.js';
+import { headBlockNum } from '../../lib/chain-head.js';
 import { startBootedNode } from '../../lib/booted-node.js';
 import { startNode, type RunningNode } from '../../lib/node-process.js';
 import { runsNode } from '../../lib/node-suite.js';
@@ -48,11 +49,6 @@ async function answerOf(client: ChainClient, account: string): Promise<string> {
   return run!.rawRetval.toLowerCase();
 }
 
-/** The head block number (its /common/tapos/head reference is only the low bits). */
-async function headBlock(client: ChainClient): Promise<number> {
-  const { headBlock: head } = await client.graphql('explorer', '{ headBlock { header { blockNum } } }') as { headBlock: { header: { blockNum: number } } };
-  return head.header.blockNum;
-}
 
 runsNode(test, 'setcode', async (dir, ctx) => {
   const node = await startBootedNode(dir);
@@ -64,7 +60,7 @@ test('a valid module deploys; inadmissible ones are refused with the admission m
   await client.push(deployActions('mod', await answering(0x2a), { create: { insecure: true } }), { waitFor: 'applied' });
   assert.is(await answerOf(client, 'mod'), '2a');
   for (const [what, text, message] of REFUSED) {
-    const before = await headBlock(client);
+    const before = await headBlockNum(client);
     const code = await wat(text);
     const error = await rejectionMessage(client.push(deployActions('mod', code), { waitFor: 'applied' }), `${what} was stored`);
     assert.match(error, "service 'setcode' aborted with message: ", what);
@@ -73,7 +69,7 @@ test('a valid module deploys; inadmissible ones are refused with the admission m
     // A new account gets no code either.
     const fresh = `fresh-${REFUSED.findIndex(([w]) => w === what)}`;
     assert.match(await rejectionMessage(client.push(deployActions(fresh, code, { create: { insecure: true } }), { waitFor: 'applied' }), `${what} was stored`), message);
-    while (await headBlock(client) <= before) await new Promise((r) => setTimeout(r, 50));
+    while (await headBlockNum(client) <= before) await new Promise((r) => setTimeout(r, 50));
   }
   await client.push(deployActions('mod', await answering(0x2b)), { waitFor: 'applied' });
   assert.is(await answerOf(client, 'mod'), '2b', 'a valid module replaces the old one');
