@@ -119,6 +119,7 @@ export const Opcode = {
   i64Sub: 0x7d,
   i64ShrU: 0x88,
   i64ExtendI32U: 0xad,
+  i64TruncF64U: 0xb1,
 } as const;
 
 /** Opcodes after the 0xfc prefix (PREFIX_MISC) that the host writes. */
