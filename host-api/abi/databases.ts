@@ -13,6 +13,7 @@ export const DbId = {
   prevAuthServices: 8,
   subjective: 64,
   nativeSubjective: 65,
+  session: 66,
   temporary: 67,
 } as const;
 
@@ -62,6 +63,7 @@ const QUERY: Partial<Record<number, DbAccess>> = {
   [DbId.merkleEvent]: access('none', 'none', 'read'),
   [DbId.subjective]: access('own', 'privileged-own'),
   [DbId.nativeSubjective]: access('privileged', 'privileged'),
+  [DbId.session]: access('own', 'privileged-own'),
   [DbId.temporary]: access('own', 'privileged-own'),
 };
 
@@ -85,7 +87,7 @@ export function dbAccess(mode: Mode, db: number): DbAccess {
 
 /** Databases whose keys start with the owning service's account; iteration cannot cross owners. */
 export function isPrefixedDb(db: number): boolean {
-  return db === DbId.service || db === DbId.writeOnly || db === DbId.subjective || db === DbId.temporary;
+  return db === DbId.service || db === DbId.writeOnly || db === DbId.subjective || db === DbId.session || db === DbId.temporary;
 }
 
 export const EVENT_DBS: readonly number[] = [DbId.historyEvent, DbId.uiEvent, DbId.merkleEvent];

@@ -295,11 +295,11 @@ export class Chain {
     const row = this.store.get(DbId.native, NOTIFY_KEYS[type]!);
     if (!row) return;
     const rawData = args();
+    const sockets = this.options.sockets;
     for (const action of NotifyRow.unpack(row).actions) {
-      const sockets = this.options.sockets?.forContext();
-      const { error } = this.executor.run({ mode: 'callback', target: { action: { ...action, rawData } }, sockets });
-      sockets?.end();
-      if (error) this.options.onCallbackError?.(error);
+      const result = this.executor.run({ mode: 'callback', target: { action: { ...action, rawData } }, sockets: sockets && { open: sockets } });
+      if (result.sockets) sockets!.settle(result.sockets);
+      if (result.error) this.options.onCallbackError?.(result.error);
     }
   }
 }

@@ -10,7 +10,9 @@ import { requireBytes, requireMatchLength, requireStorableKey } from './input-ch
 import { LmdbEnvironment } from './lmdb-environment.js';
 import { LmdbUndoScope } from './lmdb-undo-scope.js';
 import * as lookup from './ordered-lookup.js';
-import { chainDbIds, subjectiveDbIds } from './persisted-dbs.js';
+import { MemoryTable } from './memory-table.js';
+import type { CommittedTable } from './ordered-lookup.js';
+import { chainDbIds, sessionDbIds, subjectiveDbIds } from './persisted-dbs.js';
 import type { KvEntry, Store, UndoScope } from './store.js';
 import { WriteOverlay } from './write-overlay.js';
 
@@ -32,12 +34,14 @@ export class LmdbStore implements Store {
   private readonly chain: UndoScope;
   /** The overlay of each persisted database's undo domain. */
   private readonly overlays = new Map<number, WriteOverlay>();
+  /** The committed content of the databases held in memory (session). */
+  private readonly inMemory = new Map<number, MemoryTable>(sessionDbIds.map((db) => [db, new MemoryTable()]));
 
   private constructor(private readonly environment: LmdbEnvironment) {
     this.chain = new LmdbUndoScope(this.chainOverlay, environment);
-    this.subjective = new LmdbUndoScope(this.subjectiveOverlay, environment);
+    this.subjective = new LmdbUndoScope(this.subjectiveOverlay, environment, this.inMemory);
     for (const db of chainDbIds) this.overlays.set(db, this.chainOverlay);
-    for (const db of subjectiveDbIds) this.overlays.set(db, this.subjectiveOverlay);
+    for (const db of [...subjectiveDbIds, ...sessionDbIds]) this.overlays.set(db, this.subjectiveOverlay);
   }
 
   /** Opens (creating if needed) the LMDB environment in `directory`. */
@@ -47,24 +51,24 @@ export class LmdbStore implements Store {
 
   get(db: number, key: Uint8Array): Uint8Array | undefined {
     requireBytes('key', key);
-    return lookup.readValue(this.overlayOf(db).table(db), this.environment.committed(db), key);
+    return lookup.readValue(this.overlayOf(db).table(db), this.committed(db), key);
   }
 
   greaterEqual(db: number, key: Uint8Array, matchLength: number): KvEntry | undefined {
     requireBytes('key', key);
     requireMatchLength(key, matchLength);
-    return lookup.greaterEqual(this.overlayOf(db).table(db), this.environment.committed(db), key, matchLength);
+    return lookup.greaterEqual(this.overlayOf(db).table(db), this.committed(db), key, matchLength);
   }
 
   lessThan(db: number, key: Uint8Array, matchLength: number): KvEntry | undefined {
     requireBytes('key', key);
     requireMatchLength(key, matchLength);
-    return lookup.lessThan(this.overlayOf(db).table(db), this.environment.committed(db), key, matchLength);
+    return lookup.lessThan(this.overlayOf(db).table(db), this.committed(db), key, matchLength);
   }
 
   max(db: number, prefix: Uint8Array): KvEntry | undefined {
     requireBytes('prefix', prefix);
-    return lookup.max(this.overlayOf(db).table(db), this.environment.committed(db), prefix);
+    return lookup.max(this.overlayOf(db).table(db), this.committed(db), prefix);
   }
 
   put(db: number, key: Uint8Array, value: Uint8Array): void {
@@ -125,6 +129,10 @@ export class LmdbStore implements Store {
     this.chainOverlay.clear();
     this.subjectiveOverlay.clear();
     return this.environment.close();
+  }
+
+  private committed(db: number): CommittedTable {
+    return this.inMemory.get(db) ?? this.environment.committed(db);
   }
 
   private noteWrite(db: number, key: Uint8Array): void {

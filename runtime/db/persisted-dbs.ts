@@ -1,7 +1,8 @@
 // Which databases of docs/host-abi.md §4 the store keeps in LMDB, under which LMDB name, and in which
 // undo domain. Chain databases follow forks and are undone with a failed transaction;
-// subjective ones are node-local and commit on their own. `temporary` is not persisted (it
-// lives for one execution context).
+// subjective ones are node-local and commit on their own. `session` commits with the subjective
+// ones but is held in memory, for the life of the process; `temporary` is not persisted either
+// (it lives for one execution context).
 
 import { DbId } from '../../host-api/abi/databases.js';
 
@@ -11,6 +12,9 @@ export const chainDbIds: readonly number[] = [
 ];
 
 export const subjectiveDbIds: readonly number[] = [DbId.subjective, DbId.nativeSubjective];
+
+/** The subjective undo domain's databases that are held in memory, not in LMDB. */
+export const sessionDbIds: readonly number[] = [DbId.session];
 
 export const persistedDbIds: readonly number[] = [...chainDbIds, ...subjectiveDbIds];
 

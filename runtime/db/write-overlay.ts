@@ -81,6 +81,14 @@ export class WriteOverlay {
     this.closeFrom(level);
   }
 
+  /** Takes database `db`'s writes out of the overlay (with no checkpoint open, so no undo refers to them). */
+  detach(db: number): OverlayTable | undefined {
+    if (this.checkpointIds.length > 0) throw new TsibaseError('DB_CHECKPOINT_OPEN', 'cannot detach writes under an open checkpoint');
+    const table = this.tables[db];
+    delete this.tables[db];
+    return table;
+  }
+
   /** Drops every write and checkpoint. */
   clear(): void {
     this.tables.length = 0;

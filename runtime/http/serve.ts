@@ -47,8 +47,8 @@ function serviceRequest(req: WireRequest, host: string): HttpRequest {
 /**
  * Hands a request for the root domain or a service subdomain to the http service's `serve`
  * export in RPC mode (docs/serving.md §1), with the user its login token names. The service answers on
- * the request's socket, now or later (deferred); an abort answers 500 with its message, unless
- * a reply was already sent.
+ * the request's socket, now or later (deferred): the replies come back with the context's result
+ * and are written here. An abort answers 500 with its message, unless a reply was sent or deferred.
  */
 export function serveThroughHttpService(
   chain: Chain, sockets: HttpSockets, tokens: SessionTokens, req: WireRequest, res: WireResponse, rootHost: string,
@@ -61,13 +61,11 @@ export function serveThroughHttpService(
   const user = token === undefined ? undefined : tokens.userOf(token, rootHost, Math.floor(Date.now() / 1000));
   const request = serviceRequest(req, host);
   const socket = sockets.add(res);
-  const view = sockets.forContext([socket]);
-  const { error } = chain.executor.run({
+  const { error, sockets: outcome } = chain.executor.run({
     mode: 'rpc',
     target: { service: HTTP, export: 'serve', rawData: ServeArgs.pack({ socket, request, rootHost, user: user === undefined ? null : accountNumberFromName(user) }) },
-    sockets: view,
+    sockets: { open: sockets, owned: [socket] },
   });
-  if (error) sockets.fail(socket, error.message);
-  view.end();
+  sockets.settle(outcome!, error?.message);
   sockets.watch(socket);
 }

@@ -4,7 +4,8 @@ import type { Store } from '../db/store.js';
 import type { ExecutionBudget } from './admission/index.js';
 import type { Engine } from './engine.js';
 import { ExecutionContext, type ExpectedSignature } from './execution-context.js';
-import type { SocketHost } from './host-state.js';
+import { ContextSockets } from './context-sockets.js';
+import type { SocketGrant, SocketOutcome } from './host-state.js';
 import { newActionTrace } from './trace.js';
 
 /** What runs: an action (sent by the host as any sender), or a host-called export of a service. */
@@ -18,8 +19,8 @@ export interface ExecutionRequest {
   readonly target: ExecutionTarget;
   /** Fuel and stack; the context's default when absent. */
   readonly budget?: ExecutionBudget;
-  /** RPC and callback modes: the connections a privileged service may answer. */
-  readonly sockets?: SocketHost;
+  /** RPC and callback modes: the requests a privileged service may answer. */
+  readonly sockets?: SocketGrant;
   /** Verify mode: the signature check the verify service is expected to make, with its verdict. */
   readonly expectedSignature?: ExpectedSignature;
 }
@@ -32,6 +33,8 @@ export interface ExecutionResult {
   /** Why it failed (a service abort, a host refusal, a limit), or null. */
   readonly error: (Error & { readonly code?: string }) | null;
   readonly fuelUsed: bigint;
+  /** What the context did with the sockets it was given (the node writes the replies); absent when it had none. */
+  readonly sockets?: SocketOutcome;
 }
 
 const EMPTY = new Uint8Array(0);
@@ -50,9 +53,10 @@ export class Executor {
   constructor(readonly store: Store, readonly engine: Engine) {}
 
   run(request: ExecutionRequest): ExecutionResult {
+    const sockets = request.sockets && new ContextSockets(request.sockets);
     const ctx = new ExecutionContext({
       mode: request.mode, store: this.store, engine: this.engine, budget: request.budget,
-      sockets: request.sockets, expectedSignature: request.expectedSignature,
+      sockets, expectedSignature: request.expectedSignature,
     });
     let retval: Uint8Array = EMPTY;
     let error: Error | null = null;
@@ -66,7 +70,7 @@ export class Executor {
     }
     // A target that could not even start (an action that does not pack) has no trace of its own.
     const trace = ctx.trace ?? { ...newActionTrace(targetAction(request.target)), error: error?.message ?? null };
-    return { retval, trace, error, fuelUsed: ctx.fuelUsed };
+    return { retval, trace, error, fuelUsed: ctx.fuelUsed, sockets: sockets?.outcome() };
   }
 
   /** `run`, for a caller that wants only the return value: the error, if any, is thrown. */

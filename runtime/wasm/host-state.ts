@@ -1,5 +1,5 @@
 import type { Mode } from '../../host-api/abi/databases.js';
-import type { ActionTrace } from '../../host-api/types/index.js';
+import type { ActionTrace, HttpReply } from '../../host-api/types/index.js';
 import type { ExpectedSignature } from '../crypto/signature-verdicts.js';
 import type { Store } from '../db/store.js';
 import type { TemporaryDb } from '../db/temporary-db.js';
@@ -12,22 +12,47 @@ import type { ServiceInstance } from './service-instance.js';
 // belongs to (its mode and capabilities, the running action, the store). Nothing here knows how
 // a context is made or run.
 
-/** Connections of the HTTP front end that privileged services may write to (RPC/CB modes). */
+/** The node's requests still waiting for a reply, as the contexts that may answer them see them. */
+export interface OpenSockets {
+  isOpen(fd: number): boolean;
+}
+
+/** A reply a privileged service sent on a request's socket (a packed HttpReply that unpacks). */
+export interface SocketReply {
+  readonly socket: number;
+  readonly reply: HttpReply;
+}
+
+/**
+ * What a context did with the sockets, returned to the node with its result: the replies it
+ * sent, in order, and the sockets it owned (auto-close on) and left without one.
+ */
+export interface SocketOutcome {
+  readonly replies: readonly SocketReply[];
+  readonly unanswered: readonly number[];
+}
+
+/** The sockets given to a context: which requests are open, and which the context owns from the start. */
+export interface SocketGrant {
+  readonly open: OpenSockets;
+  readonly owned?: readonly number[];
+}
+
+/** The node's open requests: what contexts may answer, and where their outcomes are settled. */
+export interface SocketRegistry extends OpenSockets {
+  /**
+   * Writes the replies, then answers what was left unanswered with a 500 of the node's own:
+   * `error` (why the context failed) or a default message (docs/host-abi.md §3 socketAutoClose).
+   */
+  settle(outcome: SocketOutcome, error?: string): void;
+}
+
+/** A context's sockets as its imports use them (RPC/CB modes); both calls return 0 or an errno. */
 export interface SocketHost {
-  /** Sends bytes; returns 0 or an errno. */
+  /** Records a reply on a socket. */
   send(fd: number, data: Uint8Array): number;
-  /** Gives the context ownership of the socket (on) or takes it back; returns 0 or an errno. */
+  /** Gives the context ownership of the socket (on) or takes it back. */
   autoClose(fd: number, on: boolean): number;
-}
-
-/** One execution context's use of the sockets; `end` settles what the context still owns. */
-export interface ContextSocketHost extends SocketHost {
-  end(): void;
-}
-
-/** Where a node's open requests are, for the contexts that may answer them. */
-export interface SocketRegistry {
-  forContext(owned?: readonly number[]): ContextSocketHost;
 }
 
 /** One action running in a service instance: the stack entry of docs/host-abi.md §6. */

@@ -1,4 +1,5 @@
-// The http service's tables: registered servers (objective) and deferred replies (subjective).
+// The http service's tables: registered servers (objective) and deferred replies (session: a
+// reply's socket does not outlive the node, so neither does the row, and keeping it costs no disk write).
 
 import { AccountNumber, DbId, Table, httpServer } from "../sdk/index";
 
@@ -17,4 +18,4 @@ export class DeferredReply {
   constructor(public socket: i32 = 0, public owner: AccountNumber = 0) {}
 }
 
-export const deferredReplies = new Table<DeferredReply, i32>(2, (r: DeferredReply): i32 => r.socket, DbId.subjective);
+export const deferredReplies = new Table<DeferredReply, i32>(2, (r: DeferredReply): i32 => r.socket, DbId.session);

@@ -29,7 +29,7 @@ export function backingDb(ctx: HostState, db: number): KvReader & KvWriter {
 }
 
 function requireOpenView(ctx: HostState, what: string, db: number): void {
-  if (db === DbId.subjective && ctx.subjectiveViews.length === 0) {
+  if ((db === DbId.subjective || db === DbId.session) && ctx.subjectiveViews.length === 0) {
     throw denied(what, db, 'needs an open subjective view (checkoutSubjective)');
   }
 }

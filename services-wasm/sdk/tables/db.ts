@@ -16,6 +16,8 @@ export enum DbId {
   /** Node-local data (queries and callbacks; needs checkoutSubjective). */
   subjective = 64,
   nativeSubjective = 65,
+  /** Node-local data kept only while the node runs (queries and callbacks; needs checkoutSubjective). */
+  session = 66,
   /** Scratch space discarded when the execution context ends. */
   temporary = 67,
 }

@@ -1,3 +1,4 @@
+import { open } from 'lmdb';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { DbId } from '../../../../host-api/abi/databases.js';
@@ -293,6 +294,58 @@ test('subjective writes survive chain rollback and commit on their own', async (
   }
 });
 
+for (const seed of [21, 22, 23]) {
+  test(`session (66) lookups match a model over what it holds in memory and its overlay (seed ${seed})`, () =>
+    withStore((store) => {
+      const random = seededRandom(seed);
+      const model: Model = new Map();
+      for (let round = 0; round < 4; round++) {
+        randomWrites(store, DbId.session, model, random, 60);
+        checkLookups(store, DbId.session, model, random, 150);
+        store.subjective.commit();
+        checkLookups(store, DbId.session, model, random, 100);
+      }
+      assert.equal(scanAll(store, DbId.session), modelScan(model));
+    }));
+}
+
+/** LMDB's last write transaction in `dir` (the store's environment, opened again by lmdb-js). */
+function lastTxnId(dir: string): number {
+  return (open({ path: dir }).getStats() as { lastTxnId: number }).lastTxnId;
+}
+
+test('session writes commit with the subjective domain, in memory: no LMDB write, gone after reopen', async () => {
+  const dir = makeTempDir();
+  try {
+    const store = LmdbStore.open(dir);
+    const before = lastTxnId(dir);
+    const cp = store.checkpoint();
+    store.put(DbId.session, bytes(1), bytes(0x66));
+    store.rollback(cp);
+    assert.is(hex(store.get(DbId.session, bytes(1))), '66', 'a chain rollback leaves session writes');
+    store.subjective.commit();
+    assert.is(lastTxnId(dir), before, 'a commit of session rows alone writes nothing to LMDB');
+    assert.is(hex(store.get(DbId.session, bytes(1))), '66');
+    const view = store.subjective.checkpoint();
+    store.remove(DbId.session, bytes(1));
+    store.subjective.rollback(view);
+    assert.is(hex(store.get(DbId.session, bytes(1))), '66', 'a subjective rollback undoes session writes');
+    store.put(DbId.session, bytes(2), bytes(2));
+    store.put(DbId.subjective, bytes(2), bytes(0x64));
+    store.subjective.commit();
+    assert.is(lastTxnId(dir), before + 1, 'subjective rows still land in LMDB, in one transaction');
+    assert.equal(scanAll(store, DbId.session), ['01=66', '02=02']);
+    await store.close();
+    await reopened(dir, (again) => {
+      assert.is(hex(again.get(DbId.subjective, bytes(2))), '64');
+      assert.is(again.get(DbId.session, bytes(1)), undefined, 'session rows do not outlive the process');
+      assert.is(again.get(DbId.session, bytes(2)), undefined);
+    });
+  } finally {
+    removeDir(dir);
+  }
+});
+
 test('bad input is refused with clear errors', () =>
   withStore((store) => {
     const anyStore = store as unknown as Record<string, (...args: unknown[]) => unknown>;
@@ -303,7 +356,7 @@ test('bad input is refused with clear errors', () =>
     assertThrowsCode(() => store.greaterEqual(DbId.service, bytes(1), 2), 'DB_BAD_MATCH_LENGTH');
     assertThrowsCode(() => store.get(DbId.temporary, bytes(1)), 'DB_NOT_PERSISTED');
     assertThrowsCode(() => store.get(9, bytes(1)), 'DB_UNKNOWN');
-    assertThrowsCode(() => store.get(66, bytes(1)), 'DB_UNKNOWN');
+    assertThrowsCode(() => store.get(68, bytes(1)), 'DB_UNKNOWN');
     store.remove(DbId.service, new Uint8Array(0));
     store.commit();
   }));

@@ -68,6 +68,16 @@ test('subjective db: only in rpc/callback, inside a checkout, written by privile
   assert.match(read.error!, /needs an open subjective view/);
 });
 
+test('session db (66): the subjective rules (rpc/callback only, inside a checkout)', ({ chain }) => {
+  const key = concat(accountPrefix(PRIV), Uint8Array.of(1));
+  const read = run(chain, 'privprobe', Probe.kvGet, concat(u32(DbId.session), field(key)), 'rpc');
+  assert.is(read.errorCode, 'HOST_ACCESS_DENIED');
+  assert.match(read.error!, /database 66 needs an open subjective view/);
+  const inTransaction = run(chain, 'privprobe', Probe.kvGet, concat(u32(DbId.session), field(key)));
+  assert.is(inTransaction.errorCode, 'HOST_ACCESS_DENIED');
+  assert.match(inTransaction.error!, /database 66 is not readable in transaction mode/);
+});
+
 test('subjective views: commit persists, abort discards, views left open are discarded, depth 8', ({ chain }) => {
   const key = concat(accountPrefix(PRIV), Uint8Array.of(2));
   const get = () => lookup(run(chain, 'privprobe', Probe.subjectiveGet, field(key), 'rpc').retval)?.value;
