@@ -79,7 +79,8 @@ class LmdbTable implements CommittedTable {
   constructor(private readonly database: ByteDatabase) {}
 
   get(key: Uint8Array): Uint8Array | undefined {
-    return this.database.get(key);
+    // LMDB holds no empty key (and refuses to look one up).
+    return key.length === 0 ? undefined : this.database.get(key);
   }
 
   first(start: Uint8Array): KvEntry | undefined {

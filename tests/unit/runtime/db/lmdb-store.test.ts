@@ -359,6 +359,7 @@ test('bad input is refused with clear errors', () =>
     assertThrowsCode(() => store.get(68, bytes(1)), 'DB_UNKNOWN');
     store.remove(DbId.service, new Uint8Array(0));
     store.commit();
+    assert.is(store.get(DbId.service, new Uint8Array(0)), undefined, 'an empty key is absent, not an LMDB error');
   }));
 
 test.run();
