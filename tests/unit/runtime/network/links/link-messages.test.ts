@@ -30,8 +30,8 @@ test('hostnames with several names and an empty list round-trip', () => {
 });
 
 test('a newer peer\'s extra fields are accepted', () => {
-  // IdMessage with a third field, an absent optional (offset 1): fixed size 16.
-  const frame = hex('40 12000000 1000 0100000000000000 02000000 01000000');
+  // IdMessage with a third field, an optional whose value follows the fixed area: fixed size 16.
+  const frame = hex('40 16000000 1000 0100000000000000 02000000 04000000 2a000000');
   assert.equal(decodeLinkMessage(frame), { kind: 'id', nodeId: 1n, connectionId: 2 });
 });
 
