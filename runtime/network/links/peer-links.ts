@@ -194,6 +194,8 @@ export class PeerLinks {
     }
     // ws reads the request's method, url and headers, which a WireRequest has as Node's does.
     this.server.handleUpgrade(req as unknown as IncomingMessage, socket, head, (ws) => {
+      // The node began to stop while the handshake was written.
+      if (this.stopped) return ws.close(CLOSE_GOING_AWAY, 'the node is shutting down');
       const { remoteAddress, remotePort } = socket as Socket;
       const endpoint = remoteAddress === undefined ? 'local socket' : `${remoteAddress.includes(':') ? `[${remoteAddress}]` : remoteAddress}:${remotePort}`;
       this.linkUp(ws, { outgoing: false, secure: false, local: remoteAddress === undefined, endpoint, hosts: [], urls: [] });

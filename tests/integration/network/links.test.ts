@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { adminRequest, hostRequest } from '../../lib/admin-requests.js';
+import { startNode } from '../../lib/node-process.js';
 import {
   connectPeer, disconnectPeer, peersOf, startNetwork, stopNetwork, waitForOutput, waitForPeers, waitUntil, type NetworkNode,
 } from '../../lib/node-network.js';
@@ -89,6 +90,20 @@ test('a->b plus b->a ends with one link; each end keeps the URL it dialled', asy
   const [onB] = await waitForPeers(b!, (p) => p.length === 1, 'one link');
   // The node that closed its outgoing twin moved its URL to the surviving (incoming) link.
   assert.equal([onA!.url, onB!.url], [b!.url, a!.url]);
+});
+
+test('a unix socket path is a peer URL: the link goes over the socket', async ({ dir, nodes: [a] }) => {
+  const path = join(dir, 'peer.sock');
+  const local = await startNode(join(dir, 'local'), ['--p2p', '-l', path]);
+  try {
+    assert.is((await connectPeer(a!, path)).status, 200);
+    const [out] = await waitForPeers(a!, (p) => p.length === 1, 'the link over the socket');
+    assert.equal(out, { id: out!.id, endpoint: path, url: path });
+    const [inc] = await waitForPeers(local, (p) => p.length === 1, 'the incoming link');
+    assert.equal(inc, { id: inc!.id, endpoint: 'local socket' });
+  } finally {
+    await local.stop();
+  }
 });
 
 test('the endpoint answers 426 to a plain request, at /native/p2p and at x-peers.<host>/p2p', async ({ nodes: [a] }) => {
