@@ -74,7 +74,7 @@ export interface PeerLinksOptions {
 }
 
 /** The URLs autoconnect keeps linked: the first `autoconnect` of `peers`, or all of them. */
-export function autoconnectUrls(settings: Pick<LinkSettings, 'peers' | 'autoconnect'>): readonly string[] {
+function autoconnectUrls(settings: Pick<LinkSettings, 'peers' | 'autoconnect'>): readonly string[] {
   const { peers, autoconnect } = settings;
   return autoconnect === true ? peers : peers.slice(0, autoconnect === false ? 0 : autoconnect);
 }

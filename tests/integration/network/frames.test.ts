@@ -99,15 +99,23 @@ test('a frame over 16 MiB closes the link (1009); the node keeps running', async
   assert.is((await adminRequest(node, '/native/admin/status')).status, 200);
 });
 
+/** The status of the node's refusal of a handshake. */
+function refusalOf(node: NetworkNode, options: ConstructorParameters<typeof WebSocket>[2]): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(`ws://127.0.0.1:${node.port}/native/p2p`, options);
+    socket.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+    socket.on('open', () => reject(new Error('the handshake was accepted')));
+  });
+}
+
 test('an Origin of the node\'s own hosts is accepted; a foreign one is a 400', async ({ node }) => {
   const own = await linkTo(node, 'http://x-admin.tsibase.localhost');
   own.socket.close();
-  const refusal = await new Promise<number>((resolve, reject) => {
-    const socket = new WebSocket(`ws://127.0.0.1:${node.port}/native/p2p`, { origin: 'http://evil.example' });
-    socket.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
-    socket.on('open', () => reject(new Error('a foreign Origin was accepted')));
-  });
-  assert.is(refusal, 400);
+  assert.is(await refusalOf(node, { origin: 'http://evil.example' }), 400);
+});
+
+test('a handshake of another websocket version is no valid upgrade: 426', async ({ node }) => {
+  assert.is(await refusalOf(node, { protocolVersion: 8 }), 426);
 });
 
 test.run();
