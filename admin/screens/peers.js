@@ -1,6 +1,6 @@
-// Peers: the node's peer connections (GET /native/admin/peers), connecting to a URL and
-// disconnecting one. This node has no peer-to-peer layer yet, so the node refuses both with a
-// 501 that says so; the refusal is shown like any other.
+// Peers: the node's live peer links (GET /native/admin/peers), dialling a URL and closing a
+// link. The node answers connect once the dial has begun; the link shows in the list (Refresh)
+// when it is up.
 
 import { adminAction } from '../admin-action.js';
 import { getJson } from '../api.js';
@@ -11,15 +11,16 @@ export const peersScreen = {
   title: 'Peers',
   mount(container) {
     const outcome = messageLine();
-    const list = h('div');
+    const list = h('div', { dataset: { peerLinks: '' } });
     const url = h('input', { name: 'url', type: 'url', required: true, placeholder: 'http://peer.example:8080' });
     const connect = h('button', { type: 'submit', class: 'primary' }, 'Connect');
+    const refresh = h('button', { type: 'button', onclick: () => load().catch(outcome.error) }, 'Refresh');
 
     const act = adminAction(outcome, () => load());
 
     const load = async () => {
       const peers = await getJson('/native/admin/peers');
-      list.replaceChildren(tableOrNote('No peers. Add some in the configuration (peers) or connect to one below.',
+      list.replaceChildren(tableOrNote('No peer links. Add peers in the configuration (peers) or connect to one below.',
         ['id', 'endpoint', 'URL', ''], peers.map((peer) => {
           const disconnect = h('button', { class: 'small', onclick: () => act(disconnect, `Disconnected peer ${peer.id}.`, '/native/admin/disconnect', { id: peer.id }) }, 'Disconnect');
           return [String(peer.id), peer.endpoint, peer.url, disconnect];
@@ -31,9 +32,9 @@ export const peersScreen = {
         class: 'inline',
         onsubmit: (event) => {
           event.preventDefault();
-          act(connect, `Connected to ${url.value}.`, '/native/admin/connect', { url: url.value.trim() });
+          act(connect, `Dialling ${url.value.trim()}: the link shows above once it is up.`, '/native/admin/connect', { url: url.value.trim() });
         },
-      }, h('label', {}, 'Connect to ', url), connect),
+      }, h('label', {}, 'Connect to ', url), connect, refresh),
       outcome.element);
     load().catch(outcome.error);
   },

@@ -10,7 +10,7 @@ export function adminApi(node: NodeControl, extra: Readonly<Record<string, Admin
   const native = new Map<string, AdminEndpoint>([
     [STATUS_PATH, statusEndpoint(node)],
     ['/native/admin/peers', peersEndpoint(node)],
-    ['/native/admin/connect', connectEndpoint()],
+    ['/native/admin/connect', connectEndpoint(node)],
     ['/native/admin/disconnect', disconnectEndpoint(node)],
     ['/native/admin/push_boot', { allow: 'POST', handle: (req, res) => pushBoot(node.chain, req, res) }],
     ...Object.entries(extra),

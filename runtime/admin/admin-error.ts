@@ -4,15 +4,13 @@ export type AdminErrorCode =
   | 'ADMIN_BAD_CONTENT_TYPE'  // 415: a JSON endpoint got another Content-Type
   | 'ADMIN_BAD_JSON'          // 400: the body is not JSON
   | 'ADMIN_BAD_REQUEST'       // 400: the JSON does not have the endpoint's shape
-  | 'ADMIN_NOT_FOUND'         // 404: the request names something the node does not have
-  | 'ADMIN_UNAVAILABLE';      // 501: the node has no such capability (e.g. peer-to-peer links)
+  | 'ADMIN_NOT_FOUND';        // 404: the request names something the node does not have
 
 const STATUS: Record<AdminErrorCode, number> = {
   ADMIN_BAD_CONTENT_TYPE: 415,
   ADMIN_BAD_JSON: 400,
   ADMIN_BAD_REQUEST: 400,
   ADMIN_NOT_FOUND: 404,
-  ADMIN_UNAVAILABLE: 501,
 };
 
 /** An admin request the node refuses; `status` is the HTTP status the reply carries. */

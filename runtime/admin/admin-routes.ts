@@ -2,6 +2,7 @@ import { escapeHtml, methodNotAllowed, text } from '../http/replies.js';
 import { ConfigError } from '../config/errors.js';
 import type { WireRequest, WireResponse } from '../http/wire/index.js';
 import { KeysError, keysErrorHttpStatus } from '../keys/errors.js';
+import { LinkError } from '../network/links/link-error.js';
 import { AdminError } from './admin-error.js';
 
 /** One admin endpoint: the methods it takes (as an Allow header lists them) and its handler. */
@@ -13,7 +14,7 @@ export interface AdminEndpoint {
 /** An error that carries the HTTP status it should be answered with. */
 function statusOf(err: unknown): number | undefined {
   if (err instanceof AdminError) return err.status;
-  if (err instanceof ConfigError) return 400;
+  if (err instanceof ConfigError || err instanceof LinkError) return 400;
   if (err instanceof KeysError) return keysErrorHttpStatus(err.code);
   return undefined;
 }

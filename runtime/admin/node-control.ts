@@ -28,5 +28,10 @@ export interface NodeControl {
   config(): ServerConfig;
   /** Checks, persists and applies a configuration; throws ConfigError naming a bad field. */
   putConfig(value: unknown): Promise<void>;
+  /** The live peer links (docs/administration.md §2 Peer). */
   peers(): Peer[];
+  /** Begins dialling a peer URL (§4.1 rule 2); a URL that cannot be dialled is a LinkError. */
+  connect(url: string): void;
+  /** Closes a peer link (§4.1 rule 3); false when no link has that id. */
+  disconnect(id: number): boolean;
 }

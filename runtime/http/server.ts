@@ -41,8 +41,10 @@ export interface HttpServerOptions {
   readonly localHosts: ReadonlyMap<string, LocalHost>;
   /** The `/native/admin/…` endpoints. */
   readonly adminRoutes: AdminRoutes;
-  /** Websocket upgrades (the admin log); the node answers 404 to those it does not take. */
+  /** Websocket upgrades (the admin log, peer links); the node answers 404 to those it does not take. */
   readonly onUpgrade?: (req: WireRequest, socket: Socket, head: Buffer) => boolean;
+  /** Plain requests for a websocket endpoint (peer links' 403 or 426); false for the rest. */
+  readonly onWebSocketRequest?: (req: WireRequest, res: WireResponse, path: string) => boolean;
   /** Where unexpected failures are reported (the client gets a 500 `exception: …`). */
   readonly onError?: (error: Error) => void;
   /** Where conditions an operator should hear of are reported (connections refused past the limit). */
@@ -159,6 +161,7 @@ export class NodeHttpServer {
     if (this.options.startingUp?.() && path !== STATUS_PATH) {
       return text(res, 503, 'The node is starting up; try again in a moment.', { 'Retry-After': '1' });
     }
+    if (this.options.onWebSocketRequest?.(req, res, path)) return;
     if (path.startsWith('/native')) return this.native(req, res, target, path);
 
     const hostHeader = req.headers.host ?? '';

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
@@ -22,8 +23,9 @@ import { importKeyRequest } from '../keys/requests.js';
 import { Logging } from '../log/index.js';
 import type { ExtraGauge } from '../metrics/open-metrics.js';
 import { TransactionCounters } from '../metrics/transaction-counters.js';
+import { PeerLinks } from '../network/links/peer-links.js';
+import { redialTimesOf } from '../network/links/redial-schedule.js';
 import { Engine } from '../wasm/engine.js';
-import { peersOf } from './configured-peers.js';
 import { databaseCacheIsSlow } from './database-cache.js';
 import { logBlock, loggedOutcomes, logRequest } from './node-log.js';
 
@@ -34,6 +36,12 @@ export interface NodeStartOptions {
   readonly hosts?: readonly string[];
   readonly listen?: readonly ListenSpec[];
   readonly blockIntervalMs?: number;
+  /** Accept incoming peer links (`--p2p`). */
+  readonly p2p?: boolean;
+  /** Peer URLs to keep linked (`--peer`). */
+  readonly peers?: readonly string[];
+  /** Autoconnect's redial base (and step) in ms instead of psibase's 30 s: for tests. */
+  readonly redialBaseMs?: number;
   /** Boots this bundle when the node has no chain yet (needs a producer). */
   readonly boot?: Bundle;
   /** The keys of that boot (a development chain without them). */
@@ -67,11 +75,18 @@ export class TsibaseNode implements NodeControl {
   private readonly keys: NodeKeys;
   private readonly logging: Logging;
   private readonly logSockets: LogSockets;
+  /** The peer links (docs/p2p.md §1): the layer above attaches to them. */
+  readonly links: PeerLinks;
 
   private constructor(private readonly options: NodeStartOptions, config: ServerConfig) {
     this.current = config;
     this.logging = new Logging(config.loggers, { directory: options.dir });
     this.logSockets = new LogSockets(this.logging);
+    this.links = new PeerLinks({
+      nodeId: randomNodeId(),
+      log: { info: (m) => this.logging.info('p2p', m), warning: (m) => this.logging.warning('p2p', m) },
+      ...(options.redialBaseMs !== undefined ? { redial: redialTimesOf(options.redialBaseMs) } : {}),
+    });
     this.slow = databaseCacheIsSlow(config, this.logging);
     this.shutdownRequested = new Promise((resolve) => (this.requestShutdown = resolve));
     const dbDir = join(options.dir, 'db');
@@ -107,7 +122,8 @@ export class TsibaseNode implements NodeControl {
       tokens: SessionTokens.fromKeyFile(join(options.dir, 'session-key')),
       adminRoutes: admin.native,
       localHosts: defaultLocalHosts(admin.xAdmin),
-      onUpgrade: (req, socket, head) => this.logSockets.upgrade(req, socket, head),
+      onUpgrade: (req, socket, head) => this.logSockets.upgrade(req, socket, head) || this.links.upgrade(req, socket, head),
+      onWebSocketRequest: (req, res, path) => this.links.serveRequest(req, res, path),
       onError: (err) => this.logging.error('http', err.stack ?? err.message),
       onWarning: (message) => this.logging.warning('http', message),
       responseLog: {
@@ -133,10 +149,13 @@ export class TsibaseNode implements NodeControl {
       ...(options.producer !== undefined ? { producer: options.producer } : {}),
       ...(options.hosts !== undefined ? { hosts: options.hosts } : {}),
       ...(options.listen !== undefined ? { listen: options.listen } : {}),
+      ...(options.p2p !== undefined ? { p2p: options.p2p } : {}),
+      ...(options.peers !== undefined ? { peers: options.peers } : {}),
     };
     const node = new TsibaseNode(options, config);
     try {
       for (const spec of config.listen) node.listeners.push(await node.server.listen(spec, options.dir, config.tls));
+      node.links.configure(node.linkSettings(config));
       node.storeBlockKey();
       await node.bootIfAsked();
       node.reportDevelopmentChain();
@@ -178,16 +197,26 @@ export class TsibaseNode implements NodeControl {
     this.current = next;
     this.chain.setProducer(next.producer);
     this.server.configure(this.liveHttpSettings(next), this.options.dir);
+    this.links.configure(this.linkSettings(next));
     if (JSON.stringify(previous['pkcs11-modules']) !== JSON.stringify(next['pkcs11-modules'])) this.applyKeyModules(next);
   }
 
   peers(): Peer[] {
-    return peersOf(this.current.peers);
+    return this.links.list().map(({ id, endpoint, url }) => ({ id, endpoint, ...(url !== undefined ? { url } : {}) }));
   }
 
-  /** Closes the listeners (dropping connections with `force`), completes the open block, closes the store. */
+  connect(url: string): void {
+    this.links.connect(url);
+  }
+
+  disconnect(id: number): boolean {
+    return this.links.close(id, 'disconnected by an admin');
+  }
+
+  /** Closes the peer links and listeners (dropping connections with `force`), completes the open block, closes the store. */
   async stop(request: ShutdownRequest): Promise<void> {
     this.stopping = true;
+    await this.links.stop(request.restart);
     this.logSockets.closeAll(request.restart);
     this.chain.stop();
     await this.server.close(request.force);
@@ -208,6 +237,16 @@ export class TsibaseNode implements NodeControl {
   private chainGauges(): ExtraGauge[] {
     const head = this.chain.status?.head;
     return [{ name: 'tsibase_head_block_number', help: 'number of the newest block of the chain (0 before boot)', value: head ? head.header.blockNum : 0 }];
+  }
+
+  /**
+   * What the peer links follow. The names announced to peers (docs/p2p.md §1.4) are the configured
+   * hosts and the addresses this node listens on, so that a peer that dialled an address can tell a
+   * second link from us for a duplicate.
+   */
+  private linkSettings(config: ServerConfig) {
+    const addresses = this.listeners.flatMap((l) => (l.protocol !== 'local' && l.address && !['0.0.0.0', '::'].includes(l.address) ? [l.address] : []));
+    return { p2p: config.p2p, peers: config.peers, autoconnect: config.autoconnect, hosts: [...new Set([...config.hosts, ...addresses])] };
   }
 
   private liveHttpSettings(config: ServerConfig) {
@@ -240,5 +279,13 @@ export class TsibaseNode implements NodeControl {
       push: (t) => nextTurn().then(() => this.chain.push(t, 'applied')),
     });
     this.logging.info('chain', `booted a chain with ${bundle.services.length} services in ${Math.round(performance.now() - started)} ms`);
+  }
+}
+
+/** A random node id (docs/p2p.md §1.4): new at every start, never 0 (a peer's "unknown"). */
+function randomNodeId(): bigint {
+  for (;;) {
+    const id = randomBytes(8).readBigUInt64LE();
+    if (id !== 0n) return id;
   }
 }

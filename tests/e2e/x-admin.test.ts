@@ -12,6 +12,7 @@ import { generateKeyPair, toPem } from '../../host-api/index.js';
 import { ChainClient } from '../../runtime/cli/chain-client.js';
 import { httpRequest, serviceUrl } from '../../runtime/cli/client.js';
 import { adminRequest } from '../lib/admin-requests.js';
+import { waitUntil } from '../lib/node-network.js';
 import { launchBrowser } from '../lib/browser.js';
 import { startBootedNode, testBundleFile } from '../lib/booted-node.js';
 import { startNode, type RunningNode } from '../lib/node-process.js';
@@ -133,17 +134,29 @@ test('the configuration editor shows the node\'s refusal of a bad value and chan
   assert.is((await getJson(ctx.node, '/config')).producer, 'prod');
 });
 
-test('peers lists the configured peers and shows the 501 refusal of connect', async (ctx) => {
-  await openScreen(ctx.page, ctx.node, 'peers', 'Peers');
-  const peers = await ctx.page.waitForSelector('[data-peers]', WAIT);
-  const text = (await peers.textContent())!;
-  assert.match(text, 'http://peer-one.example:9000');
-  assert.match(text, 'http://peer-two.example:9000');
-  await ctx.page.fill('input[name="url"]', 'http://peer-three.example:9000');
-  await ctx.page.click('button:text-is("Connect")');
-  const refused = await refusal(ctx.page);
-  assert.match(refused, 'no peer-to-peer networking');
-  assert.match(refused, '(HTTP 501)');
+test('peers: connect dials another node, whose link shows in the list; disconnect closes it', async (ctx) => {
+  const peer = await startNode(join(ctx.dir, 'peer'), ['--p2p']);
+  try {
+    const endpoint = `127.0.0.1:${peer.port}`;
+    await openScreen(ctx.page, ctx.node, 'peers', 'Peers');
+    // The configured peers (peer-one, peer-two) do not answer: no link is listed.
+    await ctx.page.waitForSelector('[data-peer-links] p:text("No peer links")', WAIT);
+    await clearOutcome(ctx.page);
+    await ctx.page.fill('input[name="url"]', `http://${endpoint}`);
+    await ctx.page.click('button:text-is("Connect")');
+    assert.equal(await outcome(ctx.page), { kind: 'ok', text: `Dialling http://${endpoint}: the link shows above once it is up.` });
+    const listed = (shown: boolean) => waitUntil(`the link ${shown ? 'listed' : 'gone'}`, async () => {
+      await ctx.page.click('button:text-is("Refresh")');
+      return (await ctx.page.textContent('[data-peer-links]'))!.includes(endpoint) === shown;
+    });
+    await listed(true);
+    await clearOutcome(ctx.page);
+    await ctx.page.click('[data-peers] button:text-is("Disconnect")');
+    assert.match((await outcome(ctx.page)).text, /^Disconnected peer \d+\.$/);
+    await listed(false);
+  } finally {
+    await peer.stop();
+  }
 });
 
 test('logs stream records that pass the filter; a bad filter shows the 1008 refusal, a fixed one reconnects', async (ctx) => {

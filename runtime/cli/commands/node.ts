@@ -19,6 +19,9 @@ options:
   -l, --listen <[addr:]port> where to listen for HTTP, or a unix socket path with a '/'
                              (repeatable; default 127.0.0.1:8080)
       --block-interval <ms>  block interval (default 1000)
+      --p2p                  accept peer-to-peer links from other nodes (config p2p)
+      --peer <url>           a peer to keep linked: http://host:port, https://host:port
+                             or a unix socket path (repeatable; config peers)
       --boot <bundle>        boot a chain from <bundle> if the node has none (needs a producer)
 ${bootKeyUsage(29)}`;
 
@@ -30,6 +33,20 @@ function parseListen(value: string): ListenSpec {
   return { protocol: 'http', address: m[1] || '127.0.0.1', port };
 }
 
+/**
+ * TSIBASE_P2P_REDIAL_MS replaces psibase's 30 s redial base (and step; the most is 10 times it)
+ * of autoconnect (docs/p2p.md §1.5): tests set a small one to see a lost peer come back quickly.
+ */
+export const REDIAL_ENV = 'TSIBASE_P2P_REDIAL_MS';
+
+function redialBaseOf(env: NodeJS.ProcessEnv): number | undefined {
+  const value = env[REDIAL_ENV];
+  if (value === undefined || value === '') return undefined;
+  const ms = Number(value);
+  if (!Number.isInteger(ms) || ms < 1) throw new UsageError(`${REDIAL_ENV} must be a whole number of milliseconds, at least 1`);
+  return ms;
+}
+
 /** The command line's start options, and the bundle `--boot` names (read only where the node runs). */
 function startOptions(argv: string[]): { options: NodeStartOptions; bundlePath: string | undefined } {
   const args = parseArgs(argv, [
@@ -37,6 +54,8 @@ function startOptions(argv: string[]): { options: NodeStartOptions; bundlePath: 
     { name: 'host', short: 'o', repeatable: true },
     { name: 'listen', short: 'l', repeatable: true },
     { name: 'block-interval' },
+    { name: 'p2p', flag: true },
+    { name: 'peer', repeatable: true },
     { name: 'boot' },
     ...BOOT_KEY_OPTIONS,
   ]);
@@ -56,6 +75,9 @@ function startOptions(argv: string[]): { options: NodeStartOptions; bundlePath: 
       hosts: args.options.get('host'),
       listen: args.options.get('listen')?.map(parseListen),
       blockIntervalMs: interval,
+      ...(args.options.has('p2p') ? { p2p: true } : {}),
+      peers: args.options.get('peer'),
+      redialBaseMs: redialBaseOf(process.env),
       bootKeys: keys,
     },
     bundlePath,

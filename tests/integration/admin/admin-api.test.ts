@@ -13,6 +13,7 @@ import { ChainClient } from '../../../runtime/cli/chain-client.js';
 import { X_ADMIN, adminRequest as admin, hostRequest } from '../../lib/admin-requests.js';
 import { rejectionMessage } from '../../lib/assert-error.js';
 import { startBootedNode } from '../../lib/booted-node.js';
+import { waitForOutput } from '../../lib/node-network.js';
 import { startNode, type RunningNode } from '../../lib/node-process.js';
 
 interface Ctx { dir: string; node: RunningNode; fresh: RunningNode }
@@ -178,11 +179,10 @@ test('PUT /config persists (unknown fields too), applies producer and static hos
   assert.is(page.text(), '<p>static</p>');
   assert.is(page.headers['content-type'], 'text/html');
 
-  // The peers endpoint reports the configured peers.
-  assert.equal(jsonOf(await admin(ctx.node, '/native/admin/peers')), [
-    { id: 1, endpoint: 'peer-one.example:8080', url: 'peer-one.example:8080' },
-    { id: 2, endpoint: 'peer-two.example:443', url: 'https://peer-two.example' },
-  ]);
+  // The configured peers are dialled at once; nothing answers there, so no link is up.
+  await waitForOutput(ctx.node, 'peer peer-one.example:8080: dial failed');
+  await waitForOutput(ctx.node, 'peer https://peer-two.example: dial failed');
+  assert.equal(jsonOf(await admin(ctx.node, '/native/admin/peers')), [], 'peers lists live links only');
 
   const before = await mainThread(ctx.node);
   const restart = await admin(ctx.node, '/shutdown', { json: { restart: true } });
@@ -205,15 +205,18 @@ test('shutdown with soft restart keeps the process; the chain and port come back
   assert.ok(await headBlock(ctx.node) >= headBefore, 'the chain is still there');
 });
 
-test('peers: connect and disconnect check their bodies, then say there is no peer-to-peer layer', async (ctx) => {
+test('peers: connect and disconnect check their bodies; connect answers once it dials; an unknown id is 404', async (ctx) => {
   const connectBad = await admin(ctx.node, '/native/admin/connect', { json: { url: 5 } });
   assert.is(connectBad.status, 400);
+  assert.is((await admin(ctx.node, '/native/admin/connect', { json: { url: 'http://' } })).status, 400);
   const connectOk = await admin(ctx.node, '/native/admin/connect', { json: { url: 'http://peer.example:8080' } });
-  assert.is(connectOk.status, 501);
-  assert.match(connectOk.text(), 'no peer-to-peer networking');
+  assert.is(connectOk.status, 200, connectOk.text());
+  assert.is(connectOk.text(), '');
+  await waitForOutput(ctx.node, 'peer http://peer.example:8080: dial failed');
   assert.is((await admin(ctx.node, '/native/admin/disconnect', { json: { id: 'one' } })).status, 400);
-  assert.is((await admin(ctx.node, '/native/admin/disconnect', { json: { id: 99 } })).status, 404);
-  assert.is((await admin(ctx.node, '/native/admin/disconnect', { json: { id: 1 } })).status, 501);
+  const unknown = await admin(ctx.node, '/native/admin/disconnect', { json: { id: 99 } });
+  assert.is(unknown.status, 404);
+  assert.match(unknown.text(), 'no peer link has id 99');
 });
 
 test('keys: generate, import (PKCS#8 hex), list; refusals; devices', async (ctx) => {
