@@ -1,34 +1,47 @@
-// explorer: the chain's blocks over GraphQL (docs/chain.md's "explorer: block GraphQL"). Queries
-// read the block log (db 3, key = block number as big-endian u32, value = packed Block) and
-// the status row's head; nothing is stored, so the service has no actions besides serveSys.
+// explorer: the chain's blocks over GraphQL (docs/system-services.md). Queries read the block log
+// (db 3, key = block number as big-endian u32, value = packed Block; docs/chain.md §1.4) and the
+// status row's head; nothing is stored, so the service has no actions besides serveSys.
 
 import {
-  AccountNumber, Action, Checksum256, DbId, HttpReply, HttpRequest, Option, checkHttpServerCaller,
-  encodeKey, pack, sha256, unpack,
+  AccountNumber, Action, Checksum256, DbId, HttpReply, HttpRequest, Index, Option, WholeDbLocation,
+  checkHttpServerCaller, pack, sha256, unpack,
 } from "../sdk/index";
-import { get } from "../sdk/tables/db";
 import { Claim } from "../sdk/auth/index";
 import { BlockHeader, getStatus } from "../sdk/native/index";
 import { SignedTransaction, Transaction } from "../transact/transaction";
 
+/** A block as the block log holds it. */
 @fracpack
-class Block {
+class LoggedBlock {
   constructor(public header: BlockHeader = new BlockHeader(), public transactions: Array<SignedTransaction> = []) {}
 }
 
-/** A transaction of a block: its id (sha256 of the packed transaction) and what it did. */
+/**
+ * A transaction of a block: its id (sha256 of the packed transaction), the transaction and its
+ * proofs (as psibase's SignedTransaction shows them).
+ */
 @fracpack
 export class BlockTransaction {
   constructor(
     public id: Checksum256 = new Checksum256(),
-    public actions: Array<Action> = [],
-    public claims: Array<Claim> = [],
+    public transaction: Transaction = new Transaction(),
+    public proofs: Array<Uint8Array> = [],
   ) {}
+
+  /** The transaction's actions. */
+  @query get actions(): Array<Action> {
+    return this.transaction.actions;
+  }
+
+  /** The transaction's claims. */
+  @query get claims(): Array<Claim> {
+    return this.transaction.claims;
+  }
 }
 
-/** A block: its id, header and transactions. */
+/** A block: its id, header and transactions (psibase's Block, with the id added). */
 @fracpack
-export class BlockView {
+export class Block {
   constructor(
     public id: Checksum256 = new Checksum256(),
     public header: BlockHeader = new BlockHeader(),
@@ -52,29 +65,45 @@ function blockIdOf(header: BlockHeader): Checksum256 {
 }
 
 function transactionOf(signed: SignedTransaction): BlockTransaction {
-  const trx = unpack<Transaction>(signed.transaction);
-  return new BlockTransaction(sha256(signed.transaction), trx.actions, trx.claims);
+  return new BlockTransaction(sha256(signed.transaction), unpack<Transaction>(signed.transaction), signed.proofs);
 }
 
-function blockByNumber(num: u32): BlockView | null {
-  const packed = get(DbId.blockLog, encodeKey<u32>(num));
-  if (packed === null) return null;
-  const block = unpack<Block>(packed);
-  return new BlockView(blockIdOf(block.header), block.header, block.transactions.map<BlockTransaction>((signed: SignedTransaction): BlockTransaction => transactionOf(signed)));
+/** The block log as an index of blocks by number: the whole of db 3, each entry shown as a Block. */
+class BlockLog extends Index<Block, u32> {
+  constructor() {
+    super(new WholeDbLocation(DbId.blockLog), 0, (block: Block): u32 => block.header.blockNum);
+  }
+
+  rowOf(value: Uint8Array): Block {
+    const logged = unpack<LoggedBlock>(value);
+    const transactions = logged.transactions.map<BlockTransaction>((signed: SignedTransaction): BlockTransaction => transactionOf(signed));
+    return new Block(blockIdOf(logged.header), logged.header, transactions);
+  }
 }
+
+const blockLog = new BlockLog();
 
 /** The query root (type Query). */
 @query
 export class ExplorerQuery {
+  /**
+   * The blocks by number, as psibase's explorer pages them: ge/gt/le/lt bound the numbers,
+   * first/after page from the oldest, last/before from the head; cursors are the block number
+   * as 8 hex digits.
+   */
+  get blocks(): Index<Block, u32> {
+    return blockLog;
+  }
+
   /** The newest block; null before boot. */
-  get headBlock(): BlockView | null {
+  get headBlock(): Block | null {
     const head = getStatus().head;
-    return head !== null ? blockByNumber(head.header.blockNum) : null;
+    return head !== null ? blockLog.get(head.header.blockNum) : null;
   }
 
   /** The block with this number, if the log has it. */
-  block(num: u32): BlockView | null {
-    return blockByNumber(num);
+  block(num: u32): Block | null {
+    return blockLog.get(num);
   }
 }
 

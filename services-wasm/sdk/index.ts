@@ -24,7 +24,7 @@ export { callAction, callActionAs } from "./service/call";
 
 export { DbId, KeyValue } from "./tables/db";
 export { Table } from "./tables/table";
-export { TableLocation } from "./tables/location";
+export { KeyLocation, TableLocation, WholeDbLocation } from "./tables/location";
 export { Index } from "./tables/table-index";
 export { Cursor } from "./tables/cursor";
 

@@ -9,7 +9,6 @@
 import { bytesToHex, hexToBytes } from "../hex";
 import { Cursor, compareBytes, successor } from "../tables/cursor";
 import { KeyValue } from "../tables/db";
-import { PREFIX_LENGTH } from "../tables/location";
 import { Index } from "../tables/table-index";
 import { Value, ValueKind } from "./ast";
 import { accountValue, integerValue, isNumber } from "./arguments";
@@ -246,9 +245,9 @@ class Query<Row, K> {
       this.exec.fieldError("Argument \"" + name + "\" is not a cursor.");
       return null;
     }
-    const full = new Uint8Array(PREFIX_LENGTH + bytes.length);
+    const full = new Uint8Array(this.prefix.length + bytes.length);
     full.set(this.prefix);
-    full.set(bytes!, PREFIX_LENGTH);
+    full.set(bytes!, this.prefix.length);
     return full;
   }
 
@@ -292,7 +291,7 @@ export function writeConnection<Row, K>(
   const edges = new Array<Edge>();
   for (let i = 0; i < page.entries.length; i++) {
     const entry = page.entries[i];
-    edges.push(new Edge(typePrefix, nodeOf(index.rowOf(entry.value)), bytesToHex(entry.key.subarray(PREFIX_LENGTH))));
+    edges.push(new Edge(typePrefix, nodeOf(index.rowOf(entry.value)), bytesToHex(entry.key.subarray(index.location.prefixLength))));
   }
   writeConnectionOf(exec, typePrefix, edges, page.hasPreviousPage, page.hasNextPage);
 }

@@ -1,7 +1,6 @@
 // A position in a table index, moving in key order within the index (and an optional range).
 
 import { greaterEqual, KeyValue, lessThan } from "./db";
-import { PREFIX_LENGTH } from "./location";
 import { Index } from "./table-index";
 
 /** Compares byte strings like the store does (bytewise, a prefix first). */
@@ -36,11 +35,11 @@ export class Cursor<Row, K> {
   }
 
   next(): void {
-    if (this.valid) this.moveTo(greaterEqual(this.index.location.db, successor(this.key), PREFIX_LENGTH));
+    if (this.valid) this.moveTo(greaterEqual(this.index.location.db, successor(this.key), this.index.location.prefixLength));
   }
 
   prev(): void {
-    if (this.valid) this.moveTo(lessThan(this.index.location.db, this.key, PREFIX_LENGTH));
+    if (this.valid) this.moveTo(lessThan(this.index.location.db, this.key, this.index.location.prefixLength));
   }
 
   /** The rows from here on (at most `limit`), moving forward. */
@@ -54,7 +53,7 @@ export class Cursor<Row, K> {
   }
 
   private moveTo(entry: KeyValue | null): void {
-    // The host keeps entries inside the index (match length = PREFIX_LENGTH); the range is ours.
+    // The host keeps entries inside the index (match length = the prefix length); the range is ours.
     if (entry === null) {
       this.valid = false;
       return;

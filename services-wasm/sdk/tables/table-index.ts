@@ -4,19 +4,19 @@
 import { unpack } from "../fracpack/codec";
 import { check } from "../abort";
 import { get, greaterEqual, lessThan, max } from "./db";
-import { PREFIX_LENGTH, TableLocation } from "./location";
+import { KeyLocation } from "./location";
 import { Cursor, successor } from "./cursor";
 
 /** An index seen without its key type, as the table maintains it. */
 export abstract class RowIndex<Row> {
-  constructor(readonly location: TableLocation, readonly number: u8) {}
+  constructor(readonly location: KeyLocation, readonly number: u8) {}
 
   /** The full key of `row`'s entry in this index. */
   abstract rowKey(row: Row): Uint8Array;
 }
 
 export class Index<Row, K> extends RowIndex<Row> {
-  constructor(location: TableLocation, number: u8, readonly keyOf: (row: Row) => K) {
+  constructor(location: KeyLocation, number: u8, readonly keyOf: (row: Row) => K) {
     super(location, number);
   }
 
@@ -55,12 +55,12 @@ export class Index<Row, K> extends RowIndex<Row> {
 
   /** At the first key >= `key`. */
   lowerBound(key: K): Cursor<Row, K> {
-    return new Cursor<Row, K>(this, greaterEqual(this.location.db, this.keyBytes(key), PREFIX_LENGTH), null, null);
+    return new Cursor<Row, K>(this, greaterEqual(this.location.db, this.keyBytes(key), this.location.prefixLength), null, null);
   }
 
   /** At the first key > `key`. */
   upperBound(key: K): Cursor<Row, K> {
-    return new Cursor<Row, K>(this, greaterEqual(this.location.db, successor(this.keyBytes(key)), PREFIX_LENGTH), null, null);
+    return new Cursor<Row, K>(this, greaterEqual(this.location.db, successor(this.keyBytes(key)), this.location.prefixLength), null, null);
   }
 
   /** Keys in [lower, upper), starting at the smallest. */
@@ -79,9 +79,9 @@ export class Index<Row, K> extends RowIndex<Row> {
    */
   between(lower: Uint8Array, upper: Uint8Array | null, descending: bool = false): Cursor<Row, K> {
     const db = this.location.db;
-    const entry = !descending ? greaterEqual(db, lower, PREFIX_LENGTH)
-      : upper !== null ? lessThan(db, upper, PREFIX_LENGTH) : max(db, this.location.prefix(this.number));
+    const entry = !descending ? greaterEqual(db, lower, this.location.prefixLength)
+      : upper !== null ? lessThan(db, upper, this.location.prefixLength) : max(db, this.location.prefix(this.number));
     // A lower bound that is only the prefix holds for every entry the host returns: no compare per step.
-    return new Cursor<Row, K>(this, entry, lower.length != <i32>PREFIX_LENGTH ? lower : null, upper);
+    return new Cursor<Row, K>(this, entry, lower.length != <i32>this.location.prefixLength ? lower : null, upper);
   }
 }
