@@ -314,6 +314,7 @@ export class Chain {
   private openBlock(): BlockBuilder {
     if (this.open) return this.open.builder;
     if (!this.producerName) throw new ChainError('CHAIN_NO_PRODUCER', 'this node does not produce blocks (no producer name set)');
+    if (!this.isActiveProducer()) throw new ChainError('CHAIN_NO_PRODUCER', `this node does not produce blocks ('${this.producerName}' is not an active producer)`);
     const status = this.status;
     const seal = this.blockSealer(status);
     const builder = BlockBuilder.open(this.store, this.executor, this.processor, this.blockStart(status));
