@@ -74,6 +74,8 @@ export const NativeTable = {
   proofWasmConfig: 6,
   config: 7,
   notify: 8,
+  /** In nativeSubjective (65): a block's auxConsensusData, keyed by block id (docs/p2p.md §3.5). */
+  blockData: 9,
   scheduledSnapshot: 12,
 } as const;
 
@@ -99,6 +101,10 @@ export function configKey(): Uint8Array {
 
 export function notifyKey(type: number): Uint8Array {
   return nativeTableKey(NativeTable.notify).u32(type).finish();
+}
+
+export function blockDataKey(blockId: Uint8Array): Uint8Array {
+  return nativeTableKey(NativeTable.blockData).bytes(blockId).finish();
 }
 
 /** Event records are keyed by their id. */

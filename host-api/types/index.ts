@@ -24,6 +24,8 @@ export type Consensus = Core<'Consensus'>;
 /** `time`: microseconds since 1970. */
 export type BlockHeader = Core<'BlockHeader'>;
 export type Block = Core<'Block'>;
+/** A block as peers send it (docs/p2p.md §3.1); neither `signature` nor `auxConsensusData` is covered by the block id. */
+export type SignedBlock = Core<'SignedBlock'>;
 export type GenesisService = Core<'GenesisService'>;
 export type GenesisActionData = Core<'GenesisActionData'>;
 export type HttpHeader = Core<'HttpHeader'>;
@@ -47,6 +49,7 @@ export const SignedTransaction = coreSchema.type('SignedTransaction');
 export const ServiceMethod = coreSchema.type('ServiceMethod');
 export const BlockHeader = coreSchema.type('BlockHeader');
 export const Block = coreSchema.type('Block');
+export const SignedBlock = coreSchema.type('SignedBlock');
 export const GenesisActionData = coreSchema.type('GenesisActionData');
 export const HttpRequest = coreSchema.type('HttpRequest');
 export const HttpReply = coreSchema.type('HttpReply');

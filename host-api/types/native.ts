@@ -13,6 +13,7 @@ export const NATIVE_SCHEMA = {
   WasmConfigRow: { Object: { numExecutionMemories: 'u32', vmOptions: 'VMOptions' } },
   NotifyRow: { Object: { type: 'u32', actions: { List: 'Action' } } },
   ScheduledSnapshotRow: { Object: { blockNum: 'u32' } },
+  BlockDataRow: { Object: { blockId: 'Checksum256', auxConsensusData: { Option: 'bytes' } } },
   // The node <-> transact and node <-> http contracts (docs/system-services.md).
   ProcessTransactionArgs: { Object: { transaction: 'bytes', id: 'Checksum256', speculative: 'bool' } },
   VerifyArgs: { Object: { transactionHash: 'Checksum256', claim: 'Claim', proof: 'bytes' } },
@@ -44,6 +45,7 @@ export type JointConsensus = Native<'JointConsensus'>;
 export type StatusRow = Native<'StatusRow'>;
 export type NotifyRow = Native<'NotifyRow'>;
 export type ScheduledSnapshotRow = Native<'ScheduledSnapshotRow'>;
+export type BlockDataRow = Native<'BlockDataRow'>;
 export type ProcessTransactionArgs = Native<'ProcessTransactionArgs'>;
 export type VerifyArgs = Native<'VerifyArgs'>;
 export type TransactionInfo = Native<'TransactionInfo'>;
@@ -76,6 +78,7 @@ export const DatabaseStatusRow = native.type('DatabaseStatusRow');
 export const WasmConfigRow = native.type('WasmConfigRow');
 export const NotifyRow = native.type('NotifyRow');
 export const ScheduledSnapshotRow = native.type('ScheduledSnapshotRow');
+export const BlockDataRow = native.type('BlockDataRow');
 
 /** Native tables whose rows a privileged service may write, with the codec that validates them. */
 export const WRITABLE_NATIVE_ROWS: ReadonlyMap<number, TypeCodec | undefined> = new Map<number, TypeCodec | undefined>([

@@ -5,16 +5,16 @@ import { blockId as computeBlockId } from '../../host-api/chain/block-id.js';
 import { merkleRoot } from '../../host-api/chain/merkle.js';
 import { compileSchema } from '../../host-api/fracpack/index.js';
 import { methodNumberFromName } from '../../host-api/names/index.js';
-import { NO_ARGUMENTS, type Block, type BlockHeader, type Consensus, type SignedTransaction } from '../../host-api/types/index.js';
+import { NO_ARGUMENTS, type Block, type BlockHeader, type Consensus, type TransactionTrace } from '../../host-api/types/index.js';
 import { JointConsensus, TransactionInfo, type StatusRow } from '../../host-api/types/native.js';
 import { sha256 } from '../crypto/sha256.js';
 import { counterIndexOf, readCounter } from '../db/event-counters.js';
 import type { Store } from '../db/store.js';
 import type { Executor } from '../wasm/executor.js';
 import { writeBlock } from './block-log.js';
-import type { Signer } from '../keys/signer.js';
-import { signBlock } from './block-signing.js';
+import { writeBlockSignature } from './block-signing.js';
 import { readStatus, writeStatus } from './chain-state.js';
+import { producersOf } from './consensus.js';
 import { ChainError } from './errors.js';
 import { TRANSACT, type DecodedTransaction, type TransactionProcessor } from './transaction-processor.js';
 
@@ -28,6 +28,32 @@ const SubjectiveData = wire.type('SubjectiveData');
 // Blocks carry no subjective data yet, so every transaction's subjective-data hash is this one.
 const NO_SUBJECTIVE_DATA_HASH = sha256(SubjectiveData.pack([]));
 
+/** The header fields a block starts from: its producer's choice, or a received block's header. */
+export interface BlockStart {
+  readonly time: bigint;
+  readonly producer: bigint;
+  readonly term: number;
+  /** The producer's last irreversible block; a single producer's blocks are final at once instead. */
+  readonly commitNum: number;
+}
+
+/** A block closed and committed, with its id. */
+export interface ClosedBlock {
+  readonly block: Block;
+  readonly blockId: Uint8Array;
+}
+
+/** What a block keeps beside its log entry: the producer's signature (empty for unsigned blocks). */
+export interface BlockSeal {
+  readonly signature: Uint8Array;
+}
+
+/**
+ * Decides a block's seal once its header and id are derived: signs it (a producer) or checks
+ * them against a received block (a follower). Throwing discards the block.
+ */
+export type Sealer = (header: BlockHeader, blockId: Uint8Array) => BlockSeal;
+
 /** The consensus of a new chain: its one producer, with unsigned blocks. */
 function initialConsensus(producer: bigint): JointConsensus {
   const current: Consensus = {
@@ -38,67 +64,144 @@ function initialConsensus(producer: bigint): JointConsensus {
   return { current, next: null };
 }
 
+/** docs/p2p.md §3.4: one producer and no pending change (or no producers at all). */
+function isSingleProducer(consensus: JointConsensus): boolean {
+  const count = producersOf(consensus.current).length;
+  return count === 0 || (count === 1 && consensus.next === null);
+}
+
 function merkleEventCount(store: Store): bigint {
   return readCounter(store.get(DbId.native, DATABASE_STATUS_KEY), counterIndexOf(DbId.merkleEvent));
 }
 
 /**
- * Builds one block on top of the store's state: sets the status row's `current`, runs
- * transact::startBlock (after block 2), applies transactions (failed ones are left out), then
- * computes the roots and the id, writes the block log and the status row, and commits once.
+ * One block's lifecycle on top of the store's head (docs/chain.md §1.3-1.4, docs/p2p.md §3.4),
+ * the same whether this node produces the block or applies one it received:
+ *
+ * - `open` writes the status row's `current` (the block being built) and runs
+ *   transact::startBlock (after block 2);
+ * - `apply` runs transactions (`include` adds one the node applied itself: genesis);
+ * - `close` derives the header (commitNum, consensus state, merkle roots) and the id, lets the
+ *   sealer sign or check it, then writes the block log, the signature and the status row and
+ *   commits once, durably.
+ *
+ * Every write stays uncommitted until `close`; any failure on the way (and `discard`) aborts them,
+ * so a block is either wholly applied or not at all.
  */
 export class BlockBuilder {
-  readonly header: BlockHeader;
-  private readonly status: StatusRow;
   private readonly included: DecodedTransaction[] = [];
-  private readonly merkleEventsAtStart: bigint;
 
-  constructor(
+  private constructor(
     private readonly store: Store,
-    private readonly executor: Executor,
     private readonly processor: TransactionProcessor,
-    producer: bigint,
-    time: bigint,
-    /** Signs the block for its producer's claim; absent for unsigned blocks. */
-    private readonly signer?: Signer,
-  ) {
+    /** The header as opened: previous, number and the start fields; the rest is derived at close. */
+    readonly header: BlockHeader,
+    private readonly startedSingle: boolean,
+    private readonly merkleEventsAtStart: bigint,
+  ) {}
+
+  /** Opens the block after the head; throws (with nothing written) when it cannot start. */
+  static open(store: Store, executor: Executor, processor: TransactionProcessor, start: BlockStart): BlockBuilder {
     const previous = readStatus(store);
     const head = previous?.head ?? null;
-    this.header = {
+    if (head && start.time <= head.header.time) {
+      throw new ChainError('BLOCK_INVALID', `block ${head.header.blockNum + 1} is in the past: its time ${start.time} µs is not after the head's ${head.header.time} µs`);
+    }
+    const consensus = previous?.consensus ?? initialConsensus(start.producer);
+    // A single producer's block is final when it closes (docs/p2p.md §3.4).
+    const single = isSingleProducer(consensus);
+    const header: BlockHeader = {
       previous: head ? head.blockId : ZERO_ID,
       blockNum: head ? head.header.blockNum + 1 : 2,
-      time,
-      producer,
-      term: 0,
-      commitNum: 0,
+      time: start.time,
+      producer: start.producer,
+      term: start.term,
+      commitNum: start.commitNum,
       consensusState: ZERO_ID,
       trxMerkleRoot: ZERO_ID,
       eventMerkleRoot: ZERO_ID,
       newConsensus: null,
       authCode: null,
     };
-    this.status = previous
-      ? { ...previous, current: this.header }
-      : { chainId: ZERO_ID, current: this.header, head: null, consensus: initialConsensus(producer) };
-    writeStatus(store, this.status);
-    this.merkleEventsAtStart = merkleEventCount(store);
+    if (single) header.commitNum = header.blockNum - 1;
+    writeStatus(store, { chainId: previous?.chainId ?? ZERO_ID, head, consensus, current: header });
+    const builder = new BlockBuilder(store, processor, header, single, merkleEventCount(store));
+    try {
+      builder.startBlock(executor);
+    } catch (err) {
+      store.abort();
+      throw err;
+    }
+    return builder;
   }
 
   get blockNum(): number {
     return this.header.blockNum;
   }
 
-  /** Runs the start-of-block hook; a failure aborts the block (the caller discards its state). */
-  start(): void {
+  /** Applies a transaction whose proofs verified; it joins the block when it succeeds. */
+  apply(trx: DecodedTransaction): TransactionTrace {
+    const trace = this.processor.apply(trx);
+    if (trace.error === null) this.included.push(trx);
+    return trace;
+  }
+
+  /** Adds a transaction the node applied itself, outside transact (genesis, docs/chain.md §4). */
+  include(trx: DecodedTransaction): void {
+    this.included.push(trx);
+  }
+
+  /** Drops the block: none of its writes stay. */
+  discard(): void {
+    this.store.abort();
+  }
+
+  /**
+   * Completes the block: roots, id, the sealer's signature or check, block log, status row; one
+   * durable commit. A sealer that throws discards the block.
+   */
+  close(seal: Sealer): ClosedBlock {
+    try {
+      const status = readStatus(this.store)!;
+      const header = this.derivedHeader(status);
+      const id = computeBlockId(header);
+      const { signature } = seal(header, id);
+      const block: Block = { header, transactions: this.included.map((t) => ({ transaction: t.transaction, proofs: t.proofs, subjectiveData: [] })) };
+      writeBlock(this.store, block);
+      writeBlockSignature(this.store, header.blockNum, signature);
+      writeStatus(this.store, {
+        ...status,
+        chainId: header.blockNum === 2 ? id : status.chainId,
+        head: { header, blockId: id },
+        current: { ...header, previous: id, blockNum: header.blockNum + 1, time: header.time + SECOND, trxMerkleRoot: ZERO_ID, eventMerkleRoot: ZERO_ID },
+      });
+      this.store.commit();
+      return { block, blockId: id };
+    } catch (err) {
+      this.store.abort();
+      throw err;
+    }
+  }
+
+  /** Runs the start-of-block hook (docs/chain.md §1.3); a failure aborts the block. */
+  private startBlock(executor: Executor): void {
     if (this.header.blockNum <= 2) return;
-    const { error } = this.executor.run({ mode: 'transaction', target: { action: { sender: 0n, service: TRANSACT, method: START_BLOCK, rawData: NO_ARGUMENTS } } });
+    const { error } = executor.run({ mode: 'transaction', target: { action: { sender: 0n, service: TRANSACT, method: START_BLOCK, rawData: NO_ARGUMENTS } } });
     if (error) throw new ChainError('BLOCK_FAILED', `startBlock of block ${this.header.blockNum} failed: ${error.message}`);
   }
 
-  /** Applies a transaction whose proofs verified; it joins the block when it succeeds. */
-  push(trx: DecodedTransaction, trace = this.processor.apply(trx)): typeof trace {
-    if (trace.error === null) this.included.push(trx);
-    return trace;
+  /** The header as the block's writes determine it (docs/p2p.md §3.4, writeRevision). */
+  private derivedHeader(status: StatusRow): BlockHeader {
+    const infos = this.included.map((t) =>
+      TransactionInfo.pack({ transactionId: t.id, signatureHash: sha256(Proofs.pack(t.proofs)), subjectiveDataHash: NO_SUBJECTIVE_DATA_HASH }),
+    );
+    return {
+      ...this.header,
+      commitNum: this.startedSingle && isSingleProducer(status.consensus) ? this.header.blockNum : this.header.commitNum,
+      consensusState: sha256(JointConsensus.pack(status.consensus)),
+      trxMerkleRoot: merkleRoot(infos, sha256),
+      eventMerkleRoot: merkleRoot(this.merkleEvents(), sha256),
+    };
   }
 
   /** The merkle events this block wrote, in id order (failed transactions' were rolled back). */
@@ -108,33 +211,5 @@ export class BlockBuilder {
       events.push(this.store.getSequential(DbId.merkleEvent, id)!);
     }
     return events;
-  }
-
-  /** Completes the block: roots, id, block log, signature, status row; one durable commit. */
-  finish(): { block: Block; blockId: Uint8Array } {
-    const transactions: SignedTransaction[] = this.included.map((t) => ({ transaction: t.transaction, proofs: t.proofs, subjectiveData: [] }));
-    const infos = this.included.map((t) =>
-      TransactionInfo.pack({ transactionId: t.id, signatureHash: sha256(Proofs.pack(t.proofs)), subjectiveDataHash: NO_SUBJECTIVE_DATA_HASH }),
-    );
-    const status = readStatus(this.store) ?? this.status;
-    const header: BlockHeader = {
-      ...this.header,
-      commitNum: this.header.blockNum, // one producer: every block is final when committed
-      consensusState: sha256(JointConsensus.pack(status.consensus)),
-      trxMerkleRoot: merkleRoot(infos, sha256),
-      eventMerkleRoot: merkleRoot(this.merkleEvents(), sha256),
-    };
-    const id = computeBlockId(header);
-    const block: Block = { header, transactions };
-    writeBlock(this.store, block);
-    if (this.signer) signBlock(this.store, header.blockNum, id, this.signer);
-    writeStatus(this.store, {
-      ...status,
-      chainId: header.blockNum === 2 ? id : status.chainId,
-      head: { header, blockId: id },
-      current: { ...header, previous: id, blockNum: header.blockNum + 1, time: header.time + SECOND, trxMerkleRoot: ZERO_ID, eventMerkleRoot: ZERO_ID },
-    });
-    this.store.commit();
-    return { block, blockId: id };
   }
 }

@@ -5,18 +5,15 @@ import type { Claim } from '../../host-api/types/index.js';
 import { sha256 } from '../crypto/sha256.js';
 import type { KvReader, KvWriter } from '../db/store.js';
 import type { Signer } from '../keys/signer.js';
+import type { Executor } from '../wasm/executor.js';
+import { firstFailedProof } from './claim-proofs.js';
 
-// Block signatures (docs/chain.md §2): a producer whose consensus entry carries a claim signs each
-// of its blocks for that claim's verify service, over sha256(00 CE A8 42 ‖ block id), the hash
-// verifySys is given as its transactionHash. The signature is kept in db 7 under the block's
-// number, beside the block log. An empty claim means unsigned blocks.
+// Block signatures (docs/chain.md §2, docs/p2p.md §3.3): a producer whose consensus entry carries a
+// claim signs each of its blocks for that claim's verify service, over sha256(00 CE A8 42 ‖ block
+// id), the hash verifySys is given as its transactionHash. The signature is kept in db 7 under the
+// block's number, beside the block log. An empty claim means unsigned blocks.
 
 const BLOCK_SIGNING_PREFIX = Uint8Array.of(0x00, 0xce, 0xa8, 0x42);
-
-/** The digest a block's signature signs. */
-function blockSigningDigest(blockId: Uint8Array): Uint8Array {
-  return sha256(concatBytes(BLOCK_SIGNING_PREFIX, blockId));
-}
 
 /** The signer a node holds for a producer's claim, or undefined when it holds none. */
 export type BlockSigners = (claim: Claim) => Signer | undefined;
@@ -25,9 +22,24 @@ export function isEmptyClaim(claim: Claim): boolean {
   return claim.service === 0n && claim.rawData.length === 0;
 }
 
-/** Signs block `blockId` and keeps the signature in db 7. */
-export function signBlock(db: KvWriter, blockNum: number, blockId: Uint8Array, signer: Signer): void {
-  db.put(DbId.blockProof, blockKey(blockNum), signer(blockSigningDigest(blockId)));
+/** The signature of block `blockId` by `signer`. */
+export function signBlock(blockId: Uint8Array, signer: Signer): Uint8Array {
+  return signer(sha256(concatBytes(BLOCK_SIGNING_PREFIX, blockId)));
+}
+
+/**
+ * Runs the claim's verify service on a block's signature; returns why it failed, or undefined.
+ * Under an empty claim any signature passes, as in psibase (docs/p2p.md §2.0).
+ */
+export function blockSignatureFailure(executor: Executor, claim: Claim, blockId: Uint8Array, signature: Uint8Array): Promise<Error | undefined> {
+  if (isEmptyClaim(claim)) return Promise.resolve(undefined);
+  const signedData = concatBytes(BLOCK_SIGNING_PREFIX, blockId);
+  return firstFailedProof(executor, [{ claim, proof: signature, signedData, digest: sha256(signedData) }]);
+}
+
+/** Keeps a block's signature in db 7; an unsigned block (empty signature) has no row. */
+export function writeBlockSignature(db: KvWriter, blockNum: number, signature: Uint8Array): void {
+  if (signature.length > 0) db.put(DbId.blockProof, blockKey(blockNum), signature);
 }
 
 /** The signature of block `blockNum`, if it was signed. */

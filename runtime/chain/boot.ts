@@ -5,7 +5,7 @@ import { sha256 } from '../crypto/sha256.js';
 import { AdmissionError } from '../wasm/admission/index.js';
 import type { Engine } from '../wasm/engine.js';
 import { readServiceCode, writeServiceCode } from '../wasm/service-code.js';
-import { BlockBuilder } from './block-builder.js';
+import type { BlockBuilder } from './block-builder.js';
 import { ChainError } from './errors.js';
 import { decodeSigned, type DecodedTransaction } from './transaction-processor.js';
 
@@ -52,9 +52,9 @@ function applyGenesis(store: Store, engine: Engine, trx: DecodedTransaction): Tr
 }
 
 /**
- * Builds block 2 from the boot transactions, in order: genesis natively, the rest through
- * transact. Any failure discards the whole block; the trace of the failing (or last)
- * transaction is returned.
+ * Applies the boot transactions to block 2, in order: genesis natively, the rest through
+ * transact. Stops at the first failure; the trace of the failing (or last) transaction is
+ * returned, and a failed boot block must be discarded.
  */
 export function bootBlock(builder: BlockBuilder, store: Store, engine: Engine, signedTransactions: SignedTransaction[]): TransactionTrace {
   if (signedTransactions.length === 0) throw new ChainError('TRANSACTION_INVALID', 'push_boot needs at least the genesis transaction');
@@ -62,9 +62,10 @@ export function bootBlock(builder: BlockBuilder, store: Store, engine: Engine, s
   if (transactions.some((t) => t.proofs.length > 0)) {
     throw new ChainError('TRANSACTION_PROOFS', 'boot transactions may not carry proofs');
   }
-  let trace = builder.push(transactions[0]!, applyGenesis(store, engine, transactions[0]!));
+  let trace = applyGenesis(store, engine, transactions[0]!);
+  builder.include(transactions[0]!);
   for (const trx of transactions.slice(1)) {
-    trace = builder.push(trx);
+    trace = builder.apply(trx);
     if (trace.error !== null) return trace;
   }
   return trace;

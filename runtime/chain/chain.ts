@@ -2,19 +2,23 @@ import { DbId } from '../../host-api/abi/databases.js';
 import { notifyKey } from '../../host-api/abi/keys.js';
 import { bytesToHex } from '../../host-api/encoding/hex.js';
 import { accountNameFromNumber, accountNumberFromName } from '../../host-api/names/index.js';
-import { NO_ARGUMENTS, type BlockHeader, type Claim, type Producer, type SignedTransaction, type TransactionTrace } from '../../host-api/types/index.js';
+import { blockId as computeBlockId } from '../../host-api/chain/block-id.js';
+import { NO_ARGUMENTS, type BlockHeader, type SignedBlock, type SignedTransaction, type TransactionTrace } from '../../host-api/types/index.js';
 import { NotifyRow, TransactionCallbackArgs, type StatusRow } from '../../host-api/types/native.js';
 import type { Store } from '../db/store.js';
-import type { Signer } from '../keys/signer.js';
 import type { Engine } from '../wasm/engine.js';
 import { Executor } from '../wasm/executor.js';
 import type { SocketRegistry } from '../wasm/host-state.js';
-import { BlockBuilder } from './block-builder.js';
-import { isEmptyClaim, type BlockSigners } from './block-signing.js';
+import { readAuxConsensusData } from './block-aux-data.js';
+import { BlockBuilder, type BlockStart, type ClosedBlock, type Sealer } from './block-builder.js';
+import { readBlock } from './block-log.js';
+import { isEmptyClaim, readBlockSignature, signBlock, type BlockSigners } from './block-signing.js';
 import { bootBlock, splitBootList } from './boot.js';
 import { readStatus } from './chain-state.js';
+import { producerClaim, producersOf } from './consensus.js';
 import { ChainError } from './errors.js';
 import { checkLogin } from './login.js';
+import { replayBlock, verifyReceivedBlock } from './received-block.js';
 import { TransactionProcessor, decodeTransaction, type DecodedTransaction } from './transaction-processor.js';
 
 export type WaitFor = 'applied' | 'final';
@@ -52,16 +56,41 @@ export interface TransactionOutcomes {
   failed(id: Uint8Array | undefined, error: string): void;
 }
 
+/** The head block and what is irreversible (docs/p2p.md §6.3). */
+export interface ChainHead {
+  readonly header: BlockHeader;
+  readonly blockId: Uint8Array;
+  /** The last irreversible block number: the head's commitNum. */
+  readonly irreversible: number;
+}
+
+/** A block as this node sends it to peers, with its id. */
+export interface StoredBlock {
+  readonly signed: SignedBlock;
+  readonly blockId: Uint8Array;
+}
+
+/** The block this node is producing, with how it will be sealed. */
+interface OpenBlock {
+  readonly builder: BlockBuilder;
+  readonly seal: Sealer;
+}
+
+const EMPTY = new Uint8Array(0);
+const UNSIGNED: Sealer = () => ({ signature: EMPTY });
+
 interface FinalWaiter {
   readonly blockNum: number;
   readonly resolve: () => void;
 }
 
 /**
- * A single-producer chain (docs/chain.md §1): boots block 2 from push_boot, keeps one block open
- * that pushed transactions apply to at once (so `applied` answers immediately), and closes it at
- * the end of its slot: one block per interval, empty blocks too. With one producer a block is
- * final when committed.
+ * A chain (docs/chain.md §1). As its producer it boots block 2 from push_boot, keeps one block
+ * open that pushed transactions apply to at once (so `applied` answers immediately), and closes
+ * it at the end of its slot: one block per interval, empty blocks too; with one producer a block
+ * is final when committed. As a follower (no producer name, or not in the producer set) it never
+ * produces and applies the blocks peers send (docs/p2p.md §3.4). Produced and applied blocks take
+ * the same BlockBuilder lifecycle and the same hooks once committed.
  */
 export class Chain {
   readonly processor: TransactionProcessor;
@@ -72,13 +101,15 @@ export class Chain {
   private producerName: string;
   /** The producer's account number (0 when this node does not produce). */
   private producerAccount: bigint;
-  private open: BlockBuilder | undefined;
+  private open: OpenBlock | undefined;
   private timer: NodeJS.Timeout | undefined;
   private finalWaiters: FinalWaiter[] = [];
   /** Whether block 2 exists; a chain never goes away, so it is read once and then only set. */
   private booted: boolean;
   /** Pushed transactions not yet applied (their proofs are being verified). */
   private pending = 0;
+  /** The received blocks being applied, one after another, in the order they came. */
+  private applying: Promise<unknown> = Promise.resolve();
 
   constructor(readonly store: Store, readonly engine: Engine, private readonly options: ChainOptions = {}) {
     this.executor = new Executor(store, engine);
@@ -109,23 +140,68 @@ export class Chain {
     if (!this.producerName) throw new ChainError('CHAIN_NO_PRODUCER', 'no producer name set');
     if (this.hasChain) throw new ChainError('CHAIN_ALREADY_BOOTED', 'chain is already booted');
     const transactions = splitBootList(body);
-    const builder = new BlockBuilder(this.store, this.executor, this.processor, this.producerAccount, this.slotTime());
+    const builder = BlockBuilder.open(this.store, this.executor, this.processor, this.blockStart());
     let trace: TransactionTrace;
     try {
       trace = bootBlock(builder, this.store, this.engine, transactions);
     } catch (err) {
-      this.store.abort();
+      builder.discard();
       throw err;
     }
     if (trace.error !== null) {
-      this.store.abort();
+      builder.discard();
       return trace;
     }
-    const boot = builder.finish();
-    this.booted = true;
-    this.options.onBlock?.(boot.block.header, boot.blockId);
+    this.committed(builder.close(UNSIGNED));
     this.start();
     return trace;
+  }
+
+  /**
+   * Applies a block produced elsewhere (docs/p2p.md §3.4): it must be the block after the head
+   * (block 2 on an empty node), signed by its producer for the claim in force, with verifying
+   * proofs, and executing it must derive its header exactly. The signature and aux data are kept
+   * as received. Calls are applied one after another in call order. A refused block changes
+   * nothing and rejects with a ChainError (BLOCK_NOT_NEXT, BLOCK_INVALID, BLOCK_SIGNATURE,
+   * BLOCK_TRANSACTION, BLOCK_MISMATCH, BLOCK_FAILED, CHAIN_BLOCK_OPEN) saying why.
+   */
+  applyBlock(signed: SignedBlock): Promise<ClosedBlock> {
+    const applied = this.applying.then(() => this.applyNext(signed));
+    this.applying = applied.catch(() => undefined);
+    return applied;
+  }
+
+  private async applyNext(signed: SignedBlock): Promise<ClosedBlock> {
+    const verified = await verifyReceivedBlock(this.store, this.executor, this.processor, signed);
+    if (this.open) {
+      throw new ChainError('CHAIN_BLOCK_OPEN', `block ${signed.block.header.blockNum} cannot be applied: this node has block ${this.open.builder.blockNum} of its own open`);
+    }
+    const closed = replayBlock(this.store, this.executor, this.processor, this.engine, verified);
+    this.committed(closed);
+    return closed;
+  }
+
+  /** The head block and the last irreversible block number; undefined before block 2. */
+  get head(): ChainHead | undefined {
+    const head = this.status?.head;
+    return head ? { header: head.header, blockId: head.blockId, irreversible: head.header.commitNum } : undefined;
+  }
+
+  /** Block `blockNum` as it is sent to peers: from the block log, its signature and aux data. */
+  signedBlockAt(blockNum: number): StoredBlock | undefined {
+    const block = readBlock(this.store, blockNum);
+    if (!block) return undefined;
+    const blockId = computeBlockId(block.header);
+    return {
+      signed: { block, signature: readBlockSignature(this.store, blockNum) ?? EMPTY, auxConsensusData: readAuxConsensusData(this.store, blockId) },
+      blockId,
+    };
+  }
+
+  /** The id of block `blockNum`, if this node has it. */
+  blockIdAt(blockNum: number): Uint8Array | undefined {
+    const block = readBlock(this.store, blockNum);
+    return block ? computeBlockId(block.header) : undefined;
   }
 
   /**
@@ -145,7 +221,7 @@ export class Chain {
       trx = decodeTransaction(packed);
       await this.processor.verifyProofs(trx);
       block = this.openBlock();
-      trace = block.push(trx);
+      trace = block.apply(trx);
     } catch (err) {
       counters?.failed(trx?.id, (err as Error).message);
       throw err;
@@ -202,30 +278,29 @@ export class Chain {
 
   private isActiveProducer(): boolean {
     if (!this.producerName) return false;
-    const producers = this.currentProducers();
-    return producers === undefined || producers.some((p) => p.name === this.producerAccount);
-  }
-
-  /** The producers of the current consensus; undefined before boot (whoever boots produces). */
-  private currentProducers(status = this.status): Producer[] | undefined {
-    const consensus = status?.consensus.current.data;
-    if (!consensus) return undefined;
-    return 'CftConsensus' in consensus ? consensus.CftConsensus.producers : consensus.BftConsensus.producers;
+    const status = this.status;
+    // Before boot there are no producers: whoever boots produces.
+    return !status || producersOf(status.consensus.current).some((p) => p.name === this.producerAccount);
   }
 
   /**
-   * What signs the next block: nothing when this producer's claim is empty; CHAIN_NO_BLOCK_KEY
+   * How the next block is sealed: unsigned when this producer's claim is empty; CHAIN_NO_BLOCK_KEY
    * when the claim asks for signatures and the node holds no key for it.
    */
-  private blockSigner(status: StatusRow | undefined): Signer | undefined {
-    const claim: Claim | undefined = this.currentProducers(status)?.find((p) => p.name === this.producerAccount)?.auth;
-    if (!claim || isEmptyClaim(claim)) return undefined;
+  private blockSealer(status: StatusRow | undefined): Sealer {
+    const claim = producerClaim(status, this.producerAccount);
+    if (!claim || isEmptyClaim(claim)) return UNSIGNED;
     const signer = this.options.blockSigners?.(claim);
     if (!signer) {
       throw new ChainError('CHAIN_NO_BLOCK_KEY',
         `this node holds no key to sign the blocks of producer '${this.producerName}' (claim of '${accountNameFromNumber(claim.service)}' with key ${bytesToHex(claim.rawData)})`);
     }
-    return signer;
+    return (_header, blockId) => ({ signature: signBlock(blockId, signer) });
+  }
+
+  /** The start of this node's next block: its slot, its name, and the head as its irreversible block. */
+  private blockStart(status = this.status): BlockStart {
+    return { time: this.slotTime(status), producer: this.producerAccount, term: 0, commitNum: status?.head?.header.commitNum ?? 0 };
   }
 
   /** The time of the next block: max(head + interval, now floored to the interval). */
@@ -237,26 +312,31 @@ export class Chain {
   }
 
   private openBlock(): BlockBuilder {
-    if (this.open) return this.open;
+    if (this.open) return this.open.builder;
     if (!this.producerName) throw new ChainError('CHAIN_NO_PRODUCER', 'this node does not produce blocks (no producer name set)');
+    if (!this.isActiveProducer()) throw new ChainError('CHAIN_NO_PRODUCER', `this node does not produce blocks ('${this.producerName}' is not an active producer)`);
     const status = this.status;
-    const builder = new BlockBuilder(this.store, this.executor, this.processor, this.producerAccount, this.slotTime(status), this.blockSigner(status));
-    try {
-      builder.start();
-    } catch (err) {
-      this.store.abort();
-      throw err;
-    }
-    this.open = builder;
+    const seal = this.blockSealer(status);
+    const builder = BlockBuilder.open(this.store, this.executor, this.processor, this.blockStart(status));
+    this.open = { builder, seal };
     return builder;
   }
 
   private closeBlock(): void {
-    const builder = this.open!;
+    const { builder, seal } = this.open!;
     this.open = undefined;
-    const { block, blockId } = builder.finish();
-    const final = this.finalWaiters.filter((w) => w.blockNum <= builder.blockNum);
-    this.finalWaiters = this.finalWaiters.filter((w) => w.blockNum > builder.blockNum);
+    this.committed(builder.close(seal));
+  }
+
+  /**
+   * After a block (produced, booted or applied) is committed: answers the `final` waiters its
+   * commitNum makes irreversible, runs the acceptBlock callbacks and the onBlock hook.
+   */
+  private committed({ block, blockId }: ClosedBlock): void {
+    this.booted = true;
+    const irreversible = block.header.commitNum;
+    const final = this.finalWaiters.filter((w) => w.blockNum <= irreversible);
+    this.finalWaiters = this.finalWaiters.filter((w) => w.blockNum > irreversible);
     for (const w of final) w.resolve();
     this.notify(NotifyType.acceptBlock, () => NO_ARGUMENTS);
     this.options.onBlock?.(block.header, blockId);

@@ -1,17 +1,16 @@
 import { FracpackError } from '../../host-api/fracpack/index.js';
-import { accountNumberFromName, methodNumberFromName } from '../../host-api/names/index.js';
+import { accountNumberFromName } from '../../host-api/names/index.js';
 import {
   SignedTransaction, Transaction, type TransactionTrace,
 } from '../../host-api/types/index.js';
-import { ProcessTransactionArgs, VerifyArgs } from '../../host-api/types/native.js';
+import { ProcessTransactionArgs } from '../../host-api/types/native.js';
 import { sha256 } from '../crypto/sha256.js';
-import { withVerdicts } from '../crypto/signature-verdicts.js';
 import type { Store } from '../db/store.js';
 import type { Executor } from '../wasm/executor.js';
+import { firstFailedProof } from './claim-proofs.js';
 import { ChainError } from './errors.js';
 
 export const TRANSACT = accountNumberFromName('transact');
-const VERIFY_SYS = methodNumberFromName('verifySys');
 
 /** A signed transaction decoded far enough to process it. */
 export interface DecodedTransaction {
@@ -58,26 +57,13 @@ export function decodeTransaction(packed: Uint8Array): DecodedTransaction {
 export class TransactionProcessor {
   constructor(private readonly store: Store, private readonly executor: Executor) {}
 
-  /**
-   * Checks every proof with its claim's verify service; throws TRANSACTION_PROOFS. The signature
-   * check each verify service is expected to make (claim data as the key, the proof as the
-   * signature, over the transaction id) runs first on the signature worker; its verify context
-   * gets the verdict as input instead of computing it on the chain thread.
-   */
+  /** Checks every proof with its claim's verify service (claim-proofs.ts); throws TRANSACTION_PROOFS. */
   async verifyProofs(trx: DecodedTransaction): Promise<void> {
     if (trx.proofs.length !== trx.claims.length) throw new ChainError('TRANSACTION_PROOFS', 'proofs and claims must have same size');
-    if (trx.claims.length === 0) return;
-    const expected = await withVerdicts(trx.claims.map((claim, i) => ({
-      key: claim.rawData, digest: trx.id, signedData: trx.transaction, signature: trx.proofs[i]!,
+    const failed = await firstFailedProof(this.executor, trx.claims.map((claim, i) => ({
+      claim, proof: trx.proofs[i]!, signedData: trx.transaction, digest: trx.id,
     })));
-    trx.claims.forEach((claim, i) => {
-      const { error } = this.executor.run({
-        mode: 'verify',
-        target: { action: { sender: 0n, service: claim.service, method: VERIFY_SYS, rawData: VerifyArgs.pack({ transactionHash: trx.id, claim, proof: trx.proofs[i]! }) } },
-        expectedSignature: expected[i],
-      });
-      if (error) throw new ChainError('TRANSACTION_PROOFS', error.message);
-    });
+    if (failed) throw new ChainError('TRANSACTION_PROOFS', failed.message);
   }
 
   /**
