@@ -13,28 +13,23 @@ export const p2pSchema = compileSchema(P2P_SCHEMA);
 
 const DECODE = { compat: true } as const;
 
+/**
+ * SignedMessage<T>: a Struct (no header) of the nested body and the signature. nested<T> has the
+ * wire form of bytes (u32 size, then the body); decoding checks the body against T separately.
+ */
+const SignedWrapper = p2pSchema.typeOf({ Struct: { data: 'bytes', signature: 'bytes' } });
+
 interface KindCodec {
   readonly kind: MessageKind;
   readonly type: number;
+  readonly signed: boolean;
   readonly body: TypeCodec<unknown>;
-  /**
-   * SignedMessage<T> of a signed kind: a Struct (no header) of the nested body and the signature;
-   * unpacking it checks that the nested bytes are a T.
-   */
-  readonly wrapper?: TypeCodec<{ data: Uint8Array; signature: Uint8Array }>;
 }
 
 const BY_KIND = new Map<MessageKind, KindCodec>();
 const BY_TYPE = new Map<number, KindCodec>();
 for (const [kind, type] of Object.entries(MESSAGE_TYPES) as [MessageKind, number][]) {
-  const entry: KindCodec = {
-    kind,
-    type,
-    body: p2pSchema.type(kind),
-    wrapper: isSignedKind(kind)
-      ? p2pSchema.typeOf({ Struct: { data: { Custom: { type: { FracPack: kind }, id: 'hex' } }, signature: 'bytes' } })
-      : undefined,
-  };
+  const entry: KindCodec = { kind, type, signed: isSignedKind(kind), body: p2pSchema.type(kind) };
   BY_KIND.set(kind, entry);
   BY_TYPE.set(type, entry);
 }
@@ -83,13 +78,13 @@ export function encodeMessage(message: P2PMessage): Uint8Array {
     throw new P2PMessageError('P2P_UNENCODABLE', `a message of unknown type ${message.type} cannot be encoded`);
   }
   const entry = entryOf(message.kind);
-  if (!entry.wrapper) return withType(entry.type, packBody(entry, message.body));
+  if (!entry.signed) return withType(entry.type, packBody(entry, message.body));
   const { preimage, signature } = message as SignedMessage;
   if (!(preimage instanceof Uint8Array) || preimage[0] !== entry.type) {
     throw new P2PMessageError('P2P_UNENCODABLE', `${entry.kind} (type ${entry.type}): its preimage does not start with the type byte; make it with signedMessage()`);
   }
   try {
-    return withType(entry.type, entry.wrapper.pack({ data: preimage.subarray(1), signature }));
+    return withType(entry.type, SignedWrapper.pack({ data: preimage.subarray(1), signature }));
   } catch (err) {
     if (err instanceof FracpackError) {
       throw new P2PMessageError('P2P_UNENCODABLE', `${entry.kind} (type ${entry.type}): ${err.message}`, { cause: err });
@@ -111,8 +106,8 @@ export function decodeMessage(frame: Uint8Array): P2PMessage {
   if (!entry) return { kind: 'Unknown', type };
   const rest = frame.subarray(1);
   try {
-    if (!entry.wrapper) return { kind: entry.kind, body: entry.body.unpack(rest, DECODE) } as P2PMessage;
-    const { data, signature } = entry.wrapper.unpack(rest, DECODE);
+    if (!entry.signed) return { kind: entry.kind, body: entry.body.unpack(rest, DECODE) } as P2PMessage;
+    const { data, signature } = SignedWrapper.unpack(rest, DECODE);
     return {
       kind: entry.kind,
       body: entry.body.unpack(data, DECODE),
