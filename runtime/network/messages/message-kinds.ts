@@ -33,11 +33,6 @@ export type MessageKind = UnsignedKind | SignedKind;
 
 export const MESSAGE_TYPES: Readonly<Record<MessageKind, number>> = { ...UNSIGNED_TYPES, ...SIGNED_TYPES };
 
-/** The routing layer's own messages (docs/p2p.md §2.0: types 1–31). */
-export const ROUTING_KINDS: ReadonlySet<MessageKind> = new Set<MessageKind>([
-  'InitMessage', 'RoutingEnvelope', 'RouteUpdateMessage', 'RouteSeqnoRequest', 'RequestRoutesMessage',
-]);
-
 export function isSignedKind(kind: MessageKind): kind is SignedKind {
   return Object.hasOwn(SIGNED_TYPES, kind);
 }
