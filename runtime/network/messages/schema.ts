@@ -1,0 +1,66 @@
+import type { Schema } from '../../../host-api/fracpack/index.js';
+import { CORE_SCHEMA } from '../../../host-api/types/index.js';
+
+// The bodies of psibase's native P2P messages (docs/p2p.md §2.2), in psibase's member order.
+// Member names are camelCase; the wire knows only the order. Block, SignedBlock, Claim and the
+// consensus types come from CORE_SCHEMA unchanged.
+//
+// psibase's SequenceNumber and RouteMetric are Struct{value: u16}: a fixed struct of one u16
+// packs as that u16, so they are written as plain u16 here.
+export const P2P_SCHEMA = {
+  ...CORE_SCHEMA,
+
+  // Routing (docs/p2p.md §2.2 "Routing", §A)
+  InitMessage: { Object: { version: 'u32' } },
+  RoutingEnvelope: { Object: { destination: 'AccountNumber', data: 'bytes' } },
+  RouteUpdateMessage: { Object: { producer: 'AccountNumber', seqno: 'u16', metric: 'u16', router: { Option: 'u64' } } },
+  RouteSeqnoRequest: { Object: { producer: 'AccountNumber', seqno: 'u16', ttl: 'u16' } },
+  RequestRoutesMessage: { Object: {} },
+
+  // Block distribution, sync and snapshots
+  ExtendedBlockId: { Object: { id: 'Checksum256', num: 'u32' } },
+  HelloRequest: { Object: { xid: 'ExtendedBlockId', committed: 'bool' } },
+  BlockMessage: { Object: { block: { FracPack: 'SignedBlock' } } },
+  BlockHeaderMessage: { Object: { block: { FracPack: 'SignedBlock' } } },
+  StateChecksum: { Object: { serviceRoot: 'Checksum256', nativeRoot: 'Checksum256' } },
+  StateSignature: { Object: { account: 'AccountNumber', claim: 'Claim', rawData: 'bytes' } },
+  StateChecksumMessage: { Object: { blockId: 'Checksum256', state: 'StateChecksum', signature: 'StateSignature' } },
+  SnapshotItem: { Object: { key: 'bytes', value: 'bytes' } },
+  /** `db` is a DbId: service = 0, native = 2. */
+  SnapshotPartMessage: {
+    Object: { blockId: 'Checksum256', db: 'u32', lowKey: 'bytes', highKey: 'bytes', rows: { List: 'SnapshotItem' } },
+  },
+  SnapshotVerifyMessage: { Object: { blockId: 'Checksum256', hash: 'StateChecksum', signatures: { List: 'StateSignature' } } },
+  WasmProducerMessage: { Object: { data: 'bytes', producer: 'AccountNumber', signer: 'Claim' } },
+
+  // CFT
+  ConfirmMessage: { Object: { term: 'u32', followerId: 'AccountNumber', headNum: 'u32', signer: 'Claim' } },
+  RequestVoteRequest: {
+    Object: { term: 'u32', candidateId: 'AccountNumber', lastLogIndex: 'u32', lastLogTerm: 'u32', signer: 'Claim' },
+  },
+  RequestVoteResponse: {
+    Object: { term: 'u32', candidateId: 'AccountNumber', voterId: 'AccountNumber', voteGranted: 'bool', signer: 'Claim' },
+  },
+
+  // BFT
+  PrepareMessage: { Object: { blockId: 'Checksum256', producer: 'AccountNumber', signer: 'Claim' } },
+  /** A Struct, so that stored ProducerConfirms can be re-packed into it and checked again. */
+  CommitMessage: { Struct: { blockId: 'Checksum256', producer: 'AccountNumber', signer: 'Claim' } },
+  ProducerConfirm: { Object: { producer: 'AccountNumber', signature: 'bytes' } },
+  ViewChangeMessage: {
+    Object: {
+      term: 'u32',
+      producer: 'AccountNumber',
+      signer: 'Claim',
+      bestPrepared: 'Checksum256',
+      bestPreparedTerm: 'u32',
+      prepares: { List: 'ProducerConfirm' },
+      nextPrepares: { Option: { List: 'ProducerConfirm' } },
+    },
+  },
+  RequestViewMessage: { Object: {} },
+  /** Not a message: the content of SignedBlock.auxConsensusData (docs/p2p.md §2.2, §5.4). */
+  BlockConfirm: {
+    Object: { blockNum: 'u32', commits: { List: 'ProducerConfirm' }, nextCommits: { Option: { List: 'ProducerConfirm' } } },
+  },
+} as const satisfies Schema;
