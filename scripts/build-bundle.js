@@ -23,6 +23,18 @@ function filesUnder(dir) {
     }));
 }
 
+/**
+ * Files of installed npm packages as site files: `{sitePath: "package/file"}`, read from
+ * node_modules (the versions package.json pins), e.g. the React that psibase pages import.
+ */
+function packageFiles(map) {
+  return Object.entries(map).map(([path, file]) => {
+    const source = join(ROOT, 'node_modules', file);
+    if (!existsSync(source)) throw new Error(`bundle: ${source} is missing (run make install)`);
+    return { path, contentType: contentTypeOf(source), content: readFileSync(source) };
+  });
+}
+
 /** The code `make services` built for `account` (build/services/<account>.wasm). */
 export function builtCode(account) {
   const wasm = join(ROOT, 'build', 'services', `${account}.wasm`);
@@ -40,7 +52,10 @@ export async function bundleServices(codeOf, manifestPath = MANIFEST) {
     genesis: entry.genesis === true,
     server: entry.server ?? null,
     initActions: entry.initActions ?? [],
-    files: entry.files ? filesUnder(join(ROOT, entry.files)) : [],
+    files: [
+      ...(entry.files ? filesUnder(join(ROOT, entry.files)) : []),
+      ...packageFiles(entry.packageFiles ?? {}),
+    ],
   })));
 }
 

@@ -3,11 +3,12 @@ import { TsibaseError } from '../errors.js';
 import { accountNumberFromName } from '../names/index.js';
 import { GenesisActionData, SignedTransaction, SignedTransactionList, Transaction, type Action } from '../types/index.js';
 import type { Bundle } from './bundle.js';
+import { embeddedSchema } from './service-schema.js';
 import { systemAction } from './system-actions.js';
 
 // The boot sequence of docs/chain.md §4 built from a bundle: genesis, the transact/producers
 // transaction, startBoot with the ids of everything after it, then accounts, code, flags,
-// HTTP registrations, site files and init actions in transactions of at most ~1 MiB, and
+// HTTP registrations, site files, schemas and init actions in transactions of at most ~1 MiB, and
 // finishBoot last. With an account key every account the boot creates authenticates with
 // auth-sig and that key (a secure chain); without one, with auth-any (a development chain, where
 // anyone may act as any of them).
@@ -125,6 +126,14 @@ export function bootTransactions(bundle: Bundle, options: BootOptions): BootTran
       rest.push(systemAction(s.account, 'http.registerServer', { server: s.server }));
     }
     if (has('sites')) for (const f of s.files) rest.push(systemAction(s.account, 'sites.storeSys', f));
+  }
+  // Each service stores the schema its build embedded (packages::setSchema), as psibase's boot
+  // installs the system services' schemas.
+  if (has('packages')) {
+    for (const s of bundle.services) {
+      const schema = embeddedSchema(s.code);
+      if (schema !== null) rest.push(systemAction(s.account, 'packages.setSchema', { schema }));
+    }
   }
   for (const s of others) rest.push(...s.initActions);
   for (const account of new Set([options.producer, 'root'])) rest.push(...newAccount(account, false));

@@ -3,3 +3,4 @@ export { bootTransactions, type BootOptions, type BootTransactions } from './boo
 export { systemAction, type SystemAction } from './system-actions.js';
 export { runBoot, type BootTarget } from './run-boot.js';
 export { OPEN_AUTH_SERVICE, SYSTEM_ACCOUNTS, openSystemAccounts, openSystemAccountsIn, systemAccountsQuery } from './development-chain.js';
+export { embeddedSchema } from './service-schema.js';

@@ -20,6 +20,7 @@ const ARGS = {
   'transact.startBoot': args({ bootTransactions: { List: 'Checksum256' } }),
   'transact.finishBoot': args({}),
   'auth-sig.setKey': args({ key: 'bytes' }),
+  'packages.setSchema': args({ schema: 'string' }),
 } as const;
 
 export type SystemAction = keyof typeof ARGS;

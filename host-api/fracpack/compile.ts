@@ -21,6 +21,17 @@ function schemaError(message: string): FracpackError {
   return new FracpackError('FRACPACK_SCHEMA', message);
 }
 
+/**
+ * The underlying type of a name: psibase's struct `{value: u64}` (docs/formats.md §2) or, in
+ * older schemas, `u64` itself; both have the wire form of a u64.
+ */
+function isNameNumber(u: Codec): boolean {
+  const members = u instanceof FixedStructCodec ? u.members : undefined;
+  const inner = members?.length === 1 && members[0]!.key === 'value' ? members[0]!.codec : u;
+  const resolved = inner instanceof RefCodec ? inner.target ?? inner : inner;
+  return isIntCodec(resolved) && resolved.bits === 64 && !resolved.isSigned;
+}
+
 /** Turns schema JSON into codecs; named types are compiled once, on first use. */
 export class SchemaCompiler {
   private readonly compiled = new Map<string, Codec>();
@@ -188,7 +199,7 @@ export class SchemaCompiler {
       }
       case 'AccountNumber':
       case 'MethodNumber':
-        if (int && int.bits === 64 && !int.isSigned) return new NameCodec(label, id === 'AccountNumber' ? ACCOUNT : METHOD);
+        if (isNameNumber(u)) return new NameCodec(label, id === 'AccountNumber' ? ACCOUNT : METHOD);
         break;
       case 'TimePointSec':
       case 'TimePointUSec':

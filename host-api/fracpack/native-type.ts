@@ -48,7 +48,7 @@ export type Alternatives<S, M> = { [K in keyof M]: { [A in K]: NativeOf<S, M[K]>
 type CustomOf<S, U, Id> = Id extends 'bool' ? (U extends { readonly Int: { readonly bits: 1; readonly isSigned: false } } ? boolean : NativeOf<S, U>)
   : Id extends 'string' ? (U extends { readonly List: 'u8' } ? string : NativeOf<S, U>)
   : Id extends 'hex' ? (U extends { readonly List: unknown } | { readonly Array: unknown } | { readonly FracPack: unknown } ? Uint8Array : NativeOf<S, U>)
-  : Id extends 'AccountNumber' | 'MethodNumber' ? (U extends 'u64' ? bigint : NativeOf<S, U>)
+  : Id extends 'AccountNumber' | 'MethodNumber' ? (U extends 'u64' | { readonly Struct: { readonly value: 'u64' } } ? bigint : NativeOf<S, U>)
   : Id extends 'map' ? unknown[]
   : NativeOf<S, U>;
 

@@ -30,7 +30,8 @@ export const BUILTIN_TYPES: Schema = {
   string: { Custom: { type: { List: 'u8' }, id: 'string' } },
   bytes: { Custom: { type: { List: 'u8' }, id: 'hex' } },
   Checksum256: { Custom: { type: { Array: { type: 'u8', len: 32 } }, id: 'hex' } },
-  AccountNumber: { Custom: { type: 'u64', id: 'AccountNumber' } },
+  // As psibase writes it: a Custom over the struct of its one field (readers also take `u64`).
+  AccountNumber: { Custom: { type: { Struct: { value: 'u64' } }, id: 'AccountNumber' } },
   MethodNumber: { Custom: { type: 'u64', id: 'MethodNumber' } },
   TimePointSec: { Custom: { type: 'i64', id: 'TimePointSec' } },
   TimePointUSec: { Custom: { type: 'i64', id: 'TimePointUSec' } },

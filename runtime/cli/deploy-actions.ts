@@ -11,6 +11,8 @@ export interface DeployOptions {
   readonly registerServer?: boolean;
   /** Run the service's init() action, sent by the account. */
   readonly init?: boolean;
+  /** The service's schema (JSON text), stored with packages::setSchema. */
+  readonly schema?: string | null;
 }
 
 export function deployActions(account: string, code: Uint8Array, options: DeployOptions = {}): Action[] {
@@ -22,6 +24,7 @@ export function deployActions(account: string, code: Uint8Array, options: Deploy
     actions.push(systemAction(creator, 'accounts.newAccount', { name: account, authService: 'auth-any', requireNew: false }));
   }
   actions.push(systemAction(account, 'setcode.setCode', { service: account, vmType: 0, vmVersion: 0, code }));
+  if (options.schema) actions.push(systemAction(account, 'packages.setSchema', { schema: options.schema }));
   if (options.registerServer) actions.push(systemAction(account, 'http.registerServer', { server: account }));
   if (options.init) {
     const number = accountNumberFromName(account);

@@ -1,5 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { TsibaseError } from '../../../host-api/errors.js';
+import { embeddedSchema } from '../../../host-api/index.js';
 import { admitModule } from '../../wasm/admission/index.js';
 import { option, parseArgs, UsageError } from '../args.js';
 import { readPublicKey } from '../key-arguments.js';
@@ -18,7 +19,17 @@ ${CLIENT_OPTIONS_USAGE}
                                 (a public or private key file, or the key as hex)
       --creator <account>       the account that creates it (default root)
   -r, --register-server         serve <account>'s subdomain with its serveSys (http::registerServer)
-      --init                    run the service's init() action after installing it`;
+      --init                    run the service's init() action after installing it
+      --no-schema               do not store the service's schema with packages::setSchema
+
+The schema stored is <file>.schema.json beside <file.wasm> when there is one (what make services
+writes), else the one the build embedded in the module (custom section service-schema).`;
+
+/** The schema beside the module (`name.schema.json` for `name.wasm`), else the one embedded in it. */
+function schemaOf(file: string, code: Uint8Array): string | null {
+  const beside = file.replace(/\.wasm$/, '') + '.schema.json';
+  return existsSync(beside) ? readFileSync(beside, 'utf8') : embeddedSchema(code);
+}
 
 export async function deployCommand(argv: string[]): Promise<number> {
   const args = parseArgs(argv, [
@@ -28,6 +39,7 @@ export async function deployCommand(argv: string[]): Promise<number> {
     { name: 'creator' },
     { name: 'register-server', short: 'r', flag: true },
     { name: 'init', flag: true },
+    { name: 'no-schema', flag: true },
   ]);
   const [name, file, extra] = args.positional;
   if (!name || !file || extra) throw new UsageError(`${extra ? `unexpected argument '${extra}'` : 'missing <account> or <file.wasm>'}\n\n${DEPLOY_USAGE}`);
@@ -48,6 +60,7 @@ export async function deployCommand(argv: string[]): Promise<number> {
     creator,
     registerServer: args.options.has('register-server'),
     init: args.options.has('init'),
+    schema: args.options.has('no-schema') ? null : schemaOf(file, code),
   });
   await chainClient(args).push(actions, pushOptions(args));
   console.log(`deployed ${file} (${code.length} bytes) as ${account}`);

@@ -40,9 +40,13 @@ function isBytesCustom(t: SchemaType): bool {
   return t.id == "hex" && (inner.isFixed() || inner.kind == TypeKind.FracPack || (inner.kind == TypeKind.List && inner.element.isFixed()));
 }
 
-/** A Custom shown from one 8-byte integer (accounts, method numbers, time points). */
+/**
+ * A Custom shown from one 8-byte integer (accounts, method numbers, time points): the integer, or
+ * a struct of it alone, as psibase writes names (`{value: u64}`).
+ */
 function isNumberCustom(t: SchemaType): bool {
-  const inner = t.element;
+  let inner = t.element;
+  if (inner.kind == TypeKind.Struct && inner.members.length == 1) inner = inner.members[0].type;
   return (t.id == "AccountNumber" || t.id == "MethodNumber" || t.id == "TimePointSec" || t.id == "TimePointUSec")
     && inner.kind == TypeKind.Int && inner.slotSize() == 8;
 }

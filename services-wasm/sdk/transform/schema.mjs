@@ -62,6 +62,7 @@ export class SchemaBuilder {
     const [kind, body] = Object.entries(type)[0];
     if (kind === 'Custom' || kind === 'Array') this.builtinReferences(body.type);
     else if (kind === 'List' || kind === 'Option' || kind === 'FracPack') this.builtinReferences(body);
+    else if (kind === 'Struct' || kind === 'Object') Object.values(body).forEach((member) => this.builtinReferences(member));
   }
 
   record(record) {

@@ -1,61 +1,74 @@
-// useGraphQLQuery.mjs: React hooks for a service's /graphql endpoint. React comes from the page
-// (this file imports none): pass it once with `setReact(React)`, or as the last argument.
+// useGraphQLQuery.mjs: React hooks for a service's /graphql endpoint, with psibase's names and
+// results (docs/serving.md §4.2). React is the page's global `React` (what
+// /common/react.production.min.js defines), looked up when a hook runs, so this module may load
+// before React does; a page that bundles its own React passes it to `setReact` once.
 
-let pageReact = globalThis.React;
+let pageReact = null;
 
-/** The React the hooks use (the page's own copy). */
+/** The React the hooks use when the page has no global one. */
 export function setReact(React) {
   pageReact = React;
 }
 
+function react() {
+  const React = pageReact ?? globalThis.React;
+  if (!React) throw new Error('useGraphQLQuery needs React: load /common/react.production.min.js or call setReact(React)');
+  return React;
+}
+
+/** The JSON reply of a GraphQL query, errors included; a refused request throws. */
 async function postQuery(url, query) {
   const response = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/graphql' }, body: query });
   if (!response.ok) throw new Error((await response.text()) || `HTTP ${response.status}`);
-  const reply = await response.json();
-  if (reply.errors?.length) throw new Error(reply.errors.map((e) => e.message).join('; '));
-  return reply.data;
+  return response.json();
 }
 
 /**
- * Runs `query` against `url` (e.g. "/graphql") when the component mounts and whenever the
- * query changes. Returns `[{isLoading, isError, errorMessage, data}, refetch]`.
+ * Runs `query` against `url` (e.g. "/graphql") when the component mounts, whenever the url or
+ * query changes, and after `invalidateQuery()`. Returns `[{isLoading, isError, data?, errors?},
+ * invalidateQuery]`.
  */
-export function useGraphQLQuery(url, query, React = pageReact) {
-  if (!React) throw new Error('useGraphQLQuery needs React: call setReact(React) first');
-  const [state, setState] = React.useState({ isLoading: true, isError: false, errorMessage: '', data: undefined });
-  const [generation, setGeneration] = React.useState(0);
+export function useGraphQLQuery(url, query) {
+  const React = react();
+  const [refetch, setRefetch] = React.useState(true);
+  const [result, setResult] = React.useState({ isLoading: true, isError: false });
   React.useEffect(() => {
+    if (!url || !query || !refetch) return undefined;
     let current = true;
-    setState((s) => ({ ...s, isLoading: true }));
+    setResult((previous) => ({ ...previous, isLoading: true }));
     postQuery(url, query).then(
-      (data) => current && setState({ isLoading: false, isError: false, errorMessage: '', data }),
-      (err) => current && setState({ isLoading: false, isError: true, errorMessage: err.message, data: undefined }),
-    );
+      (reply) => current && setResult({ ...reply, isLoading: false, isError: Boolean(reply.errors) }),
+      (err) => current && setResult({ isLoading: false, isError: true, errors: [{ message: String(err) }] }),
+    ).finally(() => current && setRefetch(false));
     return () => {
       current = false;
     };
-  }, [url, query, generation]);
-  return [state, () => setGeneration((g) => g + 1)];
+  }, [url, query, refetch]);
+  return [result, () => setRefetch(true)];
 }
 
 /**
- * A paged query over a GraphQL connection (docs/serving.md §4.7): `query` is a function of the paging
- * arguments text (e.g. `first: 10, after: "..."`) returning the query; `pick(data)` returns the
- * connection. Returns `{...state, items, pageInfo, next, previous, first, last}`.
+ * A paged query over a GraphQL connection: `@page@` in `query` is replaced by the paging
+ * arguments (`first:N`, `after:"cursor"`, ...). `opts`: `{pageSize, getPageInfo(result) ->
+ * {hasPreviousPage, hasNextPage, startCursor, endCursor} or null, defaultArgs?}`.
+ * Returns `{result, hasPreviousPage, hasNextPage, next(), previous(), first(), last()}`.
  */
-export function usePagedQuery(url, pageSize, query, pick, React = pageReact) {
-  if (!React) throw new Error('usePagedQuery needs React: call setReact(React) first');
-  const [args, setArgs] = React.useState(`first: ${pageSize}`);
-  const [state] = useGraphQLQuery(url, query(args), React);
-  const connection = state.data ? pick(state.data) : undefined;
-  const pageInfo = connection?.pageInfo;
+export function useGraphQLPagedQuery(url, query, opts) {
+  const React = react();
+  const [args, setArgs] = React.useState(opts.defaultArgs || `first:${opts.pageSize}`);
+  const [result, invalidateQuery] = useGraphQLQuery(url, query.replace('@page@', args));
+  const pageInfo = opts.getPageInfo(result) || { hasPreviousPage: false, hasNextPage: false, startCursor: '', endCursor: '' };
+  const page = (text) => () => {
+    setArgs(text);
+    invalidateQuery();
+  };
   return {
-    ...state,
-    items: connection?.edges?.map((e) => e.node) ?? [],
-    pageInfo,
-    first: () => setArgs(`first: ${pageSize}`),
-    last: () => setArgs(`last: ${pageSize}`),
-    next: () => pageInfo?.endCursor && setArgs(`first: ${pageSize}, after: ${JSON.stringify(pageInfo.endCursor)}`),
-    previous: () => pageInfo?.startCursor && setArgs(`last: ${pageSize}, before: ${JSON.stringify(pageInfo.startCursor)}`),
+    result,
+    hasPreviousPage: pageInfo.hasPreviousPage,
+    hasNextPage: pageInfo.hasNextPage,
+    next: page(`first:${opts.pageSize} after:"${pageInfo.endCursor}"`),
+    previous: page(`last:${opts.pageSize} before:"${pageInfo.startCursor}"`),
+    first: page(`first:${opts.pageSize}`),
+    last: page(`last:${opts.pageSize}`),
   };
 }
