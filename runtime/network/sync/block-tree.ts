@@ -153,11 +153,12 @@ export class BlockTree<B> {
     const newRoot = this.headChain[target - this.commitIndex]!;
     const committed = this.headChain.slice(1, target - this.commitIndex + 1);
     const kept = new Set(this.subtree(newRoot));
+    const handedOver = new Set(this.headChain.slice(0, target - this.commitIndex));
     const dropped: BlockIdHex[] = [];
     for (const [id, node] of this.nodes) {
       if (kept.has(node)) continue;
       this.nodes.delete(id);
-      if (node.header.num > target) dropped.push(id);
+      if (!handedOver.has(node)) dropped.push(id);
     }
     for (const [id, n] of this.blacklist) if (n <= target) this.blacklist.delete(id);
     this.headChain = this.headChain.slice(target - this.commitIndex);
