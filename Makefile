@@ -6,7 +6,7 @@ TS_SOURCES := $(shell find host-api runtime tests bench -name '*.ts' ! -name '*.
 SERVICE_SOURCES := $(shell find services-wasm host-api -type f ! -path '*/node_modules/*' 2>/dev/null) scripts/build-services.js scripts/build-bundle.js
 DEFAULT_BUNDLE := build/default.bundle
 
-.PHONY: all install build services browser softhsm openssl bench test run clean
+.PHONY: all install build services browser softhsm openssl bench test simulate run clean
 
 # The build and the default bundle (the x-admin boot screen serves build/default.bundle).
 all: build $(DEFAULT_BUNDLE)
@@ -46,6 +46,10 @@ openssl:
 
 test: build browser softhsm openssl
 	node scripts/run-tests.js
+
+# The block sync simulator (docs/p2p.md "What we build" item 7) over thousands of seeded schedules.
+simulate: build
+	node scripts/simulate.js 5000
 
 bench: services
 	node scripts/run-bench.js

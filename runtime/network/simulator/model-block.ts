@@ -1,0 +1,26 @@
+import { bytesToHex } from '../../../host-api/encoding/hex.js';
+import { sha256 } from '../../crypto/sha256.js';
+import type { SyncHeader } from '../sync/block-header.js';
+
+// The simulator's blocks: a header and nothing else. The id is a hash of the other fields with the
+// block number in its first four bytes, big-endian, like a real block id (docs/p2p.md §3.2).
+
+export interface ModelBlock extends SyncHeader {
+  readonly producer: string;
+}
+
+export function modelBlockId(fields: Omit<ModelBlock, 'id'>): string {
+  const { previous, num, producer, term, commitNum } = fields;
+  const digest = sha256(new TextEncoder().encode(`${previous}/${num}/${producer}/${term}/${commitNum}`));
+  new DataView(digest.buffer, digest.byteOffset).setUint32(0, num);
+  return bytesToHex(digest).toLowerCase();
+}
+
+export function makeModelBlock(fields: Omit<ModelBlock, 'id'>): ModelBlock {
+  return { ...fields, id: modelBlockId(fields) };
+}
+
+/** A model block carries its own header; sync reads it as is. */
+export function modelHeader(block: ModelBlock): SyncHeader {
+  return block;
+}

@@ -1,0 +1,110 @@
+import { Random } from '../../testing/random.js';
+
+// One simulated run, drawn from its seed: the nodes and links, the network's timings and faults,
+// and the time by which every follower must have caught up.
+
+export type Fault =
+  | { readonly kind: 'crash'; readonly node: number; readonly at: number; readonly duration: number }
+  | { readonly kind: 'partition'; readonly side: readonly number[]; readonly at: number; readonly duration: number };
+
+export interface Schedule {
+  readonly seed: number;
+  readonly nodeCount: number;
+  /** Node 0 produces; [a, b]: a dials b (and redials it when the link goes). */
+  readonly edges: readonly (readonly [number, number])[];
+  readonly blockIntervalMs: number;
+  /** The producer's blocks become irreversible this many blocks later (0: at once, as a single producer's). */
+  readonly commitLag: number;
+  readonly maxDelayMs: number;
+  /** How long writing one message takes before `sent` is reported. */
+  readonly maxSendMs: number;
+  readonly maxApplyMs: number;
+  readonly redialMs: number;
+  /** Per message, before `quietAt`: the link dies and the message is lost. */
+  readonly dropRate: number;
+  /** Per message, before `quietAt`: delivered, then the link dies, so a reconnect sends it again. */
+  readonly duplicateRate: number;
+  readonly faults: readonly Fault[];
+  /** Every fault is over: crashed nodes are back, partitions healed, no more drops. */
+  readonly quietAt: number;
+  /** The producer makes its last block. */
+  readonly stopAt: number;
+}
+
+const FAULT_WINDOW_MS = 3000;
+
+export function drawSchedule(seed: number): Schedule {
+  const random = new Random(seed);
+  const nodeCount = 2 + random.int(5);
+  const edges: [number, number][] = [];
+  // A random tree keeps every node reachable; extra edges make cycles and several routes.
+  for (let b = 1; b < nodeCount; b++) edges.push([b, random.int(b)]);
+  for (let extra = random.int(nodeCount); extra > 0; extra--) {
+    const a = random.int(nodeCount);
+    const b = random.int(nodeCount);
+    if (a !== b && !edges.some(([x, y]) => (x === a && y === b) || (x === b && y === a))) edges.push([a, b]);
+  }
+  const faults: Fault[] = [];
+  for (let n = random.int(6); n > 0; n--) {
+    const at = random.int(FAULT_WINDOW_MS);
+    const duration = 50 + random.int(1500);
+    if (random.bool()) {
+      faults.push({ kind: 'crash', node: random.int(nodeCount), at, duration });
+    } else {
+      const side = [...Array(nodeCount).keys()].filter(() => random.bool());
+      faults.push({ kind: 'partition', side, at, duration });
+    }
+  }
+  const quietAt = Math.max(FAULT_WINDOW_MS, ...faults.map((f) => f.at + f.duration));
+  return {
+    seed,
+    nodeCount,
+    edges,
+    blockIntervalMs: random.pick([20, 50, 100]),
+    commitLag: random.int(4),
+    maxDelayMs: 1 + random.int(30),
+    maxSendMs: random.int(3),
+    maxApplyMs: 1 + random.int(5),
+    redialMs: 10 + random.int(90),
+    dropRate: random.pick([0, 0.002, 0.01, 0.05]),
+    duplicateRate: random.pick([0, 0.002, 0.01, 0.05]),
+    faults,
+    quietAt,
+    stopAt: quietAt + 300,
+  };
+}
+
+/** The longest path, in links, between two nodes. */
+export function diameter(schedule: Schedule): number {
+  const neighbours = [...Array(schedule.nodeCount)].map(() => [] as number[]);
+  for (const [a, b] of schedule.edges) {
+    neighbours[a]!.push(b);
+    neighbours[b]!.push(a);
+  }
+  let longest = 0;
+  for (let start = 0; start < schedule.nodeCount; start++) {
+    const distance = new Map([[start, 0]]);
+    for (const queue = [start]; queue.length > 0;) {
+      const node = queue.shift()!;
+      for (const next of neighbours[node]!) {
+        if (distance.has(next)) continue;
+        distance.set(next, distance.get(node)! + 1);
+        queue.push(next);
+      }
+    }
+    longest = Math.max(longest, ...distance.values());
+  }
+  return longest;
+}
+
+/**
+ * How long after `stopAt` every follower may take to reach the producer's head, `blocks` being the
+ * producer's head number then. Every link is back within a redial and a connect (r + 2d); then,
+ * along a path of D links, each hop's hello exchange (at most blocks + 1 hellos of s each, a
+ * round trip of 2d) and the first block's apply (a); and the blocks themselves pipeline at one
+ * write (s) and one apply (a) each.
+ */
+export function convergenceBoundMs(schedule: Schedule, blocks: number): number {
+  const { redialMs: r, maxDelayMs: d, maxSendMs: s, maxApplyMs: a } = schedule;
+  return r + 2 * d + diameter(schedule) * (2 * d + (blocks + 1) * s + a) + blocks * (s + a);
+}

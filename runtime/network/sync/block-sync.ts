@@ -1,0 +1,294 @@
+import { PRE_GENESIS, compareOrder, xidOf, type BlockIdHex, type BlockXid, type SyncHeader } from './block-header.js';
+import { BlockTree } from './block-tree.js';
+import { readyState, startState, type LinkSync, type StartState } from './link-state.js';
+import { SyncError } from './sync-error.js';
+import type { BlockSyncOptions, PeerId, SyncEvent, SyncReady } from './sync-io.js';
+import type { HelloRequest } from './sync-messages.js';
+
+// Block propagation and sync (docs/p2p.md §6.2) as a deterministic state machine: a hello
+// exchange per link finds a common block, then each side streams its best chain one block at a
+// time. Received blocks go into the block tree; the path to the best block is applied one block
+// at a time through the caller. No clocks, sockets or randomness in here.
+
+/** The reason a link is closed when the peer's committed block conflicts with ours (§6.2). */
+export const NO_COMMON_BLOCK = 'No common block found';
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+export class BlockSync<B> {
+  private readonly tree: BlockTree<B>;
+  private readonly links = new Map<PeerId, LinkSync>();
+  /** The block handed out in `apply` whose result has not come back. */
+  private applying: BlockIdHex | undefined;
+  private out!: Mutable<SyncReady<B>>;
+
+  constructor(private readonly options: BlockSyncOptions<B>) {
+    const { committedHead } = options;
+    this.tree = committedHead === undefined
+      ? new BlockTree<B>(PRE_GENESIS, undefined)
+      : new BlockTree<B>(options.headerOf(committedHead), committedHead);
+  }
+
+  get head(): SyncHeader {
+    return this.tree.head;
+  }
+
+  get commitIndex(): number {
+    return this.tree.commitIndex;
+  }
+
+  /** The head chain's block id at `num` (1 <= num <= head), from the tree or the block log. */
+  headChainAt(num: number): BlockXid {
+    if (num >= this.tree.commitIndex) {
+      const header = this.tree.headChainAt(num);
+      if (!header) throw new SyncError('SYNC_BAD_LOG', `Block ${num} is above the head ${this.tree.head.num}`);
+      return xidOf(header);
+    }
+    if (num === PRE_GENESIS.num) return xidOf(PRE_GENESIS);
+    return xidOf(this.options.headerOf(this.committedBlock(num)));
+  }
+
+  step(event: SyncEvent<B>): SyncReady<B> {
+    this.out = { committed: [], sends: [], disconnects: [], apply: [], dropped: [], log: [] };
+    const headBefore = this.tree.head.id;
+    switch (event.type) {
+      case 'linkUp':
+        this.links.set(event.peer, { state: startState(xidOf(this.tree.head)), sending: false });
+        this.sendNext(event.peer);
+        break;
+      case 'linkDown':
+        this.links.delete(event.peer);
+        break;
+      case 'receive':
+        if (!this.links.has(event.peer)) break;
+        if (event.message.kind === 'HelloRequest') this.receiveHello(event.peer, event.message);
+        else this.receiveBlock(event.peer, event.message.body.block);
+        break;
+      case 'sent': {
+        const link = this.links.get(event.peer);
+        if (!link) break;
+        link.sending = false;
+        this.sendNext(event.peer);
+        break;
+      }
+      case 'applied':
+        this.receiveApplied(event.id, event.ok ? undefined : event.reason);
+        break;
+      case 'produced':
+        this.addProduced(event.block);
+        break;
+      case 'commit':
+        this.commit(event.num);
+        break;
+    }
+    if (this.tree.head.id !== headBefore) {
+      this.out.head = this.tree.head;
+      this.onHeadChange();
+    }
+    return this.out;
+  }
+
+  private receiveHello(peer: PeerId, hello: HelloRequest): void {
+    const link = this.links.get(peer)!;
+    const state = link.state;
+    // Once a common block is known the rest of the peer's hellos say nothing new.
+    if (state.phase !== 'Start' || state.common) return;
+    const { xid, committed } = hello.body;
+    // Skip the hellos for blocks the peer cannot have: it is at most at xid.num (+1 in flight).
+    if (!state.helloCommitted && state.hello.num > xid.num + (state.helloSent ? 1 : 0)) {
+      state.hello = this.headChainAt(xid.num);
+      state.helloSent = false;
+    }
+    if (xid.id === PRE_GENESIS.id) {
+      state.common = xidOf(PRE_GENESIS);
+    } else {
+      const common = this.commonAncestor(xid);
+      if (common) {
+        state.common = common;
+      } else if (committed && xid.num <= this.tree.commitIndex) {
+        return this.disconnect(peer, NO_COMMON_BLOCK);
+      } else if (committed) {
+        // The peer is ahead of us: wait for its blocks, which it sends once it has our hellos.
+        state.common = xid;
+        const behind = xid.num - this.tree.head.num;
+        const text = behind > 0 ? `Behind the peer by ${behind} blocks` : `The peer's irreversible block ${xid.num} is on another fork than ours`;
+        this.out.log.push({ level: 'info', peer, text });
+        return;
+      } else {
+        return;
+      }
+    }
+    if (state.helloCommitted) this.becomeReady(peer, state.common);
+  }
+
+  private receiveBlock(peer: PeerId, block: B): void {
+    const header = this.options.headerOf(block);
+    const outcome = this.tree.insert(header, block);
+    switch (outcome) {
+      case 'added':
+        this.updateLastReceived(peer, xidOf(header));
+        this.applyNext();
+        break;
+      case 'known':
+        this.updateLastReceived(peer, xidOf(header));
+        break;
+      case 'old':
+        break;
+      case 'orphan':
+        this.out.log.push({ level: 'debug', peer, text: `Dropped block ${header.num} ${header.id}: its parent is unknown` });
+        break;
+      case 'blacklisted':
+        this.out.log.push({ level: 'debug', peer, text: `Ignored block ${header.num} ${header.id}: it descends from a block that failed` });
+        break;
+      case 'misnumbered':
+        this.disconnect(peer, `Block ${header.num} ${header.id} does not follow its parent`);
+        break;
+    }
+  }
+
+  private receiveApplied(id: BlockIdHex, failure: string | undefined): void {
+    if (id !== this.applying) {
+      throw new SyncError('SYNC_UNEXPECTED_RESULT', `An apply result for block ${id}, which sync did not ask to apply`);
+    }
+    this.applying = undefined;
+    const header = this.tree.header(id);
+    if (!header) {
+      // A commit on another fork dropped the block while it was being applied.
+      if (failure === undefined) this.out.dropped.push(id);
+    } else if (failure === undefined) {
+      this.tree.markApplied(id);
+    } else {
+      const removed = this.tree.markFailed(id);
+      this.out.dropped.push(...removed);
+      this.out.log.push({
+        level: 'warning',
+        text: `Block ${header.num} ${id} failed (${failure}); it and ${removed.length - 1} descendants are blacklisted`,
+      });
+    }
+    this.applyNext();
+  }
+
+  private addProduced(block: B): void {
+    const header = this.options.headerOf(block);
+    const head = this.tree.head;
+    if (header.previous !== head.id || header.num !== head.num + 1 || compareOrder(header, head) <= 0) {
+      throw new SyncError('SYNC_NOT_HEAD', `Produced block ${header.num} ${header.id} does not extend the head ${head.num} ${head.id}`);
+    }
+    this.tree.insert(header, block);
+    this.tree.markApplied(header.id);
+  }
+
+  private commit(num: number): void {
+    const result = this.tree.commit(num);
+    if (!result) return;
+    this.out.committed.push(...result.committed);
+    this.out.dropped.push(...result.dropped);
+  }
+
+  /** Asks for the next block on the path to the best block, unless one is being applied. */
+  private applyNext(): void {
+    if (this.applying !== undefined) return;
+    const next = this.tree.nextToApply();
+    if (!next) return;
+    this.applying = next.id;
+    this.out.apply.push({ header: next, block: this.tree.block(next.id)! });
+  }
+
+  /** psibase's update_last_received: a block from the peer is one it has. */
+  private updateLastReceived(peer: PeerId, xid: BlockXid): void {
+    const link = this.links.get(peer)!;
+    const state = link.state;
+    if (state.phase === 'Start') {
+      link.state = readyState(this.commonAncestor(xid)!, xid);
+      this.sendNext(peer);
+      return;
+    }
+    state.lastReceived = xid;
+    // So that the block is not echoed back to where it came from.
+    if (this.tree.onHeadChain(xid) && xid.num > state.lastSent.num) state.lastSent = xid;
+  }
+
+  /** psibase's on_fork_switch: hellos and streams move back onto the new head chain. */
+  private onHeadChange(): void {
+    for (const [peer, link] of this.links) {
+      const state = link.state;
+      if (state.phase === 'Start') {
+        const hello = this.commonAncestor(state.hello);
+        if (hello && hello.id !== state.hello.id) {
+          state.hello = hello;
+          state.helloSent = false;
+        }
+        if (state.common && this.tree.header(state.common.id)) state.common = this.commonAncestor(state.common);
+      } else {
+        state.lastSent = this.commonAncestor(state.lastSent) ?? state.lastSent;
+        if (this.tree.header(state.lastReceived.id)) {
+          const received = this.commonAncestor(state.lastReceived)!;
+          if (received.num > state.lastSent.num) state.lastSent = received;
+        }
+      }
+      this.sendNext(peer);
+    }
+  }
+
+  private sendNext(peer: PeerId): void {
+    const link = this.links.get(peer)!;
+    if (link.sending) return;
+    const state = link.state;
+    if (state.phase === 'Start') return this.sendHello(peer, link, state);
+    if (state.lastSent.num >= this.tree.head.num) return;
+    const next = this.headChainAt(state.lastSent.num + 1);
+    const block = this.tree.block(next.id) ?? this.committedBlock(next.num);
+    state.lastSent = next;
+    link.sending = true;
+    this.out.sends.push({ peer, message: { kind: 'BlockMessage', body: { block } } });
+  }
+
+  /** psibase's async_send_next(Start): hellos from the head back until a committed one. */
+  private sendHello(peer: PeerId, link: LinkSync, state: StartState): void {
+    if (state.helloCommitted) {
+      if (!state.common) return;
+      const common = this.commonAncestor(state.common);
+      if (common) return this.becomeReady(peer, common);
+      // A committed block of the peer's ahead of ours: its blocks will come.
+      if (state.common.num > this.tree.commitIndex) return;
+      return this.disconnect(peer, NO_COMMON_BLOCK);
+    }
+    if (state.helloSent) {
+      const parent = this.tree.header(this.tree.header(state.hello.id)?.previous ?? '');
+      // Without the parent, irreversibility has moved past the hello: go to the committed block.
+      state.hello = xidOf(parent ?? this.tree.committed);
+    }
+    state.helloSent = true;
+    state.helloCommitted = state.hello.num <= this.tree.commitIndex;
+    link.sending = true;
+    this.out.sends.push({ peer, message: { kind: 'HelloRequest', body: { xid: state.hello, committed: state.helloCommitted } } });
+  }
+
+  private becomeReady(peer: PeerId, common: BlockXid): void {
+    const link = this.links.get(peer)!;
+    link.state = readyState(common, common);
+    this.sendNext(peer);
+  }
+
+  private disconnect(peer: PeerId, reason: string): void {
+    this.links.delete(peer);
+    this.out.disconnects.push({ peer, reason });
+  }
+
+  /**
+   * psibase's get_common_ancestor: the nearest ancestor of a block on the head chain (itself when
+   * on it); undefined for a block we do not have, or one off our irreversible chain.
+   */
+  private commonAncestor(xid: BlockXid): BlockXid | undefined {
+    const inTree = this.tree.headChainAncestor(xid.id);
+    if (inTree) return xidOf(inTree);
+    if (xid.num <= this.tree.commitIndex && this.headChainAt(xid.num).id === xid.id) return xid;
+    return undefined;
+  }
+
+  private committedBlock(num: number): B {
+    const block = this.options.committedBlocks.blockAt(num);
+    if (block === undefined) throw new SyncError('SYNC_BAD_LOG', `The block log has no block ${num} (commit index ${this.tree.commitIndex})`);
+    return block;
+  }
+}

@@ -1,0 +1,196 @@
+import { compareOrder, type BlockIdHex, type BlockXid, type SyncHeader } from './block-header.js';
+
+// The blocks above the commit index, as a tree (psibase's ForkDb, docs/p2p.md §3.4, §3.6): the
+// committed block is the root; every other block hangs under its parent. The best block is the
+// one of greatest (term, blockNum, id) among those not blacklisted; the head is the greatest
+// among those applied, so the head reaches the best block once the path to it has been applied.
+
+interface TreeNode<B> {
+  readonly header: SyncHeader;
+  /** Absent only for the pre-genesis root. */
+  readonly block: B | undefined;
+  readonly parent: TreeNode<B> | undefined;
+  readonly children: TreeNode<B>[];
+  applied: boolean;
+}
+
+export type InsertOutcome =
+  | 'added'
+  | 'known'        // already in the tree
+  | 'old'          // at or below the commit index: ignored (docs/p2p.md §3.4)
+  | 'orphan'       // parent unknown: dropped, nothing is requested (§3.4)
+  | 'blacklisted'  // the block or its parent failed to apply earlier
+  | 'misnumbered'; // its number is not its parent's plus one
+
+/** What a commit hands over: the blocks that became irreversible, and those that left the tree. */
+export interface CommitResult<B> {
+  readonly committed: { header: SyncHeader; block: B }[];
+  readonly dropped: BlockIdHex[];
+}
+
+export class BlockTree<B> {
+  private readonly nodes = new Map<BlockIdHex, TreeNode<B>>();
+  /** Ids of blocks that failed to apply, and of their descendants, above the commit index. */
+  private readonly blacklist = new Map<BlockIdHex, number>();
+  private root: TreeNode<B>;
+  private headNode: TreeNode<B>;
+  private bestNode: TreeNode<B>;
+  /** The head's chain from the root: headChain[n - root.num] is its block numbered n. */
+  private headChain: TreeNode<B>[];
+
+  /** `root` is the committed block (applied); `block` is absent for the pre-genesis state. */
+  constructor(root: SyncHeader, block: B | undefined) {
+    this.root = { header: root, block, parent: undefined, children: [], applied: true };
+    this.nodes.set(root.id, this.root);
+    this.headNode = this.bestNode = this.root;
+    this.headChain = [this.root];
+  }
+
+  get commitIndex(): number {
+    return this.root.header.num;
+  }
+
+  get committed(): SyncHeader {
+    return this.root.header;
+  }
+
+  /** The applied block of greatest order. */
+  get head(): SyncHeader {
+    return this.headNode.header;
+  }
+
+  /** The viable block of greatest order; the head once every block on its path is applied. */
+  get best(): SyncHeader {
+    return this.bestNode.header;
+  }
+
+  header(id: BlockIdHex): SyncHeader | undefined {
+    return this.nodes.get(id)?.header;
+  }
+
+  block(id: BlockIdHex): B | undefined {
+    return this.nodes.get(id)?.block;
+  }
+
+  isApplied(id: BlockIdHex): boolean {
+    return this.nodes.get(id)?.applied ?? false;
+  }
+
+  /** The head chain's block numbered `num`, for commit index <= num <= head. */
+  headChainAt(num: number): SyncHeader | undefined {
+    return this.headChain[num - this.root.header.num]?.header;
+  }
+
+  onHeadChain(xid: BlockXid): boolean {
+    return this.headChainAt(xid.num)?.id === xid.id;
+  }
+
+  /** The nearest ancestor of a block in the tree that is on the head chain (itself if it is). */
+  headChainAncestor(id: BlockIdHex): SyncHeader | undefined {
+    let node = this.nodes.get(id);
+    while (node && !this.onHeadChain(node.header)) node = node.parent;
+    return node?.header;
+  }
+
+  insert(header: SyncHeader, block: B): InsertOutcome {
+    if (header.num <= this.commitIndex) return 'old';
+    if (this.nodes.has(header.id)) return 'known';
+    if (this.blacklist.has(header.id)) return 'blacklisted';
+    if (this.blacklist.has(header.previous)) {
+      this.blacklist.set(header.id, header.num);
+      return 'blacklisted';
+    }
+    const parent = this.nodes.get(header.previous);
+    if (!parent) return 'orphan';
+    if (header.num !== parent.header.num + 1) return 'misnumbered';
+    const node: TreeNode<B> = { header, block, parent, children: [], applied: false };
+    parent.children.push(node);
+    this.nodes.set(header.id, node);
+    if (compareOrder(header, this.bestNode.header) > 0) this.bestNode = node;
+    return 'added';
+  }
+
+  /** The first block not yet applied on the path to the best block (its parent is applied). */
+  nextToApply(): SyncHeader | undefined {
+    let next: TreeNode<B> | undefined;
+    for (let node = this.bestNode; !node.applied; node = node.parent!) next = node;
+    return next?.header;
+  }
+
+  /** Records a successful application; returns whether the head changed. */
+  markApplied(id: BlockIdHex): boolean {
+    const node = this.nodes.get(id);
+    if (!node || node.applied || !node.parent?.applied) return false;
+    node.applied = true;
+    if (compareOrder(node.header, this.headNode.header) <= 0) return false;
+    this.headNode = node;
+    this.rebuildHeadChain();
+    return true;
+  }
+
+  /** A block that failed to apply blacklists its subtree (§3.4); returns the ids removed. */
+  markFailed(id: BlockIdHex): BlockIdHex[] {
+    const node = this.nodes.get(id);
+    if (!node || node.applied) return [];
+    const parent = node.parent!;
+    parent.children.splice(parent.children.indexOf(node), 1);
+    const removed = this.subtree(node);
+    for (const n of removed) {
+      this.nodes.delete(n.header.id);
+      this.blacklist.set(n.header.id, n.header.num);
+    }
+    if (!this.nodes.has(this.bestNode.header.id)) this.bestNode = this.greatest();
+    return removed.map((n) => n.header.id);
+  }
+
+  /**
+   * Makes the head chain's block at min(num, head) the new root (§3.6 `commit`), dropping every
+   * block that does not descend from it. Undefined when the commit index does not advance.
+   */
+  commit(num: number): CommitResult<B> | undefined {
+    const target = Math.min(num, this.headNode.header.num);
+    if (target <= this.commitIndex) return undefined;
+    const newRoot = this.headChain[target - this.commitIndex]!;
+    const committed = this.headChain.slice(1, target - this.commitIndex + 1);
+    const kept = new Set(this.subtree(newRoot));
+    const handedOver = new Set(this.headChain.slice(0, target - this.commitIndex));
+    const dropped: BlockIdHex[] = [];
+    for (const [id, node] of this.nodes) {
+      if (kept.has(node)) continue;
+      this.nodes.delete(id);
+      if (!handedOver.has(node)) dropped.push(id);
+    }
+    for (const [id, n] of this.blacklist) if (n <= target) this.blacklist.delete(id);
+    this.headChain = this.headChain.slice(target - this.commitIndex);
+    this.root = newRoot;
+    if (!kept.has(this.bestNode)) this.bestNode = this.greatest();
+    return { committed: committed.map((n) => ({ header: n.header, block: n.block! })), dropped };
+  }
+
+  private subtree(top: TreeNode<B>): TreeNode<B>[] {
+    const out = [top];
+    for (let i = 0; i < out.length; i++) out.push(...out[i]!.children);
+    return out;
+  }
+
+  private greatest(): TreeNode<B> {
+    let best = this.root;
+    for (const node of this.nodes.values()) {
+      if (compareOrder(node.header, best.header) > 0) best = node;
+    }
+    return best;
+  }
+
+  /** Re-links headChain to the new head: walk back until a block already on the chain. */
+  private rebuildHeadChain(): void {
+    const base = this.commitIndex;
+    const path: TreeNode<B>[] = [];
+    let node: TreeNode<B> = this.headNode;
+    while (this.headChain[node.header.num - base] !== node) {
+      path.push(node);
+      node = node.parent!;
+    }
+    this.headChain.length = node.header.num - base + 1;
+    for (let i = path.length - 1; i >= 0; i--) this.headChain.push(path[i]!);
+  }
+}

@@ -1,0 +1,78 @@
+import type { BlockIdHex, SyncHeader } from './block-header.js';
+import type { SyncMessage } from './sync-messages.js';
+
+// What goes into block sync (SyncEvent) and what one step gives back (SyncReady), in the shape of
+// etcd raft's Step/Ready and of runtime/network/routing: the caller owns sockets, the chain and
+// the block log.
+
+/** The caller's id of one live link; any number, unique among live links. */
+export type PeerId = number;
+
+export type SyncEvent<B> =
+  /** A link is up: sync starts the hello exchange on it (docs/p2p.md §6.2). */
+  | { readonly type: 'linkUp'; readonly peer: PeerId }
+  /** A link is gone (closed by either side, or after a disconnect sync asked for). */
+  | { readonly type: 'linkDown'; readonly peer: PeerId }
+  /** A HelloRequest or BlockMessage from a linked peer. */
+  | { readonly type: 'receive'; readonly peer: PeerId; readonly message: SyncMessage<B> }
+  /** The last message sync handed out for this link has been written to it. */
+  | { readonly type: 'sent'; readonly peer: PeerId }
+  /** The outcome of the one `apply` sync asked for. */
+  | { readonly type: 'applied'; readonly id: BlockIdHex; readonly ok: true }
+  | { readonly type: 'applied'; readonly id: BlockIdHex; readonly ok: false; readonly reason: string }
+  /** A block this node produced and executed, on top of the current head. */
+  | { readonly type: 'produced'; readonly block: B }
+  /** Consensus made the head chain irreversible up to `num` (docs/p2p.md §6.3). */
+  | { readonly type: 'commit'; readonly num: number };
+
+export interface SyncSend<B> {
+  readonly peer: PeerId;
+  readonly message: SyncMessage<B>;
+}
+
+export interface SyncDisconnect {
+  readonly peer: PeerId;
+  readonly reason: string;
+}
+
+export interface SyncBlock<B> {
+  readonly header: SyncHeader;
+  readonly block: B;
+}
+
+export interface SyncLogEntry {
+  readonly level: 'debug' | 'info' | 'warning';
+  readonly peer?: PeerId;
+  readonly text: string;
+}
+
+/** Everything one step produced; the caller carries it out in this order. */
+export interface SyncReady<B> {
+  /** Blocks that became irreversible, ascending: the caller stores them in its block log first. */
+  readonly committed: SyncBlock<B>[];
+  /** Write each message to its link, then report `sent`; at most one per link is outstanding. */
+  readonly sends: SyncSend<B>[];
+  /** Close these links (a `linkDown` for them is then ignored). */
+  readonly disconnects: SyncDisconnect[];
+  /** Execute this block on the state of its parent, then report `applied`; at most one outstanding. */
+  readonly apply: SyncBlock<B>[];
+  /** The new head, when it changed: the chain serves and builds on it. */
+  readonly head?: SyncHeader;
+  /** Blocks gone from memory (dead forks, blacklisted subtrees): the chain may drop their states. */
+  readonly dropped: BlockIdHex[];
+  readonly log: SyncLogEntry[];
+}
+
+/** The irreversible blocks, as the caller's block log holds them. */
+export interface CommittedBlocks<B> {
+  /** The committed block numbered `num`, for 2 <= num <= the commit index. */
+  blockAt(num: number): B | undefined;
+}
+
+export interface BlockSyncOptions<B> {
+  /** The header fields of a block (its id computed as docs/p2p.md §3.2 says, for real blocks). */
+  readonly headerOf: (block: B) => SyncHeader;
+  readonly committedBlocks: CommittedBlocks<B>;
+  /** The last irreversible block at start (from the block log); none for an empty node. */
+  readonly committedHead?: B;
+}

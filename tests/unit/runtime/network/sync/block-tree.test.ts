@@ -1,0 +1,117 @@
+// The block tree under block sync (docs/p2p.md §3.4, §3.6): fork choice by (term, blockNum, id),
+// orphans, blacklisted subtrees, commit and pruning.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { PRE_GENESIS, type SyncHeader } from '../../../../../runtime/network/sync/block-header.js';
+import { BlockTree } from '../../../../../runtime/network/sync/block-tree.js';
+import { makeModelBlock, type ModelBlock } from '../../../../../runtime/network/simulator/model-block.js';
+
+function child(parent: SyncHeader, term = 1, producer = 'p'): ModelBlock {
+  return makeModelBlock({ previous: parent.id, num: parent.num + 1, term, commitNum: 1, producer });
+}
+
+/** `count` blocks on top of `parent`, inserted into the tree. */
+function grow(tree: BlockTree<ModelBlock>, parent: SyncHeader, count: number, term = 1, producer = 'p'): ModelBlock[] {
+  const blocks: ModelBlock[] = [];
+  for (let i = 0; i < count; i++) {
+    const block = child(blocks[i - 1] ?? parent, term, producer);
+    assert.is(tree.insert(block, block), 'added');
+    blocks.push(block);
+  }
+  return blocks;
+}
+
+function applyAll(tree: BlockTree<ModelBlock>): string[] {
+  const applied: string[] = [];
+  for (let next = tree.nextToApply(); next; next = tree.nextToApply()) {
+    tree.markApplied(next.id);
+    applied.push(next.id);
+  }
+  return applied;
+}
+
+test('a higher term beats a longer chain; in one term the longer chain wins', () => {
+  const tree = new BlockTree<ModelBlock>(PRE_GENESIS, undefined);
+  const long = grow(tree, PRE_GENESIS, 5, 1);
+  assert.is(tree.best.id, long[4]!.id);
+  const short = grow(tree, long[0]!, 1, 2);
+  assert.is(tree.best.id, short[0]!.id);
+  const longer = grow(tree, long[4]!, 1, 1);
+  assert.is(tree.best.id, short[0]!.id, 'term 2 at block 3 still beats term 1 at block 7');
+  assert.is.not(longer[0], undefined);
+});
+
+test('in one term and at one height the greater id wins', () => {
+  const tree = new BlockTree<ModelBlock>(PRE_GENESIS, undefined);
+  const [a] = grow(tree, PRE_GENESIS, 1, 1, 'a');
+  const [b] = grow(tree, PRE_GENESIS, 1, 1, 'b');
+  assert.is(tree.best.id, a!.id > b!.id ? a!.id : b!.id);
+});
+
+test('the head follows the path to the best block as it is applied', () => {
+  const tree = new BlockTree<ModelBlock>(PRE_GENESIS, undefined);
+  const main = grow(tree, PRE_GENESIS, 4);
+  assert.equal(applyAll(tree), main.map((b) => b.id));
+  assert.is(tree.head.id, main[3]!.id);
+  const fork = grow(tree, main[0]!, 2, 2);
+  assert.is(tree.nextToApply()!.id, fork[0]!.id, 'the fork is applied from its first block');
+  tree.markApplied(fork[0]!.id);
+  assert.is(tree.head.id, fork[0]!.id, 'term 2 at block 3 is already better than the old head');
+  assert.ok(tree.onHeadChain(fork[0]!));
+  assert.not.ok(tree.onHeadChain(main[3]!));
+  assert.is(tree.headChainAncestor(main[3]!.id)!.id, main[0]!.id);
+});
+
+test('an orphan is dropped; a block at or below the commit is ignored; a misnumbered one refused', () => {
+  const tree = new BlockTree<ModelBlock>(PRE_GENESIS, undefined);
+  const [b2] = grow(tree, PRE_GENESIS, 1);
+  const b3 = child(b2!);
+  const b4 = child(b3);
+  assert.is(tree.insert(b4, b4), 'orphan');
+  assert.is(tree.header(b4.id), undefined);
+  assert.is(tree.insert(b3, b3), 'added');
+  assert.is(tree.insert(b3, b3), 'known');
+  applyAll(tree);
+  tree.commit(3);
+  assert.is(tree.insert(b2!, b2!), 'old');
+  const wrong = makeModelBlock({ previous: b3.id, num: 9, term: 1, commitNum: 1, producer: 'p' });
+  assert.is(tree.insert(wrong, wrong), 'misnumbered');
+});
+
+test('a block that fails blacklists its subtree, and later children of it', () => {
+  const tree = new BlockTree<ModelBlock>(PRE_GENESIS, undefined);
+  const good = grow(tree, PRE_GENESIS, 2);
+  applyAll(tree);
+  const bad = grow(tree, good[0]!, 3, 2);
+  assert.is(tree.best.id, bad[2]!.id);
+  assert.is(tree.nextToApply()!.id, bad[0]!.id);
+  assert.equal(tree.markFailed(bad[0]!.id).sort(), bad.map((b) => b.id).sort());
+  assert.is(tree.best.id, good[1]!.id, 'the best block is chosen again among the rest');
+  assert.is(tree.nextToApply(), undefined);
+  const late = child(bad[2]!, 2);
+  assert.is(tree.insert(late, late), 'blacklisted');
+  const grandchild = child(late, 2);
+  assert.is(tree.insert(grandchild, grandchild), 'blacklisted');
+  assert.is(tree.insert(bad[1]!, bad[1]!), 'blacklisted');
+});
+
+test('commit hands over the committed blocks and prunes every block not descending from them', () => {
+  const tree = new BlockTree<ModelBlock>(PRE_GENESIS, undefined);
+  const main = grow(tree, PRE_GENESIS, 5);
+  applyAll(tree);
+  const dead = grow(tree, main[0]!, 2, 1, 'other');
+  const live = grow(tree, main[2]!, 1, 1, 'other');
+  const result = tree.commit(4)!;
+  assert.equal(result.committed.map((c) => c.header.num), [2, 3, 4]);
+  assert.equal(result.committed.map((c) => c.block), main.slice(0, 3));
+  assert.equal(result.dropped.sort(), dead.map((b) => b.id).sort());
+  assert.is(tree.commitIndex, 4);
+  assert.is(tree.header(main[0]!.id), undefined, 'blocks below the commit leave the tree');
+  assert.ok(tree.header(live[0]!.id), 'a fork above the committed block stays');
+  assert.is(tree.commit(3), undefined, 'the commit index never goes back');
+  assert.equal(tree.commit(99)!.committed.map((c) => c.header.num), [5, 6], 'commit stops at the head');
+  assert.is(tree.commitIndex, 6);
+  assert.is(tree.header(live[0]!.id), undefined);
+});
+
+test.run();
