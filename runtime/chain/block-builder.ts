@@ -37,11 +37,15 @@ export interface BlockStart {
   readonly commitNum: number;
 }
 
-/** A block closed and committed, with its id. */
+/** A block closed and committed, with its id and the traces of its transactions (in block order). */
 export interface ClosedBlock {
   readonly block: Block;
   readonly blockId: Uint8Array;
+  readonly traces: readonly TransactionTrace[];
 }
+
+/** The trace of a transaction the node applied itself, outside transact (genesis). */
+const APPLIED_BY_THE_NODE: TransactionTrace = { actionTraces: [], error: null };
 
 /** What a block keeps beside its log entry: the producer's signature (empty for unsigned blocks). */
 export interface BlockSeal {
@@ -90,6 +94,7 @@ function merkleEventCount(store: Store): bigint {
  */
 export class BlockBuilder {
   private readonly included: DecodedTransaction[] = [];
+  private readonly traces: TransactionTrace[] = [];
 
   private constructor(
     private readonly store: Store,
@@ -142,13 +147,17 @@ export class BlockBuilder {
   /** Applies a transaction whose proofs verified; it joins the block when it succeeds. */
   apply(trx: DecodedTransaction): TransactionTrace {
     const trace = this.processor.apply(trx);
-    if (trace.error === null) this.included.push(trx);
+    if (trace.error === null) {
+      this.included.push(trx);
+      this.traces.push(trace);
+    }
     return trace;
   }
 
   /** Adds a transaction the node applied itself, outside transact (genesis, docs/chain.md §4). */
   include(trx: DecodedTransaction): void {
     this.included.push(trx);
+    this.traces.push(APPLIED_BY_THE_NODE);
   }
 
   /** Drops the block: none of its writes stay. */
@@ -176,7 +185,7 @@ export class BlockBuilder {
         current: { ...header, previous: id, blockNum: header.blockNum + 1, time: header.time + SECOND, trxMerkleRoot: ZERO_ID, eventMerkleRoot: ZERO_ID },
       });
       this.store.commit();
-      return { block, blockId: id };
+      return { block, blockId: id, traces: this.traces };
     } catch (err) {
       this.store.abort();
       throw err;

@@ -17,6 +17,7 @@ import { bootBlock, splitBootList } from './boot.js';
 import { readStatus } from './chain-state.js';
 import { producerClaim, producersOf } from './consensus.js';
 import { ChainError } from './errors.js';
+import { ForwardedTransactions } from './forwarded-transactions.js';
 import { checkLogin } from './login.js';
 import { replayBlock, verifyReceivedBlock } from './received-block.js';
 import { TransactionProcessor, decodeTransaction, type DecodedTransaction } from './transaction-processor.js';
@@ -46,6 +47,11 @@ export interface ChainOptions {
   readonly sockets?: SocketRegistry;
   /** Counts pushed transactions and their outcomes (the perf report). */
   readonly counters?: TransactionOutcomes;
+  /**
+   * Passes a packed SignedTransaction on to the producers, when this node does not produce
+   * (docs/p2p.md, "What we build" 4); without it such a node refuses pushed transactions.
+   */
+  readonly forwarder?: (packed: Uint8Array) => void;
 }
 
 /** What the chain reports of each pushed transaction. */
@@ -104,6 +110,8 @@ export class Chain {
   private open: OpenBlock | undefined;
   private timer: NodeJS.Timeout | undefined;
   private finalWaiters: FinalWaiter[] = [];
+  /** Transactions passed on to the producers, waiting for a block that holds them. */
+  private readonly forwarded = new ForwardedTransactions();
   /** Whether block 2 exists; a chain never goes away, so it is read once and then only set. */
   private booted: boolean;
   /** Pushed transactions not yet applied (their proofs are being verified). */
@@ -211,6 +219,7 @@ export class Chain {
    */
   async push(packed: Uint8Array, waitFor: WaitFor = 'final'): Promise<TransactionTrace> {
     if (!this.hasChain) throw new ChainError('CHAIN_NOT_BOOTED', 'the node has no chain yet (push_boot first)');
+    if (this.options.forwarder && !this.isActiveProducer()) return this.forward(packed, waitFor, this.options.forwarder);
     const counters = this.options.counters;
     counters?.received();
     this.pending++;
@@ -239,6 +248,48 @@ export class Chain {
     }
     await new Promise<void>((resolve) => this.finalWaiters.push({ blockNum: block.blockNum, resolve }));
     return trace;
+  }
+
+  /**
+   * push_transaction on a node that does not produce: the transaction is checked here (proofs,
+   * then a speculative run on this node's state, whose refusal answers at once), passed on to
+   * the producers, and answered once a block holding it is committed here.
+   */
+  private async forward(packed: Uint8Array, waitFor: WaitFor, forwarder: (packed: Uint8Array) => void): Promise<TransactionTrace> {
+    const counters = this.options.counters;
+    counters?.received();
+    this.pending++;
+    let trx: DecodedTransaction | undefined;
+    let trace: TransactionTrace;
+    try {
+      trx = decodeTransaction(packed);
+      await this.processor.verifyProofs(trx);
+      trace = this.speculate(trx);
+    } catch (err) {
+      counters?.failed(trx?.id, (err as Error).message);
+      throw err;
+    } finally {
+      this.pending--;
+    }
+    if (trace.error !== null) {
+      counters?.failed(trx.id, trace.error);
+      return trace;
+    }
+    forwarder(packed);
+    const included = await this.forwarded.wait(trx.id, waitFor, Number(trx.expiration) * 1000 - this.now());
+    if (included.error === null) counters?.succeeded(trx.id);
+    else counters?.failed(trx.id, included.error);
+    return included;
+  }
+
+  /** Runs a transaction as the next block would (startBlock first, for TaPoS), then drops it all. */
+  private speculate(trx: DecodedTransaction): TransactionTrace {
+    const builder = BlockBuilder.open(this.store, this.executor, this.processor, this.blockStart());
+    try {
+      return this.processor.tryApply(trx);
+    } finally {
+      builder.discard();
+    }
   }
 
   /** Checks a login transaction against the current state (docs/chain.md §7); returns the user. */
@@ -332,8 +383,10 @@ export class Chain {
    * After a block (produced, booted or applied) is committed: answers the `final` waiters its
    * commitNum makes irreversible, runs the acceptBlock callbacks and the onBlock hook.
    */
-  private committed({ block, blockId }: ClosedBlock): void {
+  private committed(closed: ClosedBlock): void {
+    const { block, blockId } = closed;
     this.booted = true;
+    this.finalWaiters.push(...this.forwarded.included(closed));
     const irreversible = block.header.commitNum;
     const final = this.finalWaiters.filter((w) => w.blockNum <= irreversible);
     this.finalWaiters = this.finalWaiters.filter((w) => w.blockNum > irreversible);

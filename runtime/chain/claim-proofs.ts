@@ -1,7 +1,7 @@
 import { methodNumberFromName } from '../../host-api/names/index.js';
 import type { Claim } from '../../host-api/types/index.js';
 import { VerifyArgs } from '../../host-api/types/native.js';
-import { withVerdicts } from '../crypto/signature-verdicts.js';
+import { withVerdicts, type ExpectedSignature } from '../crypto/signature-verdicts.js';
 import type { Executor } from '../wasm/executor.js';
 
 const VERIFY_SYS = methodNumberFromName('verifySys');
@@ -24,13 +24,22 @@ export interface ClaimProof {
 export async function firstFailedProof(executor: Executor, proofs: readonly ClaimProof[]): Promise<Error | undefined> {
   if (proofs.length === 0) return undefined;
   const expected = await withVerdicts(proofs.map((p) => ({ key: p.claim.rawData, digest: p.digest, signedData: p.signedData, signature: p.proof })));
-  for (const [i, { claim, proof, digest }] of proofs.entries()) {
-    const { error } = executor.run({
-      mode: 'verify',
-      target: { action: { sender: 0n, service: claim.service, method: VERIFY_SYS, rawData: VerifyArgs.pack({ transactionHash: digest, claim, proof }) } },
-      expectedSignature: expected[i],
-    });
+  for (const [i, proof] of proofs.entries()) {
+    const error = claimProofError(executor, proof, expected[i]);
     if (error) return error;
   }
   return undefined;
+}
+
+/**
+ * Runs one claim's verifySys in verify mode, now, on this thread (where a caller cannot wait for
+ * the signature worker: P2P messages, docs/p2p.md §2.0); the error it aborted with, if any.
+ */
+export function claimProofError(executor: Executor, { claim, proof, digest }: ClaimProof, expectedSignature?: ExpectedSignature): Error | undefined {
+  const { error } = executor.run({
+    mode: 'verify',
+    target: { action: { sender: 0n, service: claim.service, method: VERIFY_SYS, rawData: VerifyArgs.pack({ transactionHash: digest, claim, proof }) } },
+    expectedSignature,
+  });
+  return error ?? undefined;
 }

@@ -72,12 +72,30 @@ export class TransactionProcessor {
    */
   apply(trx: DecodedTransaction): TransactionTrace {
     const checkpoint = this.store.checkpoint();
-    const { trace, error } = this.executor.run({
-      mode: 'transaction',
-      target: { service: TRANSACT, export: 'processTransaction', rawData: ProcessTransactionArgs.pack({ transaction: trx.transaction, id: trx.id, speculative: false }) },
-    });
+    const { trace, error } = this.run(trx, false);
     if (error !== null) this.store.rollback(checkpoint);
     else this.store.release(checkpoint);
     return { actionTraces: [trace], error: error?.message ?? null };
+  }
+
+  /**
+   * Runs a transaction speculatively on the current state and undoes it (docs/chain.md §3): what
+   * a node that does not produce learns of a transaction before passing it on.
+   */
+  tryApply(trx: DecodedTransaction): TransactionTrace {
+    const checkpoint = this.store.checkpoint();
+    try {
+      const { trace, error } = this.run(trx, true);
+      return { actionTraces: [trace], error: error?.message ?? null };
+    } finally {
+      this.store.rollback(checkpoint);
+    }
+  }
+
+  private run(trx: DecodedTransaction, speculative: boolean) {
+    return this.executor.run({
+      mode: speculative ? 'speculative' : 'transaction',
+      target: { service: TRANSACT, export: 'processTransaction', rawData: ProcessTransactionArgs.pack({ transaction: trx.transaction, id: trx.id, speculative }) },
+    });
   }
 }

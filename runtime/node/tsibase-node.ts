@@ -24,6 +24,7 @@ import { Logging } from '../log/index.js';
 import type { ExtraGauge } from '../metrics/open-metrics.js';
 import { TransactionCounters } from '../metrics/transaction-counters.js';
 import { PeerLinks } from '../network/links/peer-links.js';
+import { NodeNetwork } from '../network/node-network.js';
 import { redialTimesOf } from '../network/links/redial-schedule.js';
 import { Engine } from '../wasm/engine.js';
 import { databaseCacheIsSlow } from './database-cache.js';
@@ -77,6 +78,8 @@ export class TsibaseNode implements NodeControl {
   private readonly logSockets: LogSockets;
   /** The peer links (docs/p2p.md §1): the layer above attaches to them. */
   readonly links: PeerLinks;
+  /** Routing, block sync and transaction forwarding over the links (docs/p2p.md). */
+  readonly network: NodeNetwork;
 
   private constructor(private readonly options: NodeStartOptions, config: ServerConfig) {
     this.current = config;
@@ -110,7 +113,14 @@ export class TsibaseNode implements NodeControl {
       onBlock: (header, id) => {
         productionError = undefined;
         logBlock(this.logging, header, id);
+        this.network.onChainBlock(header, id);
       },
+      forwarder: (packed) => this.network.forward(packed),
+    });
+    this.network = new NodeNetwork(this.links, this.chain, {
+      info: (m) => this.logging.info('p2p', m),
+      warning: (m) => this.logging.warning('p2p', m),
+      debug: (m) => this.logging.message('debug', 'p2p', m),
     });
     // A device module that fails to load must not keep the node (and its admin API) down.
     this.keys = NodeKeys.open(options.dir, []);
@@ -155,6 +165,7 @@ export class TsibaseNode implements NodeControl {
     const node = new TsibaseNode(options, config);
     try {
       for (const spec of config.listen) node.listeners.push(await node.server.listen(spec, options.dir, config.tls));
+      node.network.start();
       node.links.configure(node.linkSettings(config));
       node.storeBlockKey();
       await node.bootIfAsked();
@@ -216,6 +227,7 @@ export class TsibaseNode implements NodeControl {
   /** Closes the peer links and listeners (dropping connections with `force`), completes the open block, closes the store. */
   async stop(request: ShutdownRequest): Promise<void> {
     this.stopping = true;
+    this.network.stop();
     await this.links.stop(request.restart);
     this.logSockets.closeAll(request.restart);
     this.chain.stop();

@@ -1,0 +1,62 @@
+import { bytesToHex } from '../../host-api/encoding/hex.js';
+import type { TransactionTrace } from '../../host-api/types/index.js';
+import { sha256 } from '../crypto/sha256.js';
+import type { ClosedBlock } from './block-builder.js';
+
+// Transactions a node that does not produce has passed on to the producers (docs/p2p.md, "What
+// we build" 4): each waits until a block that holds it is committed here, and is answered with
+// the trace the block's execution gave it: at once (`applied`), or once that block is
+// irreversible here (`final`). One that no block has taken when it expires is answered with an
+// error saying so.
+
+interface Waiting {
+  readonly waitFor: 'applied' | 'final';
+  readonly resolve: (trace: TransactionTrace) => void;
+  readonly expiry: NodeJS.Timeout;
+}
+
+/** A block's transaction that answers a waiter once `blockNum` is irreversible. */
+export interface IncludedWaiter {
+  readonly blockNum: number;
+  readonly resolve: () => void;
+}
+
+export class ForwardedTransactions {
+  private readonly waiting = new Map<string, Waiting>();
+
+  /**
+   * Waits for transaction `id` to be in a committed block; `expiresInMs` after which no block
+   * can hold it any more.
+   */
+  wait(id: Uint8Array, waitFor: 'applied' | 'final', expiresInMs: number): Promise<TransactionTrace> {
+    const key = bytesToHex(id);
+    return new Promise((resolve) => {
+      const expiry = setTimeout(() => {
+        this.waiting.delete(key);
+        resolve({ actionTraces: [], error: `transaction ${key} expired before a block included it: no producer took it` });
+      }, Math.max(0, expiresInMs));
+      expiry.unref();
+      this.waiting.set(key, { waitFor, resolve, expiry });
+    });
+  }
+
+  /**
+   * A block was committed: waiters for its transactions are answered now (`applied`) or
+   * returned to be answered when it is irreversible (`final`).
+   */
+  included({ block, traces }: ClosedBlock): IncludedWaiter[] {
+    if (this.waiting.size === 0) return [];
+    const later: IncludedWaiter[] = [];
+    block.transactions.forEach((t, i) => {
+      const key = bytesToHex(sha256(t.transaction));
+      const waiter = this.waiting.get(key);
+      if (!waiter) return;
+      this.waiting.delete(key);
+      clearTimeout(waiter.expiry);
+      const trace = traces[i]!;
+      if (waiter.waitFor === 'applied') waiter.resolve(trace);
+      else later.push({ blockNum: block.header.blockNum, resolve: () => waiter.resolve(trace) });
+    });
+    return later;
+  }
+}

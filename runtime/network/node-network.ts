@@ -1,0 +1,224 @@
+import { randomBytes } from 'node:crypto';
+import { bytesToHex } from '../../host-api/encoding/hex.js';
+import { accountNumberFromName } from '../../host-api/names/index.js';
+import type { BlockHeader, SignedBlock } from '../../host-api/types/index.js';
+import type { Chain } from '../chain/chain.js';
+import { producersOf } from '../chain/consensus.js';
+import type { LinkListener, PeerLink, PeerLinks } from './links/peer-links.js';
+import { P2PMessageError, decodeMessage, encodeMessage, type MessageOf, type P2PMessage } from './messages/index.js';
+import { verifiesMessage } from './message-signatures.js';
+import { forwardedTransaction, transactionMessage } from './producer-messages.js';
+import { Router, type RoutingEvent, type RoutingReady } from './routing/index.js';
+import { BlockSync } from './sync/block-sync.js';
+import type { SyncEvent, SyncReady } from './sync/sync-io.js';
+import { SyncProgress } from './sync-progress.js';
+import { syncHeaderOf, syncMessageOf, wireMessageOf } from './wire-blocks.js';
+
+// The node's part in a network (docs/p2p.md "What we build"): the peer links carry native P2P
+// messages, decoded here; the router reaches the producers (§A); block sync streams blocks and
+// applies received ones through the chain (§6.2). Both are state machines that take events and
+// say what to do; this class is where their sockets, timers and chain are.
+
+/** Where the network reports (the node's log, `p2p` channel). */
+export interface NetworkLog {
+  info(message: string): void;
+  warning(message: string): void;
+  debug(message: string): void;
+}
+
+/** What the network counts for the perf report and metrics. */
+export interface NetworkCounters {
+  blocksReceived: number;
+  blocksApplied: number;
+  blocksRefused: number;
+}
+
+function randomU64(): bigint {
+  return randomBytes(8).readBigUInt64LE();
+}
+
+export class NodeNetwork implements LinkListener {
+  readonly counters: NetworkCounters = { blocksReceived: 0, blocksApplied: 0, blocksRefused: 0 };
+  private readonly router: Router;
+  private readonly sync: BlockSync<SignedBlock>;
+  private readonly progress: SyncProgress;
+  private readonly routerTimers = new Map<string, NodeJS.Timeout>();
+  /** The link each received block came from, until it is applied or refused (a refusal closes it). */
+  private readonly senders = new Map<string, number>();
+  /** The block sync handed out to apply: the chain's onBlock for it is not a block of ours. */
+  private applying: string | undefined;
+  private stopped = false;
+
+  constructor(private readonly links: PeerLinks, private readonly chain: Chain, private readonly log: NetworkLog) {
+    this.router = new Router({ routerId: randomU64(), verify: (message) => verifiesMessage(chain.executor, message) });
+    const head = chain.head;
+    this.sync = new BlockSync<SignedBlock>({
+      headerOf: syncHeaderOf,
+      committedBlocks: { blockAt: (num) => chain.signedBlockAt(num)?.signed },
+      committedHead: head && chain.signedBlockAt(head.header.blockNum)!.signed,
+    });
+    this.progress = new SyncProgress((text) => log.info(text), Date.now);
+  }
+
+  /** Starts following the links; the chain's blocks are to be passed to `onChainBlock`. */
+  start(): void {
+    this.producersChanged();
+    this.links.attach(this);
+  }
+
+  stop(): void {
+    this.stopped = true;
+    for (const timer of this.routerTimers.values()) clearTimeout(timer);
+    this.routerTimers.clear();
+  }
+
+  /** Passes a transaction this node does not apply itself on to the producers (docs/p2p.md "What we build" 4). */
+  forward(packed: Uint8Array): void {
+    const ready = this.route({ type: 'multicastProducers', message: transactionMessage(packed) });
+    if (ready.sends.length === 0) this.log.warning('a pushed transaction has no route to a producer yet: it waits for one until it expires');
+  }
+
+  onLinkUp(link: PeerLink): void {
+    this.route({ type: 'linkUp', peer: link.id });
+    this.step({ type: 'linkUp', peer: link.id });
+  }
+
+  onLinkDown(link: PeerLink): void {
+    this.route({ type: 'linkDown', peer: link.id });
+    this.step({ type: 'linkDown', peer: link.id });
+  }
+
+  onMessage(linkId: number, frame: Uint8Array): void {
+    let message: P2PMessage;
+    try {
+      message = decodeMessage(frame);
+    } catch (err) {
+      if (!(err instanceof P2PMessageError)) throw err;
+      this.log.warning(`link ${linkId}: ${err.message}; closing it`);
+      this.links.close(linkId, err.message);
+      return;
+    }
+    this.route({ type: 'receive', peer: linkId, message });
+  }
+
+  /**
+   * The chain committed a block: one it produced goes to sync to be streamed; one sync had it
+   * apply is already there. Either way the producer set may have changed.
+   */
+  onChainBlock(header: BlockHeader, id: Uint8Array): void {
+    if (this.stopped) return;
+    const idHex = bytesToHex(id);
+    if (idHex !== this.applying) {
+      this.step({ type: 'produced', block: this.chain.signedBlockAt(header.blockNum)!.signed });
+      this.step({ type: 'commit', num: header.commitNum });
+    }
+    this.producersChanged();
+  }
+
+  /** The router learns the active producers and whether this node is one of them. */
+  private producersChanged(): void {
+    const status = this.chain.status;
+    if (!status) return;
+    const names = producersOf(status.consensus.current).map((p) => p.name);
+    if (status.consensus.next) names.push(...producersOf(status.consensus.next.consensus).map((p) => p.name));
+    this.route({ type: 'producers', producers: names });
+    const self = accountNumberFromName(this.chain.producer);
+    this.route({ type: 'self', name: self !== 0n && names.includes(self) ? self : null });
+  }
+
+  private route(event: RoutingEvent): RoutingReady {
+    const ready = this.router.step(event, Date.now());
+    for (const { peer, frame } of ready.sends) {
+      // A frame that waits for the peer to have a block (BFT's prepares and commits, docs/p2p.md §A)
+      // is sent at once: a peer without the block drops it, as psibase's does.
+      this.links.send(peer, frame);
+    }
+    for (const { peer, message } of ready.delivered) this.deliver(peer, message);
+    for (const { name, at } of ready.timers) this.setRouterTimer(name, at);
+    for (const { peer, reason } of ready.disconnects) this.links.close(peer, reason);
+    for (const entry of ready.log) this.log[entry.level](entry.peer === undefined ? entry.text : `link ${entry.peer}: ${entry.text}`);
+    return ready;
+  }
+
+  private setRouterTimer(name: 'seqno', at: number): void {
+    clearTimeout(this.routerTimers.get(name));
+    const timer = setTimeout(() => {
+      this.routerTimers.delete(name);
+      if (!this.stopped) this.route({ type: 'timer', name });
+    }, Math.max(0, at - Date.now()));
+    timer.unref();
+    this.routerTimers.set(name, timer);
+  }
+
+  /** A message for this node, from a link or out of an envelope addressed to it. */
+  private deliver(peer: number, message: P2PMessage): void {
+    const sync = syncMessageOf(message);
+    if (sync) {
+      if (sync.kind === 'BlockMessage') {
+        const header = syncHeaderOf(sync.body.block);
+        this.counters.blocksReceived++;
+        this.senders.set(header.id, peer);
+        this.progress.peerHas(header.num);
+      } else {
+        this.progress.peerHas(sync.body.xid.num);
+      }
+      this.step({ type: 'receive', peer, message: sync });
+    } else if (message.kind === 'WasmProducerMessage') {
+      this.receiveTransaction(peer, message);
+    }
+  }
+
+  /** A transaction another node passed on: a producer applies it as if it were pushed here. */
+  private receiveTransaction(peer: number, message: MessageOf<'WasmProducerMessage'>): void {
+    const packed = forwardedTransaction(message);
+    if (!packed) return this.log.debug(`link ${peer}: a producer message that is not a transaction was ignored`);
+    this.chain.push(packed, 'applied').then(
+      (trace) => { if (trace.error !== null) this.log.debug(`a transaction from link ${peer} failed: ${trace.error}`); },
+      (err: Error) => this.log.debug(`a transaction from link ${peer} was refused: ${err.message}`),
+    );
+  }
+
+  private step(event: SyncEvent<SignedBlock>): void {
+    const ready: SyncReady<SignedBlock> = this.sync.step(event);
+    for (const { peer, message } of ready.sends) {
+      this.links.send(peer, encodeMessage(wireMessageOf(message)));
+      // The next block is handed out once this one is on its way, a turn later, so a long
+      // stream lets the node serve its other work in between.
+      setImmediate(() => { if (!this.stopped) this.step({ type: 'sent', peer }); });
+    }
+    for (const { peer, reason } of ready.disconnects) {
+      this.log.warning(`link ${peer}: ${reason}; closing it`);
+      this.links.close(peer, reason);
+    }
+    for (const id of ready.dropped) this.senders.delete(id);
+    for (const entry of ready.log) this.log[entry.level](entry.peer === undefined ? entry.text : `link ${entry.peer}: ${entry.text}`);
+    if (ready.head) this.progress.head(ready.head.num);
+    for (const { header, block } of ready.apply) this.apply(header.id, block);
+  }
+
+  /** Applies a block sync handed out; a refusal blacklists it (sync) and closes the link that sent it. */
+  private apply(id: string, block: SignedBlock): void {
+    this.applying = id;
+    this.chain.applyBlock(block).then(
+      () => {
+        this.applying = undefined;
+        this.senders.delete(id);
+        this.counters.blocksApplied++;
+        if (this.stopped) return;
+        this.step({ type: 'applied', id, ok: true });
+        this.step({ type: 'commit', num: block.block.header.commitNum });
+      },
+      (err: Error) => {
+        this.applying = undefined;
+        this.counters.blocksRefused++;
+        const sender = this.senders.get(id);
+        this.senders.delete(id);
+        if (this.stopped) return;
+        const reason = `block ${block.block.header.blockNum} ${id} was refused: ${err.message}`;
+        this.log.warning(reason);
+        if (sender !== undefined) this.links.close(sender, reason);
+        this.step({ type: 'applied', id, ok: false, reason: err.message });
+      },
+    );
+  }
+}
