@@ -248,7 +248,14 @@ export class TsibaseNode implements NodeControl {
   /** Chain figures for the metrics next to the perf report's. */
   private chainGauges(): ExtraGauge[] {
     const head = this.chain.status?.head;
-    return [{ name: 'tsibase_head_block_number', help: 'number of the newest block of the chain (0 before boot)', value: head ? head.header.blockNum : 0 }];
+    const { blocksReceived, blocksApplied, blocksRefused } = this.network.counters;
+    return [
+      { name: 'tsibase_head_block_number', help: 'number of the newest block of the chain (0 before boot)', value: head ? head.header.blockNum : 0 },
+      { name: 'tsibase_p2p_links', help: 'peer links up now', value: this.links.list().length },
+      { name: 'tsibase_blocks_received', help: 'blocks received from peers since the node started', value: blocksReceived },
+      { name: 'tsibase_blocks_applied', help: 'received blocks applied since the node started', value: blocksApplied },
+      { name: 'tsibase_blocks_refused', help: 'received blocks refused since the node started', value: blocksRefused },
+    ];
   }
 
   /**

@@ -13,6 +13,7 @@ import { systemAction } from '../../../host-api/boot/system-actions.js';
 import type { SignedBlock } from '../../../host-api/types/index.js';
 import { ChainClient } from '../../../runtime/cli/chain-client.js';
 import { decodeMessage, encodeMessage } from '../../../runtime/network/messages/index.js';
+import { adminRequest } from '../../lib/admin-requests.js';
 import { nodeProcessId, startNode, startNodeProcess, type RunningNode } from '../../lib/node-process.js';
 import { waitForOutput, waitUntil } from '../../lib/node-network.js';
 import { testBundle } from '../../lib/test-bundle.js';
@@ -68,6 +69,12 @@ test('followers re-execute the chain from genesis and keep up with the producer'
   const later = await caughtUp(followers[0]!, producer);
   assert.ok(later.num > 2);
   assert.match(followers[0]!.output(), /syncing|synced|committed block/);
+  const metrics = (await adminRequest(followers[0]!, '/native/admin/metrics')).text();
+  const figure = (name: string) => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(metrics)?.[1]);
+  assert.is(figure('tsibase_p2p_links'), 1);
+  assert.ok(figure('tsibase_blocks_received') >= later.num - 1, 'every block from 2 on was received');
+  assert.ok(figure('tsibase_blocks_applied') >= later.num - 1);
+  assert.is(figure('tsibase_blocks_refused'), 0);
 });
 
 test('a transaction pushed to a follower reaches the producer, is final there, and is seen on every node', async ({ producer, followers }) => {
