@@ -220,23 +220,12 @@ export class Chain {
   async push(packed: Uint8Array, waitFor: WaitFor = 'final'): Promise<TransactionTrace> {
     if (!this.hasChain) throw new ChainError('CHAIN_NOT_BOOTED', 'the node has no chain yet (push_boot first)');
     if (this.options.forwarder && !this.isActiveProducer()) return this.forward(packed, waitFor, this.options.forwarder);
-    const counters = this.options.counters;
-    counters?.received();
-    this.pending++;
-    let block: BlockBuilder;
-    let trx: DecodedTransaction | undefined;
-    let trace: TransactionTrace;
-    try {
-      trx = decodeTransaction(packed);
-      await this.processor.verifyProofs(trx);
+    let block: BlockBuilder | undefined;
+    const { trx, trace } = await this.checked(packed, (trx) => {
       block = this.openBlock();
-      trace = block.apply(trx);
-    } catch (err) {
-      counters?.failed(trx?.id, (err as Error).message);
-      throw err;
-    } finally {
-      this.pending--;
-    }
+      return block.apply(trx);
+    });
+    const counters = this.options.counters;
     if (trace.error === null) counters?.succeeded(trx.id);
     else counters?.failed(trx.id, trace.error);
     this.notify(NotifyType.acceptTransaction, () => TransactionCallbackArgs.pack({ id: trx.id, trace }));
@@ -246,7 +235,8 @@ export class Chain {
       await new Promise((resolve) => setTimeout(resolve, Math.max(0, untilExpiration)).unref());
       return trace;
     }
-    await new Promise<void>((resolve) => this.finalWaiters.push({ blockNum: block.blockNum, resolve }));
+    const blockNum = block!.blockNum;
+    await new Promise<void>((resolve) => this.finalWaiters.push({ blockNum, resolve }));
     return trace;
   }
 
@@ -257,20 +247,7 @@ export class Chain {
    */
   private async forward(packed: Uint8Array, waitFor: WaitFor, forwarder: (packed: Uint8Array) => void): Promise<TransactionTrace> {
     const counters = this.options.counters;
-    counters?.received();
-    this.pending++;
-    let trx: DecodedTransaction | undefined;
-    let trace: TransactionTrace;
-    try {
-      trx = decodeTransaction(packed);
-      await this.processor.verifyProofs(trx);
-      trace = this.speculate(trx);
-    } catch (err) {
-      counters?.failed(trx?.id, (err as Error).message);
-      throw err;
-    } finally {
-      this.pending--;
-    }
+    const { trx, trace } = await this.checked(packed, (trx) => this.speculate(trx));
     if (trace.error !== null) {
       counters?.failed(trx.id, trace.error);
       return trace;
@@ -280,6 +257,27 @@ export class Chain {
     if (included.error === null) counters?.succeeded(trx.id);
     else counters?.failed(trx.id, included.error);
     return included;
+  }
+
+  /**
+   * A pushed transaction decoded, its proofs verified, then `run`; counted as received, and as
+   * failed when any of that throws (the error goes on to the caller).
+   */
+  private async checked(packed: Uint8Array, run: (trx: DecodedTransaction) => TransactionTrace): Promise<{ trx: DecodedTransaction; trace: TransactionTrace }> {
+    const counters = this.options.counters;
+    counters?.received();
+    this.pending++;
+    let trx: DecodedTransaction | undefined;
+    try {
+      trx = decodeTransaction(packed);
+      await this.processor.verifyProofs(trx);
+      return { trx, trace: run(trx) };
+    } catch (err) {
+      counters?.failed(trx?.id, (err as Error).message);
+      throw err;
+    } finally {
+      this.pending--;
+    }
   }
 
   /** Runs a transaction as the next block would (startBlock first, for TaPoS), then drops it all. */

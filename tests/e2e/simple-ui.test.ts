@@ -8,15 +8,13 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { generateKeyPair, privateKeyToPkcs8, systemAction, toPem, type KeyPair } from '../../host-api/index.js';
+import { generateKeyPair, privateKeyToPkcs8, toPem, type KeyPair } from '../../host-api/index.js';
 import { ChainClient } from '../../runtime/cli/chain-client.js';
 import { httpRequest, serviceUrl } from '../../runtime/cli/client.js';
-import { deployActions } from '../../runtime/cli/deploy-actions.js';
 import { launchBrowser } from '../lib/browser.js';
 import { startBootedNode } from '../lib/booted-node.js';
 import type { RunningNode } from '../lib/node-process.js';
-import { tokenBalance } from '../lib/tokens.js';
-import { compiledService } from '../unit/services-wasm/program.js';
+import { aliceWithTokens, tokenBalance } from '../lib/tokens.js';
 
 interface Ctx { dir: string; node: RunningNode; browser: Browser; page: Page; alice: KeyPair }
 const test = suite<Ctx>('SimpleUI in headless chromium');
@@ -38,15 +36,7 @@ test.before(async (ctx) => {
   ctx.dir = mkdtempSync(join(tmpdir(), 'tsibase-e2e-'));
   ctx.node = await startBootedNode(ctx.dir);
   const client = new ChainClient(ctx.node.api);
-  ctx.alice = generateKeyPair('P-256');
-  await client.push([
-    systemAction('root', 'auth-sig.newAccount', { name: 'alice', key: ctx.alice.publicKey }),
-    systemAction('root', 'accounts.newAccount', { name: 'bob', authService: 'auth-any', requireNew: true }),
-    ...deployActions('tokens', (await compiledService('tokens')).binary, { create: { insecure: true }, registerServer: true, init: true }),
-  ], { waitFor: 'applied' });
-  await client.push([
-    { sender: 'tokens', service: 'tokens', method: 'mint', rawData: await client.packAction('tokens', 'mint', { to: 'alice', amount: '100' }) },
-  ], { waitFor: 'applied' });
+  ctx.alice = await aliceWithTokens(client);
   ctx.browser = await launchBrowser();
   ctx.page = await ctx.browser.newPage();
 });

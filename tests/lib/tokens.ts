@@ -1,5 +1,27 @@
 // The tokens service as tests read it over HTTP from a real node.
+import { generateKeyPair, systemAction, type KeyPair } from '../../host-api/index.js';
+import type { ActionInput, ChainClient } from '../../runtime/cli/chain-client.js';
 import { httpRequest, serviceUrl } from '../../runtime/cli/client.js';
+import { deployActions } from '../../runtime/cli/deploy-actions.js';
+import { compiledService } from '../unit/services-wasm/program.js';
+
+/**
+ * The accounts the browser tests use: alice (auth-sig, the returned key) holding 100 tokens, bob
+ * (auth-any), and the tokens service serving its subdomain; `more` actions go with the mint.
+ */
+export async function aliceWithTokens(client: ChainClient, more: readonly ActionInput[] = []): Promise<KeyPair> {
+  const alice = generateKeyPair('P-256');
+  await client.push([
+    systemAction('root', 'auth-sig.newAccount', { name: 'alice', key: alice.publicKey }),
+    systemAction('root', 'accounts.newAccount', { name: 'bob', authService: 'auth-any', requireNew: true }),
+    ...deployActions('tokens', (await compiledService('tokens')).binary, { create: { insecure: true }, registerServer: true, init: true }),
+  ], { waitFor: 'applied' });
+  await client.push([
+    { sender: 'tokens', service: 'tokens', method: 'mint', rawData: await client.packAction('tokens', 'mint', { to: 'alice', amount: '100' }) },
+    ...more,
+  ], { waitFor: 'applied' });
+  return alice;
+}
 
 /** `account`'s balance as the tokens service's /balance query reports it (JSON). */
 export async function tokenBalance(api: string, account: string): Promise<unknown> {
