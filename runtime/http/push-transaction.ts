@@ -22,7 +22,7 @@ export async function pushTransaction(chain: Chain, req: WireRequest, res: WireR
   }
   if (method !== 'POST') {
     // The text is psibase's, spelling included.
-    return text(res, 405, `The resouce '${escapeHtml(target)}' does not accept the method ${escapeHtml(method)}.`, { Allow: 'POST, OPTIONS' });
+    return text(res, 405, `The resource '${escapeHtml(target)}' does not accept the method ${escapeHtml(method)}.`, { Allow: 'POST, OPTIONS' });
   }
   if (!isOctetStream(req)) {
     return text(res, 415, 'Expected fracpack encoded signed transaction (application/octet-stream)');
