@@ -68,8 +68,6 @@ test.before(async (ctx) => {
   ], { waitFor: 'applied' });
   ctx.browser = await launchBrowser();
   ctx.page = await ctx.browser.newPage();
-  ctx.page.on('console', (m) => console.log('PAGE', m.text()));
-  ctx.page.on('pageerror', (e) => console.log('PAGEERR', e.message));
   await ctx.page.goto(serviceUrl(ctx.node.api, 'example', '/'));
 });
 

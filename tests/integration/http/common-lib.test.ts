@@ -32,9 +32,9 @@ interface CommonLib {
   packTransaction(baseUrl: string, transaction: object): Promise<ArrayBuffer>;
   packSignedTransaction(baseUrl: string, signed: object): Promise<ArrayBuffer>;
   signTransaction(baseUrl: string, transaction: object, keys: string[]): Promise<{ transaction: string; proofs: string[] }>;
-  packAndPushSignedTransaction(baseUrl: string, signed: object): Promise<Trace>;
+  packAndPushSignedTransaction(baseUrl: string, signed: object, waitFor?: string): Promise<Trace>;
   pushPackedSignedTransaction(baseUrl: string, packed: ArrayBuffer): Promise<Trace>;
-  signAndPushTransaction(baseUrl: string, transaction: unknown, keys?: string[]): Promise<Trace>;
+  signAndPushTransaction(baseUrl: string, transaction: unknown, keys?: string[], waitFor?: string): Promise<Trace>;
   publicStringToDER(text: string): Uint8Array;
   postJsonGetJson(url: string, json: unknown): Promise<unknown>;
   postGraphQLGetJson(url: string, query: string): Promise<{ data: unknown }>;
@@ -90,7 +90,7 @@ test('common-lib.js: a WebCrypto key, an account for it, a signed action accepte
   assert.is(trace.error, null);
   const value = await httpRequest(serviceUrl(ctx.node.api, 'example', '/counter?owner=webuser&name=web'));
   assert.is(value.text(), '5');
-  const unsigned = await rejectionMessage(lib.signAndPushTransaction(base, increment), 'an unsigned action of a keyed account was accepted');
+  const unsigned = await rejectionMessage(lib.signAndPushTransaction(base, increment, [], 'applied'), 'an unsigned action of a keyed account was accepted');
   assert.match(unsigned, 'does not include a claim for the key needed to authenticate sender webuser');
 });
 
@@ -127,10 +127,10 @@ test("psibase's names: siblingUrl, packAction, signTransaction's {transaction, p
   const value = await httpRequest(serviceUrl(ctx.node.api, 'example', '/counter?owner=rone&name=psi'));
   assert.is(value.text(), '2');
   assert.is((await httpRequest(serviceUrl(ctx.node.api, 'example', '/counter?owner=kone&name=psi'))).text(), '7');
-  // The wrong key: the push rejects with an RPCError holding the trace.
+  // The wrong key: the push rejects with an RPCError holding the trace (at once when applied).
   const wrong = await lib.signTransaction(base, { tapos, actions: [action] }, [K1.priv]);
   try {
-    await lib.packAndPushSignedTransaction(base, wrong);
+    await lib.packAndPushSignedTransaction(base, wrong, 'applied');
     assert.unreachable('a transaction signed with the wrong key was accepted');
   } catch (err) {
     assert.instance(err, lib.RPCError);

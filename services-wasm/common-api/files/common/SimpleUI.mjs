@@ -25,7 +25,7 @@ function actionForm(name, template, account) {
       const key = account.key.value.trim();
       const trace = await signAndPushTransaction(null, {
         actions: [{ sender: account.sender.value.trim(), service, method: name, data }],
-      }, key ? [key] : []);
+      }, key ? [key] : [], 'applied');
       result.textContent = `ok\n${JSON.stringify(trace.actionTraces?.[0]?.innerTraces?.length ?? 0)} inner traces`;
       result.dataset.status = 'ok';
     } catch (err) {

@@ -301,25 +301,28 @@ export async function pushPackedSignedTransaction(baseUrl, packed, waitFor) {
   return trace;
 }
 
-export async function packAndPushSignedTransaction(baseUrl, signedTransaction) {
-  return pushPackedSignedTransaction(baseUrl, await packSignedTransaction(baseUrl, signedTransaction));
+/** `waitFor`: as pushPackedSignedTransaction's (tsibase's addition). */
+export async function packAndPushSignedTransaction(baseUrl, signedTransaction, waitFor) {
+  return pushPackedSignedTransaction(baseUrl, await packSignedTransaction(baseUrl, signedTransaction), waitFor);
 }
 
 /**
- * Signs `transaction` with `privateKeys` and pushes it; resolves to the trace. Without `tapos`
- * the head block's is used, expiring in a minute (tsibase's addition). A failure rejects with an
- * Error whose message is psibase's (the cause's, prefixed "Error: ") and which keeps the trace.
+ * Signs `transaction` with `privateKeys` and pushes it; resolves to the trace. tsibase's
+ * additions: without `tapos` the head block's is used, expiring in a minute; `waitFor` as
+ * pushPackedSignedTransaction's ("applied" answers a failure at once, the node's default
+ * "final" at the expiration). A failure rejects with an Error whose message is psibase's (the
+ * cause's, prefixed "Error: ") and which keeps the trace.
  */
-export async function signAndPushTransaction(baseUrl, transaction, privateKeys) {
+export async function signAndPushTransaction(baseUrl, transaction, privateKeys, waitFor) {
   try {
     const tapos = transaction.tapos ?? await taposExpiringIn(commonBase(baseUrl));
-    return await packAndPushSignedTransaction(baseUrl, await signTransaction(baseUrl, { ...transaction, tapos }, privateKeys));
+    return await packAndPushSignedTransaction(baseUrl, await signTransaction(baseUrl, { ...transaction, tapos }, privateKeys), waitFor);
   } catch (e) {
     throw Object.assign(new Error(e), { trace: e?.trace });
   }
 }
 
-/** One action from `sender`, arguments as JSON: packed, signed, pushed from this page. */
+/** One action from `sender`, arguments as JSON: packed, signed, pushed from this page; resolves once applied. */
 export async function action(service, method, data, sender, privateKeys = []) {
-  return signAndPushTransaction(null, { actions: [{ sender, service, method, data }] }, privateKeys);
+  return signAndPushTransaction(null, { actions: [{ sender, service, method, data }] }, privateKeys, 'applied');
 }
