@@ -48,7 +48,14 @@ export abstract class Codec<T = unknown> implements Layout {
   }
 
   abstract toJson(value: T): unknown;
-  abstract fromJson(json: unknown): T;
+  /**
+   * The native value of a JSON value. A record member the JSON leaves out takes its type's
+   * default (`defaultValue`), as psibase's JSON reader does (docs/formats.md §3.1); `strict`
+   * refuses a missing non-optional member instead.
+   */
+  abstract fromJson(json: unknown, strict?: boolean): T;
+  /** The value of a member the JSON leaves out: 0, false, empty, absent, all defaults. */
+  abstract defaultValue(): T;
 }
 
 /** A fixed-size type: its slot is its whole encoding. */
@@ -104,7 +111,8 @@ export class RefCodec extends Codec {
   readFull(r: Reader): unknown { return this.t.readFull(r); }
   override readSlot(r: Reader, at: number): unknown { return this.t.readSlot(r, at); }
   toJson(value: unknown): unknown { return this.t.toJson(value); }
-  fromJson(json: unknown): unknown { return this.t.fromJson(json); }
+  fromJson(json: unknown, strict = false): unknown { return this.t.fromJson(json, strict); }
+  defaultValue(): unknown { return this.t.defaultValue(); }
 }
 
 export function valueError(codec: { name: string }, message: string): FracpackError {

@@ -57,8 +57,12 @@ export class TypeCodec<T = unknown> {
     return this.codec.toJson(value);
   }
 
-  fromJson(json: unknown): T {
-    return this.codec.fromJson(json);
+  /**
+   * The native value of `json`. Members left out take their defaults and unknown keys are skipped,
+   * as in psibase (docs/formats.md §3.1); `strict: true` refuses a missing non-optional member.
+   */
+  fromJson(json: unknown, options?: { strict?: boolean }): T {
+    return this.codec.fromJson(json, options?.strict === true);
   }
 }
 

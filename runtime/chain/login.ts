@@ -61,7 +61,7 @@ export async function checkLogin(
     throw err;
   }
   // The message is psibase's, spelling included.
-  if (data.rootHost !== rootHost) throw invalid('Login data contians invalid root host');
+  if (data.rootHost !== rootHost) throw invalid('Login data contains invalid root host');
   if (signed.proofs.length !== transaction.claims.length) throw invalid('Proofs and claims must have the same size');
 
   try {

@@ -21,8 +21,8 @@ export async function pushTransaction(chain: Chain, req: WireRequest, res: WireR
     return reply(res, 200, undefined, '', origin ? echoCors(origin) : {});
   }
   if (method !== 'POST') {
-    // The text is psibase's, spelling included.
-    return text(res, 405, `The resouce '${escapeHtml(target)}' does not accept the method ${escapeHtml(method)}.`, { Allow: 'POST, OPTIONS' });
+    // psibase's text, with its misspelling of "resource" corrected.
+    return text(res, 405, `The resource '${escapeHtml(target)}' does not accept the method ${escapeHtml(method)}.`, { Allow: 'POST, OPTIONS' });
   }
   if (!isOctetStream(req)) {
     return text(res, 415, 'Expected fracpack encoded signed transaction (application/octet-stream)');

@@ -15,7 +15,7 @@ export { AccountNumber, MethodNumber, TimePointSec, TimePointUSec } from "./name
 export { account, accountName, isValidAccountName, isValidAccountNumber } from "./names/account";
 export { methodNumber } from "./names/method";
 
-export { pack, unpack, Writer, Reader, Option, some, none, Packed, Checksum256, encodeKey } from "./fracpack/index";
+export { pack, unpack, packedProblem, Writer, Reader, Option, some, none, Packed, Checksum256, encodeKey } from "./fracpack/index";
 export { parseJson, jsonString, JsonValue, JsonKind, startCollectingJsonProblems, stopCollectingJsonProblems } from "./json/index";
 
 export { Action, currentAction } from "./service/action";

@@ -12,10 +12,10 @@ function arrayToJson<E>(element: Codec<E>, value: E[]): unknown {
   return value.map((v) => element.toJson(v));
 }
 
-function arrayFromJson<E>(codec: Codec, element: Codec<E>, len: number, json: unknown): E[] {
+function arrayFromJson<E>(codec: Codec, element: Codec<E>, len: number, json: unknown, strict: boolean): E[] {
   return checkLength(codec, json, len, jsonError).map((v, i) => {
     try {
-      return element.fromJson(v);
+      return element.fromJson(v, strict);
     } catch (err) {
       throw withPath(err, `${codec.name}[${i}]`);
     }
@@ -47,8 +47,12 @@ export class FixedArrayCodec<E> extends FixedCodec<E[]> {
     return arrayToJson(this.element, value);
   }
 
-  fromJson(json: unknown): E[] {
-    return arrayFromJson(this, this.element, this.len, json);
+  fromJson(json: unknown, strict = false): E[] {
+    return arrayFromJson(this, this.element, this.len, json, strict);
+  }
+
+  defaultValue(): E[] {
+    return Array.from({ length: this.len }, () => this.element.defaultValue());
   }
 }
 
@@ -81,7 +85,11 @@ export class VariableArrayCodec<E> extends Codec<E[]> {
     return arrayToJson(this.element, value);
   }
 
-  fromJson(json: unknown): E[] {
-    return arrayFromJson(this, this.element, this.len, json);
+  fromJson(json: unknown, strict = false): E[] {
+    return arrayFromJson(this, this.element, this.len, json, strict);
+  }
+
+  defaultValue(): E[] {
+    return Array.from({ length: this.len }, () => this.element.defaultValue());
   }
 }

@@ -45,6 +45,10 @@ export class FloatCodec extends FixedCodec<number> {
     return Number.isFinite(value) ? value : String(value);
   }
 
+  defaultValue(): number {
+    return 0;
+  }
+
   fromJson(json: unknown): number {
     const n = this.toNumber(json, (m) => jsonError(this, m));
     return this.fixedSize === 4 ? Math.fround(n) : n;

@@ -135,12 +135,20 @@ export class HexNestedCodec extends Codec<Uint8Array> {
     return bytesToHex(value);
   }
 
-  fromJson(json: unknown): Uint8Array {
+  fromJson(json: unknown, strict = false): Uint8Array {
     if (typeof json === 'string') return toBytes(this, json, jsonError);
     // A structured value: pack it as T.
-    const v = this.inner.fromJson(json);
+    return this.packed(this.inner.fromJson(json, strict));
+  }
+
+  /** T's default, packed: a missing packed transaction is a transaction of defaults. */
+  defaultValue(): Uint8Array {
+    return this.packed(this.inner.defaultValue());
+  }
+
+  private packed(value: unknown): Uint8Array {
     const w = new Writer();
-    this.inner.writeFull(w, v);
+    this.inner.writeFull(w, value);
     return w.finish();
   }
 }
@@ -178,5 +186,9 @@ export class HexFixedCodec extends FixedCodec<Uint8Array> {
     const bytes = toBytes(this, json, jsonError);
     if (bytes.length !== this.fixedSize) throw jsonError(this, `expected exactly ${this.fixedSize} bytes, got ${bytes.length}`);
     return bytes;
+  }
+
+  defaultValue(): Uint8Array {
+    return new Uint8Array(this.fixedSize);
   }
 }

@@ -88,6 +88,10 @@ export class SmallIntCodec extends IntCodec<number> {
   fromJson(json: unknown): number {
     return this.coerce(json, (m) => jsonError(this, m));
   }
+
+  defaultValue(): number {
+    return 0;
+  }
 }
 
 export class BigIntCodec extends IntCodec<bigint> {
@@ -148,6 +152,10 @@ export class BigIntCodec extends IntCodec<bigint> {
   fromJson(json: unknown): bigint {
     return this.coerce(json, (m) => jsonError(this, m));
   }
+
+  defaultValue(): bigint {
+    return 0n;
+  }
 }
 
 /** Custom `bool` over a 1-bit unsigned Int: true/false natively and in JSON. */
@@ -174,6 +182,10 @@ export class BoolCodec extends FixedCodec<boolean> {
   fromJson(json: unknown): boolean {
     if (typeof json !== 'boolean') throw jsonError(this, `expected true or false, got ${describe(json)}`);
     return json;
+  }
+
+  defaultValue(): boolean {
+    return false;
   }
 }
 

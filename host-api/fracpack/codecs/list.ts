@@ -16,6 +16,10 @@ export abstract class ContainerCodec<T> extends Codec<T> {
   abstract isEmpty(value: unknown): boolean;
   abstract emptyValue(): T;
 
+  defaultValue(): T {
+    return this.emptyValue();
+  }
+
   override writeSlot(w: Writer, value: unknown): void {
     if (this.isEmpty(value)) w.u32(0);
     else w.slot();
@@ -108,11 +112,11 @@ export class ListCodec<E> extends ContainerCodec<E[]> {
     return value.map((v) => this.element.toJson(v));
   }
 
-  fromJson(json: unknown): E[] {
+  fromJson(json: unknown, strict = false): E[] {
     if (!Array.isArray(json)) throw jsonError(this, `expected an array, got ${describe(json)}`);
     return json.map((v, i) => {
       try {
-        return this.element.fromJson(v);
+        return this.element.fromJson(v, strict);
       } catch (err) {
         throw withPath(err, `[${i}]`);
       }

@@ -44,15 +44,15 @@ export class MapCodec extends ContainerCodec<unknown[]> {
     return out;
   }
 
-  fromJson(json: unknown): unknown[] {
-    if (Array.isArray(json)) return this.list.fromJson(json);
+  fromJson(json: unknown, strict = false): unknown[] {
+    if (Array.isArray(json)) return this.list.fromJson(json, strict);
     if (json === null || typeof json !== 'object') throw jsonError(this, `expected an object, got ${describe(json)}`);
     const positional = typeof this.key.key === 'number';
     return Object.entries(json).map(([k, v]) => {
       try {
         const entry = (positional ? [] : {}) as Record<string | number, unknown>;
-        entry[this.key.key] = this.key.codec.fromJson(k);
-        entry[this.value.key] = this.value.codec.fromJson(v);
+        entry[this.key.key] = this.key.codec.fromJson(k, strict);
+        entry[this.value.key] = this.value.codec.fromJson(v, strict);
         return entry;
       } catch (err) {
         throw withPath(err, `${this.name}[${JSON.stringify(k)}]`);

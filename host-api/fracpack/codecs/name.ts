@@ -70,6 +70,10 @@ export class NameCodec extends FixedCodec<bigint> {
     return s;
   }
 
+  defaultValue(): bigint {
+    return 0n;
+  }
+
   fromJson(json: unknown): bigint {
     if (typeof json !== 'string') throw jsonError(this, `expected a name string, got ${describe(json)}`);
     return this.numberOf(json, jsonError);

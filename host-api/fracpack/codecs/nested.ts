@@ -60,7 +60,11 @@ export class NestedCodec<T> extends Codec<T> {
     return this.inner.toJson(value);
   }
 
-  fromJson(json: unknown): T {
-    return this.inner.fromJson(json);
+  fromJson(json: unknown, strict = false): T {
+    return this.inner.fromJson(json, strict);
+  }
+
+  defaultValue(): T {
+    return this.inner.defaultValue();
   }
 }

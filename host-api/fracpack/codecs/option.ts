@@ -60,7 +60,11 @@ export class OptionCodec<T> extends Codec<T | null> {
     return value == null ? null : this.inner.toJson(value);
   }
 
-  fromJson(json: unknown): T | null {
-    return json == null ? null : this.inner.fromJson(json);
+  fromJson(json: unknown, strict = false): T | null {
+    return json == null ? null : this.inner.fromJson(json, strict);
+  }
+
+  defaultValue(): T | null {
+    return null;
   }
 }

@@ -57,7 +57,8 @@ class MemberLayout {
     return out;
   }
 
-  fromJson(codec: Codec, json: unknown): Fields {
+  /** Members the JSON leaves out take their defaults (refused when `strict`); unknown keys are skipped. */
+  fromJson(codec: Codec, json: unknown, strict: boolean): Fields {
     if (this.positional ? !Array.isArray(json) : (json === null || typeof json !== 'object' || Array.isArray(json))) {
       throw jsonError(codec, `expected ${this.positional ? 'an array' : 'an object'}, got ${describe(json)}`);
     }
@@ -68,8 +69,9 @@ class MemberLayout {
       const c = this.codecs[i]!;
       const x = src[k];
       try {
-        if (x === undefined && !c.isOptional) throw new FracpackError('FRACPACK_JSON', 'missing member');
-        out[k] = c.fromJson(x);
+        if (x !== undefined) out[k] = c.fromJson(x, strict);
+        else if (strict && !c.isOptional) throw new FracpackError('FRACPACK_JSON', 'missing member');
+        else out[k] = c.defaultValue();
       } catch (err) {
         throw withPath(err, this.step(i));
       }
@@ -95,8 +97,14 @@ abstract class RecordCodec extends Codec<Fields> {
     return this.layout.toJson(value);
   }
 
-  fromJson(json: unknown): Fields {
-    return this.layout.fromJson(this, json);
+  fromJson(json: unknown, strict = false): Fields {
+    return this.layout.fromJson(this, json, strict);
+  }
+
+  defaultValue(): Fields {
+    const out: Fields = this.layout.positional ? ([] as unknown as Fields) : {};
+    for (let i = 0; i < this.layout.keys.length; i++) out[this.layout.keys[i]!] = this.layout.codecs[i]!.defaultValue();
+    return out;
   }
 }
 

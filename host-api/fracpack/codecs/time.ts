@@ -39,6 +39,10 @@ export class TimeCodec<T extends number | bigint> extends FixedCodec<T> {
     return formatTimePoint(BigInt(value), this.unit);
   }
 
+  defaultValue(): T {
+    return this.underlying.defaultValue();
+  }
+
   fromJson(json: unknown): T {
     if (typeof json !== 'string') throw jsonError(this, `expected a time string, got ${describe(json)}`);
     return this.fromString(json, jsonError);

@@ -90,20 +90,27 @@ export class VariantCodec extends Codec<VariantValue> {
     return name.startsWith('@') ? json : { [name]: json };
   }
 
-  fromJson(json: unknown): VariantValue {
+  fromJson(json: unknown, strict = false): VariantValue {
     const index = this.tagged(json);
     if (index !== undefined) {
       const alt = this.alternatives[index]!;
-      return { [alt.name]: alt.codec.fromJson((json as VariantValue)[alt.name]) };
+      return { [alt.name]: alt.codec.fromJson((json as VariantValue)[alt.name], strict) };
     }
     for (const i of this.untagged) {
       const alt = this.alternatives[i]!;
       try {
-        return { [alt.name]: alt.codec.fromJson(json) };
+        return { [alt.name]: alt.codec.fromJson(json, strict) };
       } catch {
         // Not this alternative; the next untagged one may fit.
       }
     }
     throw this.noMatch(json, jsonError);
+  }
+
+  /** The first alternative, holding its default (psibase's default variant). */
+  defaultValue(): VariantValue {
+    const first = this.alternatives[0];
+    if (!first) throw valueError(this, 'a Variant without alternatives has no default');
+    return { [first.name]: first.codec.defaultValue() };
   }
 }

@@ -35,7 +35,7 @@ export class Checksum256 {
 
   __fpReadSlot(r: Reader, at: u32): Checksum256 {
     const bytes = new Uint8Array(SIZE);
-    memory.copy(bytes.dataStart, r.base + at, SIZE);
+    if (!r.failed) memory.copy(bytes.dataStart, r.base + at, SIZE);
     return new Checksum256(bytes);
   }
 

@@ -161,7 +161,7 @@ export function readSlot<T>(r: Reader, at: u32): T {
     if (b > 1) r.fail("bool must be 0 or 1, got " + b.toString());
     return <T>(b != 0);
   } else if (isInteger<T>() || isFloat<T>()) {
-    return load<T>(r.base + at);
+    return r.numberAt<T>(at);
   } else if (isNullable<T>()) {
     if (optionSlotIsAbsent(r, at)) return changetype<T>(0);
     return changetype<T>(readOptionInner<NonNullable<T>>(r, at));
@@ -186,11 +186,13 @@ export function readFull<T>(r: Reader): T {
     return readSlot<T>(r, r.take(4, "Option"));
   } else if (isString<T>()) {
     const length = readListLength(r, 1);
+    if (r.failed) return changetype<T>("");
     const start = r.pos - length;
     if (!isValidUtf8(r.base + start, length)) r.fail("string is not valid UTF-8");
     return changetype<T>(decodeUtf8(r.base + start, length));
   } else if (isBytes<T>()) {
     const length = readListLength(r, 1);
+    if (r.failed) return changetype<T>(new Uint8Array(0));
     const out = new Uint8Array(length);
     memory.copy(out.dataStart, r.base + r.pos - length, length);
     return changetype<T>(out);
@@ -220,8 +222,12 @@ function readListLength(r: Reader, elementSize: u32): u32 {
 
 function readList<E>(r: Reader): Array<E> {
   const size = fixedSize<E>();
-  if (size == 0) r.fail("a List of a zero-size type has no defined length");
+  if (size == 0) {
+    r.fail("a List of a zero-size type has no defined length");
+    return new Array<E>(0);
+  }
   const length = readListLength(r, size);
+  if (r.failed) return new Array<E>(0);
   const start = r.pos - length;
   const count = <i32>(length / size);
   const out = new Array<E>(count);
@@ -280,6 +286,20 @@ export function pack<T>(value: T): Uint8Array {
  */
 export function unpack<T>(data: Uint8Array, strict: bool = false, invalid: string | null = null): T {
   const r = new Reader(data, !strict, invalid);
+  return readWhole<T>(r);
+}
+
+/**
+ * Whether `data` holds exactly one valid T (as `unpack` would accept it), without aborting: the
+ * first problem found, or null. For data a client sent, whose mistakes are answered, not aborted.
+ */
+export function packedProblem<T>(data: Uint8Array, strict: bool = false): string | null {
+  const r = new Reader(data, !strict, null, true);
+  readWhole<T>(r);
+  return r.problem;
+}
+
+function readWhole<T>(r: Reader): T {
   const value = readFull<T>(r);
   if (r.known && r.pos != r.end) r.fail(nameof<T>() + ": " + (r.end - r.pos).toString() + " bytes left over after the value");
   return value;

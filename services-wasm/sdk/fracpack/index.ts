@@ -1,7 +1,7 @@
 export { Writer } from "./writer";
 export { Reader } from "./reader";
 // What services and the transform's generated code (`__fp.*`) use.
-export { pack, unpack, fixedSize, isVariable } from "./codec";
+export { pack, unpack, packedProblem, fixedSize, isVariable } from "./codec";
 export { MemberWriter, MemberReader, OBJECT, STRUCT, VARIANT } from "./record";
 export { encodeKey } from "./key";
 export { Option, some, none } from "./option";

@@ -1,6 +1,8 @@
 // Decoder state of docs/formats.md §1.4: the heap cursor `pos`, whether it is exactly `known`, and the
 // end of the current body. Positions are u32 offsets into the input; bounds are checked in u64
-// so adding an offset never wraps (rule 1). Every violation aborts with a message.
+// so adding an offset never wraps (rule 1). Every violation aborts with a message, except in a
+// checking reader (`packedProblem`), which records the first one and from then on reads only zeros, so
+// the rest of the walk touches no memory outside the input and makes nothing large.
 
 import { abort } from "../abort";
 
@@ -9,19 +11,32 @@ export class Reader {
   pos: u32 = 0;
   end: u32;
   known: bool = true;
+  /** A checking reader's first violation; null while the data is fine. */
+  problem: string | null = null;
+  /** Whether a checking reader has seen a violation (every read then answers zero). */
+  failed: bool = false;
 
   /**
    * `compat`: accept unknown fields of extensible types (data from a newer type version).
    * `invalid`: the message to abort with on bad data instead of the detailed fracpack one.
    */
-  constructor(readonly data: Uint8Array, readonly compat: bool, readonly invalid: string | null = null) {
+  constructor(readonly data: Uint8Array, readonly compat: bool, readonly invalid: string | null = null, readonly checking: bool = false) {
     this.base = data.dataStart;
     this.end = <u32>data.length;
   }
 
   fail(message: string): void {
     const invalid = this.invalid;
-    abort(invalid !== null ? invalid : "fracpack: " + message);
+    const text = invalid !== null ? invalid : "fracpack: " + message;
+    if (!this.checking) abort(text);
+    if (!this.failed) this.problem = text;
+    this.failed = true;
+    this.end = 0;
+  }
+
+  /** The number of type T at `at`. */
+  numberAt<T>(at: u32): T {
+    return this.failed ? <T>0 : load<T>(this.base + at);
   }
 
   /** Aborts unless [at, at + n) lies inside the current body. */
@@ -30,15 +45,15 @@ export class Reader {
   }
 
   u8At(at: u32): u8 {
-    return load<u8>(this.base + at);
+    return this.numberAt<u8>(at);
   }
 
   u16At(at: u32): u16 {
-    return load<u16>(this.base + at);
+    return this.numberAt<u16>(at);
   }
 
   u32At(at: u32): u32 {
-    return load<u32>(this.base + at);
+    return this.numberAt<u32>(at);
   }
 
   /** Takes `n` bytes at the heap cursor; returns where they start. */

@@ -4,5 +4,6 @@ export { jsonProblem, jsonProblemSeen, startCollectingJsonProblems, stopCollecti
 export {
   Decoder, asInteger, asFloat, asBool, asString, asBytes, asChecksum256, asAccountNumber, asMethodNumber,
   asTimePointSec, asTimePointUSec, asList, asNullable, asOption, asRecord, asObject, alternativeName, noAlternative,
+  checkArgumentNames,
 } from "./decode";
 export { jsonString, jsonText } from "./encode";

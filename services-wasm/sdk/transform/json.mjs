@@ -56,7 +56,7 @@ export class JsonDecoding {
     const member = (m) => this.decode(m.type, `o.get(${JSON.stringify(m.name)})`, `what + ${JSON.stringify(`.${m.name}`)}`, 0);
     const body = record.kind === 'VARIANT'
       ? [
-        'const name = __json.alternativeName(json, what);',
+        `const name = __json.alternativeName(json, what, ${JSON.stringify(record.members[0]?.name ?? '')});`,
         ...record.members.map((m, i) => `if (name == ${JSON.stringify(m.name)}) { v.tag = ${i}; v.${m.name} = ${member(m)}; } else `),
         '__json.noAlternative(what, name);',
       ]
@@ -73,14 +73,16 @@ export class JsonDecoding {
 
   /**
    * Adds `__packAction(action, json)` to a service class: the packed arguments, or null (no such
-   * action). While JSON problems are collected and one was seen, the arguments are not packed
-   * (some may be missing) and the bytes are empty.
+   * action). Missing arguments take their defaults; a key naming no argument is a problem, as in
+   * psibase's pack_action. While JSON problems are collected and one was seen, the arguments are
+   * not packed and the bytes are empty.
    */
   generateService(parser, service) {
     appendMembers(parser, service.source, service.classDecl, [
       '__packAction(action: string, json: __json.JsonValue): Uint8Array | null {',
       ...service.actions.map((a) => [
         `if (action == ${JSON.stringify(a.name)}) {`,
+        `__json.checkArgumentNames(action, json, ${JSON.stringify(a.params.map((p) => p.name))});`,
         `const args = __json.asRecord<${a.argsClass}>(json, action);`,
         `return __json.jsonProblemSeen() ? new Uint8Array(0) : __fp.pack<${a.argsClass}>(args);`,
         '}',

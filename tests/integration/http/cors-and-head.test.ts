@@ -39,7 +39,7 @@ test('error replies of chain hosts carry CORS A, with their status and message',
     [await get(ctx, 'transact', '/login', { method: 'POST', body: utf8Bytes('{'), headers: { ...origin, 'content-type': 'application/json' } }), 400, /invalid login transaction/],
     [await get(ctx, 'transact', '/login', { method: 'POST', body: utf8Bytes('x'), headers: { ...origin, 'content-type': 'text/plain' } }), 500, /Expected a json or fracpack body/],
     [await get(ctx, 'transact', '/login', { headers: origin }), 405, /does not accept the method GET/],
-    [await get(ctx, 'transact', '/push_transaction', { headers: origin }), 405, /does not accept the method GET/],
+    [await get(ctx, 'transact', '/push_transaction', { headers: origin }), 405, /^The resource '\/push_transaction' does not accept the method GET\.$/],
   ];
   for (const [r, status, message] of cases) {
     assert.is(r.status, status, r.text());

@@ -136,7 +136,7 @@ test('each rule of a login transaction refuses with its status and message', asy
     ['two actions', { actions: [loginAction('alice'), loginAction('alice')] }, 'alice', 400, 'Expected a login transaction'],
     ['another method', { actions: [{ ...loginAction('alice'), method: methodNumberFromName('logout') }] }, 'alice', 400, 'Expected a login transaction'],
     ['broadcastable', { flags: 0 }, 'alice', 400, 'Login transaction must be do_not_broadcast'],
-    ['another root host', { actions: [loginAction('alice', 'elsewhere.localhost')] }, 'alice', 400, 'Login data contians invalid root host'],
+    ['another root host', { actions: [loginAction('alice', 'elsewhere.localhost')] }, 'alice', 400, 'Login data contains invalid root host'],
     ['a claim without its proof', { claimKeys: [ctx.alice, ctx.other] }, 'alice', 400, 'Proofs and claims must have the same size'],
     ['an unknown account', { actions: [loginAction('nobody')] }, 'nobody', 404, 'Account not found'],
     ['a key that is not the account\'s', { keys: [ctx.other] }, 'alice', 400, 'Login failed'],

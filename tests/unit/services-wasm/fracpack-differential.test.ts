@@ -1,7 +1,8 @@
 // Differential test of the AssemblyScript fracpack against host-api's: random types (every kind
 // the SDK expresses) and values packed by host-api must unpack and repack to the same bytes in
 // wasm, and random corruptions must be accepted or rejected exactly as host-api does, in strict
-// and compat mode alike.
+// and compat mode alike. The checking reader (`packedProblem`) finds a problem exactly when
+// unpack aborts, the same one, without aborting.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { compileSchema } from '../../../host-api/index.js';
@@ -19,6 +20,7 @@ const types: SdkType[] = Array.from({ length: TYPES }, () => generator.type(3));
 const source = [
   ...generator.declarations,
   ...types.map((t, i) => `export function repack${i}(strict: bool): void { output = sdk.pack(sdk.unpack<${t.as}>(input, strict)); }`),
+  ...types.map((t, i) => `export function problem${i}(strict: bool): void { const p = sdk.packedProblem<${t.as}>(input, strict); output = Uint8Array.wrap(String.UTF8.encode(p === null ? "" : p)); }`),
 ].join('\n');
 const schema = compileSchema({});
 
@@ -45,6 +47,11 @@ function wasmRepack(p: Program, i: number, bytes: Uint8Array, strict: boolean): 
   }
 }
 
+/** The checking reader's problem with `bytes` ('' for none); it must not abort. */
+function wasmProblem(p: Program, i: number, bytes: Uint8Array, strict: boolean): string {
+  return new TextDecoder().decode(p.run(`problem${i}`, bytes, strict ? 1 : 0));
+}
+
 types.forEach((type, i) => {
   test(`type ${i}: ${JSON.stringify(type.schema).slice(0, 100)}`, async () => {
     const p = await program('fracpack-differential', source);
@@ -53,6 +60,7 @@ types.forEach((type, i) => {
     for (let v = 0; v < VALUES; v++) {
       const packed = codec.pack(type.value(rnd));
       const repacked = wasmRepack(p, i, packed, true);
+      assert.is(wasmProblem(p, i, packed, true), '', `value ${bytesToHex(packed)}: a problem`);
       assert.ok(repacked, `value ${bytesToHex(packed)} was rejected`);
       assert.is(bytesToHex(repacked!), bytesToHex(packed), 'repacked bytes');
 
@@ -68,6 +76,7 @@ types.forEach((type, i) => {
           }
           const actual = wasmRepack(p, i, bytes, strict);
           assert.is(actual !== undefined, expected !== undefined, `${what}: accepted`);
+          assert.is(wasmProblem(p, i, bytes, strict), actual ? '' : p.abortOf(`repack${i}`, bytes, strict ? 1 : 0), `${what}: the checking reader's problem`);
           if (!actual || !expected || bytesToHex(actual) === bytesToHex(expected)) continue;
           // Only a NaN's payload may differ (host-api writes the canonical quiet NaN).
           assert.equal(codec.toJson(codec.unpack(actual)), codec.toJson(codec.unpack(expected)), `${what}: repacked value`);

@@ -1,6 +1,6 @@
 // JSON decoding (docs/formats.md §3) of action arguments, as POST /pack_action uses it: every kind of
-// member, packed in wasm and compared with host-api's fromJson + pack; and malformed JSON or
-// values rejected where host-api rejects them.
+// member, packed in wasm and compared with host-api's fromJson + pack; members left out take
+// psibase's defaults in both; and malformed JSON or values rejected where host-api rejects them.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { compileSchema, type AnyType, type Schema } from '../../../host-api/index.js';
@@ -70,10 +70,13 @@ const VALID: [string, object][] = [
   ['float text', { value: { ...BASE, single: 3.4028234663852886e38, double: 5e-324 } }],
   ['time zones and fractions', { value: { ...BASE, seconds: '2000-02-29T23:59:59.999+02:30', micros: '1969-12-31T23:59:59.5-01:00' } }],
   ['subaccounts and empty names', { value: { ...BASE, owner: 'a+7' } }],
+  ['a missing member', { value: { ...BASE, flag: undefined } }],
+  ['no members at all: defaults everywhere, the variant its first alternative', { value: {} }],
+  ['no arguments', {}],
+  ['unknown keys inside records', { value: { ...BASE, unknown: { deep: [1] }, points: [{ x: 1, z: 2 }] } }],
 ];
 
 const INVALID: [string, unknown][] = [
-  ['a missing member', { value: { ...BASE, flag: undefined } }],
   ['an integer out of range', { value: { ...BASE, small: 256 } }],
   ['a negative unsigned integer', { value: { ...BASE, amount: '-1' } }],
   ['a fraction for an integer', { value: { ...BASE, word: 1.5 } }],
@@ -86,6 +89,11 @@ const INVALID: [string, unknown][] = [
   ['two alternatives', { value: { ...BASE, shape: { circle: 1, polygon: [] } } }],
   ['a list that is not an array', { value: { ...BASE, points: {} } }],
 ];
+
+test("a key naming no argument is refused, as psibase's pack_action does", async () => {
+  const p = await packer();
+  assert.is(p.abortOf('packEverything', utf8('{"value": {}, "other": 1}')), "action 'everything' does not have argument 'other'");
+});
 
 const MALFORMED = ['', '{', '{"value": }', '[1,]', '{"a" 1}', '"\\x"', '01', '1.', 'tru', '{"a": 1} x', '"\u0001"'];
 
@@ -122,7 +130,7 @@ test('while JSON problems are collected: the same bytes, and every refusal is th
   for (const [what, json] of VALID) {
     assert.is(collected(p, JSON.stringify(json)).toLowerCase(), `packed:${bytesToHex(params.pack(params.fromJson(json)))}`.toLowerCase(), what);
   }
-  const refused = [...INVALID.map(([, json]) => JSON.stringify(json)), ...MALFORMED, '{"value": {"flag": true}}', '{}', '[]', '"x"', '{"value": {"shape": {}}}'];
+  const refused = [...INVALID.map(([, json]) => JSON.stringify(json)), ...MALFORMED, '[]', '"x"', '{"value": {"shape": {}}}', '{"value": {}, "other": 1}'];
   for (const text of refused) {
     const aborted = p.abortOf('packEverything', utf8(text));
     assert.ok(aborted !== undefined, text);

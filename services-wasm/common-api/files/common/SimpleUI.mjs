@@ -23,9 +23,9 @@ function actionForm(name, template, account) {
     try {
       const data = JSON.parse(args.value);
       const key = account.key.value.trim();
-      const trace = await signAndPushTransaction('', {
+      const trace = await signAndPushTransaction(null, {
         actions: [{ sender: account.sender.value.trim(), service, method: name, data }],
-      }, key ? [key] : []);
+      }, key ? [key] : [], 'applied');
       result.textContent = `ok\n${JSON.stringify(trace.actionTraces?.[0]?.innerTraces?.length ?? 0)} inner traces`;
       result.dataset.status = 'ok';
     } catch (err) {
@@ -47,7 +47,7 @@ async function main() {
     return;
   }
   const sender = element('input', { id: 'sender', size: '12', placeholder: 'account' });
-  const key = element('textarea', { id: 'key', rows: '3', cols: '70', placeholder: 'private key (PKCS#8 PEM); empty for unsigned' });
+  const key = element('textarea', { id: 'key', rows: '3', cols: '70', placeholder: 'private key (PVT_K1_…, PVT_R1_… or PKCS#8 PEM); empty for unsigned' });
   root.append(
     element('p', {}, element('label', { for: 'sender' }, 'Sender '), sender),
     element('p', {}, element('label', { for: 'key' }, 'Private key'), element('br'), key),

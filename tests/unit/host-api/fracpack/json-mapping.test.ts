@@ -140,12 +140,49 @@ test('maps: JSON objects in list order; packing accepts the object or the list',
   assert.equal(byId.fromJson({ 7: 'seven' }), [[7, 'seven']]);
 });
 
-test('objects: absent optional is null, a missing key is absent, a missing required member fails', () => {
+test('objects: absent optional is null, a missing key is absent; a missing required member is its default, or fails when strict', () => {
   const o = compileSchema({ O: { Object: { a: 'u8', b: { Option: 'u8' } } } }).type('O');
   assert.equal(o.fromJson({ a: 1 }), { a: 1, b: null });
   assert.equal(o.toJson({ a: 1, b: null }), { a: 1, b: null });
-  assert.throws(() => o.fromJson({ b: 1 }), /O\.a: missing member/);
+  assert.equal(o.fromJson({ b: 1 }), { a: 0, b: 1 });
+  assert.throws(() => o.fromJson({ b: 1 }, { strict: true }), /O\.a: missing member/);
+  assert.equal(o.fromJson({ a: 1 }, { strict: true }), { a: 1, b: null });
   assert.throws(() => o.pack({ b: 1 }), /O\.a: missing member/);
+});
+
+test("missing members take psibase's defaults, every kind, at any depth; unknown keys are skipped", () => {
+  const kinds = compileSchema({
+    Inner: { Struct: { x: 'u16', s: 'string' } },
+    Choice: { Variant: { first: 'Inner', second: 'u8' } },
+    All: {
+      Object: {
+        small: 'i32', big: 'u64', float: 'f64', flag: 'bool', text: 'string', data: 'bytes', hash: 'Checksum256',
+        owner: 'AccountNumber', method: 'MethodNumber', seconds: 'TimePointSec', micros: 'TimePointUSec',
+        list: { List: 'u8' }, fixed: { Array: { type: 'u16', len: 2 } }, maybe: { Option: 'u8' }, inner: 'Inner', choice: 'Choice',
+        tuple: { Tuple: ['u8', 'string'] }, nested: { FracPack: 'Inner' },
+      },
+    },
+  }).type('All');
+  const defaults = {
+    small: 0, big: 0n, float: 0, flag: false, text: '', data: new Uint8Array(0), hash: new Uint8Array(32),
+    owner: 0n, method: 0n, seconds: 0n, micros: 0n, list: [], fixed: [0, 0], maybe: null, inner: { x: 0, s: '' },
+    choice: { first: { x: 0, s: '' } }, tuple: [0, ''], nested: { x: 0, s: '' },
+  };
+  assert.equal(kinds.fromJson({}), defaults);
+  assert.equal(kinds.fromJson({ unknown: [1, { deep: true }], inner: { s: 'a', extra: 1 }, tuple: [5] }),
+    { ...defaults, inner: { x: 0, s: 'a' }, tuple: [5, ''] });
+  // The defaults pack: what a transaction of defaults needs.
+  assert.equal(kinds.unpack(kinds.pack(kinds.fromJson({}))), defaults);
+  assert.throws(() => kinds.fromJson({}, { strict: true }), /All\.small: missing member/);
+});
+
+test('a hex type over FracPack<T> left out is the packed default of T', () => {
+  const signed = compileSchema({
+    T: { Object: { a: 'u8', b: 'string' } },
+    Hexed: { Custom: { type: { FracPack: 'T' }, id: 'hex' } },
+    S: { Object: { t: 'Hexed', n: 'u8' } },
+  });
+  assert.equal(signed.type('S').fromJson({ n: 1 }), { t: signed.type('T').pack({ a: 0, b: '' }), n: 1 });
 });
 
 test('AccountNumber and MethodNumber map to name strings', () => {
