@@ -49,9 +49,10 @@ export interface ChainOptions {
   readonly counters?: TransactionOutcomes;
   /**
    * Passes a packed SignedTransaction on to the producers, when this node does not produce
-   * (docs/p2p.md, "What we build" 4); without it such a node refuses pushed transactions.
+   * (docs/p2p.md, "What we build" 4); false when no producer can be reached. Without it, or
+   * when it reaches none, such a node refuses pushed transactions.
    */
-  readonly forwarder?: (packed: Uint8Array) => void;
+  readonly forwarder?: (packed: Uint8Array) => boolean;
 }
 
 /** What the chain reports of each pushed transaction. */
@@ -245,14 +246,17 @@ export class Chain {
    * then a speculative run on this node's state, whose refusal answers at once), passed on to
    * the producers, and answered once a block holding it is committed here.
    */
-  private async forward(packed: Uint8Array, waitFor: WaitFor, forwarder: (packed: Uint8Array) => void): Promise<TransactionTrace> {
+  private async forward(packed: Uint8Array, waitFor: WaitFor, forwarder: (packed: Uint8Array) => boolean): Promise<TransactionTrace> {
     const counters = this.options.counters;
     const { trx, trace } = await this.checked(packed, (trx) => this.speculate(trx));
     if (trace.error !== null) {
       counters?.failed(trx.id, trace.error);
       return trace;
     }
-    forwarder(packed);
+    if (!forwarder(packed)) {
+      counters?.failed(trx.id, 'no producer reachable');
+      throw new ChainError('CHAIN_NO_PRODUCER', `this node does not produce blocks, and no producer is reachable through its peers to pass the transaction on to`);
+    }
     const included = await this.forwarded.wait(trx.id, waitFor, Number(trx.expiration) * 1000 - this.now());
     if (included.error === null) counters?.succeeded(trx.id);
     else counters?.failed(trx.id, included.error);

@@ -72,10 +72,12 @@ export class NodeNetwork implements LinkListener {
     this.routerTimers.clear();
   }
 
-  /** Passes a transaction this node does not apply itself on to the producers (docs/p2p.md "What we build" 4). */
-  forward(packed: Uint8Array): void {
-    const ready = this.route({ type: 'multicastProducers', message: transactionMessage(packed) });
-    if (ready.sends.length === 0) this.log.warning('a pushed transaction has no route to a producer yet: it waits for one until it expires');
+  /**
+   * Passes a transaction this node does not apply itself on to the producers (docs/p2p.md "What
+   * we build" 4); false when no producer is reachable through the links.
+   */
+  forward(packed: Uint8Array): boolean {
+    return this.route({ type: 'multicastProducers', message: transactionMessage(packed) }).sends.length > 0;
   }
 
   onLinkUp(link: PeerLink): void {
