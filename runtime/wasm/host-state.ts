@@ -49,7 +49,7 @@ export interface SocketRegistry extends OpenSockets {
 
 /** A context's sockets as its imports use them (RPC/CB modes); both calls return 0 or an errno. */
 export interface SocketHost {
-  /** Records a reply on a socket. */
+  /** Records a reply on a socket; `data` (a view of the guest's memory) is read only during the call. */
   send(fd: number, data: Uint8Array): number;
   /** Gives the context ownership of the socket (on) or takes it back. */
   autoClose(fd: number, on: boolean): number;

@@ -67,7 +67,8 @@ export function systemImports(host: Caller): ImportGroup {
       const inst = ctx.frame.instance;
       subjectiveOnly(ctx, 'socketSend');
       privilegedOnly(inst, 'socketSend');
-      const data = inst.copy(ptr, len, 'socketSend');
+      // A view, not a copy: the reply is decoded (its fields copied out) before the import returns.
+      const data = inst.view(ptr, len, 'socketSend');
       chargeHostCall(ctx.meter, data.length);
       return ctx.sockets ? ctx.sockets.send(fd, data) : EBADF;
     },
