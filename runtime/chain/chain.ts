@@ -17,7 +17,7 @@ import { bootBlock, splitBootList } from './boot.js';
 import { readStatus } from './chain-state.js';
 import { producerClaim, producersOf } from './consensus.js';
 import { ChainError } from './errors.js';
-import { ForwardedTransactions } from './forwarded-transactions.js';
+import { ForwardedTransactions, type FinalWaiter } from './forwarded-transactions.js';
 import { checkLogin } from './login.js';
 import { replayBlock, verifyReceivedBlock } from './received-block.js';
 import { TransactionProcessor, decodeTransaction, type DecodedTransaction } from './transaction-processor.js';
@@ -85,11 +85,6 @@ interface OpenBlock {
 
 const EMPTY = new Uint8Array(0);
 const UNSIGNED: Sealer = () => ({ signature: EMPTY });
-
-interface FinalWaiter {
-  readonly blockNum: number;
-  readonly resolve: () => void;
-}
 
 /**
  * A chain (docs/chain.md §1). As its producer it boots block 2 from push_boot, keeps one block
@@ -221,10 +216,9 @@ export class Chain {
   async push(packed: Uint8Array, waitFor: WaitFor = 'final'): Promise<TransactionTrace> {
     if (!this.hasChain) throw new ChainError('CHAIN_NOT_BOOTED', 'the node has no chain yet (push_boot first)');
     if (this.options.forwarder && !this.isActiveProducer()) return this.forward(packed, waitFor, this.options.forwarder);
-    let block: BlockBuilder | undefined;
-    const { trx, trace } = await this.checked(packed, (trx) => {
-      block = this.openBlock();
-      return block.apply(trx);
+    const { trx, trace, blockNum } = await this.checked(packed, (trx) => {
+      const block = this.openBlock();
+      return { trace: block.apply(trx), blockNum: block.blockNum };
     });
     const counters = this.options.counters;
     if (trace.error === null) counters?.succeeded(trx.id);
@@ -236,7 +230,6 @@ export class Chain {
       await new Promise((resolve) => setTimeout(resolve, Math.max(0, untilExpiration)).unref());
       return trace;
     }
-    const blockNum = block!.blockNum;
     await new Promise<void>((resolve) => this.finalWaiters.push({ blockNum, resolve }));
     return trace;
   }
@@ -248,7 +241,7 @@ export class Chain {
    */
   private async forward(packed: Uint8Array, waitFor: WaitFor, forwarder: (packed: Uint8Array) => boolean): Promise<TransactionTrace> {
     const counters = this.options.counters;
-    const { trx, trace } = await this.checked(packed, (trx) => this.speculate(trx));
+    const { trx, trace } = await this.checked(packed, (trx) => ({ trace: this.speculate(trx) }));
     if (trace.error !== null) {
       counters?.failed(trx.id, trace.error);
       return trace;
@@ -264,10 +257,11 @@ export class Chain {
   }
 
   /**
-   * A pushed transaction decoded, its proofs verified, then `run`; counted as received, and as
-   * failed when any of that throws (the error goes on to the caller).
+   * A pushed transaction decoded, its proofs verified, then `run` (its trace and what else the
+   * caller needs of the run); counted as received, and as failed when any of that throws (the
+   * error goes on to the caller).
    */
-  private async checked(packed: Uint8Array, run: (trx: DecodedTransaction) => TransactionTrace): Promise<{ trx: DecodedTransaction; trace: TransactionTrace }> {
+  private async checked<R extends { readonly trace: TransactionTrace }>(packed: Uint8Array, run: (trx: DecodedTransaction) => R): Promise<R & { trx: DecodedTransaction }> {
     const counters = this.options.counters;
     counters?.received();
     this.pending++;
@@ -275,7 +269,7 @@ export class Chain {
     try {
       trx = decodeTransaction(packed);
       await this.processor.verifyProofs(trx);
-      return { trx, trace: run(trx) };
+      return { ...run(trx), trx };
     } catch (err) {
       counters?.failed(trx?.id, (err as Error).message);
       throw err;

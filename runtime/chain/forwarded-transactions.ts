@@ -15,8 +15,8 @@ interface Waiting {
   readonly expiry: NodeJS.Timeout;
 }
 
-/** A block's transaction that answers a waiter once `blockNum` is irreversible. */
-export interface IncludedWaiter {
+/** A push answered once block `blockNum` is irreversible (the chain keeps these). */
+export interface FinalWaiter {
   readonly blockNum: number;
   readonly resolve: () => void;
 }
@@ -44,9 +44,9 @@ export class ForwardedTransactions {
    * A block was committed: waiters for its transactions are answered now (`applied`) or
    * returned to be answered when it is irreversible (`final`).
    */
-  included({ block, traces }: ClosedBlock): IncludedWaiter[] {
+  included({ block, traces }: ClosedBlock): FinalWaiter[] {
     if (this.waiting.size === 0) return [];
-    const later: IncludedWaiter[] = [];
+    const later: FinalWaiter[] = [];
     block.transactions.forEach((t, i) => {
       const key = bytesToHex(sha256(t.transaction));
       const waiter = this.waiting.get(key);
