@@ -28,8 +28,16 @@ export function readTlsFiles(baseDir: string, tls: TlsSpec): SecureContextOption
 
 /** Throws a ConfigError naming `tls` when the files' contents make no TLS context. */
 export function checkTlsContext(options: SecureContextOptions): void {
+  withTlsContext(() => createSecureContext(options));
+}
+
+/**
+ * What `make` builds from the files' options (it makes their TLS context: a TLS server does);
+ * a ConfigError naming `tls` when their contents make none.
+ */
+export function withTlsContext<T>(make: () => T): T {
   try {
-    createSecureContext(options);
+    return make();
   } catch (err) {
     // OpenSSL's word on PEM text that is no certificate or key, or a key that is not the certificate's.
     throw new ConfigError('CONFIG_BAD_FIELD', `tls: the certificate and key make no TLS context: ${(err as Error).message}`);

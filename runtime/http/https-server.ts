@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:tls';
 import type { TlsSpec } from '../config/server-config.js';
-import { checkTlsContext, readTlsFiles } from '../config/tls-context.js';
+import { readTlsFiles, withTlsContext } from '../config/tls-context.js';
 
 // The server of an https listener, from the configuration's `tls` files, read at start (TLS
 // changes take effect at the next start, docs/http.md §6). The configuration refuses https without a
@@ -8,6 +8,6 @@ import { checkTlsContext, readTlsFiles } from '../config/tls-context.js';
 
 export function createHttpsServer(baseDir: string, tls: TlsSpec): Server {
   const options = readTlsFiles(baseDir, tls);
-  checkTlsContext(options);
-  return createServer({ ALPNProtocols: ['http/1.1'], ...options });
+  // The server makes the files' TLS context itself: it is made (and checked) once.
+  return withTlsContext(() => createServer({ ALPNProtocols: ['http/1.1'], ...options }));
 }
