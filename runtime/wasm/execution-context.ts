@@ -19,6 +19,13 @@ export type { ExpectedSignature } from '../crypto/signature-verdicts.js';
 
 const EMPTY = new Uint8Array(0);
 
+/**
+ * Contexts running now (on this thread, any engine). Only while one runs can a context start
+ * inside it and have counters to give back: reading and writing an i64 global costs a BigInt
+ * each, so a context that is not nested skips them.
+ */
+let running = 0;
+
 /** Fuel of one context when the caller sets none: ample for real work, short for a runaway loop. */
 export const DEFAULT_FUEL = 500_000_000n;
 
@@ -89,16 +96,21 @@ export class ExecutionContext implements HostState {
    */
   private metered<T>(body: () => T): T {
     const { fuel, stack } = this.meter;
-    const outerFuel = fuel.value;
-    const outerStack = stack.value;
+    const nested = running > 0;
+    const outerFuel = nested ? fuel.value : 0n;
+    const outerStack = nested ? stack.value : 0;
     fuel.value = this.fuelLeft;
     stack.value = this.meter.budget.stackBytes;
+    running++;
     try {
       return body();
     } finally {
+      running--;
       this.fuelLeft = fuel.value;
-      fuel.value = outerFuel;
-      stack.value = outerStack;
+      if (nested) {
+        fuel.value = outerFuel;
+        stack.value = outerStack;
+      }
     }
   }
 
