@@ -43,7 +43,7 @@ function sameValue(a: unknown, b: unknown): boolean {
 }
 
 /** The names of the header fields in which `derived` differs from `received`. */
-export function differingHeaderFields(received: BlockHeader, derived: BlockHeader): string[] {
+function differingHeaderFields(received: BlockHeader, derived: BlockHeader): string[] {
   return HEADER_FIELDS.filter((field) => !sameValue(received[field], derived[field]));
 }
 

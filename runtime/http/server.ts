@@ -23,7 +23,7 @@ import { ConnectionLimit, DEFAULT_REQUEST_TIMEOUT_MS, WireServer, type WireReque
 /** docs/http.md §1: requests are limited to 20 MiB. */
 const MAX_REQUEST_BYTES = 20 * 1024 * 1024;
 /** Open connections (http and https listeners together) when the configuration sets no `max_connections`. */
-export const DEFAULT_MAX_CONNECTIONS = 1024;
+const DEFAULT_MAX_CONNECTIONS = 1024;
 /** The least time a head may take, however short `http_timeout` is: clients on slow links. */
 const MIN_REQUEST_TIMEOUT_MS = 1_000;
 

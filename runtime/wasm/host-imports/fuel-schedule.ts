@@ -21,12 +21,10 @@ export const ROW_FUEL = 1000;
 /** Each ECDSA signature verified: about a hundred microseconds. */
 export const SIGNATURE_CHECK_FUEL = 100_000;
 
-/** The fuel of one host call that moves `bytes` bytes, visits `rows` rows and checks `signatures` signatures. */
-export function hostCallFuel(bytes: number, rows = 0, signatures = 0): number {
-  return HOST_CALL_FUEL + Math.ceil(bytes / BYTES_PER_FUEL) + rows * ROW_FUEL + signatures * SIGNATURE_CHECK_FUEL;
-}
-
-/** Charges one host call; throws WASM_FUEL_EXHAUSTED (as metered code would) when the budget is gone. */
+/**
+ * Charges one host call that moves `bytes` bytes, visits `rows` rows and checks `signatures`
+ * signatures; throws WASM_FUEL_EXHAUSTED (as metered code would) when the budget is gone.
+ */
 export function chargeHostCall(meter: ExecutionMeter, bytes: number, rows = 0, signatures = 0): void {
-  meter.chargeHostFuel(hostCallFuel(bytes, rows, signatures));
+  meter.chargeHostFuel(HOST_CALL_FUEL + Math.ceil(bytes / BYTES_PER_FUEL) + rows * ROW_FUEL + signatures * SIGNATURE_CHECK_FUEL);
 }
