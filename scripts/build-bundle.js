@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Builds the default boot bundle (docs/bundle.md) from services-wasm/bundle.json and the
 // services `make services` compiled into build/services: build/default.bundle.
-import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { existsSync, readFileSync, readdirSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -35,6 +35,44 @@ function packageFiles(map) {
   });
 }
 
+// A static import or re-export at the start of a line, as tsc emits them (the examples in
+// packages' doc comments are indented): the text before the specifier, its quote, the specifier.
+const IMPORT = /^((?:import|export)\s(?:[^'";]*?\sfrom\s*)?)(['"])([^'"]+)\2/gm;
+
+const posixPath = (path) => path.split(sep).join('/');
+
+/**
+ * ES modules of npm packages as site files under `folder` (e.g. "/common/"), in their node_modules
+ * layout (`/common/@noble/curves/nist.js`): the `entries` ("@noble/curves/nist.js", ...) and every
+ * module they import. A browser resolves the relative imports between them as they are; imports of
+ * another package by name, which it cannot resolve, are rewritten to relative paths.
+ */
+function packageModules(folder, entries) {
+  const nodeModules = realpathSync(join(ROOT, 'node_modules'));
+  const resolveName = (name) => fileURLToPath(import.meta.resolve(name));
+  const sources = new Map();
+  const pending = entries.map(resolveName);
+  while (pending.length > 0) {
+    const file = pending.pop();
+    if (sources.has(file)) continue;
+    sources.set(file, readFileSync(file, 'utf8').replace(IMPORT, (statement, head, quote, specifier) => {
+      if (specifier.startsWith('.')) {
+        pending.push(join(dirname(file), specifier));
+        return statement;
+      }
+      const target = resolveName(specifier);
+      pending.push(target);
+      const path = posixPath(relative(dirname(file), target));
+      return `${head}${quote}${path.startsWith('.') ? path : `./${path}`}${quote}`;
+    }));
+  }
+  return [...sources].map(([file, source]) => ({
+    path: folder + posixPath(relative(nodeModules, file)),
+    contentType: contentTypeOf(file),
+    content: Buffer.from(source),
+  }));
+}
+
 /** The code `make services` built for `account` (build/services/<account>.wasm). */
 export function builtCode(account) {
   const wasm = join(ROOT, 'build', 'services', `${account}.wasm`);
@@ -55,6 +93,7 @@ export async function bundleServices(codeOf, manifestPath = MANIFEST) {
     files: [
       ...(entry.files ? filesUnder(join(ROOT, entry.files)) : []),
       ...packageFiles(entry.packageFiles ?? {}),
+      ...Object.entries(entry.packageModules ?? {}).flatMap(([folder, entries]) => packageModules(folder, entries)),
     ],
   })));
 }

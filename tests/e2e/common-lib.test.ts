@@ -16,7 +16,7 @@ import { httpRequest, serviceUrl } from '../../runtime/cli/client.js';
 import { launchBrowser } from '../lib/browser.js';
 import { startBootedNode } from '../lib/booted-node.js';
 import type { RunningNode } from '../lib/node-process.js';
-import { ROOT } from '../unit/services-wasm/program.js';
+import { servedCommonFiles } from '../lib/common-files.js';
 
 interface Ctx { dir: string; node: RunningNode; browser: Browser; page: Page }
 const test = suite<Ctx>('common-lib.js in headless chromium');
@@ -60,7 +60,7 @@ const pushIncrement = (by: string, key: string, seconds = 60) => `
 test.before(async (ctx) => {
   ctx.dir = mkdtempSync(join(tmpdir(), 'tsibase-e2e-lib-'));
   ctx.node = await startBootedNode(ctx.dir);
-  const keys = (await import(pathToFileURL(join(ROOT, 'services-wasm', 'common-api', 'files', 'common', 'key-conversions.mjs')).href)) as {
+  const keys = (await import(pathToFileURL(join(await servedCommonFiles(), 'key-conversions.mjs')).href)) as {
     publicStringToDER(text: string): Uint8Array;
   };
   await new ChainClient(ctx.node.api).push([

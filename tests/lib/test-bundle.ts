@@ -11,7 +11,7 @@ interface BundleScript {
 }
 
 /** The bundle script, loaded at run time (it is plain JS outside the TypeScript project). */
-async function bundleScript(): Promise<BundleScript> {
+export async function bundleScript(): Promise<BundleScript> {
   return (await import(pathToFileURL(join(ROOT, 'scripts', 'build-bundle.js')).href)) as BundleScript;
 }
 

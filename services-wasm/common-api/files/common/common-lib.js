@@ -6,7 +6,7 @@
 // live in key-conversions.mjs and are exported from here too. Beyond psibase's API it keeps
 // tsibase's own helpers (getRootDomain, siteUrl, generateKeyPair, taposExpiringIn, action, …).
 
-import { sha256 } from './hashes.mjs';
+import { sha256 } from './@noble/hashes/sha2.js';
 import { privateStringToKeyPair, publicKeyPairToDER, signatureToBin } from './key-conversions.mjs';
 
 export * from './key-conversions.mjs';

@@ -5,17 +5,20 @@
 // SubjectPublicKeyInfo with the compressed point; signatures are r || s.
 //
 // `{keyType, keyPair}` is psibase's shape; the keyPair here is this library's own EcKeyPair
-// (getPrivate()/getPublic() answer BigInts, sign() a digest), not an `elliptic` object.
+// (getPrivate()/getPublic() answer BigInts, sign() a digest), not an `elliptic` object. The curves
+// and hashes are @noble's, served beside this file (docs/bundle.md, packageModules).
 
-import { ripemd160 } from './hashes.mjs';
-import { CURVES, bigIntToBytes, bytesToBigInt, compressPoint, decodePoint, publicPoint, signDigest } from './ecdsa.mjs';
+import { ripemd160 } from './@noble/hashes/legacy.js';
+import { p256 } from './@noble/curves/nist.js';
+import { secp256k1 } from './@noble/curves/secp256k1.js';
+import { bytesToNumberBE, numberToBytesBE } from './@noble/curves/utils.js';
 
 export const KeyType = {
   k1: 0,
   r1: 1,
 };
 
-const CURVE_OF_TYPE = [CURVES.k1, CURVES.r1];
+const CURVE_OF_TYPE = [secp256k1, p256];
 const SUFFIX_OF_TYPE = ['K1', 'R1'];
 
 /** A key pair on one of psibase's curves; `priv` is null for a public key alone. */
@@ -26,8 +29,9 @@ export class EcKeyPair {
     this.pub = pub;
   }
 
+  /** The pair of private scalar `priv`, which must lie in [1, n-1]. */
   static fromPrivate(curve, priv) {
-    return new EcKeyPair(curve, priv, publicPoint(curve, priv));
+    return new EcKeyPair(curve, priv, curve.Point.BASE.multiply(priv).toAffine());
   }
 
   /** The private scalar (a BigInt). */
@@ -41,9 +45,16 @@ export class EcKeyPair {
     return this.pub;
   }
 
-  /** `{r, s}` (BigInts) over a 32-byte digest. */
+  /** The 33-byte compressed public point. */
+  compressedPublic() {
+    return this.curve.Point.fromAffine(this.pub).toBytes(true);
+  }
+
+  /** `{r, s}` (BigInts) over a 32-byte digest: RFC 6979 nonces, S not normalized (as psibase's common-lib signs). */
   sign(digest) {
-    return signDigest(this.curve, this.getPrivate(), digest);
+    const signature = this.curve.sign(digest, numberToBytesBE(this.getPrivate(), 32), { prehash: false, lowS: false });
+    const { r, s } = this.curve.Signature.fromBytes(signature);
+    return { r, s };
   }
 }
 
@@ -59,11 +70,11 @@ function base58ToBytes(text, size) {
     value = value * 58n + BigInt(digit);
   }
   if (value >> BigInt(size * 8) !== 0n) throw new Error('base-58 value is out of range');
-  return bigIntToBytes(value, size);
+  return numberToBytesBE(value, size);
 }
 
 function bytesToBase58(bytes) {
-  let value = bytesToBigInt(bytes);
+  let value = bytesToNumberBE(bytes);
   let out = '';
   for (; value > 0n; value /= 58n) out = BASE58[Number(value % 58n)] + out;
   for (const b of bytes) {
@@ -102,7 +113,7 @@ export function privateStringToKeyPair(text) {
   const keyType = text.startsWith('PVT_K1_') ? KeyType.k1 : text.startsWith('PVT_R1_') ? KeyType.r1 : undefined;
   if (keyType === undefined) throw new Error('private key must begin with PVT_K1_ or PVT_R1_');
   const data = stringToKey(text.substring(7), 32, SUFFIX_OF_TYPE[keyType]);
-  return { keyType, keyPair: EcKeyPair.fromPrivate(CURVE_OF_TYPE[keyType], bytesToBigInt(data)) };
+  return { keyType, keyPair: EcKeyPair.fromPrivate(CURVE_OF_TYPE[keyType], bytesToNumberBE(data)) };
 }
 
 /** `PUB_K1_…` or `PUB_R1_…` to `{keyType, keyPair}` (a public key alone). */
@@ -111,7 +122,7 @@ export function publicStringToKeyPair(text) {
   if (keyType === undefined) throw new Error('public key must begin with PUB_K1_ or PUB_R1_');
   const curve = CURVE_OF_TYPE[keyType];
   const data = stringToKey(text.substring(7), 33, SUFFIX_OF_TYPE[keyType]);
-  return { keyType, keyPair: new EcKeyPair(curve, null, decodePoint(curve, data)) };
+  return { keyType, keyPair: new EcKeyPair(curve, null, curve.Point.fromBytes(data).toAffine()) };
 }
 
 function suffixOf(keyType) {
@@ -122,12 +133,12 @@ function suffixOf(keyType) {
 
 export function privateKeyPairToString({ keyType, keyPair }) {
   const suffix = suffixOf(keyType);
-  return keyToString(bigIntToBytes(keyPair.getPrivate()), suffix, `PVT_${suffix}_`);
+  return keyToString(numberToBytesBE(keyPair.getPrivate(), 32), suffix, `PVT_${suffix}_`);
 }
 
 export function publicKeyPairToString({ keyType, keyPair }) {
   const suffix = suffixOf(keyType);
-  return keyToString(compressPoint(keyPair.getPublic()), suffix, `PUB_${suffix}_`);
+  return keyToString(keyPair.compressedPublic(), suffix, `PUB_${suffix}_`);
 }
 
 export function keyPairStrings(key) {
@@ -138,10 +149,8 @@ export function keyPairStrings(key) {
 export function genKeyPair(keyType = KeyType.k1) {
   const curve = CURVE_OF_TYPE[keyType];
   if (!curve) throw new Error('unsupported key type');
-  for (;;) {
-    const d = bytesToBigInt(crypto.getRandomValues(new Uint8Array(32)));
-    if (d > 0n && d < curve.n) return keyPairStrings({ keyType, keyPair: EcKeyPair.fromPrivate(curve, d) });
-  }
+  const priv = bytesToNumberBE(curve.utils.randomSecretKey());
+  return keyPairStrings({ keyType, keyPair: EcKeyPair.fromPrivate(curve, priv) });
 }
 
 // ---- binary forms ----
@@ -163,7 +172,7 @@ export function publicKeyPairToDER({ keyType, keyPair }) {
   const prefixBytes = hexBytes(prefix);
   const out = new Uint8Array(prefixBytes.length + 33);
   out.set(prefixBytes);
-  out.set(compressPoint(keyPair.getPublic()), prefixBytes.length);
+  out.set(keyPair.compressedPublic(), prefixBytes.length);
   return out;
 }
 
@@ -182,7 +191,7 @@ export function publicStringToDER(text) {
 
 /** psibase's fracpack PublicKey variant: offset 4, the key type, size 33, the compressed point. */
 export function publicKeyPairToFracpack({ keyType, keyPair }) {
-  return Uint8Array.from([4, 0, 0, 0, keyType, 33, 0, 0, 0, ...compressPoint(keyPair.getPublic())]);
+  return Uint8Array.from([4, 0, 0, 0, keyType, 33, 0, 0, 0, ...keyPair.compressedPublic()]);
 }
 
 /** psibase's fracpack Signature variant: offset 4, the key type, size 64, r || s. */
@@ -193,7 +202,7 @@ export function signatureToFracpack({ keyType, signature }) {
 /** r || s, 64 bytes: the proof verify-sig checks. */
 export function signatureToBin({ signature }) {
   const out = new Uint8Array(64);
-  out.set(bigIntToBytes(BigInt(signature.r)));
-  out.set(bigIntToBytes(BigInt(signature.s)), 32);
+  out.set(numberToBytesBE(BigInt(signature.r), 32));
+  out.set(numberToBytesBE(BigInt(signature.s), 32), 32);
   return out;
 }

@@ -3,6 +3,8 @@
 // /common/react.production.min.js defines), looked up when a hook runs, so this module may load
 // before React does; a page that bundles its own React passes it to `setReact` once.
 
+import { postGraphQLGetJson } from './common-lib.js';
+
 let pageReact = null;
 
 /** The React the hooks use when the page has no global one. */
@@ -14,13 +16,6 @@ function react() {
   const React = pageReact ?? globalThis.React;
   if (!React) throw new Error('useGraphQLQuery needs React: load /common/react.production.min.js or call setReact(React)');
   return React;
-}
-
-/** The JSON reply of a GraphQL query, errors included; a refused request throws. */
-async function postQuery(url, query) {
-  const response = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/graphql' }, body: query });
-  if (!response.ok) throw new Error((await response.text()) || `HTTP ${response.status}`);
-  return response.json();
 }
 
 /**
@@ -36,7 +31,7 @@ export function useGraphQLQuery(url, query) {
     if (!url || !query || !refetch) return undefined;
     let current = true;
     setResult((previous) => ({ ...previous, isLoading: true }));
-    postQuery(url, query).then(
+    postGraphQLGetJson(url, query).then(
       (reply) => current && setResult({ ...reply, isLoading: false, isError: Boolean(reply.errors) }),
       (err) => current && setResult({ isLoading: false, isError: true, errors: [{ message: String(err) }] }),
     ).finally(() => current && setRefetch(false));
