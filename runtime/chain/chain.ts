@@ -215,7 +215,9 @@ export class Chain {
    */
   async push(packed: Uint8Array, waitFor: WaitFor = 'final'): Promise<TransactionTrace> {
     if (!this.hasChain) throw new ChainError('CHAIN_NOT_BOOTED', 'the node has no chain yet (push_boot first)');
-    if (this.options.forwarder && !this.isActiveProducer()) return this.forward(packed, waitFor, this.options.forwarder);
+    // A node with a block open produces (as openBlock says), so only the others read the status
+    // row to ask whether this node produces: not once per transaction on a producer.
+    if (this.options.forwarder && !this.open && !this.isActiveProducer()) return this.forward(packed, waitFor, this.options.forwarder);
     const { trx, trace, blockNum } = await this.checked(packed, (trx) => {
       const block = this.openBlock();
       return { trace: block.apply(trx), blockNum: block.blockNum };
