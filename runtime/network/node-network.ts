@@ -7,6 +7,7 @@ import { producersOf } from '../chain/consensus.js';
 import type { LinkListener, PeerLink, PeerLinks } from './links/peer-links.js';
 import { P2PMessageError, decodeMessage, encodeMessage, type MessageOf, type P2PMessage } from './messages/index.js';
 import { verifiesMessage } from './message-signatures.js';
+import { writeLog, type NetworkLog, type PeerId } from './peer-io.js';
 import { forwardedTransaction, transactionMessage } from './producer-messages.js';
 import { Router, type RoutingEvent, type RoutingReady } from './routing/index.js';
 import { BlockSync } from './sync/block-sync.js';
@@ -18,13 +19,6 @@ import { syncHeaderOf, syncMessageOf, wireMessageOf } from './wire-blocks.js';
 // messages, decoded here; the router reaches the producers (§A); block sync streams blocks and
 // applies received ones through the chain (§6.2). Both are state machines that take events and
 // say what to do; this class is where their sockets, timers and chain are.
-
-/** Where the network reports (the node's log, `p2p` channel). */
-export interface NetworkLog {
-  info(message: string): void;
-  warning(message: string): void;
-  debug(message: string): void;
-}
 
 /** What the network counts for the perf report and metrics. */
 export interface NetworkCounters {
@@ -44,7 +38,7 @@ export class NodeNetwork implements LinkListener {
   private readonly progress: SyncProgress;
   private readonly routerTimers = new Map<string, NodeJS.Timeout>();
   /** The link each received block came from, until it is applied or refused (a refusal closes it). */
-  private readonly senders = new Map<string, number>();
+  private readonly senders = new Map<string, PeerId>();
   /** The block sync handed out to apply: the chain's onBlock for it is not a block of ours. */
   private applying: string | undefined;
   private stopped = false;
@@ -90,7 +84,7 @@ export class NodeNetwork implements LinkListener {
     this.step({ type: 'linkDown', peer: link.id });
   }
 
-  onMessage(linkId: number, frame: Uint8Array): void {
+  onMessage(linkId: PeerId, frame: Uint8Array): void {
     let message: P2PMessage;
     try {
       message = decodeMessage(frame);
@@ -138,7 +132,7 @@ export class NodeNetwork implements LinkListener {
     for (const { peer, message } of ready.delivered) this.deliver(peer, message);
     for (const { name, at } of ready.timers) this.setRouterTimer(name, at);
     for (const { peer, reason } of ready.disconnects) this.links.close(peer, reason);
-    for (const entry of ready.log) this.log[entry.level](entry.peer === undefined ? entry.text : `link ${entry.peer}: ${entry.text}`);
+    writeLog(this.log, ready.log);
     return ready;
   }
 
@@ -153,7 +147,7 @@ export class NodeNetwork implements LinkListener {
   }
 
   /** A message for this node, from a link or out of an envelope addressed to it. */
-  private deliver(peer: number, message: P2PMessage): void {
+  private deliver(peer: PeerId, message: P2PMessage): void {
     const sync = syncMessageOf(message);
     if (sync) {
       if (sync.kind === 'BlockMessage') {
@@ -171,7 +165,7 @@ export class NodeNetwork implements LinkListener {
   }
 
   /** A transaction another node passed on: a producer applies it as if it were pushed here. */
-  private receiveTransaction(peer: number, message: MessageOf<'WasmProducerMessage'>): void {
+  private receiveTransaction(peer: PeerId, message: MessageOf<'WasmProducerMessage'>): void {
     const packed = forwardedTransaction(message);
     if (!packed) return this.log.debug(`link ${peer}: a producer message that is not a transaction was ignored`);
     this.chain.push(packed, 'applied').then(
@@ -193,7 +187,7 @@ export class NodeNetwork implements LinkListener {
       this.links.close(peer, reason);
     }
     for (const id of ready.dropped) this.senders.delete(id);
-    for (const entry of ready.log) this.log[entry.level](entry.peer === undefined ? entry.text : `link ${entry.peer}: ${entry.text}`);
+    writeLog(this.log, ready.log);
     if (ready.head) this.progress.head(ready.head.num);
     for (const { header, block } of ready.apply) this.apply(header.id, block);
   }

@@ -2,7 +2,8 @@ import { PRE_GENESIS, compareOrder, xidOf, type BlockIdHex, type BlockXid, type 
 import { BlockTree } from './block-tree.js';
 import { readyState, startState, type LinkSync, type StartState } from './link-state.js';
 import { SyncError } from './sync-error.js';
-import type { BlockSyncOptions, PeerId, SyncEvent, SyncReady } from './sync-io.js';
+import type { PeerId } from '../peer-io.js';
+import type { BlockSyncOptions, SyncEvent, SyncReady } from './sync-io.js';
 import type { HelloRequest } from './sync-messages.js';
 
 // Block propagation and sync (docs/p2p.md §6.2) as a deterministic state machine: a hello
