@@ -11,7 +11,7 @@ import { writeLog, type NetworkLog, type PeerId } from './peer-io.js';
 import { forwardedTransaction, transactionMessage } from './producer-messages.js';
 import { Router, type RoutingEvent, type RoutingReady } from './routing/index.js';
 import { BlockSync } from './sync/block-sync.js';
-import type { SyncEvent, SyncReady } from './sync/sync-io.js';
+import type { SyncApply, SyncEvent, SyncReady } from './sync/sync-io.js';
 import { SyncProgress } from './sync-progress.js';
 import { syncHeaderOf, syncMessageOf, wireMessageOf } from './wire-blocks.js';
 
@@ -37,10 +37,6 @@ export class NodeNetwork implements LinkListener {
   private readonly sync: BlockSync<SignedBlock>;
   private readonly progress: SyncProgress;
   private readonly routerTimers = new Map<string, NodeJS.Timeout>();
-  /** The link each received block came from, until it is applied or refused (a refusal closes it). */
-  private readonly senders = new Map<string, PeerId>();
-  /** The block sync handed out to apply: the chain's onBlock for it is not a block of ours. */
-  private applying: string | undefined;
   private stopped = false;
 
   constructor(private readonly links: PeerLinks, private readonly chain: Chain, private readonly log: NetworkLog) {
@@ -103,8 +99,8 @@ export class NodeNetwork implements LinkListener {
    */
   onChainBlock(header: BlockHeader, id: Uint8Array): void {
     if (this.stopped) return;
-    const idHex = bytesToHex(id);
-    if (idHex !== this.applying) {
+    // The block sync handed out to apply is already in sync; any other is one this node produced.
+    if (bytesToHex(id) !== this.sync.applying) {
       this.step({ type: 'produced', block: this.chain.signedBlockAt(header.blockNum)!.signed });
       this.step({ type: 'commit', num: header.commitNum });
     }
@@ -151,10 +147,8 @@ export class NodeNetwork implements LinkListener {
     const sync = syncMessageOf(message);
     if (sync) {
       if (sync.kind === 'BlockMessage') {
-        const header = syncHeaderOf(sync.body.block);
         this.counters.blocksReceived++;
-        this.senders.set(header.id, peer);
-        this.progress.peerHas(header.num);
+        this.progress.peerHas(syncHeaderOf(sync.body.block).num);
       } else {
         this.progress.peerHas(sync.body.xid.num);
       }
@@ -186,29 +180,22 @@ export class NodeNetwork implements LinkListener {
       this.log.warning(`link ${peer}: ${reason}; closing it`);
       this.links.close(peer, reason);
     }
-    for (const id of ready.dropped) this.senders.delete(id);
     writeLog(this.log, ready.log);
     if (ready.head) this.progress.head(ready.head.num);
-    for (const { header, block } of ready.apply) this.apply(header.id, block);
+    for (const entry of ready.apply) this.apply(entry);
   }
 
   /** Applies a block sync handed out; a refusal blacklists it (sync) and closes the link that sent it. */
-  private apply(id: string, block: SignedBlock): void {
-    this.applying = id;
+  private apply({ header: { id }, block, sender }: SyncApply<SignedBlock>): void {
     this.chain.applyBlock(block).then(
       () => {
-        this.applying = undefined;
-        this.senders.delete(id);
         this.counters.blocksApplied++;
         if (this.stopped) return;
         this.step({ type: 'applied', id, ok: true });
         this.step({ type: 'commit', num: block.block.header.commitNum });
       },
       (err: Error) => {
-        this.applying = undefined;
         this.counters.blocksRefused++;
-        const sender = this.senders.get(id);
-        this.senders.delete(id);
         if (this.stopped) return;
         const reason = `block ${block.block.header.blockNum} ${id} was refused: ${err.message}`;
         this.log.warning(reason);

@@ -20,7 +20,7 @@ export class BlockSync<B> {
   private readonly tree: BlockTree<B>;
   private readonly links = new Map<PeerId, LinkSync>();
   /** The block handed out in `apply` whose result has not come back. */
-  private applying: BlockIdHex | undefined;
+  private applyingId: BlockIdHex | undefined;
   private out!: Mutable<SyncReady<B>>;
 
   constructor(private readonly options: BlockSyncOptions<B>) {
@@ -36,6 +36,11 @@ export class BlockSync<B> {
 
   get commitIndex(): number {
     return this.tree.commitIndex;
+  }
+
+  /** The block handed out in `apply` whose result has not come back. */
+  get applying(): BlockIdHex | undefined {
+    return this.applyingId;
   }
 
   /** The head chain's block id at `num` (1 <= num <= head), from the tree or the block log. */
@@ -124,7 +129,7 @@ export class BlockSync<B> {
 
   private receiveBlock(peer: PeerId, block: B): void {
     const header = this.options.headerOf(block);
-    const outcome = this.tree.insert(header, block);
+    const outcome = this.tree.insert(header, block, peer);
     switch (outcome) {
       case 'added':
         this.updateLastReceived(peer, xidOf(header));
@@ -148,10 +153,10 @@ export class BlockSync<B> {
   }
 
   private receiveApplied(id: BlockIdHex, failure: string | undefined): void {
-    if (id !== this.applying) {
+    if (id !== this.applyingId) {
       throw new SyncError('SYNC_UNEXPECTED_RESULT', `An apply result for block ${id}, which sync did not ask to apply`);
     }
-    this.applying = undefined;
+    this.applyingId = undefined;
     const header = this.tree.header(id);
     if (!header) {
       // A commit on another fork dropped the block while it was being applied.
@@ -188,11 +193,11 @@ export class BlockSync<B> {
 
   /** Asks for the next block on the path to the best block, unless one is being applied. */
   private applyNext(): void {
-    if (this.applying !== undefined) return;
+    if (this.applyingId !== undefined) return;
     const next = this.tree.nextToApply();
     if (!next) return;
-    this.applying = next.id;
-    this.out.apply.push({ header: next, block: this.tree.block(next.id)! });
+    this.applyingId = next.id;
+    this.out.apply.push({ header: next, block: this.tree.block(next.id)!, sender: this.tree.sender(next.id) });
   }
 
   /** psibase's update_last_received: a block from the peer is one it has. */

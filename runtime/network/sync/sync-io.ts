@@ -33,6 +33,11 @@ export interface SyncBlock<B> {
   readonly block: B;
 }
 
+export interface SyncApply<B> extends SyncBlock<B> {
+  /** The link the block came from (the one to close if it is refused); none for a block of ours. */
+  readonly sender: PeerId | undefined;
+}
+
 /** Everything one step produced; the caller carries it out in this order. */
 export interface SyncReady<B> {
   /** Blocks that became irreversible, ascending: the caller stores them in its block log first. */
@@ -42,7 +47,7 @@ export interface SyncReady<B> {
   /** Close these links (a `linkDown` for them is then ignored). */
   readonly disconnects: PeerDisconnect[];
   /** Execute this block on the state of its parent, then report `applied`; at most one outstanding. */
-  readonly apply: SyncBlock<B>[];
+  readonly apply: SyncApply<B>[];
   /** The new head, when it changed: the chain serves and builds on it. */
   readonly head?: SyncHeader;
   /** Blocks gone from memory (dead forks, blacklisted subtrees): the chain may drop their states. */
