@@ -5,7 +5,7 @@ import type { BlockHeader, SignedBlock } from '../../host-api/types/index.js';
 import type { Chain } from '../chain/chain.js';
 import { producersOf } from '../chain/consensus.js';
 import type { LinkListener, PeerLink, PeerLinks } from './links/peer-links.js';
-import { P2PMessageError, decodeMessage, encodeMessage, type MessageOf, type P2PMessage } from './messages/index.js';
+import { P2PMessageError, decodeMessage, type MessageOf, type P2PMessage } from './messages/index.js';
 import { verifiesMessage } from './message-signatures.js';
 import { writeLog, type NetworkLog, type PeerId } from './peer-io.js';
 import { forwardedTransaction, transactionMessage } from './producer-messages.js';
@@ -13,7 +13,7 @@ import { Router, type RoutingEvent, type RoutingReady } from './routing/index.js
 import { BlockSync } from './sync/block-sync.js';
 import type { SyncApply, SyncEvent, SyncReady } from './sync/sync-io.js';
 import { SyncProgress } from './sync-progress.js';
-import { syncHeaderOf, syncMessageOf, wireMessageOf } from './wire-blocks.js';
+import { storedSignedBlock, syncFrameOf, syncHeaderOf, syncMessageOf } from './wire-blocks.js';
 
 // The node's part in a network (docs/p2p.md "What we build"): the peer links carry native P2P
 // messages, decoded here; the router reaches the producers (§A); block sync streams blocks and
@@ -44,8 +44,13 @@ export class NodeNetwork implements LinkListener {
     const head = chain.head;
     this.sync = new BlockSync<SignedBlock>({
       headerOf: syncHeaderOf,
-      committedBlocks: { blockAt: (num) => chain.signedBlockAt(num)?.signed },
-      committedHead: head && chain.signedBlockAt(head.header.blockNum)!.signed,
+      committedBlocks: {
+        blockAt: (num) => {
+          const stored = chain.signedBlockAt(num);
+          return stored && storedSignedBlock(stored);
+        },
+      },
+      committedHead: head && storedSignedBlock(chain.signedBlockAt(head.header.blockNum)!),
     });
     this.progress = new SyncProgress((text) => log.info(text), Date.now);
   }
@@ -101,7 +106,7 @@ export class NodeNetwork implements LinkListener {
     if (this.stopped) return;
     // The block sync handed out to apply is already in sync; any other is one this node produced.
     if (bytesToHex(id) !== this.sync.applying) {
-      this.step({ type: 'produced', block: this.chain.signedBlockAt(header.blockNum)!.signed });
+      this.step({ type: 'produced', block: storedSignedBlock(this.chain.signedBlockAt(header.blockNum)!) });
       this.step({ type: 'commit', num: header.commitNum });
     }
     this.producersChanged();
@@ -171,7 +176,7 @@ export class NodeNetwork implements LinkListener {
   private step(event: SyncEvent<SignedBlock>): void {
     const ready: SyncReady<SignedBlock> = this.sync.step(event);
     for (const { peer, message } of ready.sends) {
-      this.links.send(peer, encodeMessage(wireMessageOf(message)));
+      this.links.send(peer, syncFrameOf(message));
       // The next block is handed out once this one is on its way, a turn later, so a long
       // stream lets the node serve its other work in between.
       setImmediate(() => { if (!this.stopped) this.step({ type: 'sent', peer }); });

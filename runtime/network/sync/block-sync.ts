@@ -242,9 +242,8 @@ export class BlockSync<B> {
     const state = link.state;
     if (state.phase === 'Start') return this.sendHello(peer, link, state);
     if (state.lastSent.num >= this.tree.head.num) return;
-    const next = this.headChainAt(state.lastSent.num + 1);
-    const block = this.tree.block(next.id) ?? this.committedBlock(next.num);
-    state.lastSent = next;
+    const block = this.headChainBlock(state.lastSent.num + 1);
+    state.lastSent = xidOf(this.options.headerOf(block));
     link.sending = true;
     this.out.sends.push({ peer, message: { kind: 'BlockMessage', body: { block } } });
   }
@@ -290,6 +289,12 @@ export class BlockSync<B> {
     if (inTree) return xidOf(inTree);
     if (xid.num <= this.tree.commitIndex && this.headChainAt(xid.num).id === xid.id) return xid;
     return undefined;
+  }
+
+  /** The head chain's block numbered `num` (2 <= num <= head), from the tree or the block log. */
+  private headChainBlock(num: number): B {
+    const header = num >= this.tree.commitIndex ? this.tree.headChainAt(num) : undefined;
+    return (header && this.tree.block(header.id)) ?? this.committedBlock(num);
   }
 
   private committedBlock(num: number): B {
