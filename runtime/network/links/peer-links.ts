@@ -135,10 +135,6 @@ export class PeerLinks {
     this.schedule = new RedialSchedule((url) => this.dial(url), options.redial);
   }
 
-  get nodeId(): bigint {
-    return this.options.nodeId;
-  }
-
   /** Sets the layer above; it hears at once of the links already up. */
   attach(listener: LinkListener): void {
     this.listener = listener;

@@ -26,10 +26,6 @@ export function xidOf(header: BlockXid): BlockXid {
   return { id: header.id, num: header.num };
 }
 
-export function sameXid(a: BlockXid, b: BlockXid): boolean {
-  return a.id === b.id && a.num === b.num;
-}
-
 /** Fork choice order (docs/p2p.md §3.6): (term, blockNum, id), lexicographically. */
 export function compareOrder(a: SyncHeader, b: SyncHeader): number {
   if (a.term !== b.term) return a.term - b.term;

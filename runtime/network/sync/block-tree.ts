@@ -79,10 +79,6 @@ export class BlockTree<B> {
     return this.nodes.get(id)?.sender;
   }
 
-  isApplied(id: BlockIdHex): boolean {
-    return this.nodes.get(id)?.applied ?? false;
-  }
-
   /** The head chain's block numbered `num`, for commit index <= num <= head. */
   headChainAt(num: number): SyncHeader | undefined {
     return this.headChain[num - this.root.header.num]?.header;
