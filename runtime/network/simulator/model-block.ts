@@ -14,7 +14,7 @@ export function modelBlockId(fields: Omit<ModelBlock, 'id'>): string {
   const { previous, num, producer, term, commitNum } = fields;
   const digest = sha256(utf8Bytes(`${previous}/${num}/${producer}/${term}/${commitNum}`));
   new DataView(digest.buffer, digest.byteOffset).setUint32(0, num);
-  return bytesToHex(digest).toLowerCase();
+  return bytesToHex(digest);
 }
 
 export function makeModelBlock(fields: Omit<ModelBlock, 'id'>): ModelBlock {
