@@ -5,26 +5,20 @@ import type { BlockHeader, SignedBlock } from '../../host-api/types/index.js';
 import type { Chain } from '../chain/chain.js';
 import { producersOf } from '../chain/consensus.js';
 import type { LinkListener, PeerLink, PeerLinks } from './links/peer-links.js';
-import { P2PMessageError, decodeMessage, encodeMessage, type MessageOf, type P2PMessage } from './messages/index.js';
+import { P2PMessageError, decodeMessage, type MessageOf, type P2PMessage } from './messages/index.js';
 import { verifiesMessage } from './message-signatures.js';
+import { writeLog, type NetworkLog, type PeerId } from './peer-io.js';
 import { forwardedTransaction, transactionMessage } from './producer-messages.js';
 import { Router, type RoutingEvent, type RoutingReady } from './routing/index.js';
 import { BlockSync } from './sync/block-sync.js';
-import type { SyncEvent, SyncReady } from './sync/sync-io.js';
+import type { SyncApply, SyncEvent, SyncReady } from './sync/sync-io.js';
 import { SyncProgress } from './sync-progress.js';
-import { syncHeaderOf, syncMessageOf, wireMessageOf } from './wire-blocks.js';
+import { storedSignedBlock, syncFrameOf, syncHeaderOf, syncMessageOf } from './wire-blocks.js';
 
 // The node's part in a network (docs/p2p.md "What we build"): the peer links carry native P2P
 // messages, decoded here; the router reaches the producers (§A); block sync streams blocks and
 // applies received ones through the chain (§6.2). Both are state machines that take events and
 // say what to do; this class is where their sockets, timers and chain are.
-
-/** Where the network reports (the node's log, `p2p` channel). */
-export interface NetworkLog {
-  info(message: string): void;
-  warning(message: string): void;
-  debug(message: string): void;
-}
 
 /** What the network counts for the perf report and metrics. */
 export interface NetworkCounters {
@@ -43,10 +37,6 @@ export class NodeNetwork implements LinkListener {
   private readonly sync: BlockSync<SignedBlock>;
   private readonly progress: SyncProgress;
   private readonly routerTimers = new Map<string, NodeJS.Timeout>();
-  /** The link each received block came from, until it is applied or refused (a refusal closes it). */
-  private readonly senders = new Map<string, number>();
-  /** The block sync handed out to apply: the chain's onBlock for it is not a block of ours. */
-  private applying: string | undefined;
   private stopped = false;
 
   constructor(private readonly links: PeerLinks, private readonly chain: Chain, private readonly log: NetworkLog) {
@@ -54,8 +44,13 @@ export class NodeNetwork implements LinkListener {
     const head = chain.head;
     this.sync = new BlockSync<SignedBlock>({
       headerOf: syncHeaderOf,
-      committedBlocks: { blockAt: (num) => chain.signedBlockAt(num)?.signed },
-      committedHead: head && chain.signedBlockAt(head.header.blockNum)!.signed,
+      committedBlocks: {
+        blockAt: (num) => {
+          const stored = chain.signedBlockAt(num);
+          return stored && storedSignedBlock(stored);
+        },
+      },
+      committedHead: head && storedSignedBlock(chain.signedBlockAt(head.header.blockNum)!),
     });
     this.progress = new SyncProgress((text) => log.info(text), Date.now);
   }
@@ -90,7 +85,7 @@ export class NodeNetwork implements LinkListener {
     this.step({ type: 'linkDown', peer: link.id });
   }
 
-  onMessage(linkId: number, frame: Uint8Array): void {
+  onMessage(linkId: PeerId, frame: Uint8Array): void {
     let message: P2PMessage;
     try {
       message = decodeMessage(frame);
@@ -109,9 +104,9 @@ export class NodeNetwork implements LinkListener {
    */
   onChainBlock(header: BlockHeader, id: Uint8Array): void {
     if (this.stopped) return;
-    const idHex = bytesToHex(id);
-    if (idHex !== this.applying) {
-      this.step({ type: 'produced', block: this.chain.signedBlockAt(header.blockNum)!.signed });
+    // The block sync handed out to apply is already in sync; any other is one this node produced.
+    if (bytesToHex(id) !== this.sync.applying) {
+      this.step({ type: 'produced', block: storedSignedBlock(this.chain.signedBlockAt(header.blockNum)!) });
       this.step({ type: 'commit', num: header.commitNum });
     }
     this.producersChanged();
@@ -138,7 +133,7 @@ export class NodeNetwork implements LinkListener {
     for (const { peer, message } of ready.delivered) this.deliver(peer, message);
     for (const { name, at } of ready.timers) this.setRouterTimer(name, at);
     for (const { peer, reason } of ready.disconnects) this.links.close(peer, reason);
-    for (const entry of ready.log) this.log[entry.level](entry.peer === undefined ? entry.text : `link ${entry.peer}: ${entry.text}`);
+    writeLog(this.log, ready.log);
     return ready;
   }
 
@@ -153,14 +148,12 @@ export class NodeNetwork implements LinkListener {
   }
 
   /** A message for this node, from a link or out of an envelope addressed to it. */
-  private deliver(peer: number, message: P2PMessage): void {
+  private deliver(peer: PeerId, message: P2PMessage): void {
     const sync = syncMessageOf(message);
     if (sync) {
       if (sync.kind === 'BlockMessage') {
-        const header = syncHeaderOf(sync.body.block);
         this.counters.blocksReceived++;
-        this.senders.set(header.id, peer);
-        this.progress.peerHas(header.num);
+        this.progress.peerHas(syncHeaderOf(sync.body.block).num);
       } else {
         this.progress.peerHas(sync.body.xid.num);
       }
@@ -171,7 +164,7 @@ export class NodeNetwork implements LinkListener {
   }
 
   /** A transaction another node passed on: a producer applies it as if it were pushed here. */
-  private receiveTransaction(peer: number, message: MessageOf<'WasmProducerMessage'>): void {
+  private receiveTransaction(peer: PeerId, message: MessageOf<'WasmProducerMessage'>): void {
     const packed = forwardedTransaction(message);
     if (!packed) return this.log.debug(`link ${peer}: a producer message that is not a transaction was ignored`);
     this.chain.push(packed, 'applied').then(
@@ -183,7 +176,7 @@ export class NodeNetwork implements LinkListener {
   private step(event: SyncEvent<SignedBlock>): void {
     const ready: SyncReady<SignedBlock> = this.sync.step(event);
     for (const { peer, message } of ready.sends) {
-      this.links.send(peer, encodeMessage(wireMessageOf(message)));
+      this.links.send(peer, syncFrameOf(message));
       // The next block is handed out once this one is on its way, a turn later, so a long
       // stream lets the node serve its other work in between.
       setImmediate(() => { if (!this.stopped) this.step({ type: 'sent', peer }); });
@@ -192,29 +185,22 @@ export class NodeNetwork implements LinkListener {
       this.log.warning(`link ${peer}: ${reason}; closing it`);
       this.links.close(peer, reason);
     }
-    for (const id of ready.dropped) this.senders.delete(id);
-    for (const entry of ready.log) this.log[entry.level](entry.peer === undefined ? entry.text : `link ${entry.peer}: ${entry.text}`);
+    writeLog(this.log, ready.log);
     if (ready.head) this.progress.head(ready.head.num);
-    for (const { header, block } of ready.apply) this.apply(header.id, block);
+    for (const entry of ready.apply) this.apply(entry);
   }
 
   /** Applies a block sync handed out; a refusal blacklists it (sync) and closes the link that sent it. */
-  private apply(id: string, block: SignedBlock): void {
-    this.applying = id;
+  private apply({ header: { id }, block, sender }: SyncApply<SignedBlock>): void {
     this.chain.applyBlock(block).then(
       () => {
-        this.applying = undefined;
-        this.senders.delete(id);
         this.counters.blocksApplied++;
         if (this.stopped) return;
         this.step({ type: 'applied', id, ok: true });
         this.step({ type: 'commit', num: block.block.header.commitNum });
       },
       (err: Error) => {
-        this.applying = undefined;
         this.counters.blocksRefused++;
-        const sender = this.senders.get(id);
-        this.senders.delete(id);
         if (this.stopped) return;
         const reason = `block ${block.block.header.blockNum} ${id} was refused: ${err.message}`;
         this.log.warning(reason);

@@ -8,6 +8,7 @@ export class SyncProgress {
   /** The highest block number a peer has said it has or sent. */
   private best = 0;
   private syncing = false;
+  /** When, and at which block, the last line while syncing was written. */
   private reportedAt = 0;
   private reportedNum = 0;
 
@@ -20,12 +21,14 @@ export class SyncProgress {
 
   /** The head is now `num`. */
   head(num: number): void {
-    const now = this.now();
     const behind = this.best - num;
     if (behind <= 1) {
       if (this.syncing) this.report(`synced: at block ${num}, the head of the peers`);
       this.syncing = false;
-    } else if (!this.syncing) {
+      return;
+    }
+    const now = this.now();
+    if (!this.syncing) {
       this.syncing = true;
       this.report(`syncing: at block ${num}, ${behind} blocks behind the peers (${this.best})`);
     } else if (now - this.reportedAt >= REPORT_EVERY_MS) {

@@ -1,7 +1,8 @@
 import { blockId } from '../../host-api/chain/block-id.js';
 import { bytesToHex, hexToBytes } from '../../host-api/encoding/hex.js';
 import type { SignedBlock } from '../../host-api/types/index.js';
-import type { P2PMessage } from './messages/index.js';
+import type { StoredBlock } from '../chain/chain.js';
+import { encodeMessage, type P2PMessage } from './messages/index.js';
 import type { SyncHeader } from './sync/block-header.js';
 import type { SyncMessage } from './sync/sync-messages.js';
 
@@ -9,23 +10,40 @@ import type { SyncMessage } from './sync/sync-messages.js';
 // sync (ids as hex, blocks as the caller's type: here the decoded SignedBlock).
 
 const headers = new WeakMap<SignedBlock, SyncHeader>();
+/** The BlockMessage frame of a block, encoded once for every link it is streamed to. */
+const blockFrames = new WeakMap<SignedBlock, Uint8Array>();
 
-/** What sync reads of a block; its id is computed once per decoded block (docs/p2p.md §3.2). */
-export function syncHeaderOf(signed: SignedBlock): SyncHeader {
-  let header = headers.get(signed);
-  if (!header) {
-    const h = signed.block.header;
-    header = { id: bytesToHex(blockId(h)), num: h.blockNum, previous: bytesToHex(h.previous), term: h.term, commitNum: h.commitNum };
-    headers.set(signed, header);
-  }
+function headerWithId(signed: SignedBlock, id: Uint8Array): SyncHeader {
+  const h = signed.block.header;
+  const header = { id: bytesToHex(id), num: h.blockNum, previous: bytesToHex(h.previous), term: h.term, commitNum: h.commitNum };
+  headers.set(signed, header);
   return header;
 }
 
-/** A sync message as it goes on the wire. */
-export function wireMessageOf(message: SyncMessage<SignedBlock>): P2PMessage {
-  if (message.kind === 'BlockMessage') return { kind: 'BlockMessage', body: { block: message.body.block } };
-  const { xid, committed } = message.body;
-  return { kind: 'HelloRequest', body: { xid: { id: hexToBytes(xid.id), num: xid.num }, committed } };
+/** What sync reads of a block; its id is computed once per decoded block (docs/p2p.md §3.2). */
+export function syncHeaderOf(signed: SignedBlock): SyncHeader {
+  return headers.get(signed) ?? headerWithId(signed, blockId(signed.block.header));
+}
+
+/** A block read from the chain, which computed its id: sync takes that id rather than computing it again. */
+export function storedSignedBlock(stored: StoredBlock): SignedBlock {
+  if (!headers.has(stored.signed)) headerWithId(stored.signed, stored.blockId);
+  return stored.signed;
+}
+
+/** The frame of a sync message as it goes on the wire. */
+export function syncFrameOf(message: SyncMessage<SignedBlock>): Uint8Array {
+  if (message.kind === 'HelloRequest') {
+    const { xid, committed } = message.body;
+    return encodeMessage({ kind: 'HelloRequest', body: { xid: { id: hexToBytes(xid.id), num: xid.num }, committed } });
+  }
+  const { block } = message.body;
+  let frame = blockFrames.get(block);
+  if (!frame) {
+    frame = encodeMessage({ kind: 'BlockMessage', body: { block } });
+    blockFrames.set(block, frame);
+  }
+  return frame;
 }
 
 /** The sync message a wire message is, or undefined for the other kinds. */

@@ -1,3 +1,4 @@
+import { concatBytes } from '../../../host-api/encoding/bytes.js';
 import { compileSchema, FracpackError } from '../../../host-api/fracpack/index.js';
 import { LinkError } from './link-error.js';
 
@@ -34,11 +35,7 @@ const KIND_OF_TYPE = new Map<number, LinkMessage['kind']>(Object.entries(TYPES).
 export function encodeLinkMessage(message: LinkMessage): Uint8Array {
   const { kind, ...fields } = message;
   const { type, codec } = TYPES[kind];
-  const body = codec.pack(fields);
-  const frame = new Uint8Array(1 + body.length);
-  frame[0] = type;
-  frame.set(body, 1);
-  return frame;
+  return concatBytes(Uint8Array.of(type), codec.pack(fields));
 }
 
 /** Decodes a frame of type 64 or more; a LinkError names what is wrong with any other. */

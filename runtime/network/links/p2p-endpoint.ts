@@ -5,7 +5,7 @@ import { P2P_TARGET } from './peer-url.js';
 // The websocket endpoint peers link to (docs/p2p.md "What we build" item 1, §1.1):
 // `/native/p2p` on any host, and `/p2p` on `x-peers.<host>`, which psibase nodes dial.
 
-export const NATIVE_P2P_PATH = '/native/p2p';
+const NATIVE_P2P_PATH = '/native/p2p';
 
 /** Whether a request (Host header and path) is for the p2p endpoint. */
 export function isP2PEndpoint(hostHeader: string, path: string): boolean {

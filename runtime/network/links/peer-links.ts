@@ -5,6 +5,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import { text } from '../../http/replies.js';
 import { closingReply, type WireRequest, type WireResponse } from '../../http/wire/index.js';
+import type { NetworkLog, PeerId } from '../peer-io.js';
 import { duplicateNotices, outgoingYields, type LinkIdentity } from './duplicate-links.js';
 import { LinkError } from './link-error.js';
 import { decodeLinkMessage, encodeLinkMessage, FIRST_LINK_TYPE, type LinkMessage } from './link-messages.js';
@@ -34,7 +35,7 @@ const MAX_CLOSE_REASON_BYTES = 123;
 
 /** A live link, as the layer above and `/native/admin/peers` see it. */
 export interface PeerLink {
-  readonly id: number;
+  readonly id: PeerId;
   /** `host:port` of the remote (for a dialled link, the URL's), or a unix socket's path. */
   readonly endpoint: string;
   readonly direction: 'incoming' | 'outgoing';
@@ -46,7 +47,7 @@ export interface PeerLink {
 export interface LinkListener {
   onLinkUp(link: PeerLink): void;
   onLinkDown(link: PeerLink, reason: string): void;
-  onMessage(linkId: number, frame: Uint8Array): void;
+  onMessage(linkId: PeerId, frame: Uint8Array): void;
 }
 
 /** The configuration the links follow (docs/administration.md §2), applied by `configure`. */
@@ -60,15 +61,10 @@ export interface LinkSettings {
   readonly hosts: readonly string[];
 }
 
-export interface LinkLog {
-  info(message: string): void;
-  warning(message: string): void;
-}
-
 export interface PeerLinksOptions {
   /** This process's random node id (docs/p2p.md §1.4), never 0. */
   readonly nodeId: bigint;
-  readonly log: LinkLog;
+  readonly log: Pick<NetworkLog, 'info' | 'warning'>;
   /** Autoconnect's redial times; psibase's by default. */
   readonly redial?: RedialTimes;
 }
@@ -139,10 +135,6 @@ export class PeerLinks {
     this.schedule = new RedialSchedule((url) => this.dial(url), options.redial);
   }
 
-  get nodeId(): bigint {
-    return this.options.nodeId;
-  }
-
   /** Sets the layer above; it hears at once of the links already up. */
   attach(listener: LinkListener): void {
     this.listener = listener;
@@ -166,7 +158,7 @@ export class PeerLinks {
   }
 
   /** Sends one frame (first byte below 64); false when no link with that id is open. */
-  send(linkId: number, frame: Uint8Array): boolean {
+  send(linkId: PeerId, frame: Uint8Array): boolean {
     if (frame.length === 0 || frame[0]! >= FIRST_LINK_TYPE) throw new LinkError('P2P_BAD_FRAME', `a frame for the layer above must start with a type below ${FIRST_LINK_TYPE}`);
     if (frame.length > MAX_FRAME_BYTES) throw new LinkError('P2P_BAD_FRAME', `a frame of ${frame.length} bytes is over the ${MAX_FRAME_BYTES}-byte limit`);
     const link = this.links.get(linkId);
@@ -176,7 +168,7 @@ export class PeerLinks {
   }
 
   /** Closes a link (docs/administration.md §4.1 rule 3); false when there is none with that id. */
-  close(linkId: number, reason: string): boolean {
+  close(linkId: PeerId, reason: string): boolean {
     const link = this.links.get(linkId);
     if (!link) return false;
     this.closeLink(link, CLOSE_NORMAL, reason);

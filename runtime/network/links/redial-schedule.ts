@@ -11,7 +11,7 @@ export interface RedialTimes {
 }
 
 /** psibase's numbers: 30 s, +30 s a failure, at most 300 s. */
-export const PSIBASE_REDIAL_TIMES: RedialTimes = { baseMs: 30_000, stepMs: 30_000, maxMs: 300_000 };
+const PSIBASE_REDIAL_TIMES: RedialTimes = { baseMs: 30_000, stepMs: 30_000, maxMs: 300_000 };
 
 /** The times for a base (a test's small one): psibase's proportions, step = base, max = 10 × base. */
 export function redialTimesOf(baseMs: number): RedialTimes {

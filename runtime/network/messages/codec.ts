@@ -49,9 +49,10 @@ function withType(type: number, body: Uint8Array): Uint8Array {
   return concatBytes(Uint8Array.of(type), body);
 }
 
-function packBody(entry: KindCodec, body: unknown): Uint8Array {
+/** `value` packed as `codec`; a value that does not fit is a P2P_UNENCODABLE naming the message kind. */
+function packFor(entry: KindCodec, codec: TypeCodec<unknown>, value: unknown): Uint8Array {
   try {
-    return entry.body.pack(body);
+    return codec.pack(value);
   } catch (err) {
     if (err instanceof FracpackError) {
       throw new P2PMessageError('P2P_UNENCODABLE', `${entry.kind} (type ${entry.type}): ${err.message}`, { cause: err });
@@ -63,7 +64,7 @@ function packBody(entry: KindCodec, body: unknown): Uint8Array {
 /** What a signed message's signature covers: `[type] ‖ fracpack(body)` (docs/p2p.md §2.0). */
 export function signingPreimage<K extends SignedKind>(kind: K, body: MessageBody<K>): Uint8Array {
   const entry = entryOf(kind);
-  return withType(entry.type, packBody(entry, body));
+  return withType(entry.type, packFor(entry, entry.body, body));
 }
 
 /** A signed message from its body and the signature over signingPreimage(kind, body). */
@@ -78,19 +79,12 @@ export function encodeMessage(message: P2PMessage): Uint8Array {
     throw new P2PMessageError('P2P_UNENCODABLE', `a message of unknown type ${message.type} cannot be encoded`);
   }
   const entry = entryOf(message.kind);
-  if (!entry.signed) return withType(entry.type, packBody(entry, message.body));
+  if (!entry.signed) return withType(entry.type, packFor(entry, entry.body, message.body));
   const { preimage, signature } = message as SignedMessage;
   if (!(preimage instanceof Uint8Array) || preimage[0] !== entry.type) {
     throw new P2PMessageError('P2P_UNENCODABLE', `${entry.kind} (type ${entry.type}): its preimage does not start with the type byte; make it with signedMessage()`);
   }
-  try {
-    return withType(entry.type, SignedWrapper.pack({ data: preimage.subarray(1), signature }));
-  } catch (err) {
-    if (err instanceof FracpackError) {
-      throw new P2PMessageError('P2P_UNENCODABLE', `${entry.kind} (type ${entry.type}): ${err.message}`, { cause: err });
-    }
-    throw err;
-  }
+  return withType(entry.type, packFor(entry, SignedWrapper, { data: preimage.subarray(1), signature }));
 }
 
 /**

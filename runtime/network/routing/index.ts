@@ -22,7 +22,6 @@
 
 export { Router } from './router.js';
 export type {
-  Delivered, PeerId, ProducerName, RoutedSend, RouterOptions, RoutingDisconnect, RoutingEvent, RoutingLogEntry,
-  RoutingReady, RoutingTimer, RoutingTimerName,
+  Delivered, ProducerName, RoutedSend, RouterOptions, RoutingEvent, RoutingReady, RoutingTimer, RoutingTimerName,
 } from './routing-io.js';
 export { INFINITE_METRIC } from './route-metrics.js';

@@ -3,9 +3,8 @@ import {
 } from '../messages/index.js';
 import { relayRule } from './relay-policy.js';
 import { INFINITE_METRIC, LINK_COST, addMetric, betterThan, nextSeqno, seqnoBefore, type Feasibility } from './route-metrics.js';
-import type {
-  PeerId, ProducerName, RouterOptions, RoutingEvent, RoutingReady, RoutingTimerName,
-} from './routing-io.js';
+import type { LogLevel, PeerId } from '../peer-io.js';
+import type { ProducerName, RouterOptions, RoutingEvent, RoutingReady, RoutingTimerName } from './routing-io.js';
 
 // psibase's shortest-path routing (docs/p2p.md §A, §1.3 step 2) as a deterministic state machine.
 // Routes lead to producers only; every node routes. The tables follow psibase's: routes keyed by
@@ -387,7 +386,7 @@ export class Router {
     this.multicast({ kind: 'RouteUpdateMessage', body: update });
   }
 
-  private log(level: 'debug' | 'info' | 'warning', text: string, peer?: PeerId): void {
+  private log(level: LogLevel, text: string, peer?: PeerId): void {
     this.out.log.push(peer === undefined ? { level, text } : { level, peer, text });
   }
 }

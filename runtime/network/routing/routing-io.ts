@@ -1,10 +1,8 @@
 import type { P2PMessage, SignedMessage } from '../messages/index.js';
+import type { LogEntry, PeerDisconnect, PeerId } from '../peer-io.js';
 
 // What goes into the router (RoutingEvent) and what comes out of one step (RoutingReady), in the
 // shape of etcd raft's Step/Ready: the caller owns sockets, clocks and timers.
-
-/** The caller's id of one live link; any number, unique among live links. */
-export type PeerId = number;
 
 /** An account number (AccountNumber's u64). */
 export type ProducerName = bigint;
@@ -49,24 +47,13 @@ export interface RoutingTimer {
   readonly at: number;
 }
 
-export interface RoutingDisconnect {
-  readonly peer: PeerId;
-  readonly reason: string;
-}
-
-export interface RoutingLogEntry {
-  readonly level: 'debug' | 'info' | 'warning';
-  readonly peer?: PeerId;
-  readonly text: string;
-}
-
 /** Everything one step produced, in order. */
 export interface RoutingReady {
   readonly sends: RoutedSend[];
   readonly delivered: Delivered[];
   readonly timers: RoutingTimer[];
-  readonly disconnects: RoutingDisconnect[];
-  readonly log: RoutingLogEntry[];
+  readonly disconnects: PeerDisconnect[];
+  readonly log: LogEntry[];
 }
 
 export interface RouterOptions {

@@ -1,4 +1,5 @@
 import { bytesToHex } from '../../../host-api/encoding/hex.js';
+import { utf8Bytes } from '../../../host-api/encoding/utf8.js';
 import { sha256 } from '../../crypto/sha256.js';
 import type { SyncHeader } from '../sync/block-header.js';
 
@@ -11,9 +12,9 @@ export interface ModelBlock extends SyncHeader {
 
 export function modelBlockId(fields: Omit<ModelBlock, 'id'>): string {
   const { previous, num, producer, term, commitNum } = fields;
-  const digest = sha256(new TextEncoder().encode(`${previous}/${num}/${producer}/${term}/${commitNum}`));
+  const digest = sha256(utf8Bytes(`${previous}/${num}/${producer}/${term}/${commitNum}`));
   new DataView(digest.buffer, digest.byteOffset).setUint32(0, num);
-  return bytesToHex(digest).toLowerCase();
+  return bytesToHex(digest);
 }
 
 export function makeModelBlock(fields: Omit<ModelBlock, 'id'>): ModelBlock {

@@ -75,7 +75,7 @@ export function drawSchedule(seed: number): Schedule {
 }
 
 /** The longest path, in links, between two nodes. */
-export function diameter(schedule: Schedule): number {
+function diameter(schedule: Schedule): number {
   const neighbours = [...Array(schedule.nodeCount)].map(() => [] as number[]);
   for (const [a, b] of schedule.edges) {
     neighbours[a]!.push(b);

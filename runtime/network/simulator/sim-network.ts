@@ -1,5 +1,5 @@
 import type { Random } from '../../testing/random.js';
-import type { PeerId } from '../sync/sync-io.js';
+import type { PeerId } from '../peer-io.js';
 import type { SyncMessage } from '../sync/sync-messages.js';
 import type { EventQueue } from './event-queue.js';
 import type { ModelBlock } from './model-block.js';

@@ -1,5 +1,6 @@
 import { BlockSync, NO_COMMON_BLOCK } from '../sync/block-sync.js';
-import type { PeerId, SyncEvent, SyncReady } from '../sync/sync-io.js';
+import type { PeerId } from '../peer-io.js';
+import type { SyncEvent, SyncReady } from '../sync/sync-io.js';
 import type { SyncMessage } from '../sync/sync-messages.js';
 import type { EventQueue } from './event-queue.js';
 import type { InvariantChecker } from './invariants.js';

@@ -1,7 +1,7 @@
 // What block sync needs to know of a block (docs/p2p.md §3.1, §3.2, §3.6): the caller derives it
 // from a real SignedBlock or from a model block, so the same sync logic drives both.
 
-/** A block id as 64 lower-case hex digits; ids compare as bytes when compared as these strings. */
+/** A block id as 64 upper-case hex digits (bytesToHex); ids compare as bytes when compared as these strings. */
 export type BlockIdHex = string;
 
 /** psibase's ExtendedBlockId: an id and its block number. */
@@ -24,10 +24,6 @@ export const PRE_GENESIS: SyncHeader = { id: '0'.repeat(64), num: 1, previous: '
 
 export function xidOf(header: BlockXid): BlockXid {
   return { id: header.id, num: header.num };
-}
-
-export function sameXid(a: BlockXid, b: BlockXid): boolean {
-  return a.id === b.id && a.num === b.num;
 }
 
 /** Fork choice order (docs/p2p.md §3.6): (term, blockNum, id), lexicographically. */

@@ -2,7 +2,8 @@ import { PRE_GENESIS, compareOrder, xidOf, type BlockIdHex, type BlockXid, type 
 import { BlockTree } from './block-tree.js';
 import { readyState, startState, type LinkSync, type StartState } from './link-state.js';
 import { SyncError } from './sync-error.js';
-import type { BlockSyncOptions, PeerId, SyncEvent, SyncReady } from './sync-io.js';
+import type { PeerId } from '../peer-io.js';
+import type { BlockSyncOptions, SyncEvent, SyncReady } from './sync-io.js';
 import type { HelloRequest } from './sync-messages.js';
 
 // Block propagation and sync (docs/p2p.md §6.2) as a deterministic state machine: a hello
@@ -19,7 +20,7 @@ export class BlockSync<B> {
   private readonly tree: BlockTree<B>;
   private readonly links = new Map<PeerId, LinkSync>();
   /** The block handed out in `apply` whose result has not come back. */
-  private applying: BlockIdHex | undefined;
+  private applyingId: BlockIdHex | undefined;
   private out!: Mutable<SyncReady<B>>;
 
   constructor(private readonly options: BlockSyncOptions<B>) {
@@ -35,6 +36,11 @@ export class BlockSync<B> {
 
   get commitIndex(): number {
     return this.tree.commitIndex;
+  }
+
+  /** The block handed out in `apply` whose result has not come back. */
+  get applying(): BlockIdHex | undefined {
+    return this.applyingId;
   }
 
   /** The head chain's block id at `num` (1 <= num <= head), from the tree or the block log. */
@@ -123,7 +129,7 @@ export class BlockSync<B> {
 
   private receiveBlock(peer: PeerId, block: B): void {
     const header = this.options.headerOf(block);
-    const outcome = this.tree.insert(header, block);
+    const outcome = this.tree.insert(header, block, peer);
     switch (outcome) {
       case 'added':
         this.updateLastReceived(peer, xidOf(header));
@@ -147,10 +153,10 @@ export class BlockSync<B> {
   }
 
   private receiveApplied(id: BlockIdHex, failure: string | undefined): void {
-    if (id !== this.applying) {
+    if (id !== this.applyingId) {
       throw new SyncError('SYNC_UNEXPECTED_RESULT', `An apply result for block ${id}, which sync did not ask to apply`);
     }
-    this.applying = undefined;
+    this.applyingId = undefined;
     const header = this.tree.header(id);
     if (!header) {
       // A commit on another fork dropped the block while it was being applied.
@@ -187,11 +193,11 @@ export class BlockSync<B> {
 
   /** Asks for the next block on the path to the best block, unless one is being applied. */
   private applyNext(): void {
-    if (this.applying !== undefined) return;
+    if (this.applyingId !== undefined) return;
     const next = this.tree.nextToApply();
     if (!next) return;
-    this.applying = next.id;
-    this.out.apply.push({ header: next, block: this.tree.block(next.id)! });
+    this.applyingId = next.id;
+    this.out.apply.push({ header: next, block: this.tree.block(next.id)!, sender: this.tree.sender(next.id) });
   }
 
   /** psibase's update_last_received: a block from the peer is one it has. */
@@ -236,9 +242,8 @@ export class BlockSync<B> {
     const state = link.state;
     if (state.phase === 'Start') return this.sendHello(peer, link, state);
     if (state.lastSent.num >= this.tree.head.num) return;
-    const next = this.headChainAt(state.lastSent.num + 1);
-    const block = this.tree.block(next.id) ?? this.committedBlock(next.num);
-    state.lastSent = next;
+    const block = this.headChainBlock(state.lastSent.num + 1);
+    state.lastSent = xidOf(this.options.headerOf(block));
     link.sending = true;
     this.out.sends.push({ peer, message: { kind: 'BlockMessage', body: { block } } });
   }
@@ -284,6 +289,12 @@ export class BlockSync<B> {
     if (inTree) return xidOf(inTree);
     if (xid.num <= this.tree.commitIndex && this.headChainAt(xid.num).id === xid.id) return xid;
     return undefined;
+  }
+
+  /** The head chain's block numbered `num` (2 <= num <= head), from the tree or the block log. */
+  private headChainBlock(num: number): B {
+    const header = num >= this.tree.commitIndex ? this.tree.headChainAt(num) : undefined;
+    return (header && this.tree.block(header.id)) ?? this.committedBlock(num);
   }
 
   private committedBlock(num: number): B {

@@ -1,3 +1,4 @@
+import type { PeerId } from '../peer-io.js';
 import { compareOrder, type BlockIdHex, type BlockXid, type SyncHeader } from './block-header.js';
 
 // The blocks above the commit index, as a tree (psibase's ForkDb, docs/p2p.md §3.4, §3.6): the
@@ -9,6 +10,8 @@ interface TreeNode<B> {
   readonly header: SyncHeader;
   /** Absent only for the pre-genesis root. */
   readonly block: B | undefined;
+  /** The link a received block came from; none for the root and produced blocks. */
+  readonly sender: PeerId | undefined;
   readonly parent: TreeNode<B> | undefined;
   readonly children: TreeNode<B>[];
   applied: boolean;
@@ -40,7 +43,7 @@ export class BlockTree<B> {
 
   /** `root` is the committed block (applied); `block` is absent for the pre-genesis state. */
   constructor(root: SyncHeader, block: B | undefined) {
-    this.root = { header: root, block, parent: undefined, children: [], applied: true };
+    this.root = { header: root, block, sender: undefined, parent: undefined, children: [], applied: true };
     this.nodes.set(root.id, this.root);
     this.headNode = this.bestNode = this.root;
     this.headChain = [this.root];
@@ -72,8 +75,8 @@ export class BlockTree<B> {
     return this.nodes.get(id)?.block;
   }
 
-  isApplied(id: BlockIdHex): boolean {
-    return this.nodes.get(id)?.applied ?? false;
+  sender(id: BlockIdHex): PeerId | undefined {
+    return this.nodes.get(id)?.sender;
   }
 
   /** The head chain's block numbered `num`, for commit index <= num <= head. */
@@ -92,7 +95,7 @@ export class BlockTree<B> {
     return node?.header;
   }
 
-  insert(header: SyncHeader, block: B): InsertOutcome {
+  insert(header: SyncHeader, block: B, sender?: PeerId): InsertOutcome {
     if (header.num <= this.commitIndex) return 'old';
     if (this.nodes.has(header.id)) return 'known';
     if (this.blacklist.has(header.id)) return 'blacklisted';
@@ -103,7 +106,7 @@ export class BlockTree<B> {
     const parent = this.nodes.get(header.previous);
     if (!parent) return 'orphan';
     if (header.num !== parent.header.num + 1) return 'misnumbered';
-    const node: TreeNode<B> = { header, block, parent, children: [], applied: false };
+    const node: TreeNode<B> = { header, block, sender, parent, children: [], applied: false };
     parent.children.push(node);
     this.nodes.set(header.id, node);
     if (compareOrder(header, this.bestNode.header) > 0) this.bestNode = node;

@@ -1,12 +1,10 @@
+import type { LogEntry, PeerDisconnect, PeerId } from '../peer-io.js';
 import type { BlockIdHex, SyncHeader } from './block-header.js';
 import type { SyncMessage } from './sync-messages.js';
 
 // What goes into block sync (SyncEvent) and what one step gives back (SyncReady), in the shape of
 // etcd raft's Step/Ready and of runtime/network/routing: the caller owns sockets, the chain and
 // the block log.
-
-/** The caller's id of one live link; any number, unique among live links. */
-export type PeerId = number;
 
 export type SyncEvent<B> =
   /** A link is up: sync starts the hello exchange on it (docs/p2p.md §6.2). */
@@ -30,20 +28,14 @@ export interface SyncSend<B> {
   readonly message: SyncMessage<B>;
 }
 
-export interface SyncDisconnect {
-  readonly peer: PeerId;
-  readonly reason: string;
-}
-
 export interface SyncBlock<B> {
   readonly header: SyncHeader;
   readonly block: B;
 }
 
-export interface SyncLogEntry {
-  readonly level: 'debug' | 'info' | 'warning';
-  readonly peer?: PeerId;
-  readonly text: string;
+export interface SyncApply<B> extends SyncBlock<B> {
+  /** The link the block came from (the one to close if it is refused); none for a block of ours. */
+  readonly sender: PeerId | undefined;
 }
 
 /** Everything one step produced; the caller carries it out in this order. */
@@ -53,14 +45,14 @@ export interface SyncReady<B> {
   /** Write each message to its link, then report `sent`; at most one per link is outstanding. */
   readonly sends: SyncSend<B>[];
   /** Close these links (a `linkDown` for them is then ignored). */
-  readonly disconnects: SyncDisconnect[];
+  readonly disconnects: PeerDisconnect[];
   /** Execute this block on the state of its parent, then report `applied`; at most one outstanding. */
-  readonly apply: SyncBlock<B>[];
+  readonly apply: SyncApply<B>[];
   /** The new head, when it changed: the chain serves and builds on it. */
   readonly head?: SyncHeader;
   /** Blocks gone from memory (dead forks, blacklisted subtrees): the chain may drop their states. */
   readonly dropped: BlockIdHex[];
-  readonly log: SyncLogEntry[];
+  readonly log: LogEntry[];
 }
 
 /** The irreversible blocks, as the caller's block log holds them. */
