@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { bytesToHex } from '../../host-api/encoding/hex.js';
 import { accountNumberFromName } from '../../host-api/names/index.js';
 import type { BlockHeader, SignedBlock } from '../../host-api/types/index.js';
@@ -7,6 +6,7 @@ import { producersOf } from '../chain/consensus.js';
 import type { LinkListener, PeerLink, PeerLinks } from './links/peer-links.js';
 import { P2PMessageError, decodeMessage, type MessageOf, type P2PMessage } from './messages/index.js';
 import { verifiesMessage } from './message-signatures.js';
+import { randomId } from './random-id.js';
 import { writeLog, type NetworkLog, type PeerId } from './peer-io.js';
 import { forwardedTransaction, transactionMessage } from './producer-messages.js';
 import { Router, type RoutingEvent, type RoutingReady } from './routing/index.js';
@@ -27,10 +27,6 @@ export interface NetworkCounters {
   blocksRefused: number;
 }
 
-function randomU64(): bigint {
-  return randomBytes(8).readBigUInt64LE();
-}
-
 export class NodeNetwork implements LinkListener {
   readonly counters: NetworkCounters = { blocksReceived: 0, blocksApplied: 0, blocksRefused: 0 };
   private readonly router: Router;
@@ -40,7 +36,7 @@ export class NodeNetwork implements LinkListener {
   private stopped = false;
 
   constructor(private readonly links: PeerLinks, private readonly chain: Chain, private readonly log: NetworkLog) {
-    this.router = new Router({ routerId: randomU64(), verify: (message) => verifiesMessage(chain.executor, message) });
+    this.router = new Router({ routerId: randomId(), verify: (message) => verifiesMessage(chain.executor, message) });
     const head = chain.head;
     this.sync = new BlockSync<SignedBlock>({
       headerOf: syncHeaderOf,

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
@@ -25,6 +24,7 @@ import type { ExtraGauge } from '../metrics/open-metrics.js';
 import { TransactionCounters } from '../metrics/transaction-counters.js';
 import { PeerLinks } from '../network/links/peer-links.js';
 import { NodeNetwork } from '../network/node-network.js';
+import { randomId } from '../network/random-id.js';
 import { redialTimesOf } from '../network/links/redial-schedule.js';
 import { Engine } from '../wasm/engine.js';
 import { databaseCacheIsSlow } from './database-cache.js';
@@ -86,7 +86,7 @@ export class TsibaseNode implements NodeControl {
     this.logging = new Logging(config.loggers, { directory: options.dir });
     this.logSockets = new LogSockets(this.logging);
     this.links = new PeerLinks({
-      nodeId: randomNodeId(),
+      nodeId: randomId(),
       log: { info: (m) => this.logging.info('p2p', m), warning: (m) => this.logging.warning('p2p', m) },
       ...(options.redialBaseMs !== undefined ? { redial: redialTimesOf(options.redialBaseMs) } : {}),
     });
@@ -301,10 +301,3 @@ export class TsibaseNode implements NodeControl {
   }
 }
 
-/** A random node id (docs/p2p.md §1.4): new at every start, never 0 (a peer's "unknown"). */
-function randomNodeId(): bigint {
-  for (;;) {
-    const id = randomBytes(8).readBigUInt64LE();
-    if (id !== 0n) return id;
-  }
-}
