@@ -1,4 +1,4 @@
-import type { ReplyHeaders, WireResponse } from './wire/index.js';
+import { fieldLines, type DefaultFields, type ReplyHeaders, type WireResponse } from './wire/index.js';
 
 // Writing replies: CORS header sets of docs/http.md §3 and the common body kinds.
 
@@ -13,19 +13,15 @@ export const CORS_A: ReplyHeaders = {
 export const CORS_B: ReplyHeaders = { ...CORS_A, 'Access-Control-Allow-Methods': 'POST, GET, OPTIONS, HEAD' };
 
 /**
- * `headers` with CORS A unless they hold a CORS decision of their own (an `Access-Control-*`
- * field: credentialed CORS for one origin, say).
+ * CORS `fields` as the default fields of replies: left out of a reply that makes a CORS decision
+ * of its own (an `Access-Control-*` field: credentialed CORS for one origin, say).
  */
-export function withDefaultCors(headers: ReplyHeaders): ReplyHeaders {
-  for (const name of Object.keys(headers)) if (isCorsField(name)) return headers;
-  return { ...headers, ...CORS_A };
+export function corsDefaults(fields: ReplyHeaders): DefaultFields {
+  return { lines: fieldLines(fields).lines, overriddenBy: (lower) => lower.startsWith('access-control-') };
 }
 
-// Every reply of a chain host passes here: most names are told apart by their first letter,
-// without lower-casing them.
-function isCorsField(name: string): boolean {
-  return (name.charCodeAt(0) | 0x20) === 0x61 && name.length > 15 && name.slice(0, 15).toLowerCase() === 'access-control-';
-}
+/** CORS A, the default of every reply of a chain host (docs/serving.md §1.6). */
+export const DEFAULT_CORS = corsDefaults(CORS_A);
 
 /** CORS A with the request's own origin instead of `*` (for credentialed requests). */
 export function echoCors(origin: string): ReplyHeaders {

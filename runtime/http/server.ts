@@ -11,7 +11,7 @@ import type { LocalHost } from './local-hosts.js';
 import { login } from './login.js';
 import { pushTransaction } from './push-transaction.js';
 import { adminAppCors } from './admin-cors.js';
-import { notFound, redirect, reply, text, withDefaultCors } from './replies.js';
+import { DEFAULT_CORS, corsDefaults, notFound, redirect, reply, text } from './replies.js';
 import { parseTarget } from './request-target.js';
 import { hasHttpService, serveThroughHttpService } from './serve.js';
 import type { SessionTokens } from './session-tokens.js';
@@ -180,7 +180,7 @@ export class NodeHttpServer {
     }
     // The node always accepts CORS requests (docs/serving.md §1.6): every reply of a chain host carries
     // CORS, refusals and aborts included, so a browser app can read why it failed.
-    res.completeHeaders = withDefaultCors;
+    res.defaultFields = DEFAULT_CORS;
     if (host.kind === 'other') {
       return redirect(res, `${origin(host.root)}${target}`, 'This psibase server is hosted at ', '.');
     }
@@ -220,7 +220,7 @@ export class NodeHttpServer {
     if (path.startsWith('/native/admin/')) {
       const cors = adminAppCors(req, this.hosts);
       if (req.method === 'OPTIONS') return reply(res, 204, undefined, '', cors);
-      if (cors) res.completeHeaders = (headers) => ({ ...headers, ...cors });
+      if (cors) res.defaultFields = corsDefaults(cors);
       if (!isAdminRequest(req)) return refuseAdmin(res);
       if (await this.options.adminRoutes.serve(req, res, target, path)) return;
     }

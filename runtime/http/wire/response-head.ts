@@ -17,15 +17,30 @@ function addField(out: { lines: string; close: boolean }, name: string, lower: s
   else if (lower === 'connection' && listsToken(value, 'close')) out.close = true;
 }
 
-/** The caller's fields as head lines. Throws (Node's ERR_INVALID_CHAR and kin) for a name or value that would break the head. */
-export function fieldLines(headers: ReplyHeaders): { lines: string; close: boolean } {
+/**
+ * Fields the node adds to every reply of a kind, as head lines made once, unless the reply has a
+ * field of its own that `overriddenBy` names (by its lower-case name).
+ */
+export interface DefaultFields {
+  readonly lines: string;
+  overriddenBy(lower: string): boolean;
+}
+
+/**
+ * The caller's fields as head lines, then `defaults` unless a field overrides them. Throws
+ * (Node's ERR_INVALID_CHAR and kin) for a name or value that would break the head.
+ */
+export function fieldLines(headers: ReplyHeaders, defaults?: DefaultFields): { lines: string; close: boolean } {
   const out = { lines: '', close: false };
+  let overridden = defaults === undefined;
   for (const name in headers) {
     const lower = replyNames.lower(name);
     const value = headers[name]!;
     if (Array.isArray(value)) for (const v of value) addField(out, name, lower, v);
     else addField(out, name, lower, value);
+    if (!overridden && defaults!.overriddenBy(lower)) overridden = true;
   }
+  if (!overridden) out.lines += defaults!.lines;
   return out;
 }
 

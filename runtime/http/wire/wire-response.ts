@@ -1,6 +1,6 @@
 import { TsibaseError } from '../../../host-api/errors.js';
 import { NO_BODY } from './request-body.js';
-import { fieldLines, replyBytes, replyHead, statusHasBody, type ReplyHeaders } from './response-head.js';
+import { fieldLines, replyBytes, replyHead, statusHasBody, type DefaultFields, type ReplyHeaders } from './response-head.js';
 
 /** Where a response's bytes go: its connection, which writes replies in request order. */
 export interface ReplySink {
@@ -20,8 +20,8 @@ export class WireResponse {
   bytes: Buffer | undefined;
   /** The connection closes after this reply. */
   closes = false;
-  /** The node's last word on an answer's fields, applied as it is answered (fields every reply of a kind carries). */
-  completeHeaders: ((headers: ReplyHeaders) => ReplyHeaders) | undefined;
+  /** Fields every reply of a kind carries unless it overrides them (written with the head). */
+  defaultFields: DefaultFields | undefined;
   private finishListeners: (() => void)[] | undefined;
   private closeListeners: (() => void)[] | undefined;
 
@@ -49,7 +49,7 @@ export class WireResponse {
    */
   end(status: number, headers: ReplyHeaders, body: Uint8Array): void {
     if (this.answered) throw new TsibaseError('HTTP_ALREADY_ANSWERED', `the request was already answered (${this.statusCode})`);
-    const { lines, close } = fieldLines(this.completeHeaders ? this.completeHeaders(headers) : headers);
+    const { lines, close } = fieldLines(headers, this.defaultFields);
     const keepAlive = this.sink.keepAlive(close, this.persistent);
     const head = replyHead(status, lines, body.length, keepAlive);
     this.bytes = replyBytes(head, this.headOnly || !statusHasBody(status) ? NO_BODY : body);
