@@ -37,15 +37,11 @@ export interface BlockStart {
   readonly commitNum: number;
 }
 
-/** A block closed and committed, with its id and the traces of its transactions (in block order). */
+/** A block closed and committed, with its id. */
 export interface ClosedBlock {
   readonly block: Block;
   readonly blockId: Uint8Array;
-  readonly traces: readonly TransactionTrace[];
 }
-
-/** The trace of a transaction the node applied itself, outside transact (genesis). */
-const APPLIED_BY_THE_NODE: TransactionTrace = { actionTraces: [], error: null };
 
 /** What a block keeps beside its log entry: the producer's signature (empty for unsigned blocks). */
 export interface BlockSeal {
@@ -94,7 +90,6 @@ function merkleEventCount(store: Store): bigint {
  */
 export class BlockBuilder {
   private readonly included: DecodedTransaction[] = [];
-  private readonly traces: TransactionTrace[] = [];
 
   private constructor(
     private readonly store: Store,
@@ -147,17 +142,13 @@ export class BlockBuilder {
   /** Applies a transaction whose proofs verified; it joins the block when it succeeds. */
   apply(trx: DecodedTransaction): TransactionTrace {
     const trace = this.processor.apply(trx);
-    if (trace.error === null) {
-      this.included.push(trx);
-      this.traces.push(trace);
-    }
+    if (trace.error === null) this.included.push(trx);
     return trace;
   }
 
   /** Adds a transaction the node applied itself, outside transact (genesis, docs/chain.md §4). */
   include(trx: DecodedTransaction): void {
     this.included.push(trx);
-    this.traces.push(APPLIED_BY_THE_NODE);
   }
 
   /** Drops the block: none of its writes stay. */
@@ -185,7 +176,7 @@ export class BlockBuilder {
         current: { ...header, previous: id, blockNum: header.blockNum + 1, time: header.time + SECOND, trxMerkleRoot: ZERO_ID, eventMerkleRoot: ZERO_ID },
       });
       this.store.commit();
-      return { block, blockId: id, traces: this.traces };
+      return { block, blockId: id };
     } catch (err) {
       this.store.abort();
       throw err;

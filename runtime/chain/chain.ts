@@ -180,9 +180,11 @@ export class Chain {
     if (this.open) {
       throw new ChainError('CHAIN_BLOCK_OPEN', `block ${signed.block.header.blockNum} cannot be applied: this node has block ${this.open.builder.blockNum} of its own open`);
     }
-    const closed = replayBlock(this.store, this.executor, this.processor, this.engine, verified);
-    this.committed(closed);
-    return closed;
+    const replayed = replayBlock(this.store, this.executor, this.processor, this.engine, verified);
+    // Only blocks made elsewhere hold transactions this node passed on (it does not produce).
+    this.finalWaiters.push(...this.forwarded.included(replayed));
+    this.committed(replayed);
+    return replayed;
   }
 
   /** The head block and the last irreversible block number; undefined before block 2. */
@@ -384,7 +386,6 @@ export class Chain {
   private committed(closed: ClosedBlock): void {
     const { block, blockId } = closed;
     this.booted = true;
-    this.finalWaiters.push(...this.forwarded.included(closed));
     const irreversible = block.header.commitNum;
     const final = this.finalWaiters.filter((w) => w.blockNum <= irreversible);
     this.finalWaiters = this.finalWaiters.filter((w) => w.blockNum > irreversible);

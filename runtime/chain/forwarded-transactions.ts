@@ -1,7 +1,7 @@
 import { bytesToHex } from '../../host-api/encoding/hex.js';
 import type { TransactionTrace } from '../../host-api/types/index.js';
 import { sha256 } from '../crypto/sha256.js';
-import type { ClosedBlock } from './block-builder.js';
+import type { ReplayedBlock } from './received-block.js';
 
 // Transactions a node that does not produce has passed on to the producers (docs/p2p.md, "What
 // we build" 4): each waits until a block that holds it is committed here, and is answered with
@@ -41,10 +41,10 @@ export class ForwardedTransactions {
   }
 
   /**
-   * A block was committed: waiters for its transactions are answered now (`applied`) or
+   * A received block was committed: waiters for its transactions are answered now (`applied`) or
    * returned to be answered when it is irreversible (`final`).
    */
-  included({ block, traces }: ClosedBlock): FinalWaiter[] {
+  included({ block, traces }: ReplayedBlock): FinalWaiter[] {
     if (this.waiting.size === 0) return [];
     const later: FinalWaiter[] = [];
     block.transactions.forEach((t, i) => {

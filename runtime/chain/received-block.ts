@@ -2,7 +2,7 @@ import { blockId as computeBlockId } from '../../host-api/chain/block-id.js';
 import { equalBytes } from '../../host-api/encoding/bytes.js';
 import { bytesToHex } from '../../host-api/encoding/hex.js';
 import { accountNameFromNumber } from '../../host-api/names/index.js';
-import type { BlockHeader, SignedBlock } from '../../host-api/types/index.js';
+import type { BlockHeader, SignedBlock, TransactionTrace } from '../../host-api/types/index.js';
 import type { StatusRow } from '../../host-api/types/native.js';
 import type { Store } from '../db/store.js';
 import type { Engine } from '../wasm/engine.js';
@@ -104,15 +104,21 @@ export async function verifyReceivedBlock(store: Store, executor: Executor, proc
   return { signed, blockId, transactions };
 }
 
+/** A received block, committed, with the traces its transactions got here (in block order; none for genesis). */
+export interface ReplayedBlock extends ClosedBlock {
+  readonly traces: readonly TransactionTrace[];
+}
+
 /**
  * Executes a verified block on the head it was verified against and commits it, keeping its
  * signature and aux data as received. Any failure leaves the store as it was and says why.
  */
-export function replayBlock(store: Store, executor: Executor, processor: TransactionProcessor, engine: Engine, verified: VerifiedBlock): ClosedBlock {
+export function replayBlock(store: Store, executor: Executor, processor: TransactionProcessor, engine: Engine, verified: VerifiedBlock): ReplayedBlock {
   const { signed } = verified;
   const received = signed.block.header;
   checkFollowsHead(readStatus(store), received);
   const builder = BlockBuilder.open(store, executor, processor, received);
+  const traces: TransactionTrace[] = [];
   try {
     if (received.blockNum === 2) {
       const trace = bootBlock(builder, store, engine, signed.block.transactions);
@@ -121,6 +127,7 @@ export function replayBlock(store: Store, executor: Executor, processor: Transac
       for (const [i, trx] of verified.transactions.entries()) {
         const trace = builder.apply(trx);
         if (trace.error !== null) throw transactionFailure(received.blockNum, i, trx.id, trace.error);
+        traces.push(trace);
       }
     }
   } catch (err) {
@@ -136,5 +143,5 @@ export function replayBlock(store: Store, executor: Executor, processor: Transac
     return { signature: signed.signature };
   });
   keepAuxConsensusData(store, closed.blockId, signed.auxConsensusData);
-  return closed;
+  return { ...closed, traces };
 }
