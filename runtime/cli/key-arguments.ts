@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { TsibaseError } from '../../host-api/errors.js';
-import { fromPem, hexToBytes, keyPairFromPkcs8, parsePublicKey, type KeyPair } from '../../host-api/index.js';
+import { fromPem, keyPairFromPkcs8, parsePublicKey, type KeyPair } from '../../host-api/crypto/keys.js';
+import { hexToBytes } from '../../host-api/encoding/hex.js';
 
 // Keys as the command line takes them: a PEM or DER file holding a public key (SPKI) or a
 // private key (PKCS#8), or a public key as hex.

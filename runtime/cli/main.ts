@@ -1,13 +1,5 @@
 // The `tsibase` command line: dispatches to one handler per sub-command.
 import { TsibaseError } from '../../host-api/errors.js';
-import { BOOT_USAGE, bootCommand } from './commands/boot.js';
-import { CREATE_USAGE, createCommand } from './commands/create.js';
-import { DEPLOY_USAGE, deployCommand } from './commands/deploy.js';
-import { INFO_USAGE, infoCommand } from './commands/info.js';
-import { LOGIN_USAGE, loginCommand } from './commands/login.js';
-import { PUSH_USAGE, pushCommand } from './commands/push.js';
-import { KEYS_USAGE, keysCommand } from './commands/keys.js';
-import { NODE_USAGE, nodeCommand } from './commands/node.js';
 
 const USAGE = `usage: tsibase <command> [options]
 
@@ -26,15 +18,20 @@ Run 'tsibase <command> --help' for a command's options.`;
 
 type Command = (argv: string[]) => number | Promise<number>;
 
-const COMMANDS: Record<string, { run: Command; usage: string }> = {
-  keys: { run: keysCommand, usage: KEYS_USAGE },
-  node: { run: nodeCommand, usage: NODE_USAGE },
-  boot: { run: bootCommand, usage: BOOT_USAGE },
-  create: { run: createCommand, usage: CREATE_USAGE },
-  deploy: { run: deployCommand, usage: DEPLOY_USAGE },
-  push: { run: pushCommand, usage: PUSH_USAGE },
-  login: { run: loginCommand, usage: LOGIN_USAGE },
-  info: { run: infoCommand, usage: INFO_USAGE },
+/**
+ * Each command's module is loaded when it runs: `tsibase node` forks the node into a child
+ * process (runtime/cli/supervisor.ts), and a supervisor that loaded every command (the client's
+ * HTTP stack, the runtime) before forking put that load on every node start.
+ */
+const COMMANDS: Record<string, () => Promise<{ run: Command; usage: string }>> = {
+  keys: () => import('./commands/keys.js').then((m) => ({ run: m.keysCommand, usage: m.KEYS_USAGE })),
+  node: () => import('./commands/node.js').then((m) => ({ run: m.nodeCommand, usage: m.NODE_USAGE })),
+  boot: () => import('./commands/boot.js').then((m) => ({ run: m.bootCommand, usage: m.BOOT_USAGE })),
+  create: () => import('./commands/create.js').then((m) => ({ run: m.createCommand, usage: m.CREATE_USAGE })),
+  deploy: () => import('./commands/deploy.js').then((m) => ({ run: m.deployCommand, usage: m.DEPLOY_USAGE })),
+  push: () => import('./commands/push.js').then((m) => ({ run: m.pushCommand, usage: m.PUSH_USAGE })),
+  login: () => import('./commands/login.js').then((m) => ({ run: m.loginCommand, usage: m.LOGIN_USAGE })),
+  info: () => import('./commands/info.js').then((m) => ({ run: m.infoCommand, usage: m.INFO_USAGE })),
 };
 
 export async function main(argv: string[]): Promise<number> {
@@ -43,11 +40,12 @@ export async function main(argv: string[]): Promise<number> {
     console.log(USAGE);
     return 0;
   }
-  const command = COMMANDS[name];
-  if (!command) {
+  const load = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (!load) {
     console.error(`tsibase: unknown command '${name}'\n\n${USAGE}`);
     return 2;
   }
+  const command = await load();
   if (rest.includes('--help') || rest.includes('-h')) {
     console.log(command.usage);
     return 0;

@@ -1,9 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { unpackBundle } from '../../../host-api/index.js';
 import type { ShutdownRequest } from '../../admin/node-control.js';
 import type { ListenSpec } from '../../config/server-config.js';
 import { adminNetworksOf } from '../../http/admin-networks.js';
-import { TsibaseNode, type NodeStartOptions } from '../../node/tsibase-node.js';
+import type { NodeStartOptions, TsibaseNode } from '../../node/tsibase-node.js';
 import { option, parseArgs, UsageError } from '../args.js';
 import { RESTART_LISTEN_ENV, SUPERVISED_ENV, supervise, type RestartMessage } from '../supervisor.js';
 import { BOOT_KEY_OPTIONS, bootKeyUsage, bootKeys } from './boot-keys.js';
@@ -105,6 +104,8 @@ export async function nodeCommand(argv: string[]): Promise<number> {
   adminNetworksOf(process.env);
   // The supervisor checks the arguments only: the bundle is read by the process that boots it.
   if (!process.env[SUPERVISED_ENV]) return supervise(process.argv[1]!, ['node', ...argv]);
+  // Only the supervised child loads the runtime (runtime/cli/main.ts says why).
+  const [{ unpackBundle }, { TsibaseNode }] = await Promise.all([import('../../../host-api/index.js'), import('../../node/tsibase-node.js')]);
   const boot = bundlePath ? unpackBundle(readFileSync(bundlePath)) : undefined;
 
   const inherited = process.env[RESTART_LISTEN_ENV];
