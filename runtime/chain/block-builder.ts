@@ -175,7 +175,8 @@ export class BlockBuilder {
         head: { header, blockId: id },
         current: { ...header, previous: id, blockNum: header.blockNum + 1, time: header.time + SECOND, trxMerkleRoot: ZERO_ID, eventMerkleRoot: ZERO_ID },
       });
-      this.store.commit();
+      // Above commitNum the block may yet be replaced by another fork: keep its undo (docs/chain.md §1.6).
+      this.store.commitBlock(header.blockNum, header.commitNum);
       return { block, blockId: id };
     } catch (err) {
       this.store.abort();

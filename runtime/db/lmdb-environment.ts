@@ -2,7 +2,9 @@
 // persisted DbId, raw byte keys (LMDB's default memcmp order) and raw byte values.
 
 import { open, type Database, type RootDatabase } from 'lmdb';
+import { TsibaseError } from '../../host-api/errors.js';
 import { fromBinaryString } from './binary-string.js';
+import { packUndoRecord, unpackUndoRecord, type UndoEntry } from './block-undo-record.js';
 import { CommittedReadCache } from './committed-read-cache.js';
 import type { CommittedTable } from './ordered-lookup.js';
 import { lmdbNameOf, persistedDbIds } from './persisted-dbs.js';
@@ -11,11 +13,25 @@ import type { WriteOverlay } from './write-overlay.js';
 
 type ByteDatabase = Database<Uint8Array, Uint8Array>;
 
+/** The LMDB database of reversible blocks' undo records (docs/chain.md §1.6), keyed by u32 BE block number. */
+const BLOCK_UNDO_NAME = 'blockUndo';
+
+/** What a block's commit does with block undo records, in the same LMDB transaction. */
+export interface BlockUndoPlan {
+  /** Keep what this commit overwrites as the undo record of this (reversible) block. */
+  readonly keepAs?: number;
+  /** Drop the records of blocks up to this one: they are irreversible now. */
+  readonly forgetThrough?: number;
+}
+
 export class LmdbEnvironment {
   private constructor(
     private readonly root: RootDatabase,
     private readonly databases: ByteDatabase[],
     private readonly tables: CommittedReadCache[],
+    private readonly blockUndo: ByteDatabase,
+    /** Block numbers with an undo record, ascending (the records' keys, kept in memory). */
+    private readonly undoBlocks: number[],
   ) {}
 
   static open(directory: string): LmdbEnvironment {
@@ -41,27 +57,88 @@ export class LmdbEnvironment {
       databases[db] = database;
       tables[db] = new CommittedReadCache(new LmdbTable(database));
     }
-    return new LmdbEnvironment(root, databases, tables);
+    const blockUndo: ByteDatabase = root.openDB({ name: BLOCK_UNDO_NAME, keyEncoding: 'binary', encoding: 'binary' });
+    const undoBlocks = [...blockUndo.getKeys()].map((key) => Buffer.from(key).readUInt32BE(0));
+    return new LmdbEnvironment(root, databases, tables, blockUndo, undoBlocks);
   }
 
   committed(db: number): CommittedTable {
     return this.tables[db];
   }
 
-  /** Applies every overlay entry in one durable write transaction: all of it lands, or none. */
-  write(overlay: WriteOverlay): void {
+  /**
+   * Applies every overlay entry in one durable write transaction: all of it lands, or none.
+   * With a plan, the same transaction keeps or drops block undo records.
+   */
+  write(overlay: WriteOverlay, plan: BlockUndoPlan = {}): void {
+    const written = new Set<number>();
+    const { keepAs, forgetThrough } = plan;
+    let undoBlocks = this.undoBlocks;
+    try {
+      this.root.transactionSync(() => {
+        const overwritten: UndoEntry[] | undefined = keepAs === undefined ? undefined : [];
+        overlay.forEachEntry((db, binaryKey, value) => {
+          const database = this.databases[db];
+          const key = fromBinaryString(binaryKey);
+          written.add(db);
+          overwritten?.push({ db, key, previous: database.getBinary(key) });
+          if (value === null) database.removeSync(key);
+          else database.putSync(key, value);
+        });
+        if (forgetThrough !== undefined) {
+          const forgotten = undoBlocks.filter((n) => n <= forgetThrough);
+          for (const n of forgotten) this.blockUndo.removeSync(undoKey(n));
+          if (forgotten.length > 0) undoBlocks = undoBlocks.filter((n) => n > forgetThrough);
+        }
+        if (overwritten) {
+          if (undoBlocks.length > 0 && undoBlocks[undoBlocks.length - 1]! >= keepAs!) {
+            throw new TsibaseError('DB_BLOCK_UNDO_ORDER', `block ${keepAs} cannot keep an undo record: block ${undoBlocks[undoBlocks.length - 1]} already has one`);
+          }
+          this.blockUndo.putSync(undoKey(keepAs!), packUndoRecord(overwritten));
+          undoBlocks = [...undoBlocks, keepAs!];
+        }
+      });
+      this.replaceUndoBlocks(undoBlocks);
+    } finally {
+      // Also after a failed commit: what the databases hold is LMDB's to say again.
+      for (const db of written) this.tables[db].invalidate();
+    }
+  }
+
+  /** Block numbers whose undo record is kept (reversible blocks), ascending. */
+  reversibleBlocks(): readonly number[] {
+    return this.undoBlocks;
+  }
+
+  /**
+   * Puts back every row the newest reversible block overwrote and drops its record, in one
+   * durable transaction: the state is again the one before that block.
+   */
+  revertBlock(blockNum: number): void {
+    const newest = this.undoBlocks[this.undoBlocks.length - 1];
+    if (newest !== blockNum) {
+      throw new TsibaseError('DB_NO_BLOCK_UNDO', newest === undefined
+        ? `block ${blockNum} cannot be reverted: no block is reversible`
+        : `block ${blockNum} cannot be reverted: the newest reversible block is ${newest}`);
+    }
     const written = new Set<number>();
     try {
       this.root.transactionSync(() => {
-        overlay.forEachEntry((db, key, value) => {
+        const record = this.blockUndo.getBinary(undoKey(blockNum));
+        if (!record) throw new TsibaseError('DB_NO_BLOCK_UNDO', `block ${blockNum} has no undo record`);
+        const entries = unpackUndoRecord(record);
+        for (let i = entries.length - 1; i >= 0; i--) {
+          const { db, key, previous } = entries[i]!;
           const database = this.databases[db];
+          if (!database) throw new TsibaseError('DB_BAD_UNDO_RECORD', `block ${blockNum}'s undo record names database ${db}`);
           written.add(db);
-          if (value === null) database.removeSync(fromBinaryString(key));
-          else database.putSync(fromBinaryString(key), value);
-        });
+          if (previous === undefined) database.removeSync(key);
+          else database.putSync(key, previous);
+        }
+        this.blockUndo.removeSync(undoKey(blockNum));
       });
+      this.replaceUndoBlocks(this.undoBlocks.slice(0, -1));
     } finally {
-      // Also after a failed commit: what the databases hold is LMDB's to say again.
       for (const db of written) this.tables[db].invalidate();
     }
   }
@@ -69,6 +146,18 @@ export class LmdbEnvironment {
   close(): Promise<void> {
     return this.root.close();
   }
+
+  private replaceUndoBlocks(blocks: readonly number[]): void {
+    if (blocks === this.undoBlocks) return;
+    this.undoBlocks.length = 0;
+    this.undoBlocks.push(...blocks);
+  }
+}
+
+function undoKey(blockNum: number): Buffer {
+  const key = Buffer.alloc(4);
+  key.writeUInt32BE(blockNum, 0);
+  return key;
 }
 
 // The smallest key LMDB can hold (it has no empty key). lmdb-js ends every reverse range at a

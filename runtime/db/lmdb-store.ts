@@ -31,7 +31,7 @@ export class LmdbStore implements Store {
   nativeRowsVersion = 0;
   private readonly chainOverlay = new WriteOverlay();
   private readonly subjectiveOverlay = new WriteOverlay();
-  private readonly chain: UndoScope;
+  private readonly chain: LmdbUndoScope;
   /** The overlay of each persisted database's undo domain. */
   private readonly overlays = new Map<number, WriteOverlay>();
   /** The committed content of the databases held in memory (session). */
@@ -117,6 +117,25 @@ export class LmdbStore implements Store {
 
   commit(): void {
     this.chain.commit();
+  }
+
+  commitBlock(blockNum: number, irreversibleNum: number): void {
+    const reversible = blockNum > irreversibleNum;
+    // A chain whose every block is irreversible at once (one producer) keeps no records.
+    const holding = this.environment.reversibleBlocks().length > 0;
+    this.chain.commit(reversible || holding ? { keepAs: reversible ? blockNum : undefined, forgetThrough: irreversibleNum } : undefined);
+  }
+
+  revertBlock(blockNum: number): void {
+    if (this.chainOverlay.checkpointDepth > 0 || !this.chainOverlay.isEmpty()) {
+      throw new TsibaseError('DB_UNCOMMITTED_WRITES', `block ${blockNum} cannot be reverted while the chain databases have uncommitted writes`);
+    }
+    this.nativeRowsVersion++;
+    this.environment.revertBlock(blockNum);
+  }
+
+  reversibleBlocks(): readonly number[] {
+    return this.environment.reversibleBlocks();
   }
 
   abort(): void {

@@ -4,7 +4,7 @@
 // only those never reaches LMDB, nor waits for a disk sync.
 
 import { TsibaseError } from '../../host-api/errors.js';
-import type { LmdbEnvironment } from './lmdb-environment.js';
+import type { BlockUndoPlan, LmdbEnvironment } from './lmdb-environment.js';
 import type { MemoryTable } from './memory-table.js';
 import type { UndoScope } from './store.js';
 import type { OverlayTable, WriteOverlay } from './write-overlay.js';
@@ -28,7 +28,8 @@ export class LmdbUndoScope implements UndoScope {
     this.overlay.release(checkpoint);
   }
 
-  commit(): void {
+  /** Commits; a block's commit (chain domain) also carries its undo plan (lmdb-environment.ts). */
+  commit(plan?: BlockUndoPlan): void {
     if (this.overlay.checkpointDepth > 0) {
       throw new TsibaseError('DB_CHECKPOINT_OPEN',
         `cannot commit with ${this.overlay.checkpointDepth} checkpoint(s) open`);
@@ -39,7 +40,7 @@ export class LmdbUndoScope implements UndoScope {
       if (writes) held.push([table, writes]);
     }
     // On failure LMDB has aborted the transaction; abort() drops the rest, in memory too.
-    if (!this.overlay.isEmpty()) this.environment.write(this.overlay);
+    if (!this.overlay.isEmpty() || plan) this.environment.write(this.overlay, plan);
     for (const [table, writes] of held) table.apply(writes);
     this.overlay.clear();
   }

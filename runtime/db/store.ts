@@ -54,6 +54,16 @@ export interface Store extends KvReader, KvWriter, UndoScope {
    * write to one, a rollback, an abort), so what is decoded from those rows can be cached.
    */
   readonly nativeRowsVersion: number;
+  /**
+   * Commits a block's writes (docs/chain.md §1.6). While `blockNum` is above `irreversibleNum`
+   * the block is reversible: the commit keeps what it overwrote, so revertBlock can restore the
+   * state before it. Records of blocks up to `irreversibleNum` are dropped in the same commit.
+   */
+  commitBlock(blockNum: number, irreversibleNum: number): void;
+  /** Restores the chain databases to the state before `blockNum`, the newest reversible block. */
+  revertBlock(blockNum: number): void;
+  /** The reversible blocks (those with an undo record), ascending. */
+  reversibleBlocks(): readonly number[];
   /** Appends an event to database 4, 5 or 6 and returns its id (docs/host-abi.md §9). */
   putSequential(db: number, value: Uint8Array): bigint;
   getSequential(db: number, id: bigint): Uint8Array | undefined;
