@@ -187,6 +187,34 @@ export class Chain {
     return replayed;
   }
 
+  /**
+   * Takes back the newest blocks until block `blockNum` is the head again (docs/chain.md §1.6),
+   * to switch to another fork. Only reversible blocks can go: reverting below the irreversible
+   * block rejects with CHAIN_IRREVERSIBLE and changes nothing. Queued with applyBlock.
+   */
+  revertTo(blockNum: number): Promise<void> {
+    const reverted = this.applying.then(() => this.revertNow(blockNum));
+    this.applying = reverted.catch(() => undefined);
+    return reverted;
+  }
+
+  private revertNow(blockNum: number): void {
+    if (this.open) throw new ChainError('CHAIN_BLOCK_OPEN', `cannot revert to block ${blockNum}: this node has block ${this.open.builder.blockNum} of its own open`);
+    const head = this.status?.head?.header.blockNum ?? 0;
+    if (blockNum >= head) return;
+    // Records form a run ending at the head (those up to the irreversible block are dropped).
+    const reversible = this.store.reversibleBlocks();
+    const first = reversible[0];
+    if (first === undefined || first > blockNum + 1 || reversible[reversible.length - 1] !== head) {
+      throw new ChainError('CHAIN_IRREVERSIBLE', `cannot revert to block ${blockNum}: blocks up to ${first === undefined ? head : first - 1} are irreversible`);
+    }
+    for (let n = head; n > blockNum; n--) {
+      this.store.revertBlock(n);
+      for (const w of this.finalWaiters.filter((f) => f.blockNum === n)) w.reverted();
+      this.finalWaiters = this.finalWaiters.filter((f) => f.blockNum !== n);
+    }
+  }
+
   /** The head block and the last irreversible block number; undefined before block 2. */
   get head(): ChainHead | undefined {
     const head = this.status?.head;
@@ -234,8 +262,9 @@ export class Chain {
       await new Promise((resolve) => setTimeout(resolve, Math.max(0, untilExpiration)).unref());
       return trace;
     }
-    await new Promise<void>((resolve) => this.finalWaiters.push({ blockNum, resolve }));
-    return trace;
+    const reverted = await new Promise<boolean>((resolve) => this.finalWaiters.push({ blockNum, resolve: () => resolve(false), reverted: () => resolve(true) }));
+    // This node's block lost to another fork; the transaction is in no block now.
+    return reverted ? { ...trace, error: `block ${blockNum}, which held the transaction, was replaced by another fork` } : trace;
   }
 
   /**

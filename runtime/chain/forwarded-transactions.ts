@@ -12,13 +12,17 @@ import type { ReplayedBlock } from './received-block.js';
 interface Waiting {
   readonly waitFor: 'applied' | 'final';
   readonly resolve: (trace: TransactionTrace) => void;
-  readonly expiry: NodeJS.Timeout;
+  /** When no block can hold the transaction any more (ms since the epoch). */
+  readonly expiresAt: number;
+  expiry?: NodeJS.Timeout;
 }
 
 /** A push answered once block `blockNum` is irreversible (the chain keeps these). */
 export interface FinalWaiter {
   readonly blockNum: number;
   readonly resolve: () => void;
+  /** Block `blockNum` was reverted: wait again for a block holding the transaction. */
+  readonly reverted: () => void;
 }
 
 export class ForwardedTransactions {
@@ -30,14 +34,16 @@ export class ForwardedTransactions {
    */
   wait(id: Uint8Array, waitFor: 'applied' | 'final', expiresInMs: number): Promise<TransactionTrace> {
     const key = bytesToHex(id);
-    return new Promise((resolve) => {
-      const expiry = setTimeout(() => {
-        this.waiting.delete(key);
-        resolve({ actionTraces: [], error: `transaction ${key} expired before a block included it: no producer took it` });
-      }, Math.max(0, expiresInMs));
-      expiry.unref();
-      this.waiting.set(key, { waitFor, resolve, expiry });
-    });
+    return new Promise((resolve) => this.await(key, { waitFor, resolve, expiresAt: Date.now() + expiresInMs }));
+  }
+
+  private await(key: string, waiting: Waiting): void {
+    waiting.expiry = setTimeout(() => {
+      this.waiting.delete(key);
+      waiting.resolve({ actionTraces: [], error: `transaction ${key} expired before a block included it: no producer took it` });
+    }, Math.max(0, waiting.expiresAt - Date.now()));
+    waiting.expiry.unref();
+    this.waiting.set(key, waiting);
   }
 
   /**
@@ -55,7 +61,7 @@ export class ForwardedTransactions {
       clearTimeout(waiter.expiry);
       const trace = traces[i]!;
       if (waiter.waitFor === 'applied') waiter.resolve(trace);
-      else later.push({ blockNum: block.header.blockNum, resolve: () => waiter.resolve(trace) });
+      else later.push({ blockNum: block.header.blockNum, resolve: () => waiter.resolve(trace), reverted: () => this.await(key, waiter) });
     });
     return later;
   }

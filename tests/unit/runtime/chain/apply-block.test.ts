@@ -4,124 +4,18 @@
 // blocks; a block with a forged signature, a wrong previous, a tampered transaction or a tampered
 // header field is refused with its reason and leaves the follower as it was; the right block then
 // applies, also after the follower's store is reopened.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import {
-  SignedBlock, Transaction, accountNumberFromName, blockId, bootTransactions, bytesToHex, compileSchema, generateKeyPair, methodNumberFromName,
-  signDigest, signTransaction, systemAction, taposReference, unpackBundle, type KeyPair,
+  SignedBlock, Transaction, accountNumberFromName, blockId, bytesToHex, generateKeyPair, signDigest, signTransaction, systemAction, type KeyPair,
 } from '../../../../host-api/index.js';
-import { equalBytes } from '../../../../host-api/encoding/bytes.js';
 import { signBlock } from '../../../../runtime/chain/block-signing.js';
-import { Chain } from '../../../../runtime/chain/chain.js';
 import { deployActions } from '../../../../runtime/cli/deploy-actions.js';
-import { LmdbStore } from '../../../../runtime/db/lmdb-store.js';
-import type { KvReader } from '../../../../runtime/db/store.js';
-import { Engine } from '../../../../runtime/wasm/engine.js';
 import { compiledService } from '../../services-wasm/program.js';
-import { testBundle } from '../../../lib/test-bundle.js';
-
-const AMOUNT = compileSchema({}).typeOf({ Object: { to: 'AccountNumber', amount: 'u64' } });
-const TRANSFER = compileSchema({}).typeOf({ Object: { to: 'AccountNumber', amount: 'u64', memo: 'string' } });
-const OWNER = compileSchema({}).typeOf({ Object: { owner: 'AccountNumber' } });
-/** The chain databases (docs/host-abi.md §4): everything consensus covers, block log and signatures included. */
-const CHAIN_DBS = [0, 1, 2, 3, 4, 5, 6, 7];
-
-type Failure = Error & { code?: string };
-
-/** A chain in its own temporary LMDB directory. */
-interface Node { dir: string; store: LmdbStore; chain: Chain; blocks: string[] }
-
-function openNode(dir: string, producer: string, blockKey?: KeyPair, blocks: string[] = []): Node {
-  const store = LmdbStore.open(dir);
-  const chain = new Chain(store, new Engine(), {
-    producer,
-    blockIntervalMs: 100,
-    blockSigners: (claim) => (blockKey && equalBytes(claim.rawData, blockKey.publicKey) ? (digest) => signDigest(blockKey, digest) : undefined),
-    onBlock: (_header, id) => blocks.push(bytesToHex(id)),
-  });
-  return { dir, store, chain, blocks };
-}
-
-function newNode(producer: string, blockKey?: KeyPair): Node {
-  return openNode(mkdtempSync(join(tmpdir(), 'tsibase-apply-block-')), producer, blockKey);
-}
-
-async function closeNode(node: Node, remove = true): Promise<void> {
-  node.chain.stop();
-  await node.store.close();
-  if (remove) rmSync(node.dir, { recursive: true, force: true });
-}
-
-/** A transaction on top of the head, expiring in a minute. */
-function transaction(chain: Chain, actions: unknown[], claims: unknown[] = []) {
-  const head = chain.head!;
-  return {
-    tapos: { expiration: BigInt(Math.floor(Date.now() / 1000) + 60), ...taposReference(head.header.blockNum, head.blockId), flags: 0 },
-    actions,
-    claims,
-  };
-}
-
-/** Pushes transactions into the producer's open block and closes it (more, empty, blocks may come between). */
-async function inBlock(chain: Chain, signed: Uint8Array[]): Promise<void> {
-  chain.start();
-  for (const t of signed) {
-    const trace = await chain.push(t, 'applied');
-    assert.is(trace.error, null, 'a transaction of the producing chain');
-  }
-  chain.stop();
-}
-
-/** Boots a producing chain and runs the rest of its boot. */
-async function bootedProducer(blockKey?: KeyPair): Promise<Node> {
-  const node = newNode('prod', blockKey);
-  const boot = bootTransactions(unpackBundle(await testBundle()), { producer: 'prod', blockKey: blockKey?.publicKey });
-  assert.is(node.chain.boot(boot.pushBoot).error, null, 'push_boot');
-  await inBlock(node.chain, boot.later);
-  return node;
-}
-
-/** A SignedBlock of the producer as a peer receives it: packed and unpacked again. */
-function received(producer: Chain, num: number): SignedBlock {
-  return SignedBlock.unpack(SignedBlock.pack(producer.signedBlockAt(num)!.signed));
-}
-
-/** The same block with a change made to a copy. */
-function tampered(block: SignedBlock, change: (copy: SignedBlock) => void): SignedBlock {
-  const copy = SignedBlock.unpack(SignedBlock.pack(block));
-  change(copy);
-  return copy;
-}
-
-/** Every row of the chain databases, as `db:key` → value (hex). */
-function chainRows(store: KvReader): Map<string, string> {
-  const rows = new Map<string, string>();
-  for (const db of CHAIN_DBS) {
-    for (let e = store.greaterEqual(db, new Uint8Array(0), 0); e; e = store.greaterEqual(db, Uint8Array.of(...e.key, 0), 0)) {
-      rows.set(`${db}:${bytesToHex(e.key)}`, bytesToHex(e.value));
-    }
-  }
-  return rows;
-}
-
-/** The keys whose rows differ between two stores (at most a few, to name in a failure). */
-function differingRows(a: KvReader, b: KvReader): string[] {
-  const ra = chainRows(a);
-  const rb = chainRows(b);
-  const keys = new Set([...ra.keys(), ...rb.keys()]);
-  return [...keys].filter((k) => ra.get(k) !== rb.get(k)).slice(0, 5);
-}
-
-/** Applies blocks `from`..`to` of the producer to the follower; each gives the producer's id. */
-async function applyRange(producer: Chain, follower: Chain, from: number, to: number): Promise<void> {
-  for (let n = from; n <= to; n++) {
-    const applied = await follower.applyBlock(received(producer, n));
-    assert.is(bytesToHex(applied.blockId), bytesToHex(producer.blockIdAt(n)!), `block ${n} has the producer's id`);
-  }
-}
+import {
+  AMOUNT, TRANSFER, applyRange, balance, bootedProducer, chainRows, closeNode, differingRows, inBlock, newNode, openNode, received, tampered,
+  transaction, type Failure, type Node,
+} from './chain-nodes.js';
 
 /** Asserts that applying `block` is refused with `code` and a message naming `reason`, and changes nothing. */
 async function assertRefused(follower: Node, block: SignedBlock, code: string, reason: string | RegExp): Promise<void> {
@@ -141,15 +35,6 @@ async function assertRefused(follower: Node, block: SignedBlock, code: string, r
   assert.is(bytesToHex(follower.chain.head?.blockId ?? new Uint8Array(0)), bytesToHex(head?.blockId ?? new Uint8Array(0)), 'the head did not move');
   assert.equal(chainRows(follower.store), rows, 'no row changed');
   assert.is(follower.blocks.length, blocks, 'no onBlock');
-}
-
-/** A token balance as the tokens service answers it (RPC). */
-function balance(chain: Chain, owner: string): bigint {
-  const ret = chain.executor.call({
-    mode: 'rpc',
-    target: { action: { sender: 0n, service: accountNumberFromName('tokens'), method: methodNumberFromName('balance'), rawData: OWNER.pack({ owner }) } },
-  });
-  return new DataView(ret.buffer, ret.byteOffset, 8).getBigUint64(0, true);
 }
 
 // ---------------------------------------------------------------------------------------------
