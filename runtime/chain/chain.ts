@@ -199,9 +199,9 @@ export class Chain {
   }
 
   private revertNow(blockNum: number): void {
-    if (this.open) throw new ChainError('CHAIN_BLOCK_OPEN', `cannot revert to block ${blockNum}: this node has block ${this.open.builder.blockNum} of its own open`);
     const head = this.status?.head?.header.blockNum ?? 0;
     if (blockNum >= head) return;
+    if (this.open) throw new ChainError('CHAIN_BLOCK_OPEN', `cannot revert to block ${blockNum}: this node has block ${this.open.builder.blockNum} of its own open`);
     // Records form a run ending at the head (those up to the irreversible block are dropped).
     const reversible = this.store.reversibleBlocks();
     const first = reversible[0];

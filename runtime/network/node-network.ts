@@ -37,7 +37,13 @@ export class NodeNetwork implements LinkListener {
 
   constructor(private readonly links: PeerLinks, private readonly chain: Chain, private readonly log: NetworkLog) {
     this.router = new Router({ routerId: randomId(), verify: (message) => verifiesMessage(chain.executor, message) });
+    // The irreversible block is sync's root; the reversible ones above it are already executed.
     const head = chain.head;
+    const storedAt = (num: number) => storedSignedBlock(chain.signedBlockAt(num)!);
+    // Block 2 is the first there is (docs/chain.md §1.4).
+    const irreversible = head && head.irreversible >= 2 ? head.irreversible : undefined;
+    const applied: SignedBlock[] = [];
+    for (let num = Math.max(irreversible ?? 1, 1) + 1; head && num <= head.header.blockNum; num++) applied.push(storedAt(num));
     this.sync = new BlockSync<SignedBlock>({
       headerOf: syncHeaderOf,
       committedBlocks: {
@@ -46,7 +52,8 @@ export class NodeNetwork implements LinkListener {
           return stored && storedSignedBlock(stored);
         },
       },
-      committedHead: head && storedSignedBlock(chain.signedBlockAt(head.header.blockNum)!),
+      committedHead: irreversible === undefined ? undefined : storedAt(irreversible),
+      appliedBlocks: applied,
     });
     this.progress = new SyncProgress((text) => log.info(text), Date.now);
   }
@@ -186,9 +193,13 @@ export class NodeNetwork implements LinkListener {
     for (const entry of ready.apply) this.apply(entry);
   }
 
-  /** Applies a block sync handed out; a refusal blacklists it (sync) and closes the link that sent it. */
+  /**
+   * Applies a block sync handed out, on its parent: the chain first takes back the blocks above
+   * the parent (another fork's, docs/chain.md §1.6). A refusal blacklists it (sync) and closes
+   * the link that sent it.
+   */
   private apply({ header: { id }, block, sender }: SyncApply<SignedBlock>): void {
-    this.chain.applyBlock(block).then(
+    this.chain.revertTo(block.block.header.blockNum - 1).then(() => this.chain.applyBlock(block)).then(
       () => {
         this.counters.blocksApplied++;
         if (this.stopped) return;

@@ -5,14 +5,14 @@ import type { SyncMessage } from '../sync/sync-messages.js';
 import type { EventQueue } from './event-queue.js';
 import type { InvariantChecker } from './invariants.js';
 import { makeModelBlock, modelHeader, type ModelBlock } from './model-block.js';
-import { ModelExecutor, type DurableChain } from './model-chain.js';
+import type { DurableChain } from './model-chain.js';
 import type { Schedule } from './schedule.js';
 import type { LinkEndpoint, SimNetwork } from './sim-network.js';
 import type { Random } from '../../testing/random.js';
 
 // One simulated node: block sync over a model chain. The producer makes a block every interval;
 // followers take irreversibility from the headers they apply, as CFT followers do (docs/p2p.md §4
-// step 10, §6.3). A crash loses everything but the DurableChain. Consensus state machines are to
+// step 10, §6.3). A crash loses everything but the DurableChain (the node's database). Consensus state machines are to
 // sit beside `sync` here, fed by the same events and their Ready carried out the same way.
 
 export interface NodeContext {
@@ -25,7 +25,6 @@ export interface NodeContext {
 
 export class SimNode implements LinkEndpoint {
   private sync: BlockSync<ModelBlock> | undefined;
-  private executor: ModelExecutor | undefined;
   /** Bumped at each crash, so that work scheduled before it is void. */
   private life = 0;
 
@@ -56,12 +55,16 @@ export class SimNode implements LinkEndpoint {
 
   crash(): void {
     this.sync = undefined;
-    this.executor = undefined;
     this.life++;
   }
 
   restart(): void {
-    if (this.producer) this.durable.term++;
+    if (this.producer) {
+      this.durable.term++;
+      // Half the time the producer gives up its reversible blocks and builds on its committed
+      // block (as a new CFT leader without them would), so followers must switch forks.
+      if (this.context.random.int(2) === 0) this.durable.executed.length = 0;
+    }
     this.start();
   }
 
@@ -83,8 +86,9 @@ export class SimNode implements LinkEndpoint {
 
   /** The producer's slot: irreversibility moves up to `commitLag` blocks behind, then a new block. */
   produce(): void {
-    const { sync, executor } = this;
-    if (!sync || !executor) return;
+    const { sync } = this;
+    // The chain does one thing at a time: a block being applied holds off the next of its own.
+    if (!sync || sync.applying !== undefined) return;
     const lag = this.context.schedule.commitLag;
     const num = sync.head.num + 1;
     if (lag > 0) this.step({ type: 'commit', num: num - lag });
@@ -92,15 +96,15 @@ export class SimNode implements LinkEndpoint {
       previous: sync.head.id, num, producer: this.name, term: this.durable.term, commitNum: lag > 0 ? sync.commitIndex : num,
     });
     this.context.checker.blockProduced(block);
-    const failure = executor.execute(block);
+    const failure = this.durable.execute(block);
     if (failure) this.context.checker.fail(`${this.name} could not execute its own block ${num}: ${failure}`);
     this.step({ type: 'produced', block });
     if (lag === 0) this.step({ type: 'commit', num });
   }
 
   private start(): void {
-    this.sync = new BlockSync({ headerOf: modelHeader, committedBlocks: this.durable, committedHead: this.durable.committedHead });
-    this.executor = new ModelExecutor(this.durable);
+    const { committedHead, executed } = this.durable;
+    this.sync = new BlockSync({ headerOf: modelHeader, committedBlocks: this.durable, committedHead, appliedBlocks: executed });
   }
 
   private step(event: SyncEvent<ModelBlock>): void {
@@ -122,15 +126,14 @@ export class SimNode implements LinkEndpoint {
     const life = this.life;
     for (const { block } of ready.apply) {
       queue.after(1 + random.int(schedule.maxApplyMs), () => {
-        if (this.life !== life || !this.executor) return;
+        if (this.life !== life || !this.sync) return;
         checker.blockApplied(this, block);
-        const failure = this.executor.execute(block);
+        const failure = this.durable.execute(block);
         // Every block the producer makes is valid: a failure means sync applied out of order.
         if (failure) checker.fail(`${this.name} failed to apply block ${block.num} ${block.id}: ${failure}`);
         this.step(failure === undefined ? { type: 'applied', id: block.id, ok: true } : { type: 'applied', id: block.id, ok: false, reason: failure });
       });
     }
-    this.executor!.forget(ready.dropped);
     // A follower trusts the commitNum of the blocks it applies (docs/p2p.md §4 step 10).
     if (ready.head && !this.producer) this.step({ type: 'commit', num: ready.head.commitNum });
   }

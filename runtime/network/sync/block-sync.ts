@@ -28,6 +28,7 @@ export class BlockSync<B> {
     this.tree = committedHead === undefined
       ? new BlockTree<B>(PRE_GENESIS, undefined)
       : new BlockTree<B>(options.headerOf(committedHead), committedHead);
+    for (const block of options.appliedBlocks ?? []) this.tree.restoreApplied(options.headerOf(block), block);
   }
 
   get head(): SyncHeader {
@@ -157,11 +158,9 @@ export class BlockSync<B> {
       throw new SyncError('SYNC_UNEXPECTED_RESULT', `An apply result for block ${id}, which sync did not ask to apply`);
     }
     this.applyingId = undefined;
-    const header = this.tree.header(id);
-    if (!header) {
-      // A commit on another fork dropped the block while it was being applied.
-      if (failure === undefined) this.out.dropped.push(id);
-    } else if (failure === undefined) {
+    // Its parent is the head while it applies and commits stop at the head: it is still in the tree.
+    const header = this.tree.header(id)!;
+    if (failure === undefined) {
       this.tree.markApplied(id);
     } else {
       const removed = this.tree.markFailed(id);
@@ -197,6 +196,7 @@ export class BlockSync<B> {
     const next = this.tree.nextToApply();
     if (!next) return;
     this.applyingId = next.id;
+    this.tree.beginApply(next.id);
     this.out.apply.push({ header: next, block: this.tree.block(next.id)!, sender: this.tree.sender(next.id) });
   }
 

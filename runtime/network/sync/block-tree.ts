@@ -3,8 +3,13 @@ import { compareOrder, type BlockIdHex, type BlockXid, type SyncHeader } from '.
 
 // The blocks above the commit index, as a tree (psibase's ForkDb, docs/p2p.md §3.4, §3.6): the
 // committed block is the root; every other block hangs under its parent. The best block is the
-// one of greatest (term, blockNum, id) among those not blacklisted; the head is the greatest
-// among those applied, so the head reaches the best block once the path to it has been applied.
+// one of greatest (term, blockNum, id) among those not blacklisted.
+//
+// Unlike psibase, which keeps a state per block, a node holds one state: the chain's head, with
+// undo records back to the committed block (docs/chain.md §1.6). So "applied" means "on the path
+// of the state", the head is the tip of that path, and applying a block on another fork first
+// takes the path back to the block's parent. The head reaches the best block once the path to
+// it has been applied.
 
 interface TreeNode<B> {
   readonly header: SyncHeader;
@@ -113,6 +118,19 @@ export class BlockTree<B> {
     return 'added';
   }
 
+  /** Puts back a block this node executed before a restart, on top of the head (its state is still there). */
+  restoreApplied(header: SyncHeader, block: B): void {
+    if (header.previous !== this.headNode.header.id || header.num !== this.headNode.header.num + 1) {
+      throw new RangeError(`block ${header.num} ${header.id} does not extend the head ${this.headNode.header.num}`);
+    }
+    const node: TreeNode<B> = { header, block, sender: undefined, parent: this.headNode, children: [], applied: true };
+    this.headNode.children.push(node);
+    this.nodes.set(header.id, node);
+    if (compareOrder(header, this.bestNode.header) > 0) this.bestNode = node;
+    this.headNode = node;
+    this.headChain.push(node);
+  }
+
   /** The first block not yet applied on the path to the best block (its parent is applied). */
   nextToApply(): SyncHeader | undefined {
     let next: TreeNode<B> | undefined;
@@ -120,15 +138,23 @@ export class BlockTree<B> {
     return next?.header;
   }
 
-  /** Records a successful application; returns whether the head changed. */
-  markApplied(id: BlockIdHex): boolean {
+  /**
+   * A block is handed out to be applied: the state goes back to its parent first (leaving the
+   * blocks above it on the head chain), so the parent is the head until the outcome is known.
+   */
+  beginApply(id: BlockIdHex): void {
+    const parent = this.nodes.get(id)?.parent;
+    if (!parent?.applied) throw new RangeError(`block ${id} cannot be applied: its parent has no state`);
+    this.revertTo(parent);
+  }
+
+  /** Records a successful application of a block whose parent is the head: it is the head now. */
+  markApplied(id: BlockIdHex): void {
     const node = this.nodes.get(id);
-    if (!node || node.applied || !node.parent?.applied) return false;
+    if (!node || node.applied || node.parent !== this.headNode) return;
     node.applied = true;
-    if (compareOrder(node.header, this.headNode.header) <= 0) return false;
     this.headNode = node;
-    this.rebuildHeadChain();
-    return true;
+    this.headChain.push(node);
   }
 
   /** A block that failed to apply blacklists its subtree (§3.4); returns the ids removed. */
@@ -184,16 +210,11 @@ export class BlockTree<B> {
     return best;
   }
 
-  /** Re-links headChain to the new head: walk back until a block already on the chain. */
-  private rebuildHeadChain(): void {
-    const base = this.commitIndex;
-    const path: TreeNode<B>[] = [];
-    let node: TreeNode<B> = this.headNode;
-    while (this.headChain[node.header.num - base] !== node) {
-      path.push(node);
-      node = node.parent!;
-    }
-    this.headChain.length = node.header.num - base + 1;
-    for (let i = path.length - 1; i >= 0; i--) this.headChain.push(path[i]!);
+  /** The state goes back to `node`, an applied block: those above it on the head chain are not applied any more. */
+  private revertTo(node: TreeNode<B>): void {
+    const keep = node.header.num - this.commitIndex + 1;
+    for (let i = keep; i < this.headChain.length; i++) this.headChain[i]!.applied = false;
+    this.headChain.length = keep;
+    this.headNode = node;
   }
 }

@@ -46,7 +46,11 @@ export interface SyncReady<B> {
   readonly sends: SyncSend<B>[];
   /** Close these links (a `linkDown` for them is then ignored). */
   readonly disconnects: PeerDisconnect[];
-  /** Execute this block on the state of its parent, then report `applied`; at most one outstanding. */
+  /**
+   * Take the state back to the block's parent (docs/chain.md §1.6) when the head is above it,
+   * execute the block on it, then report `applied`; at most one outstanding. The parent is the
+   * new head (the head chain's blocks above it count as reverted).
+   */
   readonly apply: SyncApply<B>[];
   /** The new head, when it changed: the chain serves and builds on it. */
   readonly head?: SyncHeader;
@@ -67,4 +71,6 @@ export interface BlockSyncOptions<B> {
   readonly committedBlocks: CommittedBlocks<B>;
   /** The last irreversible block at start (from the block log); none for an empty node. */
   readonly committedHead?: B;
+  /** The reversible blocks above it that the node's state already holds, in order (after a restart). */
+  readonly appliedBlocks?: readonly B[];
 }

@@ -13,13 +13,20 @@ import { assertFails } from '../../../../lib/assert-error.js';
 
 const PEER = 7;
 
-/** A node: sync over a block log, the log kept up to date with what sync commits. */
+/**
+ * A node: sync over a model chain, which executes what the node produces and what it reports
+ * applied, and appends what sync commits.
+ */
 class Node {
   readonly log = new DurableChain();
   readonly sync = new BlockSync<ModelBlock>({ headerOf: modelHeader, committedBlocks: this.log });
+  private readonly handedOut = new Map<string, ModelBlock>();
 
   step(event: SyncEvent<ModelBlock>): SyncReady<ModelBlock> {
+    if (event.type === 'produced') assert.is(this.log.execute(event.block), undefined);
+    if (event.type === 'applied' && event.ok && this.handedOut.has(event.id)) assert.is(this.log.execute(this.handedOut.get(event.id)!), undefined);
     const ready = this.sync.step(event);
+    for (const { block } of ready.apply) this.handedOut.set(block.id, block);
     assert.is(this.log.append(ready.committed), undefined);
     return ready;
   }

@@ -1,5 +1,6 @@
 // The block tree under block sync (docs/p2p.md §3.4, §3.6): fork choice by (term, blockNum, id),
-// orphans, blacklisted subtrees, commit and pruning.
+// orphans, blacklisted subtrees, commit and pruning; one state, taken back to a block's parent
+// before the block applies (docs/chain.md §1.6).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { PRE_GENESIS, type SyncHeader } from '../../../../../runtime/network/sync/block-header.js';
@@ -24,6 +25,7 @@ function grow(tree: BlockTree<ModelBlock>, parent: SyncHeader, count: number, te
 function applyAll(tree: BlockTree<ModelBlock>): string[] {
   const applied: string[] = [];
   for (let next = tree.nextToApply(); next; next = tree.nextToApply()) {
+    tree.beginApply(next.id);
     tree.markApplied(next.id);
     applied.push(next.id);
   }
@@ -55,6 +57,8 @@ test('the head follows the path to the best block as it is applied', () => {
   assert.is(tree.head.id, main[3]!.id);
   const fork = grow(tree, main[0]!, 2, 2);
   assert.is(tree.nextToApply()!.id, fork[0]!.id, 'the fork is applied from its first block');
+  tree.beginApply(fork[0]!.id);
+  assert.is(tree.head.id, main[0]!.id, 'the state goes back to the fork\'s parent first');
   tree.markApplied(fork[0]!.id);
   assert.is(tree.head.id, fork[0]!.id, 'term 2 at block 3 is already better than the old head');
   assert.ok(tree.onHeadChain(fork[0]!));
@@ -85,9 +89,13 @@ test('a block that fails blacklists its subtree, and later children of it', () =
   const bad = grow(tree, good[0]!, 3, 2);
   assert.is(tree.best.id, bad[2]!.id);
   assert.is(tree.nextToApply()!.id, bad[0]!.id);
+  tree.beginApply(bad[0]!.id);
   assert.equal(tree.markFailed(bad[0]!.id).sort(), bad.map((b) => b.id).sort());
   assert.is(tree.best.id, good[1]!.id, 'the best block is chosen again among the rest');
-  assert.is(tree.nextToApply(), undefined);
+  assert.is(tree.head.id, good[0]!.id, 'the state stays at the failed block\'s parent');
+  assert.is(tree.nextToApply()!.id, good[1]!.id, 'the block the state left is applied again');
+  applyAll(tree);
+  assert.is(tree.head.id, good[1]!.id);
   const late = child(bad[2]!, 2);
   assert.is(tree.insert(late, late), 'blacklisted');
   const grandchild = child(late, 2);
@@ -112,6 +120,31 @@ test('commit hands over the committed blocks and prunes every block not descendi
   assert.equal(tree.commit(99)!.committed.map((c) => c.header.num), [5, 6], 'commit stops at the head');
   assert.is(tree.commitIndex, 6);
   assert.is(tree.header(live[0]!.id), undefined);
+});
+
+test('switching back to a fork applies its blocks again: the state left them', () => {
+  const tree = new BlockTree<ModelBlock>(PRE_GENESIS, undefined);
+  const [root] = grow(tree, PRE_GENESIS, 1);
+  const a = grow(tree, root!, 2, 1, 'a');
+  applyAll(tree);
+  const b = grow(tree, root!, 1, 2, 'b');
+  assert.equal(applyAll(tree), [b[0]!.id]);
+  assert.not.ok(tree.onHeadChain(a[0]!), 'fork a left the state');
+  const a3 = grow(tree, a[1]!, 1, 3, 'a');
+  assert.equal(applyAll(tree), [...a, ...a3].map((x) => x.id), 'fork a is executed again from its first block');
+  assert.is(tree.head.id, a3[0]!.id);
+  assert.not.ok(tree.onHeadChain(b[0]!));
+});
+
+test('blocks a node executed before a restart go back on the head without being applied again', () => {
+  const tree = new BlockTree<ModelBlock>(PRE_GENESIS, undefined);
+  const blocks = [child(PRE_GENESIS)];
+  blocks.push(child(blocks[0]!));
+  for (const block of blocks) tree.restoreApplied(block, block);
+  assert.is(tree.head.id, blocks[1]!.id);
+  assert.is(tree.best.id, blocks[1]!.id);
+  assert.is(tree.nextToApply(), undefined);
+  assert.throws(() => tree.restoreApplied(blocks[0]!, blocks[0]!), /does not extend the head/);
 });
 
 test.run();
