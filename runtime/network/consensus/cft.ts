@@ -1,0 +1,241 @@
+import type { LogEntry } from '../peer-io.js';
+import type { ProducerName } from '../routing/routing-io.js';
+import type { CftEvent, CftHead, CftMessage, CftOptions, CftReady, CftRole } from './cft-io.js';
+
+// psibase's crash-fault-tolerant consensus (docs/p2p.md §4): Raft's elections over producers,
+// with blocks as the log. A deterministic state machine: events in, a Ready out; timers are
+// asked for in milliseconds and randomness is injected.
+
+/** docs/p2p.md §4: the election timeout grows to at most 5 minutes. */
+const MAX_TIMEOUT_MS = 5 * 60 * 1000;
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** A quorum of a CFT producer set of n: n/2 + 1 (integer division). */
+export function cftThreshold(n: number): number {
+  return Math.floor(n / 2) + 1;
+}
+
+export class Cft {
+  private roleNow: CftRole = 'nonvoting';
+  private term = 0;
+  private votedFor: ProducerName | null = null;
+  private groups: (readonly ProducerName[])[] = [];
+  private self: ProducerName | null = null;
+  /** Votes per group, this term, while a candidate. */
+  private votes: Set<ProducerName>[] = [];
+  /** The highest block each producer confirmed, per group, while leader (docs/p2p.md §4 step 9). */
+  private matchIndex: Map<ProducerName, number>[] = [];
+  /** The first block this leader produced in its term: a confirm below it is of another term. */
+  private firstOwnBlock: number | undefined;
+  private head: CftHead = { num: 0, term: 0, producer: 0n };
+  private commitIndex = 0;
+  private timeoutMs: number;
+  private out!: Mutable<CftReady>;
+
+  constructor(private readonly options: CftOptions) {
+    this.timeoutMs = options.baseTimeoutMs;
+  }
+
+  get role(): CftRole {
+    return this.roleNow;
+  }
+
+  get currentTerm(): number {
+    return this.term;
+  }
+
+  step(event: CftEvent): CftReady {
+    this.out = { sends: [], log: [] };
+    switch (event.type) {
+      case 'producers':
+        this.setProducers(event.groups, event.self);
+        break;
+      case 'timeout':
+        this.onTimeout(event.quorumReachable);
+        break;
+      case 'head':
+        this.onHead(event.head, event.commitIndex);
+        break;
+      case 'receive':
+        this.receive(event.message);
+        break;
+    }
+    return this.out;
+  }
+
+  /** §4 step 1-2: a producer of either set follows (the sole producer elects itself); any other node does not vote. */
+  private setProducers(groups: readonly (readonly ProducerName[])[], self: ProducerName | null): void {
+    this.groups = groups.map((g) => [...g]);
+    this.self = self;
+    if (!this.isProducer()) {
+      if (this.roleNow === 'leader') this.out.stopLeading = true;
+      if (this.roleNow !== 'nonvoting') this.log('info', `Not a producer any more: stopped voting (term ${this.term})`);
+      this.roleNow = 'nonvoting';
+      this.out.stopTimer = true;
+      return;
+    }
+    if (this.roleNow === 'leader') {
+      // The leader keeps what it knows of producers still in a set.
+      this.matchIndex = this.groups.map((g, i) => new Map(g.map((p) => [p, this.matchIndex[i]?.get(p) ?? this.matchIndex[0]?.get(p) ?? 0])));
+      this.updateCommit();
+      return;
+    }
+    if (this.roleNow === 'nonvoting') {
+      this.roleNow = 'follower';
+      this.restartTimer();
+    }
+    if (this.isSoleProducer()) this.requestVote();
+  }
+
+  /** §4 step 3: a follower, candidate or leader whose timer ran out stands for a new term. */
+  private onTimeout(quorumReachable: boolean): void {
+    if (this.roleNow === 'nonvoting') return;
+    if (quorumReachable) this.timeoutMs = Math.min(this.timeoutMs * 1.5, MAX_TIMEOUT_MS);
+    this.requestVote();
+  }
+
+  private requestVote(): void {
+    const self = this.self!;
+    if (this.roleNow === 'leader') {
+      this.out.stopLeading = true;
+      this.log('info', `Leader of term ${this.term} stepping down: its commits stalled`);
+    }
+    this.term++;
+    this.votedFor = self;
+    this.votes = this.groups.map((g, i) => new Set(g.includes(self) || (i === 0 && g.length === 0) ? [self] : []));
+    this.roleNow = 'candidate';
+    this.restartTimer();
+    this.out.sends.push({
+      to: 'producers',
+      message: { kind: 'RequestVoteRequest', body: { term: this.term, candidateId: self, lastLogIndex: this.head.num, lastLogTerm: this.head.term } },
+    });
+    this.checkVotes();
+  }
+
+  /** §4 steps 4, 8, 9: a new head moves the term, makes a follower confirm it, counts a leader's own block. */
+  private onHead(head: CftHead, commitIndex: number): void {
+    this.head = head;
+    this.commitIndex = Math.max(this.commitIndex, commitIndex);
+    this.updateTerm(head.term);
+    if (this.roleNow === 'nonvoting') return;
+    if (this.roleNow === 'leader') {
+      if (head.producer === this.self && head.term === this.term) {
+        this.firstOwnBlock ??= head.num;
+        this.confirmed(this.self!, head.num);
+      }
+      return;
+    }
+    if (head.term >= this.term) this.restartTimer();
+    if (this.roleNow === 'follower' && head.term === this.term && head.num > this.commitIndex && head.producer !== this.self) {
+      this.out.sends.push({ to: head.producer, message: { kind: 'ConfirmMessage', body: { term: this.term, followerId: this.self!, headNum: head.num } } });
+    }
+  }
+
+  private receive(message: CftMessage): void {
+    switch (message.kind) {
+      case 'RequestVoteRequest': return this.onRequestVote(message.body);
+      case 'RequestVoteResponse': return this.onVote(message.body);
+      case 'ConfirmMessage': return this.onConfirm(message.body);
+    }
+  }
+
+  /** §4 step 5: a follower grants one vote per term, to a candidate at least as up to date. */
+  private onRequestVote({ term, candidateId, lastLogIndex, lastLogTerm }: Extract<CftMessage, { kind: 'RequestVoteRequest' }>['body']): void {
+    if (this.roleNow === 'nonvoting' || !this.inSomeGroup(candidateId)) return;
+    this.updateTerm(term);
+    if (this.roleNow !== 'follower') return;
+    const upToDate = lastLogTerm > this.head.term || (lastLogTerm === this.head.term && lastLogIndex >= this.head.num);
+    const granted = term >= this.term && (this.votedFor === null || this.votedFor === candidateId) && upToDate;
+    if (granted) {
+      this.votedFor = candidateId;
+      this.restartTimer();
+    }
+    this.out.sends.push({
+      to: candidateId,
+      message: { kind: 'RequestVoteResponse', body: { term: this.term, candidateId, voterId: this.self!, voteGranted: granted } },
+    });
+  }
+
+  /** §4 step 6: a candidate counts granted votes of its term in each group the voter is in. */
+  private onVote({ term, candidateId, voterId, voteGranted }: Extract<CftMessage, { kind: 'RequestVoteResponse' }>['body']): void {
+    this.updateTerm(term);
+    if (candidateId !== this.self || term !== this.term || !voteGranted || this.roleNow !== 'candidate') return;
+    this.groups.forEach((g, i) => { if (g.includes(voterId)) this.votes[i]!.add(voterId); });
+    this.checkVotes();
+  }
+
+  /** §4 step 9: a leader records what a follower applied of its term. */
+  private onConfirm({ term, followerId, headNum }: Extract<CftMessage, { kind: 'ConfirmMessage' }>['body']): void {
+    this.updateTerm(term);
+    if (this.roleNow !== 'leader' || term !== this.term || headNum < this.commitIndex) return;
+    if (this.firstOwnBlock === undefined || headNum < this.firstOwnBlock || headNum > this.head.num) return;
+    if (!this.inSomeGroup(followerId)) return;
+    this.confirmed(followerId, headNum);
+  }
+
+  private confirmed(producer: ProducerName, num: number): void {
+    for (const match of this.matchIndex) if (match.has(producer)) match.set(producer, Math.max(match.get(producer)!, num));
+    this.updateCommit();
+  }
+
+  /** The highest block a threshold of each group confirmed; in joint consensus the smaller of the two. */
+  private updateCommit(): void {
+    let commit = Infinity;
+    this.groups.forEach((g, i) => {
+      if (g.length === 0) return;
+      const confirmed = g.map((p) => this.matchIndex[i]!.get(p) ?? 0).sort((a, b) => a - b);
+      commit = Math.min(commit, confirmed[g.length - cftThreshold(g.length)]!);
+    });
+    if (commit === Infinity || commit <= this.commitIndex) return;
+    this.commitIndex = commit;
+    this.out.commit = commit;
+    this.restartTimer();
+  }
+
+  private checkVotes(): void {
+    const [current, next] = this.groups;
+    const won = this.votes[0]!.size > Math.floor((current?.length ?? 0) / 2)
+      && (next === undefined || this.votes[1]!.size >= cftThreshold(next.length));
+    if (!won) return;
+    this.roleNow = 'leader';
+    this.matchIndex = this.groups.map((g) => new Map(g.map((p) => [p, 0])));
+    this.firstOwnBlock = undefined;
+    this.out.lead = this.term;
+    this.log('info', `Elected leader of term ${this.term}`);
+  }
+
+  /** §4 step 4: a newer term is adopted; a leader or candidate falls back to follower. */
+  private updateTerm(term: number): void {
+    if (term <= this.term) return;
+    this.term = term;
+    this.votedFor = null;
+    this.votes = [];
+    if (this.roleNow === 'leader') {
+      this.out.stopLeading = true;
+      this.log('info', `Stopped leading: term ${term} has begun`);
+    }
+    if (this.roleNow === 'leader' || this.roleNow === 'candidate') this.roleNow = 'follower';
+  }
+
+  private restartTimer(): void {
+    this.out.timerMs = this.timeoutMs * (1 + this.options.random());
+    this.out.stopTimer = undefined;
+  }
+
+  private isProducer(): boolean {
+    return this.self !== null && this.inSomeGroup(this.self);
+  }
+
+  private isSoleProducer(): boolean {
+    return this.groups.every((g) => g.length === 1 && g[0] === this.self);
+  }
+
+  private inSomeGroup(producer: ProducerName): boolean {
+    return this.groups.some((g) => g.includes(producer));
+  }
+
+  private log(level: LogEntry['level'], text: string): void {
+    this.out.log.push({ level, text });
+  }
+}
