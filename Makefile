@@ -47,7 +47,7 @@ openssl:
 test: build browser softhsm openssl
 	node scripts/run-tests.js
 
-# The block sync simulator (docs/p2p.md "What we build" item 7) over thousands of seeded schedules.
+# The block sync and CFT simulator (docs/p2p.md "What we build" item 7) over thousands of seeded schedules.
 simulate: build
 	node scripts/simulate.js 5000
 

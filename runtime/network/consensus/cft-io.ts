@@ -66,4 +66,9 @@ export interface CftOptions {
   readonly random: () => number;
   /** The base of the election timeout T (docs/p2p.md §4: 3 s, scaled with --block-interval). */
   readonly baseTimeoutMs: number;
+  /**
+   * The term and vote kept from before a restart: a node that voted must not vote again in the
+   * same term (Raft's persistent state), so the caller keeps both (Cft.currentTerm, Cft.vote).
+   */
+  readonly restored?: { readonly term: number; readonly votedFor: ProducerName | null };
 }

@@ -35,6 +35,8 @@ export class Cft {
 
   constructor(private readonly options: CftOptions) {
     this.timeoutMs = options.baseTimeoutMs;
+    this.term = options.restored?.term ?? 0;
+    this.votedFor = options.restored?.votedFor ?? null;
   }
 
   get role(): CftRole {
@@ -43,6 +45,11 @@ export class Cft {
 
   get currentTerm(): number {
     return this.term;
+  }
+
+  /** Whom this node voted for in the current term (to keep across a restart with the term). */
+  get vote(): ProducerName | null {
+    return this.votedFor;
   }
 
   step(event: CftEvent): CftReady {

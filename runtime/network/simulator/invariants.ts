@@ -2,9 +2,9 @@ import { PRE_GENESIS } from '../sync/block-header.js';
 import type { ModelBlock } from './model-block.js';
 import type { DurableChain } from './model-chain.js';
 
-// What must hold after every step of a simulated run (the convergence check is the simulation's,
-// at the end): no node applies a block the producer did not make; irreversible blocks agree with
-// the producer's and never revert.
+// What must hold after every step of a simulated run (the convergence checks are the simulation's,
+// at the end): no node applies a block no producer made; no two nodes make different blocks
+// irreversible at one height, and nothing irreversible reverts; a CFT term has one leader at most.
 
 /** The part of a node the checks read. */
 export interface CheckedNode {
@@ -17,26 +17,42 @@ export interface CheckedNode {
 export class InvariantChecker {
   readonly violations: string[] = [];
   private readonly produced = new Map<string, ModelBlock>();
+  /** The first block made irreversible at each height, and by whom. */
+  private readonly committed = new Map<number, { id: string; by: string }>();
+  private readonly leaders = new Map<number, string>();
 
-  constructor(private readonly now: () => number, private readonly producerLog: DurableChain) {}
+  constructor(private readonly now: () => number) {}
 
   blockProduced(block: ModelBlock): void {
     this.produced.set(block.id, block);
   }
 
-  /** Every block a node executes was produced, at that height, by the producer. */
+  /** Every block a node executes was made, at that height, by a producer. */
   blockApplied(node: CheckedNode, block: ModelBlock): void {
-    if (this.produced.get(block.id) !== block) this.fail(`${node.name} applied block ${block.num} ${block.id}, which the producer never produced`);
+    if (this.produced.get(block.id) !== block) this.fail(`${node.name} applied block ${block.num} ${block.id}, which no producer made`);
   }
 
-  /** A node's irreversible blocks are the producer's, at the same heights. */
+  /** Every node makes the same block irreversible at a height. */
   blocksCommitted(node: CheckedNode, blocks: readonly ModelBlock[]): void {
     for (const block of blocks) {
-      const producers = this.producerLog.blockAt(block.num);
-      if (producers?.id !== block.id) {
-        this.fail(`${node.name} made block ${block.num} ${block.id} irreversible; the producer's is ${producers?.id ?? 'not irreversible'}`);
-      }
+      const first = this.committed.get(block.num);
+      if (!first) this.committed.set(block.num, { id: block.id, by: node.name });
+      else if (first.id !== block.id) this.fail(`${node.name} made block ${block.num} ${block.id} irreversible; ${first.by} made ${first.id} irreversible there`);
     }
+  }
+
+  /** The highest block number any node made irreversible. */
+  get highestCommitted(): number {
+    let highest = 0;
+    for (const num of this.committed.keys()) highest = Math.max(highest, num);
+    return highest;
+  }
+
+  /** At most one leader per term (Raft's election safety). */
+  leaderElected(node: CheckedNode, term: number): void {
+    const leader = this.leaders.get(term);
+    if (leader === undefined) this.leaders.set(term, node.name);
+    else if (leader !== node.name) this.fail(`${node.name} became leader of term ${term}, which ${leader} already leads`);
   }
 
   /** The head chain still holds the last irreversible block: nothing irreversible reverted. */

@@ -11,8 +11,10 @@ export class DurableChain implements CommittedBlocks<ModelBlock> {
   readonly log: ModelBlock[] = [];
   /** The reversible blocks the state holds above the log's last block, in order. */
   readonly executed: ModelBlock[] = [];
-  /** The producer's term: raised at each restart, so blocks after a crash are a new fork. */
+  /** A single producer's term: raised at each restart, so blocks after a crash are a new fork. */
   term = 1;
+  /** A CFT producer's term and vote (docs/p2p.md §4), kept so that a restart never votes twice in a term. */
+  vote: { term: number; votedFor: bigint | null } = { term: 0, votedFor: null };
 
   blockAt(num: number): ModelBlock | undefined {
     return this.log[num - 2];

@@ -10,10 +10,15 @@ export type Fault =
 export interface Schedule {
   readonly seed: number;
   readonly nodeCount: number;
-  /** Node 0 produces; [a, b]: a dials b (and redials it when the link goes). */
+  /**
+   * Nodes 0 .. producerCount - 1 are the producers: one produces alone (its blocks irreversible
+   * `commitLag` blocks later); two or more elect leaders with CFT (docs/p2p.md §4).
+   */
+  readonly producerCount: number;
+  /** [a, b]: a dials b (and redials it when the link goes). */
   readonly edges: readonly (readonly [number, number])[];
   readonly blockIntervalMs: number;
-  /** The producer's blocks become irreversible this many blocks later (0: at once, as a single producer's). */
+  /** A single producer's blocks become irreversible this many blocks later (0: at once, as in the node). */
   readonly commitLag: number;
   readonly maxDelayMs: number;
   /** How long writing one message takes before `sent` is reported. */
@@ -27,7 +32,7 @@ export interface Schedule {
   readonly faults: readonly Fault[];
   /** Every fault is over: crashed nodes are back, partitions healed, no more drops. */
   readonly quietAt: number;
-  /** The producer makes its last block. */
+  /** The producers make their last block. */
   readonly stopAt: number;
 }
 
@@ -36,6 +41,7 @@ const FAULT_WINDOW_MS = 3000;
 export function drawSchedule(seed: number): Schedule {
   const random = new Random(seed);
   const nodeCount = 2 + random.int(5);
+  const producerCount = 1 + random.int(Math.min(nodeCount, 4));
   const edges: [number, number][] = [];
   // A random tree keeps every node reachable; extra edges make cycles and several routes.
   for (let b = 1; b < nodeCount; b++) edges.push([b, random.int(b)]);
@@ -56,11 +62,13 @@ export function drawSchedule(seed: number): Schedule {
     }
   }
   const quietAt = Math.max(FAULT_WINDOW_MS, ...faults.map((f) => f.at + f.duration));
+  const blockIntervalMs = random.pick([20, 50, 100]);
   return {
     seed,
     nodeCount,
+    producerCount,
     edges,
-    blockIntervalMs: random.pick([20, 50, 100]),
+    blockIntervalMs,
     commitLag: random.int(4),
     maxDelayMs: 1 + random.int(30),
     maxSendMs: random.int(3),
@@ -70,8 +78,14 @@ export function drawSchedule(seed: number): Schedule {
     duplicateRate: random.pick([0, 0.002, 0.01, 0.05]),
     faults,
     quietAt,
-    stopAt: quietAt + 300,
+    // CFT needs time after the faults for an election (a few timeouts) and for commits to resume.
+    stopAt: quietAt + (producerCount > 1 ? 20 * electionTimeoutMs(blockIntervalMs) : 300),
   };
+}
+
+/** The base election timeout T: psibase's 3 s for 1 s slots (docs/p2p.md §4), scaled to the slot. */
+export function electionTimeoutMs(blockIntervalMs: number): number {
+  return 3 * blockIntervalMs;
 }
 
 /** The longest path, in links, between two nodes. */

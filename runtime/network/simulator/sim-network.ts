@@ -70,6 +70,24 @@ export class SimNetwork {
     });
   }
 
+  /**
+   * A consensus message from one node to another. The node routes these over its links
+   * (docs/p2p.md §A); here a route is as good as a path: the message arrives after one delay
+   * unless either node is down, a partition separates them, or it is dropped while faults last.
+   */
+  deliverRouted(from: number, to: number, deliver: () => void): void {
+    if (!this.endpoints[from]!.alive || this.separated(from, to)) return;
+    if (this.queue.now < this.schedule.quietAt && this.random.next() < this.schedule.dropRate) return;
+    this.queue.after(1 + this.random.int(this.schedule.maxDelayMs), () => {
+      if (this.endpoints[to]!.alive && !this.separated(from, to)) deliver();
+    });
+  }
+
+  /** Whether `from` reaches `to` now (both up, no partition between them). */
+  reaches(from: number, to: number): boolean {
+    return this.endpoints[from]!.alive && this.endpoints[to]!.alive && !this.separated(from, to);
+  }
+
   /** A node closes a link (sync asked to disconnect). */
   close(peer: PeerId): void {
     const connection = this.connections.get(peer);

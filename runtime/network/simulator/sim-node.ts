@@ -1,3 +1,5 @@
+import { Cft } from '../consensus/cft.js';
+import type { CftMessage, CftReady } from '../consensus/cft-io.js';
 import { BlockSync, NO_COMMON_BLOCK } from '../sync/block-sync.js';
 import type { PeerId } from '../peer-io.js';
 import type { SyncEvent, SyncReady } from '../sync/sync-io.js';
@@ -6,14 +8,15 @@ import type { EventQueue } from './event-queue.js';
 import type { InvariantChecker } from './invariants.js';
 import { makeModelBlock, modelHeader, type ModelBlock } from './model-block.js';
 import type { DurableChain } from './model-chain.js';
-import type { Schedule } from './schedule.js';
+import { electionTimeoutMs, type Schedule } from './schedule.js';
 import type { LinkEndpoint, SimNetwork } from './sim-network.js';
 import type { Random } from '../../testing/random.js';
 
-// One simulated node: block sync over a model chain. The producer makes a block every interval;
-// followers take irreversibility from the headers they apply, as CFT followers do (docs/p2p.md §4
-// step 10, §6.3). A crash loses everything but the DurableChain (the node's database). Consensus state machines are to
-// sit beside `sync` here, fed by the same events and their Ready carried out the same way.
+// One simulated node: block sync over a model chain and, among several producers, CFT consensus
+// beside it (docs/p2p.md §4), fed by the same events, their Ready carried out the same way. A
+// single producer makes a block every interval; among several, the leader does. Nodes that do not
+// produce take irreversibility from the headers they apply (§4 step 10, §6.3). A crash loses
+// everything but the DurableChain (the node's database).
 
 export interface NodeContext {
   readonly queue: EventQueue;
@@ -21,12 +24,23 @@ export interface NodeContext {
   readonly schedule: Schedule;
   readonly checker: InvariantChecker;
   readonly network: () => SimNetwork;
+  readonly node: (index: number) => SimNode;
+}
+
+/** A simulated producer's account number: its index plus one (0 is no account). */
+export function producerAccount(index: number): bigint {
+  return BigInt(index + 1);
 }
 
 export class SimNode implements LinkEndpoint {
   private sync: BlockSync<ModelBlock> | undefined;
+  private cft: Cft | undefined;
+  /** The term this node leads, while it does (CFT). */
+  private leading: number | undefined;
   /** Bumped at each crash, so that work scheduled before it is void. */
   private life = 0;
+  /** Bumped when the election timer is set again or stopped, so that the old one is void. */
+  private timerGeneration = 0;
 
   constructor(
     readonly index: number,
@@ -37,8 +51,13 @@ export class SimNode implements LinkEndpoint {
     this.start();
   }
 
+  /** Whether this node makes the blocks now: the single producer, or the CFT leader. */
   get producer(): boolean {
-    return this.index === 0;
+    return this.cft ? this.leading !== undefined : this.index === 0;
+  }
+
+  get commitIndex(): number | undefined {
+    return this.sync?.commitIndex;
   }
 
   get alive(): boolean {
@@ -55,11 +74,13 @@ export class SimNode implements LinkEndpoint {
 
   crash(): void {
     this.sync = undefined;
+    this.cft = undefined;
+    this.leading = undefined;
     this.life++;
   }
 
   restart(): void {
-    if (this.producer) {
+    if (this.index === 0 && this.context.schedule.producerCount === 1) {
       this.durable.term++;
       // Half the time the producer gives up its reversible blocks and builds on its committed
       // block (as a new CFT leader without them would), so followers must switch forks.
@@ -84,11 +105,20 @@ export class SimNode implements LinkEndpoint {
     this.step({ type: 'sent', peer });
   }
 
-  /** The producer's slot: irreversibility moves up to `commitLag` blocks behind, then a new block. */
+  /** A CFT message routed to this node. */
+  receiveConsensus(message: CftMessage): void {
+    this.stepCft({ type: 'receive', message });
+  }
+
+  /**
+   * A slot: a single producer moves irreversibility up to `commitLag` blocks behind and makes a
+   * block; a CFT leader makes a block whose commitNum is its commit index (§4 step 7).
+   */
   produce(): void {
     const { sync } = this;
     // The chain does one thing at a time: a block being applied holds off the next of its own.
-    if (!sync || sync.applying !== undefined) return;
+    if (!sync || sync.applying !== undefined || !this.producer) return;
+    if (this.cft) return this.produceAsLeader(sync, this.leading!);
     const lag = this.context.schedule.commitLag;
     const num = sync.head.num + 1;
     if (lag > 0) this.step({ type: 'commit', num: num - lag });
@@ -102,9 +132,61 @@ export class SimNode implements LinkEndpoint {
     if (lag === 0) this.step({ type: 'commit', num });
   }
 
+  private produceAsLeader(sync: BlockSync<ModelBlock>, term: number): void {
+    const num = sync.head.num + 1;
+    const block = makeModelBlock({ previous: sync.head.id, num, producer: this.name, term, commitNum: sync.commitIndex });
+    this.context.checker.blockProduced(block);
+    const failure = this.durable.execute(block);
+    if (failure) this.context.checker.fail(`${this.name} could not execute its own block ${num}: ${failure}`);
+    this.step({ type: 'produced', block });
+  }
+
   private start(): void {
     const { committedHead, executed } = this.durable;
     this.sync = new BlockSync({ headerOf: modelHeader, committedBlocks: this.durable, committedHead, appliedBlocks: executed });
+    const { producerCount, blockIntervalMs } = this.context.schedule;
+    if (producerCount < 2) return;
+    this.cft = new Cft({ random: () => this.context.random.next(), baseTimeoutMs: electionTimeoutMs(blockIntervalMs), restored: this.durable.vote });
+    const producers = [...Array(producerCount).keys()].map(producerAccount);
+    this.stepCft({ type: 'producers', groups: [producers], self: this.index < producerCount ? producerAccount(this.index) : null });
+    this.tellCftHead();
+  }
+
+  private tellCftHead(): void {
+    const head = this.sync!.head as ModelBlock | undefined;
+    const producer = head?.producer ? producerAccount(Number(head.producer.slice(1))) : 0n;
+    this.stepCft({ type: 'head', head: { num: head?.num ?? 1, term: head?.term ?? 0, producer }, commitIndex: this.sync!.commitIndex });
+  }
+
+  private stepCft(event: Parameters<Cft['step']>[0]): void {
+    if (!this.cft) return;
+    const ready = this.cft.step(event);
+    this.durable.vote = { term: this.cft.currentTerm, votedFor: this.cft.vote };
+    this.carryOutCft(ready);
+  }
+
+  private carryOutCft(ready: CftReady): void {
+    const { queue, network, checker, schedule } = this.context;
+    if (ready.stopLeading) this.leading = undefined;
+    if (ready.lead !== undefined) {
+      this.leading = ready.lead;
+      checker.leaderElected(this, ready.lead);
+    }
+    if (ready.stopTimer) this.timerGeneration++;
+    if (ready.timerMs !== undefined) {
+      const generation = ++this.timerGeneration;
+      const life = this.life;
+      queue.after(ready.timerMs, () => {
+        if (this.life !== life || generation !== this.timerGeneration) return;
+        const reachable = [...Array(schedule.producerCount).keys()].filter((p) => p === this.index || network().reaches(this.index, p)).length;
+        this.stepCft({ type: 'timeout', quorumReachable: reachable > schedule.producerCount / 2 });
+      });
+    }
+    for (const { to, message } of ready.sends) {
+      const targets = to === 'producers' ? [...Array(schedule.producerCount).keys()].filter((p) => p !== this.index) : [Number(to) - 1];
+      for (const target of targets) network().deliverRouted(this.index, target, () => this.context.node(target).receiveConsensus(message));
+    }
+    if (ready.commit !== undefined) this.step({ type: 'commit', num: ready.commit });
   }
 
   private step(event: SyncEvent<ModelBlock>): void {
@@ -134,6 +216,7 @@ export class SimNode implements LinkEndpoint {
         this.step(failure === undefined ? { type: 'applied', id: block.id, ok: true } : { type: 'applied', id: block.id, ok: false, reason: failure });
       });
     }
+    if (ready.head && this.cft) this.tellCftHead();
     // A follower trusts the commitNum of the blocks it applies (docs/p2p.md §4 step 10).
     if (ready.head && !this.producer) this.step({ type: 'commit', num: ready.head.commitNum });
   }

@@ -1,16 +1,24 @@
-// Block sync in the in-process network simulator (docs/p2p.md "What we build" item 7): seeded
-// schedules of link loss, duplicates, partitions and crashes, with the invariants checked after
-// every step and every follower at the producer's head within the bound. `make simulate` runs
+// Block sync and CFT in the in-process network simulator (docs/p2p.md "What we build" item 7):
+// seeded schedules of one producer or several electing leaders, with link loss, duplicates,
+// partitions and crashes; the invariants checked after every step (one leader per term, one
+// irreversible block per height), every node at the best head within the bound, and with several
+// producers irreversibility moving on after the faults. `make simulate` runs
 // thousands; a failing seed replays with `node scripts/simulate.js 1 <seed>`.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { runSimulations } from '../../../../../runtime/network/simulator/run-simulations.js';
+import { drawSchedule } from '../../../../../runtime/network/simulator/schedule.js';
 import { runSimulation } from '../../../../../runtime/network/simulator/simulation.js';
 
 test('300 seeded schedules keep every invariant and converge', () => {
   const summary = runSimulations(1, 300);
   assert.equal(summary.failures, []);
   assert.ok(summary.steps > 300 * 100, `only ${summary.steps} steps`);
+});
+
+test('the schedules include CFT networks of 2 to 4 producers as well as single producers', () => {
+  const counts = new Set([...Array(300).keys()].map((i) => drawSchedule(i + 1).producerCount));
+  assert.equal([...counts].sort(), [1, 2, 3, 4]);
 });
 
 test('a seed reproduces its run exactly', () => {
