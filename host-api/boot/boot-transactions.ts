@@ -97,7 +97,7 @@ export function bootTransactions(bundle: Bundle, options: BootOptions): BootTran
   }
   second.push(...(transact?.initActions ?? []));
   second.push(systemAction('producers', 'producers.setProducers', {
-    producers: [{ name: options.producer, auth: producerClaim(blockKey) }],
+    prods: [{ name: options.producer, auth: producerClaim(blockKey) }],
   }));
 
   // While auth is off every action may name any sender: each account sets its own key.

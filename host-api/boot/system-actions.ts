@@ -16,7 +16,7 @@ const ARGS = {
   'http.registerServer': args({ server: 'AccountNumber' }),
   'sites.storeSys': args({ path: 'string', contentType: 'string', content: 'bytes' }),
   'sites.removeSys': args({ path: 'string' }),
-  'producers.setProducers': args({ producers: { List: 'Producer' } }),
+  'producers.setProducers': args({ prods: { List: 'Producer' } }),
   'transact.startBoot': args({ bootTransactions: { List: 'Checksum256' } }),
   'transact.finishBoot': args({}),
   'auth-sig.setKey': args({ key: 'bytes' }),

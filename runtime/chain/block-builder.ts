@@ -14,7 +14,7 @@ import type { Executor } from '../wasm/executor.js';
 import { writeBlock } from './block-log.js';
 import { writeBlockSignature } from './block-signing.js';
 import { readStatus, writeStatus } from './chain-state.js';
-import { producersOf } from './consensus.js';
+import { producersOf, startingConsensus } from './consensus.js';
 import { ChainError } from './errors.js';
 import { TRANSACT, type DecodedTransaction, type TransactionProcessor } from './transaction-processor.js';
 
@@ -54,20 +54,28 @@ export interface BlockSeal {
  */
 export type Sealer = (header: BlockHeader, blockId: Uint8Array) => BlockSeal;
 
-/** The consensus of a new chain: its one producer, with unsigned blocks. */
-function initialConsensus(producer: bigint): JointConsensus {
-  const current: Consensus = {
-    data: { CftConsensus: { producers: [{ name: producer, auth: { service: 0n, rawData: new Uint8Array(0) } }] } },
-    services: [],
-    wasmConfig: ENFORCED_WASM_CONFIG,
-  };
-  return { current, next: null };
+/**
+ * The consensus a new chain starts from (docs/p2p.md §3.4): no producers yet, and a change
+ * pending from block 2 on. Block 2 may set the producers (boot's setProducers does); a change
+ * still without producers when block 2 closes names block 2's producer, with unsigned blocks.
+ */
+function genesisConsensus(): JointConsensus {
+  const empty: Consensus = { data: { CftConsensus: { producers: [] } }, services: [], wasmConfig: ENFORCED_WASM_CONFIG };
+  return { current: empty, next: { consensus: empty, blockNum: 2 } };
 }
 
 /** docs/p2p.md §3.4: one producer and no pending change (or no producers at all). */
 function isSingleProducer(consensus: JointConsensus): boolean {
   const count = producersOf(consensus.current).length;
   return count === 0 || (count === 1 && consensus.next === null);
+}
+
+/** A consensus whose producer list is empty gets `producer`, with unsigned blocks (psibase's special case). */
+function withProducerIfEmpty(consensus: Consensus, producer: bigint): Consensus {
+  if (producersOf(consensus).length > 0) return consensus;
+  const producers = [{ name: producer, auth: { service: 0n, rawData: new Uint8Array(0) } }];
+  const data = 'CftConsensus' in consensus.data ? { CftConsensus: { producers } } : { BftConsensus: { producers } };
+  return { ...consensus, data };
 }
 
 function merkleEventCount(store: Store): bigint {
@@ -107,7 +115,7 @@ export class BlockBuilder {
     if (head && start.time <= head.header.time) {
       throw new ChainError('BLOCK_INVALID', `block ${head.header.blockNum + 1} is in the past: its time ${start.time} µs is not after the head's ${head.header.time} µs`);
     }
-    const consensus = previous?.consensus ?? initialConsensus(start.producer);
+    const consensus = previous && head ? startingConsensus(previous.consensus, head.header) : genesisConsensus();
     // A single producer's block is final when it closes (docs/p2p.md §3.4).
     const single = isSingleProducer(consensus);
     const header: BlockHeader = {
@@ -162,8 +170,7 @@ export class BlockBuilder {
    */
   close(seal: Sealer): ClosedBlock {
     try {
-      const status = readStatus(this.store)!;
-      const header = this.derivedHeader(status);
+      const { header, status } = this.derivedHeader(readStatus(this.store)!);
       const id = computeBlockId(header);
       const { signature } = seal(header, id);
       const block: Block = { header, transactions: this.included.map((t) => ({ transaction: t.transaction, proofs: t.proofs, subjectiveData: [] })) };
@@ -191,18 +198,35 @@ export class BlockBuilder {
     if (error) throw new ChainError('BLOCK_FAILED', `startBlock of block ${this.header.blockNum} failed: ${error.message}`);
   }
 
-  /** The header as the block's writes determine it (docs/p2p.md §3.4, writeRevision). */
-  private derivedHeader(status: StatusRow): BlockHeader {
-    const infos = this.included.map((t) =>
-      TransactionInfo.pack({ transactionId: t.id, signatureHash: sha256(Proofs.pack(t.proofs)), subjectiveDataHash: NO_SUBJECTIVE_DATA_HASH }),
-    );
-    return {
+  /**
+   * The header as the block's writes determine it (docs/p2p.md §3.4, writeRevision). A change of
+   * producers made in this block goes into the header as newConsensus (a change still without
+   * producers names this block's producer) and into the status row.
+   */
+  private derivedHeader(status: StatusRow): { header: BlockHeader; status: StatusRow } {
+    let consensus = status.consensus;
+    let newConsensus: Consensus | null = null;
+    if (consensus.next && consensus.next.blockNum === this.header.blockNum) {
+      newConsensus = withProducerIfEmpty(consensus.next.consensus, this.header.producer);
+      consensus = { ...consensus, next: { ...consensus.next, consensus: newConsensus } };
+    }
+    let commitNum = this.header.commitNum;
+    if (isSingleProducer(consensus)) {
+      // Single at the end means single at the start too, unless the block changed the consensus.
+      if (!this.startedSingle) throw new ChainError('BLOCK_FAILED', `block ${this.header.blockNum} made a forbidden consensus update`);
+      commitNum = this.header.blockNum;
+    }
+    const header: BlockHeader = {
       ...this.header,
-      commitNum: this.startedSingle && isSingleProducer(status.consensus) ? this.header.blockNum : this.header.commitNum,
-      consensusState: sha256(JointConsensus.pack(status.consensus)),
-      trxMerkleRoot: merkleRoot(infos, sha256),
+      commitNum,
+      consensusState: sha256(JointConsensus.pack(consensus)),
+      trxMerkleRoot: merkleRoot(this.included.map((t) =>
+        TransactionInfo.pack({ transactionId: t.id, signatureHash: sha256(Proofs.pack(t.proofs)), subjectiveDataHash: NO_SUBJECTIVE_DATA_HASH }),
+      ), sha256),
       eventMerkleRoot: merkleRoot(this.merkleEvents(), sha256),
+      newConsensus,
     };
+    return { header, status: { ...status, consensus } };
   }
 
   /** The merkle events this block wrote, in id order (failed transactions' were rolled back). */

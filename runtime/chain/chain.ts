@@ -15,7 +15,7 @@ import { readBlock } from './block-log.js';
 import { isEmptyClaim, readBlockSignature, signBlock, type BlockSigners } from './block-signing.js';
 import { bootBlock, splitBootList } from './boot.js';
 import { readStatus } from './chain-state.js';
-import { producerClaim, producersOf } from './consensus.js';
+import { activeProducers, isSoleProducer, nextBlockConsensus, producerClaim } from './consensus.js';
 import { ChainError } from './errors.js';
 import { ForwardedTransactions, type FinalWaiter } from './forwarded-transactions.js';
 import { checkLogin } from './login.js';
@@ -360,7 +360,7 @@ export class Chain {
     if (!this.producerName) return false;
     const status = this.status;
     // Before boot there are no producers: whoever boots produces.
-    return !status || producersOf(status.consensus.current).some((p) => p.name === this.producerAccount);
+    return !status || activeProducers(nextBlockConsensus(status)).some((p) => p.name === this.producerAccount);
   }
 
   /**
@@ -379,8 +379,15 @@ export class Chain {
   }
 
   /** The start of this node's next block: its slot, its name, and the head as its irreversible block. */
+  /**
+   * The start of this node's next block. Its commitNum is the irreversible block: the sole
+   * producer of every active set has confirmed its own head (CFT with one producer, docs/p2p.md
+   * §4 step 2), so a change of producers that keeps it alone ends its joint consensus at once.
+   */
   private blockStart(status = this.status): BlockStart {
-    return { time: this.slotTime(status), producer: this.producerAccount, term: 0, commitNum: status?.head?.header.commitNum ?? 0 };
+    const head = status?.head?.header;
+    const commitNum = head && isSoleProducer(nextBlockConsensus(status), this.producerAccount) ? head.blockNum : head?.commitNum ?? 0;
+    return { time: this.slotTime(status), producer: this.producerAccount, term: 0, commitNum };
   }
 
   /** The time of the next block: max(head + interval, now floored to the interval). */

@@ -1,5 +1,5 @@
-import type { Claim, Consensus, Producer } from '../../host-api/types/index.js';
-import type { StatusRow } from '../../host-api/types/native.js';
+import type { BlockHeader, Claim, Consensus, Producer } from '../../host-api/types/index.js';
+import type { JointConsensus, StatusRow } from '../../host-api/types/native.js';
 
 // Reading the producer set out of the status row's consensus (docs/p2p.md §3.1, §3.3).
 
@@ -9,12 +9,42 @@ export function producersOf(consensus: Consensus): Producer[] {
   return 'CftConsensus' in data ? data.CftConsensus.producers : data.BftConsensus.producers;
 }
 
+/** The active producers: the current set's and, during joint consensus, the next set's (docs/p2p.md §6.1). */
+export function activeProducers(consensus: JointConsensus): Producer[] {
+  return consensus.next ? [...producersOf(consensus.current), ...producersOf(consensus.next.consensus)] : producersOf(consensus.current);
+}
+
+/** Whether `producer` is the only producer of every active set (a sole producer commits its own blocks at once). */
+export function isSoleProducer(consensus: JointConsensus, producer: bigint): boolean {
+  const sets = consensus.next ? [consensus.current, consensus.next.consensus] : [consensus.current];
+  return sets.every((c) => {
+    const producers = producersOf(c);
+    return producers.length === 1 && producers[0]!.name === producer;
+  });
+}
+
 /**
- * The claim `producer`'s blocks are signed for under the status row's current consensus;
- * undefined when it is not a producer there. Before boot (no status row) there are no producers
- * and anyone's block carries the empty claim: it is unsigned.
+ * The consensus a block starts under: a pending change whose block is irreversible by the head
+ * ends joint consensus (docs/p2p.md §6.1).
+ */
+export function startingConsensus(consensus: JointConsensus, head: BlockHeader): JointConsensus {
+  const next = consensus.next;
+  return next && next.blockNum <= head.commitNum ? { current: next.consensus, next: null } : consensus;
+}
+
+/** The consensus the block after the status row's head starts under. */
+export function nextBlockConsensus(status: StatusRow): JointConsensus {
+  return status.head ? startingConsensus(status.consensus, status.head.header) : status.consensus;
+}
+
+/**
+ * The claim `producer`'s next block (after the status row's head) is signed for, under the
+ * consensus that block starts under: the current set's first; during joint consensus the next
+ * set's is accepted too (docs/p2p.md §6.1). Undefined when it is not a producer there. Before
+ * boot (no status row) there are no producers and anyone's block carries the empty claim: it is
+ * unsigned.
  */
 export function producerClaim(status: StatusRow | undefined, producer: bigint): Claim | undefined {
   if (!status) return { service: 0n, rawData: new Uint8Array(0) };
-  return producersOf(status.consensus.current).find((p) => p.name === producer)?.auth;
+  return activeProducers(nextBlockConsensus(status)).find((p) => p.name === producer)?.auth;
 }

@@ -46,7 +46,7 @@ reverting.before(async (ctx) => {
   ctx.irreversible = chain.head!.header.blockNum;
   // A second producer: from here on the head's commitNum no longer follows the head.
   await inBlock(chain, [signTransaction(transaction(chain, [systemAction('producers', 'producers.setProducers', {
-    producers: [{ name: 'prod', auth: claimless }, { name: 'other', auth: claimless }],
+    prods: [{ name: 'prod', auth: claimless }, { name: 'other', auth: claimless }],
   })]), [])]);
   ctx.forkPoint = chain.head!.header.blockNum;
   await inBlock(chain, [transfer(ctx, 100n, 'one')]);

@@ -1,5 +1,6 @@
-// producers: setProducers replaces the producer set in the native status row's consensus and
-// keeps every other field of the row; getProducers reads it back; the sender and claim rules.
+// producers (docs/p2p.md §6.1): setProducers and setConsensus make a change of producers pending
+// in the native status row's consensus.next from the current block, keeping every other field;
+// "Consensus update pending"; getProducers reads the current set; the sender, size and claim rules.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { DbId } from '../../../../host-api/abi/databases.js';
@@ -36,8 +37,8 @@ function header(blockNum: number): BlockHeader {
   };
 }
 
-/** A status row with every field set, so a lost or changed field shows. */
-function status(kind: 'CftConsensus' | 'BftConsensus') {
+/** A status row with every field set, so a lost or changed field shows; `pendingFrom`: a change pending since that block. */
+function status(kind: 'CftConsensus' | 'BftConsensus', pendingFrom: number | null = null) {
   const consensus = () => ({
     data: { [kind]: { producers: [{ name: n('prod'), auth: noClaim }] } } as Record<string, { producers: Producer[] }>,
     services: [{ codeNum: n('verify-sig'), codeHash: bytes(5), vmType: 0, vmVersion: 0 }],
@@ -47,7 +48,10 @@ function status(kind: 'CftConsensus' | 'BftConsensus') {
     chainId: bytes(6),
     current: header(7),
     head: { header: header(6), blockId: bytes(8) },
-    consensus: { current: consensus(), next: { consensus: consensus(), blockNum: 5 } },
+    consensus: {
+      current: consensus(),
+      next: pendingFrom === null ? null : { consensus: { ...consensus(), data: { [kind]: { producers: [{ name: n('carol'), auth: noClaim }] } } }, blockNum: pendingFrom },
+    } as { current: ReturnType<typeof consensus>; next: { consensus: ReturnType<typeof consensus>; blockNum: number } | null },
   };
 }
 
@@ -60,8 +64,13 @@ function readStatus() {
   return StatusRow.unpack(new Uint8Array(chain.store.get(DbId.native, statusKey())!)) as ReturnType<typeof status>;
 }
 
-const setProducers = (sender: string, list: unknown[]) => producers.run(chain, sender, 'setProducers', { producers: list });
+const setProducers = (sender: string, list: unknown[]) => producers.run(chain, sender, 'setProducers', { prods: list });
+const setConsensus = (sender: string, consensus: unknown) => producers.run(chain, sender, 'setConsensus', { consensus });
 const getProducers = () => producers.call(chain, 'x', 'getProducers', {}, { mode: 'rpc' });
+const list: Producer[] = [
+  { name: n('alice'), auth: noClaim },
+  { name: n('bob'), auth: { service: n('verify-sig'), rawData: generateKeyPair().publicKey } },
+];
 
 test('without a status row both actions abort clearly', () => {
   assert.match(setProducers('producers', [{ name: 'alice', auth: noClaim }]).error ?? '', 'missing status row');
@@ -69,32 +78,54 @@ test('without a status row both actions abort clearly', () => {
 });
 
 for (const kind of ['CftConsensus', 'BftConsensus'] as const) {
-  test(`${kind}: setProducers replaces the producers and keeps the rest of the status row`, () => {
+  test(`${kind}: setProducers makes the change pending from the current block, same algorithm, services and wasm config kept`, () => {
     writeStatus(status(kind));
-    const list: Producer[] = [
-      { name: n('alice'), auth: noClaim },
-      { name: n('bob'), auth: { service: n('verify-sig'), rawData: generateKeyPair().publicKey } },
-    ];
     assert.is(setProducers('producers', list).error, undefined);
     const expected = status(kind);
-    expected.consensus.current.data = { [kind]: { producers: list } };
+    expected.consensus.next = { consensus: { ...status(kind).consensus.current, data: { [kind]: { producers: list } } }, blockNum: 7 };
     assert.equal(readStatus(), expected);
-    assert.equal(getProducers(), list);
+    assert.equal(getProducers(), [n('prod')], 'the current set is unchanged until the change is irreversible');
   });
 }
 
-test('only producers itself may set the producers', () => {
+test('setConsensus names the algorithm: CFT to BFT', () => {
+  writeStatus(status('CftConsensus'));
+  assert.is(setConsensus('producers', { BftConsensus: { producers: list } }).error, undefined);
+  const next = readStatus().consensus.next!;
+  assert.equal(next.consensus.data, { BftConsensus: { producers: list } });
+  assert.is(next.blockNum, 7);
+});
+
+test('a change pending from an earlier block refuses another: "Consensus update pending"; one from this block is replaced', () => {
+  writeStatus(status('CftConsensus', 5));
+  assert.match(setProducers('producers', list).error ?? '', 'Consensus update pending');
+  assert.match(setConsensus('producers', { CftConsensus: { producers: list } }).error ?? '', 'Consensus update pending');
+  assert.equal(readStatus(), status('CftConsensus', 5));
+  writeStatus(status('CftConsensus', 7));
+  assert.is(setProducers('producers', list).error, undefined);
+  assert.equal(readStatus().consensus.next!.consensus.data, { CftConsensus: { producers: list } });
+});
+
+test('only producers itself may change the producers or their maximum', () => {
   writeStatus(status('CftConsensus'));
   assert.match(setProducers('alice', [{ name: 'alice', auth: noClaim }]).error ?? '', 'sender must match service account');
+  assert.match(setConsensus('alice', { CftConsensus: { producers: list } }).error ?? '', 'sender must match service account');
+  assert.match(producers.run(chain, 'alice', 'setMaxProds', { maxProds: 1 }).error ?? '', 'sender must match service account');
   assert.equal(readStatus(), status('CftConsensus'));
 });
 
-test('the set is not empty and every block-signing claim names a verify service', () => {
+test('the set holds 1 to maxProds producers (13 unless set) and every block-signing claim names a verify service', () => {
   writeStatus(status('CftConsensus'));
-  assert.match(setProducers('producers', []).error ?? '', 'there must be at least one producer');
+  assert.is(producers.call(chain, 'x', 'getMaxProds', {}, { mode: 'rpc' }), 13);
+  assert.match(setProducers('producers', []).error ?? '', 'There must be at least one producer');
+  const many = [...Array(14).keys()].map((i) => ({ name: `p${String.fromCharCode(97 + i)}`, auth: noClaim }));
+  assert.match(setProducers('producers', many).error ?? '', 'Maximum producers (13) exceeded');
+  assert.is(producers.run(chain, 'producers', 'setMaxProds', { maxProds: 1 }).error, undefined);
+  assert.match(setProducers('producers', list).error ?? '', 'Maximum producers (1) exceeded');
+  assert.is(producers.run(chain, 'producers', 'setMaxProds', { maxProds: 13 }).error, undefined);
   const claimOf = (service: string) => ({ service, rawData: bytes(1, 3) });
-  assert.match(setProducers('producers', [{ name: 'alice', auth: claimOf('auth-any') }]).error ?? '', 'service auth-any cannot be used for block production');
-  assert.match(setProducers('producers', [{ name: 'alice', auth: claimOf('no-code') }]).error ?? '', 'service no-code cannot be used for block production');
+  assert.match(setProducers('producers', [{ name: 'alice', auth: claimOf('auth-any') }]).error ?? '', 'Service account auth-any cannot be used for block production');
+  assert.match(setProducers('producers', [{ name: 'alice', auth: claimOf('no-code') }]).error ?? '', 'Unknown service account: no-code');
   assert.equal(readStatus(), status('CftConsensus'));
 });
 
