@@ -112,6 +112,13 @@ export class Chain {
   private booted: boolean;
   /** Pushed transactions not yet applied (their proofs are being verified). */
   private pending = 0;
+  /**
+   * Production under consensus (docs/p2p.md §4): undefined while no consensus drives this chain
+   * (an active producer produces, term 0); once one does, the term this node leads, or null.
+   */
+  private leaderTerm: number | null | undefined;
+  /** The irreversible block consensus has established here (a leader's commit index). */
+  private consensusCommit = 0;
   /** The received blocks being applied, one after another, in the order they came. */
   private applying: Promise<unknown> = Promise.resolve();
 
@@ -218,7 +225,7 @@ export class Chain {
   /** The head block and the last irreversible block number; undefined before block 2. */
   get head(): ChainHead | undefined {
     const head = this.status?.head;
-    return head ? { header: head.header, blockId: head.blockId, irreversible: head.header.commitNum } : undefined;
+    return head ? { header: head.header, blockId: head.blockId, irreversible: Math.min(head.header.blockNum, Math.max(head.header.commitNum, this.consensusCommit)) } : undefined;
   }
 
   /** Block `blockNum` as it is sent to peers: from the block log, its signature and aux data. */
@@ -247,7 +254,7 @@ export class Chain {
     if (!this.hasChain) throw new ChainError('CHAIN_NOT_BOOTED', 'the node has no chain yet (push_boot first)');
     // A node with a block open produces (as openBlock says), so only the others read the status
     // row to ask whether this node produces: not once per transaction on a producer.
-    if (this.options.forwarder && !this.open && !this.isActiveProducer()) return this.forward(packed, waitFor, this.options.forwarder);
+    if (this.options.forwarder && !this.open && !this.produces()) return this.forward(packed, waitFor, this.options.forwarder);
     const { trx, trace, blockNum } = await this.checked(packed, (trx) => {
       const block = this.openBlock();
       return { trace: block.apply(trx), blockNum: block.blockNum };
@@ -345,8 +352,46 @@ export class Chain {
 
   /** Starts (or resumes after a restart) block production when this node is an active producer. */
   start(): void {
-    if (this.timer || !this.hasChain || !this.isActiveProducer()) return;
+    if (this.timer || !this.hasChain || !this.produces()) return;
     this.schedule();
+  }
+
+  /**
+   * Consensus drives production from now on (docs/p2p.md §4): this node produces only while it
+   * leads a term, and its blocks carry that term and the commit index consensus reached.
+   */
+  followConsensus(): void {
+    if (this.leaderTerm !== undefined) return;
+    this.leaderTerm = null;
+    this.stop();
+  }
+
+  /** Consensus elected this node leader of `term` (docs/p2p.md §4 step 7): it produces. */
+  lead(term: number): void {
+    this.leaderTerm = term;
+    this.start();
+  }
+
+  /** A newer term began, or this leader's commits stalled: it stops producing. */
+  stopLeading(): void {
+    if (this.leaderTerm === undefined) return;
+    this.leaderTerm = null;
+    this.stop();
+  }
+
+  /** Whether this node makes blocks now: an active producer, and the leader when consensus decides. */
+  get producing(): boolean {
+    return this.produces();
+  }
+
+  /**
+   * Consensus made the blocks up to `num` irreversible here (a leader's commit index, docs/p2p.md
+   * §4 step 9): `final` waiters for them are answered, and the next block says so.
+   */
+  commitTo(num: number): void {
+    if (num <= this.consensusCommit) return;
+    this.consensusCommit = num;
+    this.answerFinal(Math.min(num, this.status?.head?.header.blockNum ?? 0));
   }
 
   /** Stops production; the open block is completed first, so applied transactions are kept. */
@@ -354,6 +399,10 @@ export class Chain {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     if (this.open) this.closeBlock();
+  }
+
+  private produces(): boolean {
+    return this.leaderTerm !== null && this.isActiveProducer();
   }
 
   private isActiveProducer(): boolean {
@@ -386,6 +435,11 @@ export class Chain {
    */
   private blockStart(status = this.status): BlockStart {
     const head = status?.head?.header;
+    if (this.leaderTerm !== undefined) {
+      // The leader's block names its term and its commit index at slot start (§4 step 7).
+      const commitNum = Math.min(head?.blockNum ?? 0, Math.max(this.consensusCommit, head?.commitNum ?? 0));
+      return { time: this.slotTime(status), producer: this.producerAccount, term: this.leaderTerm ?? 0, commitNum };
+    }
     const commitNum = head && isSoleProducer(nextBlockConsensus(status), this.producerAccount) ? head.blockNum : head?.commitNum ?? 0;
     return { time: this.slotTime(status), producer: this.producerAccount, term: 0, commitNum };
   }
@@ -402,6 +456,7 @@ export class Chain {
     if (this.open) return this.open.builder;
     if (!this.producerName) throw new ChainError('CHAIN_NO_PRODUCER', 'this node does not produce blocks (no producer name set)');
     if (!this.isActiveProducer()) throw new ChainError('CHAIN_NO_PRODUCER', `this node does not produce blocks ('${this.producerName}' is not an active producer)`);
+    if (!this.produces()) throw new ChainError('CHAIN_NO_PRODUCER', `this node does not produce blocks now: '${this.producerName}' is not the leader`);
     const status = this.status;
     const seal = this.blockSealer(status);
     const builder = BlockBuilder.open(this.store, this.executor, this.processor, this.blockStart(status));
@@ -422,12 +477,16 @@ export class Chain {
   private committed(closed: ClosedBlock): void {
     const { block, blockId } = closed;
     this.booted = true;
-    const irreversible = block.header.commitNum;
+    this.answerFinal(Math.min(block.header.blockNum, Math.max(block.header.commitNum, this.consensusCommit)));
+    this.notify(NotifyType.acceptBlock, () => NO_ARGUMENTS);
+    this.options.onBlock?.(block.header, blockId);
+  }
+
+  /** Answers the `final` waiters of blocks up to `irreversible`. */
+  private answerFinal(irreversible: number): void {
     const final = this.finalWaiters.filter((w) => w.blockNum <= irreversible);
     this.finalWaiters = this.finalWaiters.filter((w) => w.blockNum > irreversible);
     for (const w of final) w.resolve();
-    this.notify(NotifyType.acceptBlock, () => NO_ARGUMENTS);
-    this.options.onBlock?.(block.header, blockId);
   }
 
   /**
@@ -451,7 +510,7 @@ export class Chain {
       } catch (err) {
         this.options.onProductionError?.(err as Error);
       }
-      if (this.isActiveProducer()) this.schedule();
+      if (this.produces()) this.schedule();
     }, Math.max(0, closeAt - this.now()));
   }
 

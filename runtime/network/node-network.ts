@@ -1,6 +1,7 @@
 import { bytesToHex } from '../../host-api/encoding/hex.js';
 import { accountNumberFromName } from '../../host-api/names/index.js';
 import type { BlockHeader, SignedBlock } from '../../host-api/types/index.js';
+import type { BlockSigners } from '../chain/block-signing.js';
 import type { Chain } from '../chain/chain.js';
 import { producersOf } from '../chain/consensus.js';
 import type { LinkListener, PeerLink, PeerLinks } from './links/peer-links.js';
@@ -12,6 +13,7 @@ import { forwardedTransaction, transactionMessage } from './producer-messages.js
 import { Router, type RoutingEvent, type RoutingReady } from './routing/index.js';
 import { BlockSync } from './sync/block-sync.js';
 import type { SyncApply, SyncEvent, SyncReady } from './sync/sync-io.js';
+import { NodeConsensus } from './node-consensus.js';
 import { SyncProgress } from './sync-progress.js';
 import { storedSignedBlock, syncFrameOf, syncHeaderOf, syncMessageOf } from './wire-blocks.js';
 
@@ -27,15 +29,22 @@ export interface NetworkCounters {
   blocksRefused: number;
 }
 
+/** What consensus needs beside the chain: the keys that sign for producer claims, and the slot. */
+export interface ConsensusSettings {
+  readonly blockSigners: BlockSigners;
+  readonly blockIntervalMs: number;
+}
+
 export class NodeNetwork implements LinkListener {
   readonly counters: NetworkCounters = { blocksReceived: 0, blocksApplied: 0, blocksRefused: 0 };
   private readonly router: Router;
   private readonly sync: BlockSync<SignedBlock>;
+  private readonly consensus: NodeConsensus;
   private readonly progress: SyncProgress;
   private readonly routerTimers = new Map<string, NodeJS.Timeout>();
   private stopped = false;
 
-  constructor(private readonly links: PeerLinks, private readonly chain: Chain, private readonly log: NetworkLog) {
+  constructor(private readonly links: PeerLinks, private readonly chain: Chain, private readonly log: NetworkLog, settings: ConsensusSettings) {
     this.router = new Router({ routerId: randomId(), verify: (message) => verifiesMessage(chain.executor, message) });
     // The irreversible block is sync's root; the reversible ones above it are already executed.
     const head = chain.head;
@@ -56,6 +65,14 @@ export class NodeNetwork implements LinkListener {
       appliedBlocks: applied,
     });
     this.progress = new SyncProgress((text) => log.info(text), Date.now);
+    this.consensus = new NodeConsensus({
+      chain,
+      log,
+      ...settings,
+      send: (to, message) => this.route(to === 'producers' ? { type: 'multicastProducers', message } : { type: 'sendTo', producer: to, message }),
+      reaches: (producer) => this.router.nextHop(producer) !== undefined,
+      committed: (num) => this.step({ type: 'commit', num }),
+    });
   }
 
   /** Starts following the links; the chain's blocks are to be passed to `onChainBlock`. */
@@ -66,6 +83,7 @@ export class NodeNetwork implements LinkListener {
 
   stop(): void {
     this.stopped = true;
+    this.consensus.stop();
     for (const timer of this.routerTimers.values()) clearTimeout(timer);
     this.routerTimers.clear();
   }
@@ -113,6 +131,7 @@ export class NodeNetwork implements LinkListener {
       this.step({ type: 'commit', num: header.commitNum });
     }
     this.producersChanged();
+    this.consensus.head(header);
   }
 
   /** The router learns the active producers and whether this node is one of them. */
@@ -123,7 +142,9 @@ export class NodeNetwork implements LinkListener {
     if (status.consensus.next) names.push(...producersOf(status.consensus.next.consensus).map((p) => p.name));
     this.route({ type: 'producers', producers: names });
     const self = accountNumberFromName(this.chain.producer);
-    this.route({ type: 'self', name: self !== 0n && names.includes(self) ? self : null });
+    const name = self !== 0n && names.includes(self) ? self : null;
+    this.route({ type: 'self', name });
+    this.consensus.producersChanged(status, name);
   }
 
   private route(event: RoutingEvent): RoutingReady {
@@ -163,6 +184,8 @@ export class NodeNetwork implements LinkListener {
       this.step({ type: 'receive', peer, message: sync });
     } else if (message.kind === 'WasmProducerMessage') {
       this.receiveTransaction(peer, message);
+    } else if (message.kind === 'ConfirmMessage' || message.kind === 'RequestVoteRequest' || message.kind === 'RequestVoteResponse') {
+      this.consensus.receive(message);
     }
   }
 
@@ -170,6 +193,8 @@ export class NodeNetwork implements LinkListener {
   private receiveTransaction(peer: PeerId, message: MessageOf<'WasmProducerMessage'>): void {
     const packed = forwardedTransaction(message);
     if (!packed) return this.log.debug(`link ${peer}: a producer message that is not a transaction was ignored`);
+    // Every producer gets it; only the one producing now applies it (others would pass it on again).
+    if (!this.chain.producing) return;
     this.chain.push(packed, 'applied').then(
       (trace) => { if (trace.error !== null) this.log.debug(`a transaction from link ${peer} failed: ${trace.error}`); },
       (err: Error) => this.log.debug(`a transaction from link ${peer} was refused: ${err.message}`),

@@ -121,7 +121,7 @@ export class TsibaseNode implements NodeControl {
       info: (m) => this.logging.info('p2p', m),
       warning: (m) => this.logging.warning('p2p', m),
       debug: (m) => this.logging.message('debug', 'p2p', m),
-    });
+    }, { blockSigners: (claim) => this.keys.claimSigner(claim), blockIntervalMs: options.blockIntervalMs ?? 1000 });
     // A device module that fails to load must not keep the node (and its admin API) down.
     this.keys = NodeKeys.open(options.dir, []);
     this.applyKeyModules(config);

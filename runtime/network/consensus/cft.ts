@@ -123,10 +123,13 @@ export class Cft {
   /** §4 steps 4, 8, 9: a new head moves the term, makes a follower confirm it, counts a leader's own block. */
   private onHead(head: CftHead, commitIndex: number): void {
     this.head = head;
+    const advanced = commitIndex > this.commitIndex;
     this.commitIndex = Math.max(this.commitIndex, commitIndex);
     this.updateTerm(head.term);
     if (this.roleNow === 'nonvoting') return;
     if (this.roleNow === 'leader') {
+      // Commits going on, whoever saw them first, keep the leader in office (§4: timer reset).
+      if (advanced) this.restartTimer();
       if (head.producer === this.self && head.term === this.term) {
         this.firstOwnBlock ??= head.num;
         this.confirmed(this.self!, head.num);
@@ -234,8 +237,9 @@ export class Cft {
     return this.self !== null && this.inSomeGroup(this.self);
   }
 
+  /** The only producer of every set that has any (a set may be empty: before genesis installs one). */
   private isSoleProducer(): boolean {
-    return this.groups.every((g) => g.length === 1 && g[0] === this.self);
+    return this.groups.some((g) => g.length > 0) && this.groups.every((g) => g.length === 0 || (g.length === 1 && g[0] === this.self));
   }
 
   private inSomeGroup(producer: ProducerName): boolean {

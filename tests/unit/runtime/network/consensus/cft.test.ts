@@ -50,6 +50,8 @@ test('§4 step 2: the sole producer elects itself at once, and each of its block
   assert.is(ready.lead, 1);
   assert.is(cft.step({ type: 'head', head: head(5, 1, A), commitIndex: 4 }).commit, 5);
   assert.is(cft.step({ type: 'head', head: head(6, 1, A), commitIndex: 5 }).commit, 6);
+  const finalAlready = cft.step({ type: 'head', head: head(7, 1, A), commitIndex: 7 });
+  assert.ok(finalAlready.timerMs !== undefined, 'a head already final (its header says so) still keeps the leader in office');
 });
 
 test('§4 step 3: on timeout a follower becomes candidate of the next term and asks every producer', () => {

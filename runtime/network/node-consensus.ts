@@ -1,0 +1,148 @@
+import { sha256 } from '../crypto/sha256.js';
+import { isEmptyClaim, type BlockSigners } from '../chain/block-signing.js';
+import { equalBytes } from '../../host-api/encoding/bytes.js';
+import type { Chain } from '../chain/chain.js';
+import { activeProducers, producersOf } from '../chain/consensus.js';
+import type { BlockHeader, Claim } from '../../host-api/types/index.js';
+import type { StatusRow } from '../../host-api/types/native.js';
+import { Cft } from './consensus/cft.js';
+import type { CftEvent, CftMessage } from './consensus/cft-io.js';
+import { signedMessage, signingPreimage, type MessageOf } from './messages/index.js';
+import { writeLog, type NetworkLog } from './peer-io.js';
+import type { ProducerName } from './routing/routing-io.js';
+
+// CFT in the node (docs/p2p.md §4): the state machine of consensus/cft.ts with its timer, its
+// messages signed with this producer's claim and routed to the producers (§A), its verdicts
+// carried out on the chain (lead, stop, commit) and on block sync (commit).
+
+type CftKind = CftMessage['kind'];
+
+/** What consensus uses of the rest of the node. */
+export interface ConsensusPorts {
+  readonly chain: Chain;
+  readonly log: NetworkLog;
+  readonly blockSigners: BlockSigners;
+  /** The block interval: the election timeout scales with it (3 slots, §4). */
+  readonly blockIntervalMs: number;
+  /** Sends to one producer, or multicasts to every producer (routing, §A). */
+  readonly send: (to: ProducerName | 'producers', message: MessageOf<CftKind>) => void;
+  /** Whether a route reaches this producer now. */
+  readonly reaches: (producer: ProducerName) => boolean;
+  /** Irreversibility moved: block sync commits too. */
+  readonly committed: (num: number) => void;
+}
+
+export class NodeConsensus {
+  private readonly cft: Cft;
+  private timer: NodeJS.Timeout | undefined;
+  private self: ProducerName | null = null;
+  private groups: ProducerName[][] = [];
+  private stopped = false;
+
+  constructor(private readonly ports: ConsensusPorts) {
+    // The term goes on from the head's, so a restarted leader's blocks never rank below their parent.
+    const term = ports.chain.head?.header.term ?? 0;
+    this.cft = new Cft({ random: Math.random, baseTimeoutMs: 3 * ports.blockIntervalMs, restored: { term, votedFor: null } });
+  }
+
+  /** The producer sets or this node's name changed (a block, or the configuration). */
+  producersChanged(status: StatusRow, self: ProducerName | null): void {
+    const groups = [producersOf(status.consensus.current).map((p) => p.name)];
+    if (status.consensus.next) groups.push(producersOf(status.consensus.next.consensus).map((p) => p.name));
+    if (self === this.self && sameGroups(groups, this.groups)) return;
+    this.self = self;
+    this.groups = groups;
+    this.ports.chain.followConsensus();
+    this.step({ type: 'producers', groups, self });
+  }
+
+  /** The head changed: a block applied or produced (§4 steps 4, 8, 9). */
+  head(header: BlockHeader): void {
+    this.step({ type: 'head', head: { num: header.blockNum, term: header.term, producer: header.producer }, commitIndex: this.ports.chain.head?.irreversible ?? 0 });
+  }
+
+  /** A CFT message that passed routing's signature check; its signer must be its producer's claim. */
+  receive(message: MessageOf<CftKind>): void {
+    const body = message.body;
+    const from = senderOf(message);
+    const claim = this.claimOf(from);
+    if (!claim || !sameClaim(claim, body.signer)) {
+      this.ports.log.debug(`${message.kind} from ${from} dropped: not signed for that producer's claim`);
+      return;
+    }
+    const { signer: _signer, ...fields } = body as typeof body & { signer: Claim };
+    this.step({ type: 'receive', message: { kind: message.kind, body: fields } as CftMessage });
+  }
+
+  stop(): void {
+    this.stopped = true;
+    clearTimeout(this.timer);
+  }
+
+  private step(event: CftEvent): void {
+    if (this.stopped) return;
+    const ready = this.cft.step(event);
+    const chain = this.ports.chain;
+    if (ready.stopLeading) chain.stopLeading();
+    if (ready.lead !== undefined) chain.lead(ready.lead);
+    if (ready.stopTimer) clearTimeout(this.timer);
+    if (ready.timerMs !== undefined) this.setTimer(ready.timerMs);
+    for (const { to, message } of ready.sends) this.sendSigned(to, message);
+    if (ready.commit !== undefined) {
+      chain.commitTo(ready.commit);
+      this.ports.committed(ready.commit);
+    }
+    writeLog(this.ports.log, ready.log);
+  }
+
+  private setTimer(ms: number): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      const producers = [...new Set(this.groups.flat())];
+      const reachable = producers.filter((p) => p === this.self || this.ports.reaches(p)).length;
+      this.step({ type: 'timeout', quorumReachable: reachable > producers.length / 2 });
+    }, ms);
+    this.timer.unref();
+  }
+
+  /** Signs with this producer's claim (§2.0); a claim whose key this node lacks sends nothing. */
+  private sendSigned(to: ProducerName | 'producers', message: CftMessage): void {
+    const claim = this.self === null ? undefined : this.claimOf(this.self);
+    if (!claim) return;
+    const body = { ...message.body, signer: claim } as MessageOf<CftKind>['body'];
+    let signature = new Uint8Array(0);
+    if (!isEmptyClaim(claim)) {
+      const sign = this.ports.blockSigners(claim);
+      if (!sign) {
+        this.ports.log.warning(`${message.kind} not sent: this node holds no key for its producer claim`);
+        return;
+      }
+      signature = new Uint8Array(sign(sha256(signingPreimage(message.kind, body as never))));
+    }
+    this.ports.send(to, signedMessage(message.kind, body as never, signature) as MessageOf<CftKind>);
+  }
+
+  private claimOf(producer: ProducerName): Claim | undefined {
+    const status = this.ports.chain.status;
+    return status && activeProducers(status.consensus).find((p) => p.name === producer)?.auth;
+  }
+}
+
+/** The producer a CFT message comes from. */
+function senderOf(message: MessageOf<CftKind>): ProducerName {
+  switch (message.kind) {
+    case 'ConfirmMessage': return (message as MessageOf<'ConfirmMessage'>).body.followerId;
+    case 'RequestVoteRequest': return (message as MessageOf<'RequestVoteRequest'>).body.candidateId;
+    case 'RequestVoteResponse': return (message as MessageOf<'RequestVoteResponse'>).body.voterId;
+  }
+}
+
+function sameClaim(a: Claim, b: Claim): boolean {
+  return a.service === b.service && equalBytes(a.rawData, b.rawData);
+}
+
+/** Producer sets compare by their names, in order. */
+function sameGroups(a: readonly (readonly ProducerName[])[], b: readonly (readonly ProducerName[])[]): boolean {
+  return a.length === b.length && a.every((g, i) => g.length === b[i]!.length && g.every((p, j) => p === b[i]![j]));
+}
