@@ -14,10 +14,15 @@
 //   "Consensus update pending"; a second change in the same block replaces the first.
 // - setProducers keeps the algorithm (CFT or BFT); setConsensus names it.
 
-import { AccountNumber, Table, accountName, check, getReceiver, getSender } from "../sdk/index";
 import {
-  Consensus, ConsensusData, PendingConsensus, Producer, getCodeRow, getStatus, isVerify, putStatus,
+  AccountNumber, HttpReply, HttpRequest, Option, Table, accountName, check, checkHttpServerCaller, getReceiver, getSender, none, some,
+} from "../sdk/index";
+import {
+  Consensus, ConsensusData, PendingConsensus, Producer, StatusRow, getCodeRow, getStatus, isVerify, putStatus,
 } from "../sdk/native/index";
+import { DbId, get } from "../sdk/tables/db";
+import { unpack } from "../sdk/fracpack/codec";
+import { statusKey } from "../sdk/native/keys";
 
 const CFT = 0;
 const DEFAULT_MAX_PRODS: u8 = 13;
@@ -74,6 +79,50 @@ function setNext(data: ConsensusData): void {
   putStatus(status);
 }
 
+/** The status row, or null before the node writes one. */
+function optionalStatus(): StatusRow | null {
+  const value = get(DbId.native, statusKey());
+  return value !== null ? unpack<StatusRow>(value!) : null;
+}
+
+/** The query root of producers.<root>/graphql, in psibase's shape. */
+@query
+export class ProducersQuery {
+  /** The current producers. */
+  get producers(): Array<Producer> {
+    const status = optionalStatus();
+    return status !== null ? producersOf(status.consensus.current.data) : [];
+  }
+
+  /** The producers of a pending change (joint consensus); empty when none is pending. */
+  get nextProducers(): Array<Producer> {
+    const status = optionalStatus();
+    return status !== null && status.consensus.next !== null ? producersOf(status.consensus.next!.consensus.data) : [];
+  }
+
+  /** The current algorithm and producers. */
+  get consensus(): ConsensusData {
+    const status = optionalStatus();
+    return status !== null ? status.consensus.current.data : new ConsensusData();
+  }
+
+  /** The pending change's algorithm and producers, if one is pending. */
+  get nextConsensus(): ConsensusData | null {
+    const status = optionalStatus();
+    return status !== null && status.consensus.next !== null ? status.consensus.next!.consensus.data : null;
+  }
+
+  /** The block the pending change was made in (joint consensus began there), if one is pending. */
+  get jointStart(): Option<u32> {
+    const status = optionalStatus();
+    return status !== null && status.consensus.next !== null ? some<u32>(status.consensus.next!.blockNum) : none<u32>();
+  }
+
+  get maxProds(): u8 {
+    return maxProds();
+  }
+}
+
 @service("producers")
 export class Producers {
   /** New producers under the current algorithm. */
@@ -102,6 +151,13 @@ export class Producers {
   @action
   getMaxProds(): u8 {
     return maxProds();
+  }
+
+  /** GET/POST /graphql (docs/serving.md §4.4). */
+  @action
+  serveSys(request: HttpRequest, socket: Option<i32>, user: Option<AccountNumber>): HttpReply | null {
+    checkHttpServerCaller();
+    return new ProducersQuery().serveGraphQL(request);
   }
 
   /** The names of the current producers. */

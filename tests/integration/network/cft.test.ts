@@ -2,7 +2,7 @@
 // producers::setProducers; the three, fully linked, run CFT: in steady state a header's commitNum
 // is two below its blockNum (psibase's own expectation), a transfer pushed with wait_for=final
 // returns on every node, and when the leader is killed with SIGKILL the other two elect a new
-// leader and irreversibility moves on again.
+// leader and irreversibility moves on again. producers.<root>/graphql serves the sets.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -55,8 +55,21 @@ cft('in steady state each header commits the block two below it', async ({ nodes
     const header = await headerOf(nodes[0]!);
     return header.blockNum - header.commitNum === 2 && header.blockNum > 5 ? header : undefined;
   }, 30_000);
-  const status = await clientOf(nodes[1]!).graphql('explorer', '{ headBlock { header { blockNum } } }');
-  assert.ok(status, 'followers serve');
+  // Joint consensus ends once the change is irreversible: then every node serves the new set as the current one.
+  const query = '{ producers { name } nextProducers { name } jointStart maxProds consensus { CftConsensus { producers { name } } } }';
+  for (const node of nodes) {
+    const served = await waitUntil(`joint consensus over on ${node.api}`, async () => {
+      const answer = await clientOf(node).graphql('producers', query) as { jointStart: number | null };
+      return answer.jointStart === null ? answer : undefined;
+    });
+    assert.equal(served, {
+      producers: [{ name: 'prod' }, { name: 'bprod' }, { name: 'cprod' }],
+      nextProducers: [],
+      jointStart: null,
+      maxProds: 13,
+      consensus: { CftConsensus: { producers: [{ name: 'prod' }, { name: 'bprod' }, { name: 'cprod' }] } },
+    }, node.api);
+  }
   for (const node of nodes.slice(1)) {
     await waitUntil(`${node.api} has block ${steady.blockNum}`, async () => (await headerOf(node)).blockNum >= steady.blockNum);
   }
