@@ -3,6 +3,7 @@ import { TsibaseError } from '../../host-api/errors.js';
 import { BOOT_USAGE, bootCommand } from './commands/boot.js';
 import { CREATE_USAGE, createCommand } from './commands/create.js';
 import { DEPLOY_USAGE, deployCommand } from './commands/deploy.js';
+import { DEV_USAGE, devCommand } from './commands/dev.js';
 import { INFO_USAGE, infoCommand } from './commands/info.js';
 import { LOGIN_USAGE, loginCommand } from './commands/login.js';
 import { PUSH_USAGE, pushCommand } from './commands/push.js';
@@ -12,6 +13,7 @@ import { NODE_USAGE, nodeCommand } from './commands/node.js';
 const USAGE = `usage: tsibase <command> [options]
 
 commands:
+  dev                            run a development chain on http://tsibase.localhost:8080
   node <dir>                     run a node with its data in <dir>
   boot [bundle]                  boot a chain on a node that has none
   create <account>               create an account (with a key, or insecure)
@@ -28,6 +30,7 @@ type Command = (argv: string[]) => number | Promise<number>;
 
 const COMMANDS: Record<string, { run: Command; usage: string }> = {
   keys: { run: keysCommand, usage: KEYS_USAGE },
+  dev: { run: devCommand, usage: DEV_USAGE },
   node: { run: nodeCommand, usage: NODE_USAGE },
   boot: { run: bootCommand, usage: BOOT_USAGE },
   create: { run: createCommand, usage: CREATE_USAGE },

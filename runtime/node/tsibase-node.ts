@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { bootTransactions, runBoot, type Bundle, type KeyPair } from '../../host-api/index.js';
+import { bootTransactions, runBoot, TsibaseError, type Bundle, type KeyPair } from '../../host-api/index.js';
 import { adminApi } from '../admin/admin-api.js';
 import { keyEndpoints } from '../admin/key-endpoints.js';
 import { LogSockets } from '../admin/log-socket.js';
@@ -227,6 +227,7 @@ export class TsibaseNode implements NodeControl {
   /** Closes the peer links and listeners (dropping connections with `force`), completes the open block, closes the store. */
   async stop(request: ShutdownRequest): Promise<void> {
     this.stopping = true;
+    this.logging.info('chain', request.restart ? `restarting${request.soft ? ' in this process' : ''}` : 'shutting down');
     this.network.stop();
     await this.links.stop(request.restart);
     this.logSockets.closeAll(request.restart);
@@ -289,6 +290,7 @@ export class TsibaseNode implements NodeControl {
   private async bootIfAsked(): Promise<void> {
     const bundle = this.options.boot;
     if (!bundle || this.chain.hasChain) return;
+    if (!this.chain.producer) throw new TsibaseError('BOOT_NEEDS_PRODUCER', 'booting needs a producer: --producer <name>, or "producer" in config.json');
     const started = performance.now();
     const { accountKey, blockKey } = this.options.bootKeys ?? {};
     const boot = bootTransactions(bundle, { producer: this.chain.producer, accountKey, blockKey: blockKey?.publicKey });
@@ -296,7 +298,7 @@ export class TsibaseNode implements NodeControl {
     await runBoot(boot, {
       pushBoot: (body) => nextTurn().then(() => this.chain.boot(body)),
       push: (t) => nextTurn().then(() => this.chain.push(t, 'applied')),
-    });
+    }, (applied, total) => this.logging.info('chain', `boot: ${applied} of ${total} transactions applied`));
     this.logging.info('chain', `booted a chain with ${bundle.services.length} services in ${Math.round(performance.now() - started)} ms`);
   }
 }
