@@ -1,6 +1,7 @@
 // The `tsibase` command line: dispatches to one handler per sub-command.
 import { TsibaseError } from '../../host-api/errors.js';
 import { BOOT_USAGE, bootCommand } from './commands/boot.js';
+import { BUILD_USAGE, buildCommand } from './commands/build.js';
 import { CREATE_USAGE, createCommand } from './commands/create.js';
 import { DEPLOY_USAGE, deployCommand } from './commands/deploy.js';
 import { DEV_USAGE, devCommand } from './commands/dev.js';
@@ -8,12 +9,15 @@ import { INFO_USAGE, infoCommand } from './commands/info.js';
 import { LOGIN_USAGE, loginCommand } from './commands/login.js';
 import { PUSH_USAGE, pushCommand } from './commands/push.js';
 import { KEYS_USAGE, keysCommand } from './commands/keys.js';
+import { NEW_SERVICE_USAGE, newServiceCommand } from './commands/new-service.js';
 import { NODE_USAGE, nodeCommand } from './commands/node.js';
 
 const USAGE = `usage: tsibase <command> [options]
 
 commands:
   dev                            run a development chain on http://tsibase.localhost:8080
+  new-service <name>             start a service project in the folder <name>
+  build [entry.ts]               compile a service into build/<service>.wasm and its schema
   node <dir>                     run a node with its data in <dir>
   boot [bundle]                  boot a chain on a node that has none
   create <account>               create an account (with a key, or insecure)
@@ -31,6 +35,8 @@ type Command = (argv: string[]) => number | Promise<number>;
 const COMMANDS: Record<string, { run: Command; usage: string }> = {
   keys: { run: keysCommand, usage: KEYS_USAGE },
   dev: { run: devCommand, usage: DEV_USAGE },
+  'new-service': { run: newServiceCommand, usage: NEW_SERVICE_USAGE },
+  build: { run: buildCommand, usage: BUILD_USAGE },
   node: { run: nodeCommand, usage: NODE_USAGE },
   boot: { run: bootCommand, usage: BOOT_USAGE },
   create: { run: createCommand, usage: CREATE_USAGE },
