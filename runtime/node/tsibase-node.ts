@@ -47,6 +47,8 @@ export interface NodeStartOptions {
   readonly boot?: Bundle;
   /** The keys of that boot (a development chain without them). */
   readonly bootKeys?: BootKeys;
+  /** Blocks between info lines about committed blocks (default 1; the blocks between are logged at debug). */
+  readonly blockLogInterval?: number;
 }
 
 /** The keys a boot gives the chain (docs/system-services.md, "Secure and development chains"). */
@@ -112,7 +114,7 @@ export class TsibaseNode implements NodeControl {
       blockSigners: (claim) => this.keys.claimSigner(claim),
       onBlock: (header, id) => {
         productionError = undefined;
-        logBlock(this.logging, header, id);
+        logBlock(this.logging, header, id, options.blockLogInterval);
         this.network.onChainBlock(header, id);
       },
       forwarder: (packed) => this.network.forward(packed),

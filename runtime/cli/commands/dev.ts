@@ -12,6 +12,8 @@ import { parseListen, runNode, superviseNode } from './node.js';
 const DEV_HOST = 'tsibase.localhost';
 const DEV_PRODUCER = 'prod';
 const DEV_DATA = 'tsibase-data';
+/** A line about the chain's progress a minute, not a line a block, in an author's terminal. */
+const DEV_BLOCK_LOG_INTERVAL = 60;
 
 export const DEV_USAGE = `usage: tsibase dev [options]
 
@@ -53,6 +55,6 @@ export async function devCommand(argv: string[]): Promise<number> {
     if (args.options.has('reset')) rmSync(data, { recursive: true, force: true });
     return superviseNode(['dev', ...argv]);
   }
-  const options = { dir: data, producer: DEV_PRODUCER, hosts: [DEV_HOST], listen: [listen], blockIntervalMs: 1000 };
+  const options = { dir: data, producer: DEV_PRODUCER, hosts: [DEV_HOST], listen: [listen], blockIntervalMs: 1000, blockLogInterval: DEV_BLOCK_LOG_INTERVAL };
   return runNode(options, defaultBundlePath(), (node) => announce(node, data));
 }
