@@ -27,6 +27,7 @@ export function serviceNames() {
 
 async function main(requested) {
   const names = requested.length ? requested : serviceNames();
+  console.log(`compiling ${names.length} service${names.length === 1 ? '' : 's'} with AssemblyScript (optimizing) into build/services`);
   for (const name of names) {
     const started = performance.now();
     const compiled = await compileService(`services-wasm/${name}/index.ts`);
