@@ -44,7 +44,7 @@ softhsm:
 openssl:
 	scripts/install-openssl.sh
 
-test: build browser softhsm openssl
+test: all browser softhsm openssl
 	node scripts/run-tests.js
 
 # The block sync and CFT simulator (docs/p2p.md "What we build" item 7) over thousands of seeded schedules.

@@ -4,6 +4,9 @@ import { TsibaseError } from '../../host-api/errors.js';
 const USAGE = `usage: tsibase <command> [options]
 
 commands:
+  dev                            run a development chain on http://tsibase.localhost:8080
+  new-service <name>             start a service project in the folder <name>
+  build [entry.ts]               compile a service into build/<service>.wasm and its schema
   node <dir>                     run a node with its data in <dir>
   boot [bundle]                  boot a chain on a node that has none
   create <account>               create an account (with a key, or insecure)
@@ -25,6 +28,9 @@ type Command = (argv: string[]) => number | Promise<number>;
  */
 const COMMANDS: Record<string, () => Promise<{ run: Command; usage: string }>> = {
   keys: () => import('./commands/keys.js').then((m) => ({ run: m.keysCommand, usage: m.KEYS_USAGE })),
+  dev: () => import('./commands/dev.js').then((m) => ({ run: m.devCommand, usage: m.DEV_USAGE })),
+  'new-service': () => import('./commands/new-service.js').then((m) => ({ run: m.newServiceCommand, usage: m.NEW_SERVICE_USAGE })),
+  build: () => import('./commands/build.js').then((m) => ({ run: m.buildCommand, usage: m.BUILD_USAGE })),
   node: () => import('./commands/node.js').then((m) => ({ run: m.nodeCommand, usage: m.NODE_USAGE })),
   boot: () => import('./commands/boot.js').then((m) => ({ run: m.bootCommand, usage: m.BOOT_USAGE })),
   create: () => import('./commands/create.js').then((m) => ({ run: m.createCommand, usage: m.CREATE_USAGE })),

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { basename, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { AdminRoutes } from '../admin/admin-routes.js';
+import { defaultBundlePath, packagePath } from '../package-paths.js';
 import { StaticFiles } from './static-files.js';
 import type { WireRequest, WireResponse } from './wire/index.js';
 
@@ -16,20 +16,12 @@ export interface LocalHost {
   serve(req: WireRequest, res: WireResponse, target: string, path: string): Promise<boolean>;
 }
 
-/** The package's root directory (this file is dist/runtime/http/local-hosts.js). */
-const PACKAGE_ROOT = new URL('../../../', import.meta.url);
-
 /** The package's `admin/` directory: the x-admin web app. */
-const ADMIN_APP = fileURLToPath(new URL('admin', PACKAGE_ROOT));
+const ADMIN_APP = packagePath('admin');
 
 /** The directory of an installed package, wherever npm put it (its main module sits at its root). */
 function packageDir(name: string): string {
   return dirname(createRequire(import.meta.url).resolve(name));
-}
-
-/** The bundle the x-admin boot screen boots: TSIBASE_DEFAULT_BUNDLE, or the one `make services` builds. */
-function defaultBundlePath(env: NodeJS.ProcessEnv): string {
-  return env.TSIBASE_DEFAULT_BUNDLE ?? fileURLToPath(new URL('build/default.bundle', PACKAGE_ROOT));
 }
 
 /**
@@ -41,7 +33,7 @@ function adminAppHost(routes: AdminRoutes, env: NodeJS.ProcessEnv): LocalHost {
   const bundle = defaultBundlePath(env);
   const bundleDir = new StaticFiles(dirname(bundle));
   const mounts: [prefix: string, files: StaticFiles][] = [
-    ['/lib/host-api/', new StaticFiles(fileURLToPath(new URL('dist/host-api', PACKAGE_ROOT)))],
+    ['/lib/host-api/', new StaticFiles(packagePath('dist', 'host-api'))],
     ['/lib/noble-hashes/', new StaticFiles(packageDir('@noble/hashes'))],
     ['/lib/noble-curves/', new StaticFiles(packageDir('@noble/curves'))],
   ];

@@ -21,10 +21,16 @@ export function logRequest(logging: Logging, req: WireRequest, res: WireResponse
   });
 }
 
-/** One record per committed block. */
-export function logBlock(logging: Logging, header: BlockHeader, id: Uint8Array): void {
-  if (!logging.accepts('info', 'block')) return;
-  logging.info('block', `committed block ${header.blockNum}`, {
+/**
+ * A record per committed block: info every `infoInterval` blocks (every block by default, as
+ * psibase logs them), debug for the blocks between.
+ */
+export function logBlock(logging: Logging, header: BlockHeader, id: Uint8Array, infoInterval = 1): void {
+  const summary = header.blockNum % infoInterval === 0;
+  const severity = summary ? 'info' : 'debug';
+  if (!logging.accepts(severity, 'block')) return;
+  const message = infoInterval > 1 && summary ? `committed block ${header.blockNum} (a line every ${infoInterval} blocks)` : `committed block ${header.blockNum}`;
+  logging.message(severity, 'block', message, {
     BlockId: bytesToHex(id),
     BlockHeader: BlockHeader.toJson(header) as Record<string, unknown>,
   });

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { bootTransactions, runBoot, type Bundle, type KeyPair } from '../../host-api/index.js';
+import { bootTransactions, runBoot, TsibaseError, type Bundle, type KeyPair } from '../../host-api/index.js';
 import { adminApi } from '../admin/admin-api.js';
 import { keyEndpoints } from '../admin/key-endpoints.js';
 import { LogSockets } from '../admin/log-socket.js';
@@ -47,6 +47,8 @@ export interface NodeStartOptions {
   readonly boot?: Bundle;
   /** The keys of that boot (a development chain without them). */
   readonly bootKeys?: BootKeys;
+  /** Blocks between info lines about committed blocks (default 1; the blocks between are logged at debug). */
+  readonly blockLogInterval?: number;
 }
 
 /** The keys a boot gives the chain (docs/system-services.md, "Secure and development chains"). */
@@ -112,7 +114,7 @@ export class TsibaseNode implements NodeControl {
       blockSigners: (claim) => this.keys.claimSigner(claim),
       onBlock: (header, id) => {
         productionError = undefined;
-        logBlock(this.logging, header, id);
+        logBlock(this.logging, header, id, options.blockLogInterval);
         this.network.onChainBlock(header, id);
       },
       forwarder: (packed) => this.network.forward(packed),
@@ -227,6 +229,7 @@ export class TsibaseNode implements NodeControl {
   /** Closes the peer links and listeners (dropping connections with `force`), completes the open block, closes the store. */
   async stop(request: ShutdownRequest): Promise<void> {
     this.stopping = true;
+    this.logging.info('chain', request.restart ? `restarting${request.soft ? ' in this process' : ''}` : 'shutting down');
     this.network.stop();
     await this.links.stop(request.restart);
     this.logSockets.closeAll(request.restart);
@@ -289,6 +292,7 @@ export class TsibaseNode implements NodeControl {
   private async bootIfAsked(): Promise<void> {
     const bundle = this.options.boot;
     if (!bundle || this.chain.hasChain) return;
+    if (!this.chain.producer) throw new TsibaseError('BOOT_NEEDS_PRODUCER', 'booting needs a producer: --producer <name>, or "producer" in config.json');
     const started = performance.now();
     const { accountKey, blockKey } = this.options.bootKeys ?? {};
     const boot = bootTransactions(bundle, { producer: this.chain.producer, accountKey, blockKey: blockKey?.publicKey });
@@ -296,7 +300,7 @@ export class TsibaseNode implements NodeControl {
     await runBoot(boot, {
       pushBoot: (body) => nextTurn().then(() => this.chain.boot(body)),
       push: (t) => nextTurn().then(() => this.chain.push(t, 'applied')),
-    });
+    }, (applied, total) => this.logging.info('chain', `boot: ${applied} of ${total} transactions applied`));
     this.logging.info('chain', `booted a chain with ${bundle.services.length} services in ${Math.round(performance.now() - started)} ms`);
   }
 }

@@ -20,6 +20,7 @@
 
 import {
   AccountNumber, HttpReply, HttpRequest, Option, account, check, checkHttpServerCaller, getSender, isValidAccountNumber,
+  serveIndexPage,
 } from "../sdk/index";
 import { AuthInterface } from "../auth-any/index";
 import { Account, AccountsStatus, accountTable, statusTable } from "./tables";
@@ -108,6 +109,8 @@ export class Accounts {
   @action
   serveSys(request: HttpRequest, socket: Option<i32>, user: Option<AccountNumber>): HttpReply | null {
     checkHttpServerCaller();
+    const page = serveIndexPage(request, "accounts", "Every account of the chain and the service that authenticates it, over GraphQL.", ["/graphql"]);
+    if (page !== null) return page;
     return new AccountsQuery().serveGraphQL(request);
   }
 }

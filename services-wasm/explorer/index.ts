@@ -4,7 +4,7 @@
 
 import {
   AccountNumber, Action, Checksum256, DbId, HttpReply, HttpRequest, Index, Option, WholeDbLocation,
-  checkHttpServerCaller, pack, sha256, unpack,
+  checkHttpServerCaller, pack, serveIndexPage, sha256, unpack,
 } from "../sdk/index";
 import { Claim } from "../sdk/auth/index";
 import { BlockHeader, getStatus } from "../sdk/native/index";
@@ -113,6 +113,8 @@ export class Explorer {
   @action
   serveSys(request: HttpRequest, socket: Option<i32>, user: Option<AccountNumber>): HttpReply | null {
     checkHttpServerCaller();
+    const page = serveIndexPage(request, "explorer", "The chain's blocks and their transactions, over GraphQL.", ["/graphql"]);
+    if (page !== null) return page;
     return new ExplorerQuery().serveGraphQL(request);
   }
 }

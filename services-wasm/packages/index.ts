@@ -5,7 +5,7 @@
 
 import {
   AccountNumber, HttpReply, HttpRequest, Option, Table, check, checkHttpServerCaller, getSender,
-  isValidAccountName, account, parseJson, withCors,
+  isValidAccountName, account, parseJson, serveIndexPage, withCors,
 } from "../sdk/index";
 import { JsonKind, JsonValue } from "../sdk/json/value";
 import { TypeResolver } from "../sdk/events/schema-type";
@@ -61,6 +61,8 @@ export class Packages {
   @action
   serveSys(request: HttpRequest, socket: Option<i32>, user: Option<AccountNumber>): HttpReply | null {
     checkHttpServerCaller();
+    const page = serveIndexPage(request, "packages", "The schemas of installed services: GET /schema?service=<name>.", ["/schema?service=packages"]);
+    if (page !== null) return page;
     if (request.method != "GET" || request.path() != "/schema") return null;
     const param = request.queryParam("service");
     const name = param !== null ? param : "";

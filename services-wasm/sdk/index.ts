@@ -33,6 +33,7 @@ export { HttpRequest, QueryParam } from "./http/request";
 export { HttpReply } from "./http/reply";
 export { httpServer, checkHttpServerCaller } from "./http/server";
 export { serveSimpleUi } from "./http/simple-ui";
+export { serveIndexPage } from "./http/index-page";
 export { Execution, FieldRequest, GqlObject, executeQuery } from "./graphql/execute";
 export { serveGraphQL } from "./graphql/serve";
 export { MergedQuery, mergeSdl } from "./graphql/merged-query";

@@ -53,6 +53,7 @@ test('the service subdomain shows SimpleUI with one form per action', async (ctx
   assert.is(await ctx.page.textContent('h1'), 'tokens');
   const actions = await ctx.page.$$eval('textarea[data-action]', (areas) => areas.map((a) => a.getAttribute('data-action')));
   for (const name of ['init', 'mint', 'transfer', 'balance']) assert.ok(actions.includes(name), `${name} in ${actions}`);
+  assert.not.ok(actions.includes('serveSys'), 'serveSys is the chain\'s to call, not a form');
 });
 
 test('a transfer signed in the page with the sender\'s key moves the tokens', async (ctx) => {

@@ -1,15 +1,12 @@
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { TsibaseError } from '../../../host-api/errors.js';
-import { bootTransactions, runBoot, unpackBundle, type KeyPair } from '../../../host-api/index.js';
+import { bootTransactionCount, bootTransactions, runBoot, unpackBundle, type KeyPair } from '../../../host-api/index.js';
 import { importKeyRequest } from '../../keys/requests.js';
+import { defaultBundlePath } from '../../package-paths.js';
 import { option, parseArgs, UsageError } from '../args.js';
 import { DEFAULT_API } from '../chain-client.js';
 import { httpRequest, serviceUrl } from '../client.js';
 import { BOOT_KEY_OPTIONS, bootKeyUsage, bootKeys } from './boot-keys.js';
-
-const DEFAULT_BUNDLE = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..', 'build', 'default.bundle');
 
 export const BOOT_USAGE = `usage: tsibase boot [bundle] [options]
 
@@ -35,7 +32,7 @@ export async function bootCommand(argv: string[]): Promise<number> {
   if (args.positional.length > 1) throw new UsageError(`unexpected argument '${args.positional[1]}'\n\n${BOOT_USAGE}`);
   const api = option(args, 'api') ?? DEFAULT_API;
   const { accountKey, blockKey } = bootKeys(args); // key mistakes are reported before the bundle is read
-  const bundle = unpackBundle(readFileSync(args.positional[0] ?? DEFAULT_BUNDLE));
+  const bundle = unpackBundle(readFileSync(args.positional[0] ?? defaultBundlePath()));
   const boot = bootTransactions(bundle, { producer: option(args, 'producer') ?? 'prod', accountKey, blockKey: blockKey?.publicKey });
   if (blockKey?.pair) await storeBlockKey(api, blockKey.pair);
 
@@ -47,8 +44,8 @@ export async function bootCommand(argv: string[]): Promise<number> {
   await runBoot(boot, {
     pushBoot: (body) => post(new URL('/native/admin/push_boot', api).toString(), body),
     push: (t) => post(`${serviceUrl(api, 'transact', '/push_transaction')}?wait_for=applied`, t),
-  });
-  console.log(`booted: ${bundle.services.length} services, ${boot.later.length + 3} boot transactions`);
+  }, (applied, total) => console.log(`boot: ${applied} of ${total} transactions applied`));
+  console.log(`booted: ${bundle.services.length} services, ${bootTransactionCount(boot)} boot transactions`);
   if (!accountKey) console.log('a development chain (no --account-key): anyone may act as root and every system account');
   return 0;
 }

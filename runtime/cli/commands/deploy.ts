@@ -62,7 +62,8 @@ export async function deployCommand(argv: string[]): Promise<number> {
     init: args.options.has('init'),
     schema: args.options.has('no-schema') ? null : schemaOf(file, code),
   });
-  await chainClient(args).push(actions, pushOptions(args));
-  console.log(`deployed ${file} (${code.length} bytes) as ${account}`);
+  console.log(`deploying ${file} (${code.length} bytes) as ${account}`);
+  const { id } = await chainClient(args).push(actions, pushOptions(args));
+  console.log(`deployed ${account} in transaction ${id}`);
   return 0;
 }

@@ -21,10 +21,11 @@ options:
       --p2p                  accept peer-to-peer links from other nodes (config p2p)
       --peer <url>           a peer to keep linked: http://host:port, https://host:port
                              or a unix socket path (repeatable; config peers)
-      --boot <bundle>        boot a chain from <bundle> if the node has none (needs a producer)
+      --boot <bundle>        boot a chain from <bundle> if the node has none (needs a producer,
+                             from -p or config.json)
 ${bootKeyUsage(29)}`;
 
-function parseListen(value: string): ListenSpec {
+export function parseListen(value: string): ListenSpec {
   if (value.includes('/')) return { protocol: 'local', path: value };
   const m = /^(?:(.*):)?(\d+)$/.exec(value);
   const port = m ? Number(m[2]) : NaN;
@@ -64,7 +65,6 @@ function startOptions(argv: string[]): { options: NodeStartOptions; bundlePath: 
   if (!(interval >= 10)) throw new UsageError('--block-interval must be at least 10 ms');
   const bundlePath = option(args, 'boot');
   const producer = option(args, 'producer');
-  if (bundlePath && !producer) throw new UsageError('--boot needs --producer');
   const keys = bootKeys(args);
   if (!bundlePath && keys.accountKey) throw new UsageError('--account-key is a key for --boot');
   return {
@@ -99,24 +99,39 @@ function signalled(): Promise<ShutdownRequest> {
 
 export async function nodeCommand(argv: string[]): Promise<number> {
   const { options, bundlePath } = startOptions(argv);
+  // The supervisor checks the arguments only: the bundle is read by the process that boots it.
+  if (!process.env[SUPERVISED_ENV]) return superviseNode(['node', ...argv]);
+  return runNode(options, bundlePath, (node) => {
+    for (const l of node.listeners) {
+      const where = l.protocol === 'local' ? l.path : `http${l.protocol === 'https' ? 's' : ''}://${node.config().hosts[0]}:${l.port} (${l.address})`;
+      console.log(`tsibase node listening on ${where}${node.chain.producer ? `, producing as ${node.chain.producer}` : ''}`);
+    }
+  });
+}
+
+/** Runs this process's command line (`argv`, a command that ends in runNode) in supervised child processes. */
+export function superviseNode(argv: string[]): Promise<number> {
   // An admin network that does not parse stops the node before it listens: an operator who
   // meant to admit (or thought they had fenced off) a range learns it now, not from a 401.
   adminNetworksOf(process.env);
-  // The supervisor checks the arguments only: the bundle is read by the process that boots it.
-  if (!process.env[SUPERVISED_ENV]) return supervise(process.argv[1]!, ['node', ...argv]);
+  return supervise(process.argv[1]!, argv);
+}
+
+/**
+ * The node of a supervised child process (`tsibase node`, `tsibase dev`): starts it (booting
+ * `bundlePath` when it has no chain), calls `started` once it runs, and stops or restarts it as
+ * asked; the process's exit code.
+ */
+export async function runNode(options: NodeStartOptions, bundlePath: string | undefined, started: (node: TsibaseNode) => void): Promise<number> {
   // Only the supervised child loads the runtime (runtime/cli/main.ts says why).
   const [{ unpackBundle }, { TsibaseNode }] = await Promise.all([import('../../../host-api/index.js'), import('../../node/tsibase-node.js')]);
   const boot = bundlePath ? unpackBundle(readFileSync(bundlePath)) : undefined;
-
   const inherited = process.env[RESTART_LISTEN_ENV];
   let listen = inherited ? (JSON.parse(inherited) as ListenSpec[] | null) ?? options.listen : options.listen;
   const stop = signalled();
   for (;;) {
     const node = await TsibaseNode.start({ ...options, boot, listen });
-    for (const l of node.listeners) {
-      const where = l.protocol === 'local' ? l.path : `http${l.protocol === 'https' ? 's' : ''}://${node.config().hosts[0]}:${l.port} (${l.address})`;
-      console.log(`tsibase node listening on ${where}${node.chain.producer ? `, producing as ${node.chain.producer}` : ''}`);
-    }
+    started(node);
     const request = await Promise.race([node.shutdownRequested, stop]);
     await node.stop(request);
     if (!request.restart) return 0;

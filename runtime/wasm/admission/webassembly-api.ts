@@ -20,7 +20,10 @@ export interface WasmInstanceObject {
 
 export interface WebAssemblyApi {
   validate(bytes: Uint8Array): boolean;
-  Module: new (bytes: Uint8Array) => WasmModuleObject;
+  Module: {
+    new (bytes: Uint8Array): WasmModuleObject;
+    exports(module: WasmModuleObject): { name: string; kind: string }[];
+  };
   Instance: new (module: WasmModuleObject, imports?: Record<string, Record<string, unknown>>) => WasmInstanceObject;
   Global: {
     new (descriptor: { value: 'i32'; mutable: true }, value: number): WasmGlobal<number>;

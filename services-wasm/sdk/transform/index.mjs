@@ -21,12 +21,18 @@ import { eventSchemaMember } from './events.mjs';
 import { generateGraphQL } from './graphql.mjs';
 
 const SDK_DIR = fileURLToPath(new URL('..', import.meta.url));
+/**
+ * asc's name of the SDK's files when a project imports it as the package `tsibase/sdk`
+ * (`tsibase build`); services in this repository import it relatively (services-wasm/sdk).
+ */
+const SDK_PACKAGE_PREFIX = '~lib/tsibase/sdk/';
 /** SDK folder -> the name generated code imports it as. */
 const IMPORT_NAMES = { fracpack: '__fp', service: '__svc', json: '__json', graphql: '__gql' };
 export const SCHEMA_SECTION = 'service-schema';
 
+/** The project's files and the SDK's (a library to asc when imported as a package, but with records to generate). */
 function isUserSource(source) {
-  return source.sourceKind === SourceKind.User || source.sourceKind === SourceKind.UserEntry;
+  return source.sourceKind === SourceKind.User || source.sourceKind === SourceKind.UserEntry || source.normalizedPath.startsWith(SDK_PACKAGE_PREFIX);
 }
 
 function topLevelDeclarations(source, kind) {
@@ -90,7 +96,8 @@ export default class SdkTransform extends Transform {
       need(record.source, 'json');
     }
 
-    for (const [source, modules] of needs) this.importSdk(parser, source, modules);
+    const sdkAsPackage = parser.sources.some((s) => s.normalizedPath.startsWith(SDK_PACKAGE_PREFIX));
+    for (const [source, modules] of needs) this.importSdk(parser, source, modules, sdkAsPackage);
 
     const entryServices = services.filter((s) => s.source.sourceKind === SourceKind.UserEntry);
     if (entryServices.length > 1) throw sourceError(entryServices[1].classDecl, 'an entry file declares at most one @service class');
@@ -101,13 +108,18 @@ export default class SdkTransform extends Transform {
     if (this.schema) module.addCustomSection(SCHEMA_SECTION, new TextEncoder().encode(JSON.stringify(this.schema)));
   }
 
-  /** Imports SDK modules for generated code, under the names IMPORT_NAMES gives them. */
-  importSdk(parser, source, modules) {
+  /**
+   * Imports SDK modules for generated code, under the names IMPORT_NAMES gives them, the way the
+   * program reaches the SDK (each file must come under one name, or asc compiles it twice).
+   */
+  importSdk(parser, source, modules, sdkAsPackage) {
     const from = path.dirname(path.resolve(this.baseDir, source.normalizedPath));
-    const imports = [...modules].map((module) => {
+    const specifier = (module) => {
+      if (sdkAsPackage) return `${SDK_PACKAGE_PREFIX.slice('~lib/'.length)}${module}/index`;
       const relative = path.relative(from, path.join(SDK_DIR, module, 'index')).split(path.sep).join('/');
-      return `import * as ${IMPORT_NAMES[module]} from "${relative.startsWith('.') ? relative : `./${relative}`}";`;
-    });
+      return relative.startsWith('.') ? relative : `./${relative}`;
+    };
+    const imports = [...modules].map((module) => `import * as ${IMPORT_NAMES[module]} from "${specifier(module)}";`);
     appendStatements(parser, source, imports.join('\n'));
   }
 

@@ -70,6 +70,17 @@ test('the root domain shows the home page, linking the registered services on th
   assert.match(r.text(), /Chain id <code>[0-9A-F]{64}<\/code>/);
 });
 
+test('every service the home page links answers its own page at /', async (ctx) => {
+  const home = (await httpRequest(new URL('/', ctx.node.api).toString())).text();
+  const linked = [...home.matchAll(/<a href="\/\/([a-z0-9-]+)\.tsibase\.localhost:\d+\/">/g)].map((m) => m[1]!);
+  assert.ok(linked.includes('explorer'), `explorer among ${linked}`);
+  for (const service of linked) {
+    const page = await httpRequest(serviceUrl(ctx.node.api, service, '/'));
+    assert.is(page.status, 200, `${service}/ answers ${page.status}`);
+    assert.is(page.contentType, 'text/html', service);
+  }
+});
+
 test('POST /common/pack/Transaction and SignedTransaction pack exactly as host-api does', async (ctx) => {
   const trx = {
     tapos: { expiration: '2030-01-01T00:00:00Z', refBlockSuffix: 12345, flags: 0, refBlockIndex: 7 },

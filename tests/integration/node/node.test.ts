@@ -10,7 +10,7 @@ import {
 } from '../../../host-api/index.js';
 import { ChainClient } from '../../../runtime/cli/chain-client.js';
 import { httpRequest, serviceUrl } from '../../../runtime/cli/client.js';
-import { startNode, type RunningNode } from '../../lib/node-process.js';
+import { configuredNodeDir, startNode, type RunningNode } from '../../lib/node-process.js';
 import { testBundle } from '../../lib/test-bundle.js';
 
 const INCREMENT_ARGS = compileSchema({}).typeOf({ Object: { name: 'string', by: 'u64' } });
@@ -142,6 +142,23 @@ test('a restarted node keeps its chain', async (ctx) => {
   const r = await push(ctx, signTransaction({ ...incrementByAlice(), tapos: await tapos(ctx), claims }, [ctx.alice]), '?wait_for=final');
   assert.is(r.status, 200);
   assert.is((r.json() as { error: string | null }).error, null, 'alice (created before the restart) still exists');
+});
+
+test('--boot produces as the producer config.json names, and says when there is none', async (ctx) => {
+  const configured = configuredNodeDir(ctx.dir, 'configured', { producer: 'prod' });
+  const node = await startNode(configured, ['--boot', ctx.bundle, '--block-interval', '200']);
+  try {
+    assert.match(node.output(), 'producing as prod');
+    const info = await httpRequest(serviceUrl(node.api, 'example', '/action_templates'));
+    assert.is(info.status, 200, 'the bundle booted');
+  } finally {
+    await node.stop();
+  }
+  const none = await startNode(join(ctx.dir, 'no-producer'), ['--boot', ctx.bundle]).then(
+    (n) => n.stop().then(() => 'started'),
+    (err: Error) => err.message,
+  );
+  assert.match(none, 'booting needs a producer: --producer <name>, or "producer" in config.json');
 });
 
 test.run();

@@ -6,6 +6,9 @@ import { getJson, signAndPushTransaction } from './common-lib.js';
 
 const service = location.hostname.split('.')[0];
 
+/** Actions the chain calls on a service (serving HTTP), which no person pushes. */
+const SYSTEM_CALLED = new Set(['serveSys']);
+
 function element(tag, attributes = {}, ...children) {
   const e = document.createElement(tag);
   for (const [name, value] of Object.entries(attributes)) e.setAttribute(name, value);
@@ -52,7 +55,9 @@ async function main() {
     element('p', {}, element('label', { for: 'sender' }, 'Sender '), sender),
     element('p', {}, element('label', { for: 'key' }, 'Private key'), element('br'), key),
   );
-  for (const [name, template] of Object.entries(templates)) root.append(actionForm(name, template, { sender, key }));
+  for (const [name, template] of Object.entries(templates)) {
+    if (!SYSTEM_CALLED.has(name)) root.append(actionForm(name, template, { sender, key }));
+  }
   root.dataset.ready = 'true';
 }
 

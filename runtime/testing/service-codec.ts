@@ -1,6 +1,6 @@
-// A service's arguments, results and events packed and unpacked by the schema its build embeds.
-import { compileSchema, type AnyType, type Schema } from '../../../host-api/index.js';
-import type { RunResult } from '../../../runtime/testing/test-chain.js';
+// A service's arguments, results and events packed and unpacked by the schema its build writes (build/<name>.schema.json).
+import { compileSchema, type AnyType, type Schema } from '../../host-api/index.js';
+import type { RunResult } from './test-chain.js';
 
 export interface ServiceSchema {
   service: string;

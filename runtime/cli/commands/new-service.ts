@@ -1,0 +1,70 @@
+import { cpSync, existsSync, readFileSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { isValidAccountName } from '../../../host-api/index.js';
+import { packagePath } from '../../package-paths.js';
+import { parseArgs, UsageError } from '../args.js';
+
+export const NEW_SERVICE_USAGE = `usage: tsibase new-service <name>
+
+Starts a service project in the folder <name>: a service (an AssemblyScript file using the SDK
+'tsibase/sdk') with a table, actions, an event, a GraphQL query and the simple UI; a test that
+runs it in TestChain ('tsibase/testing'); and a README. <name> is the service's account name.
+Then, in the folder: npm install, npm test, and with 'tsibase dev' running, npm run deploy.`;
+
+/** This package's package.json: its version, and the compiler version it builds with. */
+function ownPackage(): { version: string; peerDependencies: Record<string, string> } {
+  return JSON.parse(readFileSync(packagePath('package.json'), 'utf8'));
+}
+
+/** `my-svc` -> `MySvc`: the service's class name. */
+function className(name: string): string {
+  return name.split('-').map((part) => part.charAt(0).toUpperCase() + part.slice(1)).join('');
+}
+
+/** Every file under `dir`, recursively. */
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true }).map((f) => join(dir, String(f))).filter((f) => statSync(f).isFile());
+}
+
+function projectPackage(name: string): string {
+  const own = ownPackage();
+  return JSON.stringify({
+    name,
+    version: '0.1.0',
+    private: true,
+    type: 'module',
+    scripts: {
+      build: 'tsibase build',
+      test: 'tsibase build && node --test test/',
+      deploy: `tsibase deploy --create-insecure-account --register-server ${name} build/${name}.wasm`,
+    },
+    devDependencies: {
+      assemblyscript: own.peerDependencies.assemblyscript,
+      tsibase: `^${own.version}`,
+    },
+  }, null, 2) + '\n';
+}
+
+export function newServiceCommand(argv: string[]): number {
+  const args = parseArgs(argv, []);
+  const [name, extra] = args.positional;
+  if (!name || extra) throw new UsageError(`${extra ? `unexpected argument '${extra}'` : 'missing <name>'}\n\n${NEW_SERVICE_USAGE}`);
+  // Letters first: the name is also an AssemblyScript class name.
+  if (!isValidAccountName(name) || !/^[a-z]/.test(name)) {
+    throw new UsageError(`'${name}' is not a service account name (lower-case letters, digits and '-', starting with a letter, at most 18 characters)`);
+  }
+  const dir = resolve(name);
+  if (existsSync(dir)) throw new UsageError(`${dir} exists already`);
+  cpSync(packagePath('templates', 'service'), dir, { recursive: true });
+  for (const file of filesUnder(dir)) {
+    const text = readFileSync(file, 'utf8').replaceAll('__NAME__', name).replaceAll('__CLASS__', className(name));
+    writeFileSync(file, text);
+    if (file.includes('__NAME__')) renameSync(file, file.replaceAll('__NAME__', name));
+  }
+  // npm leaves .gitignore files out of packages, so the template's is called gitignore.
+  renameSync(join(dir, 'gitignore'), join(dir, '.gitignore'));
+  writeFileSync(join(dir, 'package.json'), projectPackage(name));
+  console.log(`created ${name}/: service/index.ts, test/${name}.test.js, README.md`);
+  console.log(`next: cd ${name} && npm install && npm test`);
+  return 0;
+}
