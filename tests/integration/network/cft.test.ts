@@ -1,8 +1,10 @@
 // docs/p2p.md §4 and §6.1 with real node processes: a booted node adds two producers through
 // producers::setProducers; the three, fully linked, run CFT: in steady state a header's commitNum
-// is two below its blockNum (psibase's own expectation), a transfer pushed with wait_for=final
+// is two below its blockNum (psibase's own expectation), a transaction pushed with wait_for=final
 // returns on every node, and when the leader is killed with SIGKILL the other two elect a new
-// leader and irreversibility moves on again. producers.<root>/graphql serves the sets.
+// leader and irreversibility moves on again; the killed node restarts and follows again; all
+// three stopped and started again resume blocks and irreversibility. producers.<root>/graphql
+// serves the sets.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,14 +12,19 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { systemAction } from '../../../host-api/boot/system-actions.js';
 import { ChainClient } from '../../../runtime/cli/chain-client.js';
-import { nodeProcessId, startNode, type RunningNode } from '../../lib/node-process.js';
+import { nodeProcessId, startNode, startNodeProcess, type RunningNode } from '../../lib/node-process.js';
 import { peersOf, waitUntil } from '../../lib/node-network.js';
 import { testBundle } from '../../lib/test-bundle.js';
 
 const BLOCK_MS = '300';
 const claimless = { service: 0n, rawData: new Uint8Array(0) };
+// Lost links come back within a fraction of a second, not psibase's 30 s.
+const ENV = { TSIBASE_P2P_REDIAL_MS: '200' };
 
-interface Context { dir: string; nodes: RunningNode[] }
+/** A producer node with what it takes to start it again on its directory and port. */
+interface ProducerNode extends RunningNode { readonly dir: string; readonly args: string[] }
+
+interface Context { dir: string; nodes: ProducerNode[] }
 const cft = suite<Context>('CFT with three producers');
 
 const clientOf = (node: RunningNode) => new ChainClient(node.api);
@@ -30,13 +37,30 @@ async function headerOf(node: RunningNode): Promise<Header> {
   return headBlock.header;
 }
 
+async function producer(dir: string, args: string[]): Promise<ProducerNode> {
+  const node = await startNode(dir, [...args, '--p2p', '--block-interval', BLOCK_MS], ENV);
+  return { ...node, dir, args: ['-l', `127.0.0.1:${node.port}`, ...args, '--p2p', '--block-interval', BLOCK_MS] };
+}
+
+async function restarted(node: ProducerNode): Promise<ProducerNode> {
+  return { ...(await startNodeProcess(node.dir, node.args, ENV)), dir: node.dir, args: node.args };
+}
+
+/** Waits until the node's head commits a block past `num` with a lag of at most 3. */
+function committingPast(node: RunningNode, num: number, what: string): Promise<Header> {
+  return waitUntil(what, async () => {
+    const header = await headerOf(node);
+    return header.commitNum > num && header.blockNum - header.commitNum <= 3 ? header : undefined;
+  }, 40_000);
+}
+
 cft.before(async (ctx) => {
   ctx.dir = mkdtempSync(join(tmpdir(), 'tsibase-cft-'));
   const bundle = join(ctx.dir, 'test.bundle');
   writeFileSync(bundle, await testBundle());
-  const a = await startNode(join(ctx.dir, 'a'), ['-p', 'prod', '--boot', bundle, '--p2p', '--block-interval', BLOCK_MS]);
-  const b = await startNode(join(ctx.dir, 'b'), ['-p', 'bprod', '--p2p', '--peer', urlOf(a), '--block-interval', BLOCK_MS]);
-  const c = await startNode(join(ctx.dir, 'c'), ['-p', 'cprod', '--p2p', '--peer', urlOf(a), '--peer', urlOf(b), '--block-interval', BLOCK_MS]);
+  const a = await producer(join(ctx.dir, 'a'), ['-p', 'prod', '--boot', bundle]);
+  const b = await producer(join(ctx.dir, 'b'), ['-p', 'bprod', '--peer', urlOf(a)]);
+  const c = await producer(join(ctx.dir, 'c'), ['-p', 'cprod', '--peer', urlOf(a), '--peer', urlOf(b)]);
   ctx.nodes = [a, b, c];
   await waitUntil('three links each', async () => (await Promise.all(ctx.nodes.map(peersOf))).every((p) => p.length === 2));
   await clientOf(a).push([systemAction('producers', 'producers.setProducers', {
@@ -88,14 +112,30 @@ cft('the leader killed with SIGKILL: the other two elect a new leader and irreve
   process.kill(nodeProcessId(leader), 'SIGKILL');
   await new Promise((resolve) => leader.process.once('exit', resolve));
   const survivor = ctx.nodes[1]!;
-  const after = await waitUntil('a new term with commits again', async () => {
-    const header = await headerOf(survivor);
-    return header.term > before.term && header.commitNum > before.blockNum && header.blockNum - header.commitNum <= 3 ? header : undefined;
-  }, 40_000);
+  const after = await committingPast(survivor, before.blockNum, 'commits again under a new leader');
+  assert.ok(after.term > before.term, `term ${after.term} after ${before.term}`);
   assert.ok(after.producer === 'bprod' || after.producer === 'cprod', `the new leader is ${after.producer}`);
   const pushed = await clientOf(ctx.nodes[2]!).push([systemAction('root', 'accounts.newAccount', { name: 'afterkill', authService: 'auth-any', requireNew: true })], { waitFor: 'final' });
   assert.is(pushed.trace.error, null);
-  ctx.nodes = ctx.nodes.slice(1);
+});
+
+cft('the killed node restarts from its database and follows the new leader', async (ctx) => {
+  ctx.nodes[0] = await restarted(ctx.nodes[0]!);
+  const target = await headerOf(ctx.nodes[1]!);
+  await waitUntil('the restarted node past the others\' head', async () => (await headerOf(ctx.nodes[0]!)).blockNum > target.blockNum, 30_000);
+  const header = await headerOf(ctx.nodes[0]!);
+  assert.ok(header.term >= target.term, `it follows term ${header.term}`);
+  const pushed = await clientOf(ctx.nodes[0]!).push([systemAction('root', 'accounts.newAccount', { name: 'rejoined', authService: 'auth-any', requireNew: true })], { waitFor: 'final' });
+  assert.is(pushed.trace.error, null);
+});
+
+cft('all three stopped and started again: blocks and irreversibility resume', async (ctx) => {
+  const before = await headerOf(ctx.nodes[1]!);
+  const stopped = ctx.nodes;
+  await Promise.all(stopped.map((n) => n.stop()));
+  ctx.nodes = [];
+  for (const node of stopped) ctx.nodes.push(await restarted(node));
+  await committingPast(ctx.nodes[0]!, before.blockNum, 'commits again after the restart');
 });
 
 cft.run();
