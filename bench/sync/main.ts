@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { ChainClient } from '../../runtime/cli/chain-client.js';
 import { headBlockNum } from '../../tests/lib/chain-head.js';
 import { connectPeer, waitUntil } from '../../tests/lib/node-network.js';
-import { startNode } from '../../tests/lib/node-process.js';
+import { startNode, type RunningNode } from '../../tests/lib/node-process.js';
 import { formatRate } from '../lib/measure.js';
 import { CONCURRENCY, preparedTransfers, pushAll } from '../lib/transfers.js';
 
@@ -19,19 +19,20 @@ const SYNC_TIMEOUT_MS = 10 * 60_000;
 
 const dir = mkdtempSync(join(tmpdir(), 'tsibase-bench-sync-'));
 const producer = await startNode(join(dir, 'producer'), ['-p', 'prod', '--p2p', '--boot', join(process.cwd(), 'build', 'default.bundle')]);
-let follower: Awaited<ReturnType<typeof startNode>> | undefined;
+let follower: RunningNode | undefined;
 try {
   const pushRate = await pushAll(producer.api, await preparedTransfers(producer.api, TRANSFERS));
   // The block that holds the last transfer is at most one interval away.
   const target = (await headBlockNum(new ChainClient(producer.api))) + 1;
-  follower = await startNode(join(dir, 'follower'), []);
-  const followerClient = new ChainClient(follower.api);
+  const joining = await startNode(join(dir, 'follower'), []);
+  follower = joining;
+  const followerClient = new ChainClient(joining.api);
   const started = performance.now();
-  const reply = await connectPeer(follower, `http://127.0.0.1:${producer.port}`);
+  const reply = await connectPeer(joining, `http://127.0.0.1:${producer.port}`);
   if (reply.status !== 200) throw new Error(`connect: ${reply.status} ${reply.text()}`);
   // Polling the follower's head while it syncs would take its time (each query runs the explorer
   // service): its log says when it has caught up with the head its peer showed it (docs/p2p.md §6.2).
-  await waitUntil('the follower synced', async () => /synced: at block/.test(follower!.output()), SYNC_TIMEOUT_MS);
+  await waitUntil('the follower synced', async () => /synced: at block/.test(joining.output()), SYNC_TIMEOUT_MS);
   await waitUntil(`the follower at block ${target}`, async () => (await headBlockNum(followerClient)) >= target);
   const seconds = (performance.now() - started) / 1000;
 
