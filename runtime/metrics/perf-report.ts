@@ -3,6 +3,7 @@
 // decimal string; the task id is a thread id (pid_t, 32 bits) and stays a number.
 
 import { countOf } from './counts.js';
+import { NETWORK_FIELDS, type NetworkFigures } from './network-figures.js';
 import { MEMORY_CATEGORIES, memoryByCategory, readResidentMemory, type MemoryCategory, type WasmMemoryFigures } from './memory-categories.js';
 import { readThreadFigures, type ThreadFigures } from './thread-stats.js';
 import { TRANSACTION_FIELDS, type TransactionFigures } from './transaction-counters.js';
@@ -21,6 +22,7 @@ export interface PerfReport {
   /** Microseconds of the monotonic clock: its epoch (boot) is stable while the node runs. */
   readonly timestamp: string;
   readonly transactions: Readonly<Record<(typeof TRANSACTION_FIELDS)[number], string>>;
+  readonly network: Readonly<Record<(typeof NETWORK_FIELDS)[number], string>>;
   /** Resident bytes by category, in the order of MEMORY_CATEGORIES. */
   readonly memory: Readonly<Record<MemoryCategory, string>>;
   /** One entry per thread, in thread id order. */
@@ -31,6 +33,8 @@ export interface PerfReport {
 export interface PerfSources {
   /** The chain's counters (a TransactionCounters). */
   readonly transactions: { figures(): TransactionFigures };
+  /** Peer links and the blocks they brought (the node's NodeNetwork and PeerLinks). */
+  readonly network: () => NetworkFigures;
   /** The LMDB data files (`<db dir>/data.mdb`) whose mapped pages count as `database`. */
   readonly databaseFiles: readonly string[];
   /** The wasm engine's figures (Engine.memoryFigures). */
@@ -46,6 +50,11 @@ function perfTimestamp(): bigint {
 function transactionsOf(figures: TransactionFigures): PerfReport['transactions'] {
   const fields = TRANSACTION_FIELDS.map((f) => [f, String(countOf(`transactions.${f}`, figures[f]))]);
   return Object.fromEntries(fields) as PerfReport['transactions'];
+}
+
+function networkOf(figures: NetworkFigures): PerfReport['network'] {
+  const fields = NETWORK_FIELDS.map((f) => [f, String(countOf(`network.${f}`, figures[f]))]);
+  return Object.fromEntries(fields) as PerfReport['network'];
 }
 
 function taskOf(thread: ThreadFigures): PerfTask {
@@ -68,6 +77,7 @@ export function collectPerfReport(sources: PerfSources): PerfReport {
   return {
     timestamp: String(timestamp),
     transactions: transactionsOf(sources.transactions.figures()),
+    network: networkOf(sources.network()),
     memory: Object.fromEntries(MEMORY_CATEGORIES.map((c) => [c, String(memory[c])])) as PerfReport['memory'],
     tasks,
   };

@@ -20,6 +20,7 @@ import { HttpSockets } from '../http/sockets.js';
 import { NodeKeys } from '../keys/node-keys.js';
 import { importKeyRequest } from '../keys/requests.js';
 import { Logging } from '../log/index.js';
+import type { NetworkFigures } from '../metrics/network-figures.js';
 import type { ExtraGauge } from '../metrics/open-metrics.js';
 import { TransactionCounters } from '../metrics/transaction-counters.js';
 import { PeerLinks } from '../network/links/peer-links.js';
@@ -127,7 +128,7 @@ export class TsibaseNode implements NodeControl {
     // A device module that fails to load must not keep the node (and its admin API) down.
     this.keys = NodeKeys.open(options.dir, []);
     this.applyKeyModules(config);
-    const perf = { transactions: counters, databaseFiles: [join(dbDir, 'data.mdb')], wasm: () => engine.memoryFigures() };
+    const perf = { transactions: counters, network: () => this.networkFigures(), databaseFiles: [join(dbDir, 'data.mdb')], wasm: () => engine.memoryFigures() };
     const admin = adminApi(this, { ...keyEndpoints(this.keys), ...perfEndpoints(perf, () => this.chainGauges()) });
     this.server = new NodeHttpServer(this.chain, {
       sockets,
@@ -248,13 +249,18 @@ export class TsibaseNode implements NodeControl {
     }
   }
 
+  /** The perf report's network figures, which the metrics give too. */
+  private networkFigures(): NetworkFigures {
+    return { links: this.links.list().length, ...this.network.counters };
+  }
+
   /** Chain figures for the metrics next to the perf report's. */
   private chainGauges(): ExtraGauge[] {
     const head = this.chain.status?.head;
-    const { blocksReceived, blocksApplied, blocksRefused } = this.network.counters;
+    const { links, blocksReceived, blocksApplied, blocksRefused } = this.networkFigures();
     return [
       { name: 'tsibase_head_block_number', help: 'number of the newest block of the chain (0 before boot)', value: head ? head.header.blockNum : 0 },
-      { name: 'tsibase_p2p_links', help: 'peer links up now', value: this.links.list().length },
+      { name: 'tsibase_p2p_links', help: 'peer links up now', value: links },
       { name: 'tsibase_blocks_received', help: 'blocks received from peers since the node started', value: blocksReceived },
       { name: 'tsibase_blocks_applied', help: 'received blocks applied since the node started', value: blocksApplied },
       { name: 'tsibase_blocks_refused', help: 'received blocks refused since the node started', value: blocksRefused },

@@ -239,8 +239,9 @@ test('keys: generate, import (PKCS#8 hex), list; refusals; devices', async (ctx)
 
 test('perf and metrics: the seed shape, transaction counters that move, OpenMetrics text', async (ctx) => {
   const first = jsonOf(await admin(ctx.node, '/native/admin/perf'));
-  assert.equal(Object.keys(first), ['timestamp', 'transactions', 'memory', 'tasks']);
+  assert.equal(Object.keys(first), ['timestamp', 'transactions', 'network', 'memory', 'tasks']);
   assert.equal(Object.keys(first.transactions), ['total', 'unprocessed', 'succeeded', 'failed', 'skipped']);
+  assert.equal(first.network, { links: '0', blocksReceived: '0', blocksApplied: '0', blocksRefused: '0' }, 'a node on its own');
   assert.equal(Object.keys(first.memory), ['database', 'code', 'data', 'wasmMemory', 'wasmCode', 'unclassified']);
   assert.ok(first.tasks.length > 0 && first.tasks.every((t: { id: unknown }) => typeof t.id === 'number'));
   assert.ok(Number(first.memory.database) > 0, 'LMDB pages are resident');

@@ -75,6 +75,15 @@ test('followers re-execute the chain from genesis and keep up with the producer'
   assert.ok(figure('tsibase_blocks_received') >= later.num - 1, 'every block from 2 on was received');
   assert.ok(figure('tsibase_blocks_applied') >= later.num - 1);
   assert.is(figure('tsibase_blocks_refused'), 0);
+  // The perf report counts the same (docs/administration.md "Performance report").
+  const { network } = (await adminRequest(followers[0]!, '/native/admin/perf')).json() as { network: Record<string, string> };
+  assert.is(network.links, '1');
+  assert.ok(Number(network.blocksReceived) >= later.num - 1);
+  assert.ok(Number(network.blocksApplied) >= later.num - 1);
+  assert.is(network.blocksRefused, '0');
+  const producerPerf = (await adminRequest(producer, '/native/admin/perf')).json() as { network: Record<string, string> };
+  assert.is(producerPerf.network.links, String(followers.length), 'the producer has a link to each follower');
+  assert.is(producerPerf.network.blocksReceived, '0', 'the producer makes its blocks');
 });
 
 test('a transaction pushed to a follower reaches the producer, is final there, and is seen on every node', async ({ producer, followers }) => {

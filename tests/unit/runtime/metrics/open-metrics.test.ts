@@ -12,6 +12,7 @@ import { parseOpenMetrics, type ParsedFamily } from './open-metrics-checker.js';
 const REPORT: PerfReport = {
   timestamp: '1700000000000000',
   transactions: { total: '12', unprocessed: '3', succeeded: '7', failed: '1', skipped: '1' },
+  network: { links: '1', blocksReceived: '40', blocksApplied: '39', blocksRefused: '1' },
   memory: { database: '4096', code: '20480', data: '8192', wasmMemory: '33554432', wasmCode: '1024', unclassified: '0' },
   tasks: [
     { id: 100, group: 'main', user: '1234567', system: '5', pageFaults: '9007199254740993', read: '8192', written: '4096' },
@@ -81,7 +82,7 @@ test('a live report: the same figures as its JSON', () => {
   const counters = new TransactionCounters(() => 2);
   counters.received();
   counters.received();
-  const report = collectPerfReport({ transactions: counters, databaseFiles: [], wasm: () => ({ wasmMemory: 65536, wasmCode: 300 }) });
+  const report = collectPerfReport({ transactions: counters, network: () => ({ links: 0, blocksReceived: 0, blocksApplied: 0, blocksRefused: 0 }), databaseFiles: [], wasm: () => ({ wasmMemory: 65536, wasmCode: 300 }) });
   assertSameFigures(renderOpenMetrics(report), report);
 });
 

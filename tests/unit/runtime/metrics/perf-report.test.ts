@@ -10,16 +10,18 @@ import { LmdbStore } from '../../../../runtime/db/lmdb-store.js';
 import { clockTicksPerSecond } from '../../../../runtime/metrics/clock-ticks.js';
 import { MetricsError } from '../../../../runtime/metrics/errors.js';
 import { MEMORY_CATEGORIES } from '../../../../runtime/metrics/memory-categories.js';
+import { NETWORK_FIELDS } from '../../../../runtime/metrics/network-figures.js';
 import { collectPerfReport, type PerfReport, type PerfSources } from '../../../../runtime/metrics/perf-report.js';
 import { TransactionCounters } from '../../../../runtime/metrics/transaction-counters.js';
 import { assertFails } from '../../../lib/assert-error.js';
 import { DATA_FILE, IO, SMAPS, SMAPS_RSS_KB, STAT_MAIN, STAT_ODD_NAME } from './proc-fixtures.js';
 
 const NO_WASM = () => ({ wasmMemory: 0, wasmCode: 0 });
+const NO_NETWORK = () => ({ links: 0, blocksReceived: 0, blocksApplied: 0, blocksRefused: 0 });
 const idle = new TransactionCounters(() => 0);
 
 function sources(overrides: Partial<PerfSources> = {}): PerfSources {
-  return { transactions: idle, databaseFiles: [], wasm: NO_WASM, ...overrides };
+  return { transactions: idle, network: NO_NETWORK, databaseFiles: [], wasm: NO_WASM, ...overrides };
 }
 
 async function withTempDir(body: (dir: string) => void | Promise<void>): Promise<void> {
@@ -49,6 +51,13 @@ test('transaction counters: each event counted, the queue depth asked for', () =
   assert.equal(report.transactions, { total: '5', unprocessed: '1', succeeded: '2', failed: '1', skipped: '1' });
   depth = -1;
   assertFails(() => collectPerfReport(sources({ transactions: counters })), MetricsError, 'METRICS_BAD_FIGURE', ['unprocessed']);
+});
+
+test('network figures: links and received blocks, as decimal strings; a figure that is no count is refused', () => {
+  const figures = { links: 2, blocksReceived: 1500, blocksApplied: 1497, blocksRefused: 3 };
+  const report = collectPerfReport(sources({ network: () => figures }));
+  assert.equal(report.network, { links: '2', blocksReceived: '1500', blocksApplied: '1497', blocksRefused: '3' });
+  assertFails(() => collectPerfReport(sources({ network: () => ({ ...figures, blocksRefused: -1 }) })), MetricsError, 'METRICS_BAD_FIGURE', ['network.blocksRefused']);
 });
 
 test('a fixed /proc tree: categories, one task per thread, ticks as microseconds, missing io as 0', () =>
@@ -96,9 +105,10 @@ test('without /proc: all resident memory unclassified, the process as its main t
 test('every figure but the task id is a decimal string; the timestamp does not go back', () => {
   const first = collectPerfReport(sources());
   const second = collectPerfReport(sources());
-  assert.equal(Object.keys(first), ['timestamp', 'transactions', 'memory', 'tasks']);
+  assert.equal(Object.keys(first), ['timestamp', 'transactions', 'network', 'memory', 'tasks']);
   assert.equal(Object.keys(first.memory), [...MEMORY_CATEGORIES]);
-  for (const value of [first.timestamp, ...Object.values(first.transactions), ...Object.values(first.memory)]) assert.match(value, /^\d+$/);
+  assert.equal(Object.keys(first.network), [...NETWORK_FIELDS]);
+  for (const value of [first.timestamp, ...Object.values(first.transactions), ...Object.values(first.network), ...Object.values(first.memory)]) assert.match(value, /^\d+$/);
   for (const task of first.tasks) {
     assert.type(task.id, 'number');
     for (const key of ['user', 'system', 'pageFaults', 'read', 'written'] as const) assert.match(task[key], /^\d+$/);

@@ -27,7 +27,7 @@ test('a memory grown by a real module shows in wasmMemory, its compiled code in 
     // The metered binary: the module plus its meter, never smaller than what was deployed.
     assert.ok(figures.wasmCode >= wasm.length, `${figures.wasmCode} bytes of code for a ${wasm.length}-byte module`);
 
-    const report = collectPerfReport({ transactions: new TransactionCounters(() => 0), databaseFiles: [], wasm: () => chain.engine.memoryFigures() });
+    const report = collectPerfReport({ transactions: new TransactionCounters(() => 0), network: () => ({ links: 0, blocksReceived: 0, blocksApplied: 0, blocksRefused: 0 }), databaseFiles: [], wasm: () => chain.engine.memoryFigures() });
     assert.is(report.memory.wasmMemory, String(pages * WASM_PAGE));
     assert.is(report.memory.wasmCode, String(figures.wasmCode));
   } finally {

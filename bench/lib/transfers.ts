@@ -1,0 +1,100 @@
+// Signed token transfers pushed through HTTP push_transaction (wait_for=applied), shared by
+// bench/chain (its rate within a window) and bench/sync (a chain of them for a follower to sync).
+// Needs build/services/tokens.wasm (make services).
+import { createPrivateKey, sign } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Pool } from 'undici';
+import {
+  SignedTransaction, Transaction, TransactionTrace, compileSchema, generateKeyPair, privateKeyToPkcs8, systemAction,
+} from '../../host-api/index.js';
+import { ChainClient } from '../../runtime/cli/chain-client.js';
+import { serviceUrl } from '../../runtime/cli/client.js';
+import { deployActions } from '../../runtime/cli/deploy-actions.js';
+
+export const ACCOUNTS = 32;
+export const CONNECTIONS = 16;
+export const PIPELINING = 4;
+/** Transfers in flight at once: every connection's pipeline full. */
+export const CONCURRENCY = CONNECTIONS * PIPELINING;
+const TRANSFER = compileSchema({}).typeOf({ Object: { to: 'AccountNumber', amount: 'u64', memo: 'string' } });
+const MINT = compileSchema({}).typeOf({ Object: { to: 'AccountNumber', amount: 'u64' } });
+
+/**
+ * Sets the node's chain up for transfers (accounts with P-256 keys, created by root, whose dev
+ * auth service approves anything; the token service deployed from its .wasm; a balance for every
+ * account) and signs `count` transfers among them, up front: node:crypto signs, the benchmarks
+ * measure the node. The packed SignedTransactions, in the order to push them.
+ */
+export async function preparedTransfers(api: string, count: number): Promise<Uint8Array[]> {
+  const client = new ChainClient(api);
+  const keys = Array.from({ length: ACCOUNTS }, () => generateKeyPair());
+  const users = keys.map((_, i) => `user${i}`);
+  await client.push([
+    ...keys.map((k, i) => systemAction('root', 'auth-sig.newAccount', { name: users[i], key: k.publicKey })),
+    ...deployActions('tokens', new Uint8Array(readFileSync(join(process.cwd(), 'build', 'services', 'tokens.wasm'))), { create: { insecure: true }, init: true }),
+  ], { waitFor: 'applied' });
+  await client.push(users.map((to) => ({
+    sender: 'tokens', service: 'tokens', method: 'mint', rawData: MINT.pack({ to, amount: 1_000_000_000n }),
+  })), { waitFor: 'applied' });
+  const tapos = await client.tapos(300);
+  const privateKeys = keys.map((k) => createPrivateKey({ key: Buffer.from(privateKeyToPkcs8(k)), format: 'der', type: 'pkcs8' }));
+  return Array.from({ length: count }, (_, i) => {
+    const who = i % ACCOUNTS;
+    const transaction = Transaction.pack({
+      tapos,
+      actions: [{ sender: users[who], service: 'tokens', method: 'transfer', rawData: TRANSFER.pack({ to: users[(who + 1) % ACCOUNTS], amount: BigInt(1 + i), memo: '' }) }],
+      claims: [{ service: 'verify-sig', rawData: keys[who]!.publicKey }],
+    });
+    const proof = sign('sha256', transaction, { key: privateKeys[who]!, dsaEncoding: 'ieee-p1363' });
+    return SignedTransaction.pack({ transaction, proofs: [proof], subjectiveData: null });
+  });
+}
+
+export interface TransferPusher {
+  /** Pushes the next prepared transfer and checks it succeeded; throws once none is left. */
+  push(): Promise<void>;
+  /** How many were pushed so far. */
+  pushed(): number;
+  close(): Promise<void>;
+}
+
+/** Pushes `bodies` in order to the node at `api` over pipelined keep-alive connections. */
+export function transferPusher(api: string, bodies: readonly Uint8Array[]): TransferPusher {
+  const url = new URL(serviceUrl(api, 'transact', '/push_transaction?wait_for=applied'));
+  // The client shares this machine's two cores with the node: keep it cheap (fracpack traces,
+  // a few pipelined keep-alive connections).
+  const pool = new Pool(`http://127.0.0.1:${url.port}`, { connections: CONNECTIONS, pipelining: PIPELINING });
+  let next = 0;
+  return {
+    push: async () => {
+      const body = bodies[next++];
+      if (!body) throw new Error(`all ${bodies.length} prepared transfers were pushed`);
+      // Pipelined for real: undici holds a POST until the connection is idle unless it is marked
+      // idempotent (a transaction is: the chain refuses a duplicate) and non-blocking.
+      const r = await pool.request({
+        path: `${url.pathname}${url.search}`, method: 'POST', idempotent: true, blocking: false, body,
+        headers: { 'content-type': 'application/octet-stream', accept: 'application/octet-stream', host: url.host },
+      });
+      const trace = TransactionTrace.unpack(new Uint8Array(await r.body.arrayBuffer()));
+      // A failed transfer makes the figure meaningless: stop the run.
+      if (r.statusCode !== 200 || trace.error !== null) throw new Error(`transfer failed (${r.statusCode}): ${trace.error}`);
+    },
+    pushed: () => Math.min(next, bodies.length),
+    close: () => pool.close(),
+  };
+}
+
+/** Pushes every prepared transfer with CONCURRENCY in flight; transfers per second over the whole run. */
+export async function pushAll(api: string, bodies: readonly Uint8Array[]): Promise<number> {
+  const pusher = transferPusher(api, bodies);
+  const start = performance.now();
+  try {
+    await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
+      while (pusher.pushed() < bodies.length) await pusher.push();
+    }));
+  } finally {
+    await pusher.close();
+  }
+  return bodies.length / ((performance.now() - start) / 1000);
+}
