@@ -1,6 +1,6 @@
 // Dashboard: the node's status values, its chain (and whether it is a development chain), the
-// live head block, transaction counters, memory (a chart over time) and threads, refreshed every
-// second.
+// live head and irreversible blocks, the producer set, transaction counters, memory (a chart over
+// time) and threads, refreshed every second.
 
 import { getJson, getText, originOf, request, rootHost } from '../api.js';
 import { h, messageLine, table } from '../dom.js';
@@ -13,8 +13,25 @@ const TRANSACTION_FIGURES = ['total', 'unprocessed', 'succeeded', 'failed', 'ski
 /** Memory samples, kept while the app is open so the chart survives a visit to another screen. */
 const memorySamples = [];
 
-function headBlockOf(metrics) {
-  return /^tsibase_head_block_number (\d+)$/m.exec(metrics)?.[1];
+function gaugeOf(metrics, name) {
+  return new RegExp(`^${name} (\\d+)$`, 'm').exec(metrics)?.[1];
+}
+
+/** The producers (and, during a change, the next set) as producers.<root>/graphql serves them. */
+async function producerSets() {
+  const reply = await request(`${originOf('producers')}/graphql`, {
+    method: 'POST', headers: { 'Content-Type': 'application/graphql' }, body: '{ producers { name } nextProducers { name } }',
+  });
+  const { data } = await reply.json();
+  return { current: data.producers.map((p) => p.name), next: data.nextProducers.map((p) => p.name) };
+}
+
+function producersLine(sets) {
+  const names = (list) => list.map((name) => h('code', { dataset: { producer: name } }, name));
+  const joined = (list) => list.flatMap((node, i) => (i === 0 ? [node] : [', ', node]));
+  return sets.next.length === 0
+    ? joined(names(sets.current))
+    : [...joined(names(sets.current)), ' → ', ...joined(names(sets.next)), ' (change pending)'];
 }
 
 /**
@@ -72,13 +89,16 @@ export const dashboardScreen = {
     const status = h('p', { class: 'badges', dataset: { status: '' } });
     const chain = h('p', { dataset: { chainState: '' } }, 'checking…');
     const headBlock = h('output', { class: 'big', dataset: { headBlock: '' } }, '–');
+    const irreversible = h('output', { dataset: { irreversibleBlock: '' } }, '–');
+    const producers = h('p', { dataset: { producers: '' } }, '–');
     const counters = h('dl', { class: 'counters' });
     const memory = h('div');
     const tasks = h('div');
     const problem = messageLine();
     container.append(problem.element,
       h('section', {}, h('h2', {}, 'Node'), status, chain),
-      h('section', {}, h('h2', {}, 'Head block'), headBlock),
+      h('section', {}, h('h2', {}, 'Head block'), headBlock, h('p', {}, 'irreversible: ', irreversible)),
+      h('section', {}, h('h2', {}, 'Producers'), producers),
       h('section', {}, h('h2', {}, 'Transactions'), counters),
       h('section', {}, h('h2', {}, 'Memory'), memory),
       h('section', {}, h('h2', {}, 'Threads'), tasks));
@@ -97,7 +117,9 @@ export const dashboardScreen = {
           chainShownFor = app.needsGenesis;
           chainState(chain, app.needsGenesis);
         }
-        headBlock.textContent = headBlockOf(metrics) ?? '–';
+        headBlock.textContent = gaugeOf(metrics, 'tsibase_head_block_number') ?? '–';
+        irreversible.textContent = gaugeOf(metrics, 'tsibase_irreversible_block_number') ?? '–';
+        if (!app.needsGenesis) producers.replaceChildren(...producersLine(await producerSets()));
         counters.replaceChildren(...TRANSACTION_FIGURES.flatMap((f) =>
           [h('dt', {}, f), h('dd', { dataset: { transactions: f } }, formatCount(perf.transactions[f]))]));
         memorySamples.push(perf.memory);

@@ -256,10 +256,11 @@ export class TsibaseNode implements NodeControl {
 
   /** Chain figures for the metrics next to the perf report's. */
   private chainGauges(): ExtraGauge[] {
-    const head = this.chain.status?.head;
+    const head = this.chain.head;
     const { links, blocksReceived, blocksApplied, blocksRefused } = this.networkFigures();
     return [
       { name: 'tsibase_head_block_number', help: 'number of the newest block of the chain (0 before boot)', value: head ? head.header.blockNum : 0 },
+      { name: 'tsibase_irreversible_block_number', help: 'number of the newest irreversible block (0 before boot)', value: head ? head.irreversible : 0 },
       { name: 'tsibase_p2p_links', help: 'peer links up now', value: links },
       { name: 'tsibase_blocks_received', help: 'blocks received from peers since the node started', value: blocksReceived },
       { name: 'tsibase_blocks_applied', help: 'received blocks applied since the node started', value: blocksApplied },

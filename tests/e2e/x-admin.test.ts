@@ -94,7 +94,7 @@ test('x-admin serves host-api, the noble packages and the default bundle read-on
   assert.is((await httpRequest(xAdmin(ctx.node, '/lib/host-api/index.js'), { method: 'DELETE' })).status, 404);
 });
 
-test('the dashboard shows the chain, counters, memory and a live head block that grows', async (ctx) => {
+test('the dashboard shows the chain, counters, memory, the producers and a live head and irreversible block', async (ctx) => {
   await openScreen(ctx.page, ctx.node, 'dashboard', 'Dashboard');
   const chainId = (await httpRequest(new URL('/common/chainid', ctx.node.api).toString())).json() as string;
   const chain = await ctx.page.waitForSelector('[data-chain-state][data-state="booted"]', WAIT);
@@ -104,6 +104,10 @@ test('the dashboard shows the chain, counters, memory and a live head block that
   assert.match((await security.textContent())!, /Development chain: anyone may act as root, transact, accounts, auth-sig/);
   const first = await headBlockAbove(ctx.page, 1);
   await headBlockAbove(ctx.page, first);
+  // A single producer's blocks are irreversible at once; the producer set is the boot producer.
+  const irreversible = Number(await ctx.page.textContent('[data-irreversible-block]'));
+  assert.ok(irreversible >= first, `irreversible ${irreversible}, head was ${first}`);
+  await ctx.page.waitForSelector('[data-producers] [data-producer="prod"]', WAIT);
   assert.ok(Number(await ctx.page.textContent('[data-transactions="total"]')) > 0);
   await ctx.page.waitForSelector('.memory-chart path[data-category="database"]', WAIT);
   assert.match((await ctx.page.textContent('[data-memory="database"]'))!, /iB$/);
