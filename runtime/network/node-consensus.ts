@@ -8,6 +8,7 @@ import type { StatusRow } from '../../host-api/types/native.js';
 import { Cft } from './consensus/cft.js';
 import type { CftEvent, CftMessage } from './consensus/cft-io.js';
 import { signedMessage, signingPreimage, type MessageOf } from './messages/index.js';
+import type { ConsensusVote } from './consensus-vote-file.js';
 import { writeLog, type NetworkLog } from './peer-io.js';
 import type { ProducerName } from './routing/routing-io.js';
 
@@ -30,6 +31,8 @@ export interface ConsensusPorts {
   readonly reaches: (producer: ProducerName) => boolean;
   /** Irreversibility moved: block sync commits too. */
   readonly committed: (num: number) => void;
+  /** The term and vote kept from before a restart, and where to keep them (consensus-vote-file.ts). */
+  readonly votes: { readonly restored: ConsensusVote | undefined; readonly keep: (vote: ConsensusVote) => void };
 }
 
 export class NodeConsensus {
@@ -38,11 +41,16 @@ export class NodeConsensus {
   private self: ProducerName | null = null;
   private groups: ProducerName[][] = [];
   private stopped = false;
+  private kept: ConsensusVote;
 
   constructor(private readonly ports: ConsensusPorts) {
-    // The term goes on from the head's, so a restarted leader's blocks never rank below their parent.
-    const term = ports.chain.head?.header.term ?? 0;
-    this.cft = new Cft({ random: Math.random, baseTimeoutMs: 3 * ports.blockIntervalMs, restored: { term, votedFor: null } });
+    // The term goes on from the kept one or the head's, whichever is newer, so a restarted
+    // leader's blocks never rank below their parent.
+    const kept = ports.votes.restored;
+    const headTerm = ports.chain.head?.header.term ?? 0;
+    const restored = kept && kept.term >= headTerm ? kept : { term: headTerm, votedFor: null };
+    this.cft = new Cft({ random: Math.random, baseTimeoutMs: 3 * ports.blockIntervalMs, restored });
+    this.kept = restored;
   }
 
   /** The producer sets or this node's name changed (a block, or the configuration). */
@@ -82,6 +90,11 @@ export class NodeConsensus {
   private step(event: CftEvent): void {
     if (this.stopped) return;
     const ready = this.cft.step(event);
+    // The vote is on disk before any message that depends on it leaves.
+    if (this.cft.currentTerm !== this.kept.term || this.cft.vote !== this.kept.votedFor) {
+      this.kept = { term: this.cft.currentTerm, votedFor: this.cft.vote };
+      this.ports.votes.keep(this.kept);
+    }
     const chain = this.ports.chain;
     if (ready.stopLeading) chain.stopLeading();
     if (ready.lead !== undefined) chain.lead(ready.lead);

@@ -13,7 +13,7 @@ import { forwardedTransaction, transactionMessage } from './producer-messages.js
 import { Router, type RoutingEvent, type RoutingReady } from './routing/index.js';
 import { BlockSync } from './sync/block-sync.js';
 import type { SyncApply, SyncEvent, SyncReady } from './sync/sync-io.js';
-import { NodeConsensus } from './node-consensus.js';
+import { NodeConsensus, type ConsensusPorts } from './node-consensus.js';
 import { SyncProgress } from './sync-progress.js';
 import { storedSignedBlock, syncFrameOf, syncHeaderOf, syncMessageOf } from './wire-blocks.js';
 
@@ -29,10 +29,11 @@ export interface NetworkCounters {
   blocksRefused: number;
 }
 
-/** What consensus needs beside the chain: the keys that sign for producer claims, and the slot. */
+/** What consensus needs beside the chain: the keys that sign for producer claims, the slot, the kept vote. */
 export interface ConsensusSettings {
   readonly blockSigners: BlockSigners;
   readonly blockIntervalMs: number;
+  readonly votes: ConsensusPorts['votes'];
 }
 
 export class NodeNetwork implements LinkListener {

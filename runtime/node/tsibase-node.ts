@@ -1,3 +1,4 @@
+import { readConsensusVote, writeConsensusVote } from '../network/consensus-vote-file.js';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
@@ -120,11 +121,16 @@ export class TsibaseNode implements NodeControl {
       },
       forwarder: (packed) => this.network.forward(packed),
     });
+    const voteFile = join(options.dir, 'consensus-vote.json');
     this.network = new NodeNetwork(this.links, this.chain, {
       info: (m) => this.logging.info('p2p', m),
       warning: (m) => this.logging.warning('p2p', m),
       debug: (m) => this.logging.message('debug', 'p2p', m),
-    }, { blockSigners: (claim) => this.keys.claimSigner(claim), blockIntervalMs: options.blockIntervalMs ?? 1000 });
+    }, {
+      blockSigners: (claim) => this.keys.claimSigner(claim),
+      blockIntervalMs: options.blockIntervalMs ?? 1000,
+      votes: { restored: readConsensusVote(voteFile), keep: (vote) => writeConsensusVote(voteFile, vote) },
+    });
     // A device module that fails to load must not keep the node (and its admin API) down.
     this.keys = NodeKeys.open(options.dir, []);
     this.applyKeyModules(config);
