@@ -36,6 +36,16 @@ function writeBlock(store: LmdbStore, random: () => number): void {
   }
 }
 
+/** Runs `use` on a store in a new temporary directory, removed afterwards. */
+async function inTempStore(use: (store: LmdbStore) => void): Promise<void> {
+  const dir = makeTempDir();
+  try {
+    await withStore(dir, use);
+  } finally {
+    removeDir(dir);
+  }
+}
+
 async function withStore<T>(dir: string, use: (store: LmdbStore) => T | Promise<T>): Promise<T> {
   const store = LmdbStore.open(dir);
   try {
@@ -47,27 +57,22 @@ async function withStore<T>(dir: string, use: (store: LmdbStore) => T | Promise<
 
 test('reverting reversible blocks newest first restores each earlier state exactly', async () => {
   const random = seededRandom(7);
-  const dir = makeTempDir();
-  try {
-    await withStore(dir, (store) => {
+  await inTempStore((store) => {
+    writeBlock(store, random);
+    store.commitBlock(1, 1); // irreversible at once: no record
+    const states = [dump(store)];
+    for (let n = 2; n <= 6; n++) {
       writeBlock(store, random);
-      store.commitBlock(1, 1); // irreversible at once: no record
-      const states = [dump(store)];
-      for (let n = 2; n <= 6; n++) {
-        writeBlock(store, random);
-        store.commitBlock(n, 1);
-        states.push(dump(store));
-      }
-      assert.equal([...store.reversibleBlocks()], [2, 3, 4, 5, 6]);
-      for (let n = 6; n >= 2; n--) {
-        store.revertBlock(n);
-        assert.equal(dump(store), states[n - 2], `state before block ${n}`);
-      }
-      assert.equal([...store.reversibleBlocks()], []);
-    });
-  } finally {
-    removeDir(dir);
-  }
+      store.commitBlock(n, 1);
+      states.push(dump(store));
+    }
+    assert.equal([...store.reversibleBlocks()], [2, 3, 4, 5, 6]);
+    for (let n = 6; n >= 2; n--) {
+      store.revertBlock(n);
+      assert.equal(dump(store), states[n - 2], `state before block ${n}`);
+    }
+    assert.equal([...store.reversibleBlocks()], []);
+  });
 });
 
 test('undo records are durable: a reopened store reverts what the last process committed', async () => {
@@ -94,68 +99,53 @@ test('undo records are durable: a reopened store reverts what the last process c
 });
 
 test('records up to the irreversible block are dropped in the commit that declares it', async () => {
-  const dir = makeTempDir();
-  try {
-    await withStore(dir, (store) => {
-      for (let n = 1; n <= 4; n++) {
-        store.put(DbId.service, bytes(1), bytes(n));
-        store.commitBlock(n, 0);
-      }
-      assert.equal([...store.reversibleBlocks()], [1, 2, 3, 4]);
-      store.put(DbId.service, bytes(1), bytes(5));
-      store.commitBlock(5, 3);
-      assert.equal([...store.reversibleBlocks()], [4, 5]);
-      store.put(DbId.service, bytes(1), bytes(6));
-      store.commitBlock(6, 6);
-      assert.equal([...store.reversibleBlocks()], []);
-      assert.is(hex(store.get(DbId.service, bytes(1))), '06');
-    });
-  } finally {
-    removeDir(dir);
-  }
+  await inTempStore((store) => {
+    for (let n = 1; n <= 4; n++) {
+      store.put(DbId.service, bytes(1), bytes(n));
+      store.commitBlock(n, 0);
+    }
+    assert.equal([...store.reversibleBlocks()], [1, 2, 3, 4]);
+    store.put(DbId.service, bytes(1), bytes(5));
+    store.commitBlock(5, 3);
+    assert.equal([...store.reversibleBlocks()], [4, 5]);
+    store.put(DbId.service, bytes(1), bytes(6));
+    store.commitBlock(6, 6);
+    assert.equal([...store.reversibleBlocks()], []);
+    assert.is(hex(store.get(DbId.service, bytes(1))), '06');
+  });
 });
 
 test('only the newest reversible block can be reverted, and never over uncommitted writes', async () => {
-  const dir = makeTempDir();
-  try {
-    await withStore(dir, (store) => {
-      assertFails(() => store.revertBlock(1), TsibaseError, 'DB_NO_BLOCK_UNDO', [/no block is reversible/]);
-      store.put(DbId.service, bytes(1), bytes(1));
-      store.commitBlock(1, 0);
-      store.put(DbId.service, bytes(1), bytes(2));
-      store.commitBlock(2, 0);
-      assertFails(() => store.revertBlock(1), TsibaseError, 'DB_NO_BLOCK_UNDO', [/newest reversible block is 2/]);
-      store.put(DbId.service, bytes(2), bytes(9));
-      assertFails(() => store.revertBlock(2), TsibaseError, 'DB_UNCOMMITTED_WRITES', [/uncommitted writes/]);
-      store.abort();
-      // A block number at or below a kept record would break newest-first order.
-      store.put(DbId.service, bytes(1), bytes(3));
-      assertFails(() => store.commitBlock(2, 0), TsibaseError, 'DB_BLOCK_UNDO_ORDER', [/block 2 already has one/]);
-      store.abort();
-      assert.is(hex(store.get(DbId.service, bytes(1))), '02', 'the refused commit wrote nothing');
-      store.revertBlock(2);
-      assert.is(hex(store.get(DbId.service, bytes(1))), '01');
-    });
-  } finally {
-    removeDir(dir);
-  }
+  await inTempStore((store) => {
+    assertFails(() => store.revertBlock(1), TsibaseError, 'DB_NO_BLOCK_UNDO', [/no block is reversible/]);
+    store.put(DbId.service, bytes(1), bytes(1));
+    store.commitBlock(1, 0);
+    store.put(DbId.service, bytes(1), bytes(2));
+    store.commitBlock(2, 0);
+    assertFails(() => store.revertBlock(1), TsibaseError, 'DB_NO_BLOCK_UNDO', [/newest reversible block is 2/]);
+    store.put(DbId.service, bytes(2), bytes(9));
+    assertFails(() => store.revertBlock(2), TsibaseError, 'DB_UNCOMMITTED_WRITES', [/uncommitted writes/]);
+    store.abort();
+    // A block number at or below a kept record would break newest-first order.
+    store.put(DbId.service, bytes(1), bytes(3));
+    assertFails(() => store.commitBlock(2, 0), TsibaseError, 'DB_BLOCK_UNDO_ORDER', [/block 2 already has one/]);
+    store.abort();
+    assert.is(hex(store.get(DbId.service, bytes(1))), '02', 'the refused commit wrote nothing');
+    store.revertBlock(2);
+    assert.is(hex(store.get(DbId.service, bytes(1))), '01');
+  });
 });
 
 test('subjective writes are not part of a block and survive its revert', async () => {
-  const dir = makeTempDir();
-  try {
-    await withStore(dir, (store) => {
-      store.put(DbId.service, bytes(1), bytes(1));
-      store.put(DbId.subjective, bytes(1), bytes(7));
-      store.subjective.commit();
-      store.commitBlock(1, 0);
-      store.revertBlock(1);
-      assert.is(store.get(DbId.service, bytes(1)), undefined);
-      assert.is(hex(store.get(DbId.subjective, bytes(1))), '07');
-    });
-  } finally {
-    removeDir(dir);
-  }
+  await inTempStore((store) => {
+    store.put(DbId.service, bytes(1), bytes(1));
+    store.put(DbId.subjective, bytes(1), bytes(7));
+    store.subjective.commit();
+    store.commitBlock(1, 0);
+    store.revertBlock(1);
+    assert.is(store.get(DbId.service, bytes(1)), undefined);
+    assert.is(hex(store.get(DbId.subjective, bytes(1))), '07');
+  });
 });
 
 test.run();
