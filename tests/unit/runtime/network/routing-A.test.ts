@@ -132,15 +132,23 @@ test('§A relaying Prepare, Commit and StateChecksum waits for the next hop to h
   }
 });
 
-test('§A relaying refuses the types psibase does not relay (Hello, Block, ViewChange, WasmProducer …)', () => {
+test('§A relaying refuses the types psibase does not relay (Hello, Block, ViewChange …)', () => {
   const net = build(3, [2]);
-  for (const kind of ['HelloRequest', 'BlockMessage', 'ViewChangeMessage', 'WasmProducerMessage', 'RequestViewMessage', 'InitMessage'] as const) {
+  for (const kind of ['HelloRequest', 'BlockMessage', 'ViewChangeMessage', 'RequestViewMessage', 'InitMessage'] as const) {
     net.step(0, { type: 'sendTo', producer: name('p2'), message: sampleMessage(kind) });
     net.settle();
     assert.ok(net.logs[1]!.some((l) => l.startsWith('warning') && l.includes(kind) && l.includes('not relayed')), kind);
   }
   assert.equal(net.delivered[2], []);
   assert.ok(net.carried.every((c) => !(c.from === 1 && c.message.kind === 'RoutingEnvelope')));
+});
+
+test('"What we build" 4: a forwarded transaction (WasmProducerMessage) is relayed to a producer that is no neighbour', () => {
+  const net = build(3, [2]);
+  const message = sampleMessage('WasmProducerMessage');
+  net.step(0, { type: 'sendTo', producer: name('p2'), message });
+  net.settle();
+  assert.equal(net.delivered[2]!.at(-1), { peer: 1, message });
 });
 
 test('§A/§2.0 a relayed or delivered signed message must pass the injected signature check', () => {
