@@ -15,10 +15,14 @@ interface Waiting {
   readonly expiry: NodeJS.Timeout;
 }
 
-/** A push answered once block `blockNum` is irreversible (the chain keeps these). */
+/**
+ * A push answered once block `blockNum` is irreversible (the chain keeps these), or refused when
+ * that block is aborted instead of committed.
+ */
 export interface FinalWaiter {
   readonly blockNum: number;
   readonly resolve: () => void;
+  readonly reject: (err: Error) => void;
 }
 
 export class ForwardedTransactions {
@@ -55,7 +59,7 @@ export class ForwardedTransactions {
       clearTimeout(waiter.expiry);
       const trace = traces[i]!;
       if (waiter.waitFor === 'applied') waiter.resolve(trace);
-      else later.push({ blockNum: block.header.blockNum, resolve: () => waiter.resolve(trace) });
+      else later.push({ blockNum: block.header.blockNum, resolve: () => waiter.resolve(trace), reject: (err) => waiter.resolve({ actionTraces: [], error: err.message }) });
     });
     return later;
   }

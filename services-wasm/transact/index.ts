@@ -9,7 +9,7 @@ import {
 import { ServiceMethod } from "../sdk/auth/index";
 import { BlockHeader, getStatus } from "../sdk/native/index";
 import { finishBoot, startBoot } from "./boot";
-import { addCallback, removeCallback } from "./callbacks";
+import { addCallback, removeCallback, runBlockCallbacks } from "./callbacks";
 import { pruneExpired } from "./duplicates";
 import { registerEventIndex } from "./event-indexes";
 import { setResourceMonitoring } from "./resource-monitoring";
@@ -58,6 +58,16 @@ export class Transact {
     pruneExpired(status.current.time);
     this.blockStart(status.current.blockNum, status.current.time);
     scheduleSnapshot(status);
+  }
+
+  /**
+   * Run by the node after each block's transactions, before the block's header is derived (sender
+   * 0): the objective onBlock callbacks, whose failure aborts the block.
+   */
+  @action
+  endBlock(): void {
+    check(getSender() == 0, "only native code may call endBlock");
+    runBlockCallbacks();
   }
 
   /**
