@@ -11,7 +11,7 @@ import { BlockHeader, getStatus } from "../sdk/native/index";
 import { finishBoot, startBoot } from "./boot";
 import { addCallback, removeCallback, runBlockCallbacks } from "./callbacks";
 import { pruneExpired } from "./duplicates";
-import { registerEventIndex } from "./event-indexes";
+import { registerEventIndex, startEventIndexBlock } from "./event-indexes";
 import { setResourceMonitoring } from "./resource-monitoring";
 import { runAs } from "./run-as";
 import { scheduleSnapshot, setSnapshotInterval } from "./snapshot";
@@ -52,6 +52,7 @@ export class Transact {
   @action
   startBlock(): void {
     check(getSender() == 0, "only native code may call startBlock");
+    startEventIndexBlock();
     const status = getStatus();
     const head = status.head;
     if (head !== null) recordHeadBlock(head);
@@ -100,7 +101,10 @@ export class Transact {
     removeCallback(type, objective, act);
   }
 
-  /** Registers an event index service: its sync() runs at the end of every transaction. */
+  /**
+   * Registers the event index service (replacing the one before): its startBlock() runs at the
+   * start of every block, its sync() at the end of every transaction.
+   */
   @action
   regEvIdx(service: AccountNumber): void {
     requireTransactSender();

@@ -9,7 +9,7 @@ import { requireTopActionAuth } from "./auth";
 import { acceptBootTransaction, authOn, bootListActive, transactStatus } from "./boot";
 import { runTransactionCallbacks } from "./callbacks";
 import { checkNotDuplicate, recordIncluded } from "./duplicates";
-import { syncEventIndexes } from "./event-indexes";
+import { syncEventIndex } from "./event-indexes";
 import { checkFlagsAndExpiration, checkReferencedBlock } from "./tapos";
 import { Transaction } from "./transaction";
 
@@ -49,7 +49,7 @@ export function applyTransaction(trx: Transaction, id: Checksum256, speculative:
   }
   recordIncluded(trx.tapos.expiration, id);
   runTransactionCallbacks();
-  syncEventIndexes();
+  syncEventIndex();
   executing = outer;
 }
 

@@ -1,6 +1,6 @@
 // Test service deployed under several accounts: it reports who called it, calls transact::runAs
 // for its sender, looks at the executing transaction, fails on request, and can stand in as an
-// auth service that vouches for anyone (canAuthUserSys) or as an event index (sync).
+// auth service that vouches for anyone (canAuthUserSys) or as an event index (sync, startBlock).
 
 import { AccountNumber, Action, abort, getSender } from "../../../../../services-wasm/sdk/index";
 import { TransactActor } from "../../../../../services-wasm/transact/index";
@@ -35,6 +35,12 @@ class Runner {
   /** As an event index: reports the sender (transact). */
   @action
   sync(): void {
+    this.recorded(getSender());
+  }
+
+  /** As an event index, when a block starts: reports the sender (transact). */
+  @action
+  startBlock(): void {
     this.recorded(getSender());
   }
 
