@@ -117,7 +117,7 @@ export class Transact {
     return runAs(action, allowedActions);
   }
 
-  /** Whether the first sender's auth would accept `transaction` (aborts if not). */
+  /** Whether the first sender's auth service accepts `transaction` (false when it answers false). */
   @action
   checkFirstAuth(id: Checksum256, transaction: Transaction): bool {
     return checkFirstAuth(transaction, id);
