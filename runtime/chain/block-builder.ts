@@ -19,6 +19,7 @@ import { ChainError } from './errors.js';
 import { TRANSACT, type DecodedTransaction, type TransactionProcessor } from './transaction-processor.js';
 
 const START_BLOCK = methodNumberFromName('startBlock');
+const END_BLOCK = methodNumberFromName('endBlock');
 const DATABASE_STATUS_KEY = databaseStatusKey();
 const ZERO_ID = new Uint8Array(32);
 const SECOND = 1_000_000n;
@@ -89,7 +90,7 @@ function merkleEventCount(store: Store): bigint {
  * - `open` writes the status row's `current` (the block being built) and runs
  *   transact::startBlock (after block 2);
  * - `apply` runs transactions (`include` adds one the node applied itself: genesis);
- * - `close` derives the header (commitNum, consensus state, merkle roots) and the id, lets the
+ * - `close` runs transact::endBlock (after block 2: the objective onBlock callbacks), derives the header (commitNum, consensus state, merkle roots) and the id, lets the
  *   sealer sign or check it, then writes the block log, the signature and the status row and
  *   commits once, durably.
  *
@@ -101,6 +102,7 @@ export class BlockBuilder {
 
   private constructor(
     private readonly store: Store,
+    private readonly executor: Executor,
     private readonly processor: TransactionProcessor,
     /** The header as opened: previous, number and the start fields; the rest is derived at close. */
     readonly header: BlockHeader,
@@ -133,9 +135,9 @@ export class BlockBuilder {
     };
     if (single) header.commitNum = header.blockNum - 1;
     writeStatus(store, { chainId: previous?.chainId ?? ZERO_ID, head, consensus, current: header });
-    const builder = new BlockBuilder(store, processor, header, single, merkleEventCount(store));
+    const builder = new BlockBuilder(store, executor, processor, header, single, merkleEventCount(store));
     try {
-      builder.startBlock(executor);
+      builder.runTransactHook(START_BLOCK, 'startBlock');
     } catch (err) {
       store.abort();
       throw err;
@@ -170,6 +172,7 @@ export class BlockBuilder {
    */
   close(seal: Sealer): ClosedBlock {
     try {
+      this.runTransactHook(END_BLOCK, 'endBlock');
       const { header, status } = this.derivedHeader(readStatus(this.store)!);
       const id = computeBlockId(header);
       const { signature } = seal(header, id);
@@ -191,11 +194,14 @@ export class BlockBuilder {
     }
   }
 
-  /** Runs the start-of-block hook (docs/chain.md §1.3); a failure aborts the block. */
-  private startBlock(executor: Executor): void {
+  /**
+   * Runs one of transact's block hooks, startBlock or endBlock (docs/chain.md §1.3, docs/system-services.md
+   * "Blocks"), after the boot block; a failure aborts the block.
+   */
+  private runTransactHook(method: bigint, name: string): void {
     if (this.header.blockNum <= 2) return;
-    const { error } = executor.run({ mode: 'transaction', target: { action: { sender: 0n, service: TRANSACT, method: START_BLOCK, rawData: NO_ARGUMENTS } } });
-    if (error) throw new ChainError('BLOCK_FAILED', `startBlock of block ${this.header.blockNum} failed: ${error.message}`);
+    const { error } = this.executor.run({ mode: 'transaction', target: { action: { sender: 0n, service: TRANSACT, method, rawData: NO_ARGUMENTS } } });
+    if (error) throw new ChainError('BLOCK_FAILED', `${name} of block ${this.header.blockNum} failed: ${error.message}`);
   }
 
   /**

@@ -269,9 +269,10 @@ export class Chain {
       await new Promise((resolve) => setTimeout(resolve, Math.max(0, untilExpiration)).unref());
       return trace;
     }
-    const reverted = await new Promise<boolean>((resolve) => this.finalWaiters.push({ blockNum, resolve: () => resolve(false), reverted: () => resolve(true) }));
+    const outcome = await new Promise<'final' | 'reverted'>((resolve, reject) =>
+      this.finalWaiters.push({ blockNum, resolve: () => resolve('final'), reverted: () => resolve('reverted'), reject }));
     // This node's block lost to another fork; the transaction is in no block now.
-    return reverted ? { ...trace, error: `block ${blockNum}, which held the transaction, was replaced by another fork` } : trace;
+    return outcome === 'reverted' ? { ...trace, error: `block ${blockNum}, which held the transaction, was replaced by another fork` } : trace;
   }
 
   /**
@@ -394,11 +395,14 @@ export class Chain {
     this.answerFinal(Math.min(num, this.status?.head?.header.blockNum ?? 0));
   }
 
-  /** Stops production; the open block is completed first, so applied transactions are kept. */
+  /**
+   * Stops production; the open block is completed first, so applied transactions are kept (unless
+   * it fails to close: that is reported, as in production).
+   */
   stop(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
-    if (this.open) this.closeBlock();
+    if (this.open) this.closeReporting();
   }
 
   private produces(): boolean {
@@ -467,7 +471,36 @@ export class Chain {
   private closeBlock(): void {
     const { builder, seal } = this.open!;
     this.open = undefined;
-    this.committed(builder.close(seal));
+    let closed: ClosedBlock;
+    try {
+      closed = builder.close(seal);
+    } catch (err) {
+      this.aborted(builder.blockNum, err as Error);
+      throw err;
+    }
+    this.committed(closed);
+  }
+
+  /** Closes the open block; a block that fails to close is reported and dropped. */
+  private closeReporting(): void {
+    try {
+      this.closeBlock();
+    } catch (err) {
+      this.options.onProductionError?.(err as Error);
+    }
+  }
+
+  /**
+   * The open block failed to close (an objective onBlock callback failed, or it could not be
+   * signed) and its transactions went with it: the pushes waiting for it to be final are refused
+   * (docs/system-services.md "Blocks").
+   */
+  private aborted(blockNum: number, err: Error): void {
+    const lost = this.finalWaiters.filter((w) => w.blockNum === blockNum);
+    if (lost.length === 0) return;
+    this.finalWaiters = this.finalWaiters.filter((w) => w.blockNum !== blockNum);
+    const refusal = new ChainError('BLOCK_FAILED', `block ${blockNum} was aborted with its transactions: ${err.message}`);
+    for (const w of lost) w.reject(refusal);
   }
 
   /**
@@ -492,7 +525,9 @@ export class Chain {
   /**
    * Closes the open block at the end of its slot and opens the next. A block that cannot be
    * opened (no key for its signature, a failing startBlock) is reported and tried again a slot
-   * later, so adding the key or unlocking its device resumes production.
+   * later, so adding the key or unlocking its device resumes production. A block that fails to
+   * close (a failing objective onBlock callback) is reported and dropped with its transactions,
+   * and the next slot's block is built afresh (docs/system-services.md "Blocks").
    */
   private schedule(): void {
     let closeAt: number;
@@ -505,11 +540,7 @@ export class Chain {
     }
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      try {
-        if (this.open) this.closeBlock();
-      } catch (err) {
-        this.options.onProductionError?.(err as Error);
-      }
+      if (this.open) this.closeReporting();
       if (this.produces()) this.schedule();
     }, Math.max(0, closeAt - this.now()));
   }

@@ -9,7 +9,7 @@ export type ChainErrorCode =
   | 'TRANSACTION_PROOFS'       // proofs and claims differ in number, or a proof does not verify
   | 'CHAIN_BLOCK_OPEN'         // a received block or a revert while this node has a block of its own open
   | 'CHAIN_IRREVERSIBLE'       // a revert that would take back an irreversible block
-  | 'BLOCK_FAILED'             // a block could not be built (startBlock or boot failed)
+  | 'BLOCK_FAILED'             // a block could not be built (startBlock, endBlock or boot failed)
   | 'BLOCK_NOT_NEXT'           // a received block's number or previous id does not follow the head
   | 'BLOCK_INVALID'            // a received block breaks a rule: time not after the head's, unknown producer, subjective data
   | 'BLOCK_SIGNATURE'          // a received block's signature does not verify under its producer's claim

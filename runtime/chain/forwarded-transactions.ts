@@ -17,12 +17,16 @@ interface Waiting {
   expiry?: NodeJS.Timeout;
 }
 
-/** A push answered once block `blockNum` is irreversible (the chain keeps these). */
+/**
+ * A push answered once block `blockNum` is irreversible (the chain keeps these), or refused when
+ * that block is aborted instead of committed.
+ */
 export interface FinalWaiter {
   readonly blockNum: number;
   readonly resolve: () => void;
   /** Block `blockNum` was reverted: wait again for a block holding the transaction. */
   readonly reverted: () => void;
+  readonly reject: (err: Error) => void;
 }
 
 export class ForwardedTransactions {
@@ -61,7 +65,12 @@ export class ForwardedTransactions {
       clearTimeout(waiter.expiry);
       const trace = traces[i]!;
       if (waiter.waitFor === 'applied') waiter.resolve(trace);
-      else later.push({ blockNum: block.header.blockNum, resolve: () => waiter.resolve(trace), reverted: () => this.await(key, waiter) });
+      else later.push({
+        blockNum: block.header.blockNum,
+        resolve: () => waiter.resolve(trace),
+        reverted: () => this.await(key, waiter),
+        reject: (err) => waiter.resolve({ actionTraces: [], error: err.message }),
+      });
     });
     return later;
   }

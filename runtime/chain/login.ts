@@ -74,7 +74,7 @@ export async function checkLogin(
   const user = action.sender;
   // Read-only: the checks are RPC queries, so nothing they do can change state.
   if (!accountExists(executor, user)) throw new LoginError('LOGIN_NO_ACCOUNT', 'Account not found', 404);
-  const { error } = executor.run({
+  const { error, retval } = executor.run({
     mode: 'rpc',
     target: {
       action: {
@@ -86,5 +86,7 @@ export async function checkLogin(
   });
   if (error instanceof TsibaseError) throw invalid('Login failed');
   if (error) throw error;
+  // An auth service approves by answering nothing or true (newer psibase's bool); anything else refuses (docs/chain.md §5).
+  if (retval.length > 0 && !(retval.length === 1 && retval[0] === 1)) throw invalid('Login failed');
   return accountNameFromNumber(user);
 }

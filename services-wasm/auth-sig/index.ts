@@ -12,12 +12,14 @@
 //   setting one, so it cannot lock itself out by mistake.
 // - checkAuthSys: runAs by the sender itself or within allowed actions passes; expanding them
 //   or any other runAs aborts; a top-level action needs the claim (the first claim when
-//   firstAuthFlag is set, psibase's rule against billing an innocent first sender).
+//   firstAuthFlag is set, psibase's rule against billing an innocent first sender). Without the
+//   claim it aborts saying so, except in a read-only check (transact::checkFirstAuth), which asks
+//   rather than enforces: there it answers false, as newer psibase's auth-sig always does.
 // - isAuthSys / isRejectSys: only the account itself authorizes or rejects for it.
 
 import { AccountNumber, Option, abort, account, accountName, check, getReceiver, getSender } from "../sdk/index";
 import {
-  Claim, ServiceMethod, inAuthSet, firstAuthFlag, requestMask, topActionReq, runAsRequesterReq,
+  Claim, ServiceMethod, inAuthSet, firstAuthFlag, readOnlyFlag, requestMask, topActionReq, runAsRequesterReq,
   runAsMatchedReq, runAsMatchedExpandedReq, runAsOtherReq,
 } from "../sdk/auth/index";
 import { AccountsActor } from "../accounts/index";
@@ -61,16 +63,20 @@ export class AuthSig {
   checkAuthSys(
     flags: u32, requester: AccountNumber, sender: AccountNumber, action: ServiceMethod,
     allowedActions: Array<ServiceMethod>, claims: Array<Claim>,
-  ): void {
+  ): bool {
     const request = flags & requestMask;
-    if (request == runAsRequesterReq || request == runAsMatchedReq) return;
+    if (request == runAsRequesterReq || request == runAsMatchedReq) return true;
     if (request == runAsMatchedExpandedReq) abort("runAs: caller attempted to expand powers");
     if (request == runAsOtherReq) abort("runAs: caller is not authorized");
     check(request == topActionReq, "unsupported auth type " + request.toString());
 
     const index = claimIndexOf(claims, keyOf(sender));
-    check(index >= 0, "transaction does not include a claim for the key needed to authenticate sender " + accountName(sender));
+    if (index < 0) {
+      if ((flags & readOnlyFlag) != 0) return false;
+      abort("transaction does not include a claim for the key needed to authenticate sender " + accountName(sender));
+    }
     check(index == 0 || (flags & firstAuthFlag) == 0, "first sender is not verified by first signature");
+    return true;
   }
 
   /** Accounts with a key may use auth-sig. */

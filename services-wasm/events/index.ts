@@ -3,8 +3,10 @@
 // that kind; other services query it from their serveSys with the SDK's EventQuery (an SQL
 // condition with ? parameters and Connection paging), which calls `query` here. Nothing is
 // indexed: the events are read by id, so a query sees every event up to the last transaction.
-// See docs/system-services.md.
+// It also answers the event index interface transact calls once it is registered with
+// transact::regEvIdx (startBlock, sync), with nothing to do. See docs/system-services.md.
 
+import { account, check, getSender } from "../sdk/index";
 import { EventPage, EventQuery } from "../sdk/events/index";
 import { runQuery } from "./run-query";
 
@@ -15,4 +17,29 @@ export class Events {
   query(query: EventQuery): EventPage {
     return runQuery(query);
   }
+
+  /**
+   * Event index interface: a block starts. The event merkle root, which psibase's events resets
+   * here, is the node's to derive (docs/chain.md §1.1), so nothing is kept to reset.
+   */
+  @action
+  startBlock(): void {
+    requireTransact();
+  }
+
+  /**
+   * Event index interface: a transaction ended. Queries read the event dbs by id as they run, so
+   * there is no index to bring up to date (and in a transaction events are write-only).
+   */
+  @action
+  sync(): void {
+    requireTransact();
+  }
 }
+
+const TRANSACT = account("transact");
+
+function requireTransact(): void {
+  check(getSender() == TRANSACT, "wrong sender");
+}
+

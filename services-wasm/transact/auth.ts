@@ -1,17 +1,52 @@
 // Authorization through the auth interface (docs/administration.md §4.4, docs/chain.md §5): asking an account's auth
-// service to approve a top-level action or a runAs.
+// service to approve a top-level action or a runAs. An auth service refuses by aborting, or, as
+// newer psibase auth services do, by answering false; transact accepts either answer.
 
-import { AccountNumber, Action } from "../sdk/index";
+import { AccountNumber, Action, abort, accountName, callAction, methodNumber, pack } from "../sdk/index";
+import { methodName } from "../sdk/names/method";
 import { Claim, ServiceMethod } from "../sdk/auth/index";
 import { AccountsActor } from "../accounts/index";
-import { AuthInterface } from "../auth-any/index";
+
+const CHECK_AUTH_SYS = methodNumber("checkAuthSys");
+
+/** checkAuthSys's arguments, packed by hand: its answer is read raw (nothing, or a bool). */
+@fracpack
+class CheckAuthSysArgs {
+  constructor(
+    public flags: u32 = 0,
+    public requester: AccountNumber = 0,
+    public sender: AccountNumber = 0,
+    public action: ServiceMethod = new ServiceMethod(),
+    public allowedActions: Array<ServiceMethod> = [],
+    public claims: Array<Claim> = [],
+  ) {}
+}
 
 /** The auth service `account` chose (accounts::getAuthOf). */
 export function authServiceOf(account: AccountNumber): AccountNumber {
   return new AccountsActor().getAuthOf(account);
 }
 
-/** Asks `action.sender`'s auth service to approve; it aborts to refuse. */
+/**
+ * Asks `authService` whether it approves `action` (for `action.sender`): true when it returns
+ * nothing or true, false when it returns false. An abort in it goes on through the caller.
+ */
+export function isAuthorized(
+  authService: AccountNumber,
+  flags: u32,
+  requester: AccountNumber,
+  action: Action,
+  allowedActions: Array<ServiceMethod>,
+  claims: Array<Claim>,
+): bool {
+  const args = new CheckAuthSysArgs(flags, requester, action.sender, new ServiceMethod(action.service, action.method), allowedActions, claims);
+  const answer = callAction(0, authService, CHECK_AUTH_SYS, pack<CheckAuthSysArgs>(args));
+  if (answer.length == 0) return true;
+  if (answer.length != 1 || answer[0] > 1) abort("auth service " + accountName(authService) + " answered checkAuthSys with neither nothing nor a bool");
+  return answer[0] == 1;
+}
+
+/** As isAuthorized, aborting with psibase's message when the answer is false. */
 export function requireAuth(
   authService: AccountNumber,
   flags: u32,
@@ -20,9 +55,9 @@ export function requireAuth(
   allowedActions: Array<ServiceMethod>,
   claims: Array<Claim>,
 ): void {
-  new AuthInterface(authService).checkAuthSys(
-    flags, requester, action.sender, new ServiceMethod(action.service, action.method), allowedActions, claims,
-  );
+  if (!isAuthorized(authService, flags, requester, action, allowedActions, claims)) {
+    abort("Authorization for " + accountName(action.sender) + " -> " + accountName(action.service) + "::" + methodName(action.method) + " failed");
+  }
 }
 
 /** A top-level action, authorized with the transaction's claims (requester 0, nothing allowed). */

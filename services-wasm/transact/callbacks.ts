@@ -1,6 +1,7 @@
-// Callbacks (docs/administration.md §4.3): objective ones are stored here and run by transact (sender transact)
-// at the end of every transaction; subjective ones (no sender) are kept in the native notify
-// rows that the node runs in callback mode. A callback is registered at most once.
+// Callbacks (docs/administration.md §4.3): objective ones are stored here and run by transact (sender
+// transact): onTransaction ones at the end of every transaction, onBlock ones at the end of every
+// block (endBlock, docs/system-services.md "Blocks"); subjective ones (no sender) are kept in the
+// native notify rows that the node runs in callback mode. A callback is registered at most once.
 
 import { Action, DbId, Table, abort, callActionAs, check, getService, kv, pack, unpack } from "../sdk/index";
 import { nativeKeyOf, NativeTable } from "../sdk/native/index";
@@ -78,8 +79,6 @@ function listOf(type: u8, isObjective: bool, act: Action): CallbackList {
     return new SubjectiveList(type);
   }
   check(act.sender == getService(), "objective callback must have transact as sender");
-  // Blocks have no objective end in transact: startBlock is the only per-block hook it gets.
-  check(type == ON_TRANSACTION, "objective onBlock callbacks are not supported");
   return new ObjectiveList(type);
 }
 
@@ -101,8 +100,17 @@ export function removeCallback(type: u8, isObjective: bool, act: Action): void {
   list.save(actions);
 }
 
+function runObjective(type: u32): void {
+  const actions = new ObjectiveList(type).actions();
+  for (let i = 0; i < actions.length; i++) callActionAs(actions[i]);
+}
+
 /** Runs the objective onTransaction callbacks; a failing one aborts the transaction. */
 export function runTransactionCallbacks(): void {
-  const actions = new ObjectiveList(ON_TRANSACTION).actions();
-  for (let i = 0; i < actions.length; i++) callActionAs(actions[i]);
+  runObjective(ON_TRANSACTION);
+}
+
+/** Runs the objective onBlock callbacks; a failing one aborts the block. */
+export function runBlockCallbacks(): void {
+  runObjective(ON_BLOCK);
 }

@@ -9,9 +9,9 @@ import {
 import { ServiceMethod } from "../sdk/auth/index";
 import { BlockHeader, getStatus } from "../sdk/native/index";
 import { finishBoot, startBoot } from "./boot";
-import { addCallback, removeCallback } from "./callbacks";
+import { addCallback, removeCallback, runBlockCallbacks } from "./callbacks";
 import { pruneExpired } from "./duplicates";
-import { registerEventIndex } from "./event-indexes";
+import { registerEventIndex, startEventIndexBlock } from "./event-indexes";
 import { setResourceMonitoring } from "./resource-monitoring";
 import { runAs } from "./run-as";
 import { scheduleSnapshot, setSnapshotInterval } from "./snapshot";
@@ -52,12 +52,23 @@ export class Transact {
   @action
   startBlock(): void {
     check(getSender() == 0, "only native code may call startBlock");
+    startEventIndexBlock();
     const status = getStatus();
     const head = status.head;
     if (head !== null) recordHeadBlock(head);
     pruneExpired(status.current.time);
     this.blockStart(status.current.blockNum, status.current.time);
     scheduleSnapshot(status);
+  }
+
+  /**
+   * Run by the node after each block's transactions, before the block's header is derived (sender
+   * 0): the objective onBlock callbacks, whose failure aborts the block.
+   */
+  @action
+  endBlock(): void {
+    check(getSender() == 0, "only native code may call endBlock");
+    runBlockCallbacks();
   }
 
   /**
@@ -90,7 +101,10 @@ export class Transact {
     removeCallback(type, objective, act);
   }
 
-  /** Registers an event index service: its sync() runs at the end of every transaction. */
+  /**
+   * Registers the event index service (replacing the one before): its startBlock() runs at the
+   * start of every block, its sync() at the end of every transaction.
+   */
   @action
   regEvIdx(service: AccountNumber): void {
     requireTransactSender();
@@ -103,7 +117,7 @@ export class Transact {
     return runAs(action, allowedActions);
   }
 
-  /** Whether the first sender's auth would accept `transaction` (aborts if not). */
+  /** Whether the first sender's auth service accepts `transaction` (false when it answers false). */
   @action
   checkFirstAuth(id: Checksum256, transaction: Transaction): bool {
     return checkFirstAuth(transaction, id);

@@ -5,11 +5,11 @@
 import { Checksum256, callActionAs, check } from "../sdk/index";
 import { firstAuthFlag, readOnlyFlag, topActionReq } from "../sdk/auth/index";
 import { getStatus } from "../sdk/native/index";
-import { requireTopActionAuth } from "./auth";
+import { authServiceOf, isAuthorized, requireTopActionAuth } from "./auth";
 import { acceptBootTransaction, authOn, bootListActive, transactStatus } from "./boot";
 import { runTransactionCallbacks } from "./callbacks";
 import { checkNotDuplicate, recordIncluded } from "./duplicates";
-import { syncEventIndexes } from "./event-indexes";
+import { syncEventIndex } from "./event-indexes";
 import { checkFlagsAndExpiration, checkReferencedBlock } from "./tapos";
 import { Transaction } from "./transaction";
 
@@ -49,15 +49,18 @@ export function applyTransaction(trx: Transaction, id: Checksum256, speculative:
   }
   recordIncluded(trx.tapos.expiration, id);
   runTransactionCallbacks();
-  syncEventIndexes();
+  syncEventIndex();
   executing = outer;
 }
 
 /**
- * The pre-queue check: the transaction's checks and its first sender's auth in read-only mode
- * (docs/chain.md §5 flags 0x80000001), without running anything or changing state.
+ * The pre-queue check: the transaction's checks (which abort, as in a transaction), then whether
+ * its first sender's auth service approves in read-only mode (docs/chain.md §5 flags
+ * 0x80000001): false when it answers false, an abort when it aborts. Before finishBoot nothing is
+ * authorized, so nothing is refused. Runs nothing and changes no state.
  */
 export function checkFirstAuth(trx: Transaction, id: Checksum256): bool {
-  if (checkTransaction(trx, id, true)) requireTopActionAuth(trx.actions[0], readOnlyFlag | topActionReq, trx.claims);
-  return true;
+  if (!checkTransaction(trx, id, true)) return true;
+  const first = trx.actions[0];
+  return isAuthorized(authServiceOf(first.sender), readOnlyFlag | topActionReq, 0, first, [], trx.claims);
 }

@@ -1,7 +1,8 @@
 // Login on a real node (docs/administration.md §4.2, docs/chain.md §7, docs/http.md §5): a signed, never executed
 // loginSys transaction buys a bearer token; the token, as a bearer header or the session cookie,
 // makes serveSys receive the user; forged, expired and foreign tokens give no user; every rule
-// of a login transaction refuses with its own status and message.
+// of a login transaction refuses with its own status and message; an auth service may refuse by
+// answering false instead of aborting.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,7 +15,9 @@ import { utf8Bytes } from '../../../host-api/encoding/utf8.js';
 import { LoginData } from '../../../host-api/types/native.js';
 import { ChainClient } from '../../../runtime/cli/chain-client.js';
 import { httpRequest, serviceUrl } from '../../../runtime/cli/client.js';
+import { deployActions } from '../../../runtime/cli/deploy-actions.js';
 import { SessionTokens, TOKEN_LIFETIME_SECONDS } from '../../../runtime/http/session-tokens.js';
+import { compiledEntry } from '../../unit/services-wasm/program.js';
 import { startHttpProbeNode } from '../../lib/http-probe-node.js';
 import type { RunningNode } from '../../lib/node-process.js';
 
@@ -147,6 +150,23 @@ test('each rule of a login transaction refuses with its status and message', asy
     assert.is(r.status, status, `${what}: ${r.text()}`);
     assert.is(r.text(), message, what);
   }
+});
+
+test('an auth service answering checkAuthSys with a bool (newer psibase\'s interface): true logs in, false refuses', async (ctx) => {
+  // The runner test service answers true until told to deny.
+  const runner = await compiledEntry('tests/unit/services-wasm/transact/services/runner.as.ts');
+  await ctx.client.push([
+    ...deployActions('denier', runner.binary, { create: { insecure: true } }),
+    systemAction('root', 'accounts.newAccount', { name: 'dora', authService: 'auth-any', requireNew: true }),
+    systemAction('dora', 'accounts.setAuthServ', { authService: 'denier' }),
+  ], { waitFor: 'applied' });
+  const login = async () => postLogin(ctx, (await loginBody(ctx, 'dora', { keys: [] })).signed);
+  const approved = await login();
+  assert.is(approved.status, 200, approved.text());
+  await ctx.client.push([{ sender: 'denier', service: 'denier', method: 'denyAuth', rawData: new Uint8Array([0, 0]) }], { waitFor: 'applied' });
+  const denied = await login();
+  assert.is(denied.status, 400);
+  assert.is(denied.text(), 'Login failed');
 });
 
 test('an expired login, a forged signature and a body that is not a transaction are refused', async (ctx) => {

@@ -2,9 +2,10 @@
 // development chains"), on a real node: every account the boot creates authenticates with
 // auth-sig and the key, so no unsigned or wrongly signed transaction acts as root, the producer
 // or a service account, neither at the top level nor through transact::runAs (each of its four
-// rules), while the key's holder can; the producer signs every block after the boot block. A chain
-// booted without a key is a development chain, and the node, `tsibase info` and the issue's runAs
-// takeover show it.
+// rules), while the key's holder can; transact::checkFirstAuth answers false (not an abort) for a
+// transaction without the first sender's key; the producer signs every block after the boot block.
+// A chain booted without a key is a development chain, and the node, `tsibase info` and the
+// issue's runAs takeover show it.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
@@ -35,6 +36,14 @@ const SET_AUTH_SERV = args({ authService: 'AccountNumber' });
 const EXISTS = args({ name: 'AccountNumber' });
 const NEW_ACCOUNT = args({ name: 'AccountNumber', key: 'bytes' });
 const NO_ARGS = new Uint8Array([0, 0]);
+const CHECK_FIRST_AUTH = args({ id: 'Checksum256', transaction: 'Transaction' });
+
+interface ActionTrace { action: { service: string; method: string }; rawRetval: string; innerTraces: { inner: { ActionTrace?: ActionTrace } }[] }
+
+/** `trace` and every action trace under it, depth first. */
+function actionsUnder(trace: ActionTrace): ActionTrace[] {
+  return [trace, ...trace.innerTraces.flatMap((t) => (t.inner.ActionTrace ? actionsUnder(t.inner.ActionTrace) : []))];
+}
 
 /** The bundle's services besides the default ones: `runner` calls transact::runAs for its sender. */
 async function runnerService() {
@@ -176,6 +185,23 @@ keyed('runAs rule 4: any other caller is refused, for root, the producer and the
   }
   const auth = await authServices(ctx.client, ['root', 'prod', 'transact', 'producers', 'alice']);
   assert.equal(Object.values(auth), ['auth-sig', 'auth-sig', 'auth-sig', 'auth-sig', 'auth-sig']);
+});
+
+keyed('checkFirstAuth answers whether the first sender\'s key is claimed: false, not an abort, when it is not', async (ctx) => {
+  const tapos = { ...(await ctx.client.tapos(60)), flags: 0 };
+  /** Asks (as alice, signed) about a transaction of alice's carrying `claims`; its answer. */
+  const ask = async (claims: KeyPair[]) => {
+    const inner = Transaction.pack({ tapos, actions: [record('alice')], claims: claims.map((k) => ({ service: 'verify-sig', rawData: k.publicKey })) });
+    const question = action('alice', 'transact', 'checkFirstAuth', CHECK_FIRST_AUTH.pack({ id: transactionId(inner), transaction: Transaction.unpack(inner) }));
+    const { trace } = await ctx.client.push([question], { waitFor: 'applied', keys: [ctx.alice] });
+    const answers = (trace.actionTraces as ActionTrace[]).flatMap(actionsUnder).filter((t) => t.action.service === 'transact' && t.action.method.startsWith('#'));
+    assert.is(answers.length, 1);
+    return answers[0]!.rawRetval;
+  };
+  assert.is(await ask([ctx.alice]), '01');
+  assert.is(await ask([ctx.bob, ctx.alice]), '01');
+  assert.is(await ask([]), '00');
+  assert.is(await ask([ctx.bob]), '00');
 });
 
 keyed('the node holds the block key and signs every block after the boot block with it', async (ctx) => {

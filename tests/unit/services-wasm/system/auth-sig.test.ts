@@ -33,10 +33,14 @@ const TOP = 1;
 const FIRST_TOP = 0x40000001;
 const claimOf = (pair: KeyPair, service = 'verify-sig') => ({ service, rawData: pair.publicKey });
 
-function checkAuth(flags: number, sender: string, claims: { service: string; rawData: Uint8Array }[]) {
+function runCheckAuth(flags: number, sender: string, claims: { service: string; rawData: Uint8Array }[]) {
   return authSig.run(chain, 'transact', 'checkAuthSys', {
     flags, requester: '', sender, action: { service: 'tokens', method: 'credit' }, allowedActions: [], claims,
-  }).error;
+  });
+}
+
+function checkAuth(flags: number, sender: string, claims: { service: string; rawData: Uint8Array }[]) {
+  return runCheckAuth(flags, sender, claims).error;
 }
 
 test('setKey takes the DER SubjectPublicKeyInfo of a P-256 or secp256k1 key, point compressed or not', () => {
@@ -77,6 +81,16 @@ test('without a matching claim it aborts: another key, another verify service, n
   for (const claims of [[claimOf(bob)], [claimOf(alice, 'other-sig')], []]) {
     assert.match(checkAuth(TOP, 'alice', claims) ?? '', 'transaction does not include a claim for the key needed to authenticate sender alice');
   }
+});
+
+test('a read-only check (checkFirstAuth\'s 0x80000001) answers whether the claim is there: false instead of aborting', () => {
+  const READ_ONLY_TOP = 0x80000001;
+  for (const [claims, answer] of [[[claimOf(alice)], true], [[claimOf(bob), claimOf(alice)], true], [[claimOf(bob)], false], [[], false]] as const) {
+    const result = runCheckAuth(READ_ONLY_TOP, 'alice', [...claims]);
+    assert.is(result.error, undefined);
+    assert.is(result.value, answer);
+  }
+  assert.is(runCheckAuth(TOP, 'alice', [claimOf(alice)]).value, true);
 });
 
 test('with firstAuthFlag the key must be the first claim', () => {

@@ -1,7 +1,8 @@
 // Top-level action authorization (docs/chain.md §5): off during boot; after finishBoot every action's
 // sender is checked by its auth service (accounts::getAuthOf) with topActionReq, the first one
 // with firstAuthFlag too, requester 0, no allowed actions and the transaction's claims.
-// checkFirstAuth asks only about the first sender, read-only, and runs nothing.
+// An auth service refuses by aborting or (newer psibase) by answering false. checkFirstAuth asks
+// only about the first sender, read-only, runs nothing, and answers false on a false answer.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Transaction, accountNumberFromName as account, methodNumberFromName as method, transactionId } from '../../../../host-api/index.js';
@@ -64,11 +65,25 @@ test('checkFirstAuth checks the transaction and its first sender (read-only) and
   assert.equal(summary(t.events(result)), [
     { checked: account('alice'), flags: 0x80000001, requester: 0n, action: { service: account('runner'), method: method('record') }, allowedActions: [], claims: CLAIMS },
   ]);
+  // An auth service that aborts aborts the check too.
   assertOk(t.call('alice', 'auth-test', 'refuse', { requests: [1] }));
   assertFails(check(), 'auth-test refuses request 1');
   assertOk(t.call('alice', 'auth-test', 'refuse', { requests: [] }));
   assertOk(t.push(packed));
   assertFails(check(), 'duplicate transaction');
+});
+
+test('an auth service answering false: checkFirstAuth answers false, a transaction aborts with psibase\'s message', () => {
+  t.finishBoot();
+  assertOk(t.call('alice', 'accounts', 'setAuthServ', { authService: 'svc-b' }));
+  const packed = t.transaction([t.action('alice', 'runner', 'record')]);
+  const check = () => t.call('carol', 'transact', 'checkFirstAuth', { id: transactionId(packed), transaction: Transaction.unpack(packed) });
+  assert.is(check().value, true);
+  assertOk(t.call('svc-b', 'svc-b', 'denyAuth'));
+  const denied = check();
+  assertOk(denied);
+  assert.is(denied.value, false);
+  assertFails(t.push(packed), 'Authorization for alice -> runner::record failed');
 });
 
 test.run();

@@ -1,6 +1,7 @@
 // transact's queries (docs/administration.md §4.3): the current and head blocks from the native status row, the
 // transaction being applied; and the remaining actions: execTrx (applies a transaction without
-// proofs, for the node and transact only), regEvIdx (event index sync after each transaction)
+// proofs, for the node and transact only), regEvIdx (the one event index service: startBlock with
+// each block, sync after each transaction)
 // and resMonitoring.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -68,12 +69,20 @@ test('execTrx honours the boot list: in order, or listed for a speculative run',
   assertOk(exec(second, false));
 });
 
-test('registered event indexes sync at the end of every transaction', () => {
+test('the registered event index syncs at the end of every transaction and starts with every block; another replaces it', () => {
   assertFails(t.call('alice', 'transact', 'regEvIdx', { service: 'svc-a' }), 'sender must be transact');
   assertOk(t.call('transact', 'transact', 'regEvIdx', { service: 'svc-a' }));
   const result = t.push(t.transaction([t.action('alice', 'runner', 'record')]));
   assertOk(result);
   assert.equal(t.events(result).map((e) => [e.service, e.data.sender]), [['runner', account('alice')], ['svc-a', account('transact')]]);
+  assertOk(t.call('transact', 'transact', 'regEvIdx', { service: 'svc-b' }));
+  const after = t.push(t.transaction([t.action('bob', 'runner', 'record')]));
+  assertOk(after);
+  assert.equal(t.events(after).map((e) => e.service), ['runner', 'svc-b']);
+  t.setStatus({ blockNum: 5, time: NOW + 2n, head: { blockNum: 4, time: NOW + 1n, suffix: 4 } });
+  const start = t.call(0n, 'transact', 'startBlock');
+  assertOk(start);
+  assert.equal(t.events(start).filter((e) => e.service !== 'transact').map((e) => [e.service, e.data.sender]), [['svc-b', account('transact')]]);
 });
 
 test('resMonitoring is transact\'s own setting', () => {

@@ -1,6 +1,7 @@
-// Callbacks (docs/administration.md §4.3): only transact registers them; objective ones (sender transact,
-// onTransaction) run after every transaction's actions and abort it when they fail; subjective
-// ones (no sender) go to the native notify row of their type; each is registered once.
+// Callbacks (docs/administration.md §4.3): only transact registers them; objective ones (sender transact)
+// run after every transaction's actions (onTransaction) or at endBlock (onBlock) and abort the
+// transaction or the block when they fail; subjective ones (no sender) go to the native notify row
+// of their type; each is registered once.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { DbId } from '../../../../host-api/abi/databases.js';
@@ -44,7 +45,6 @@ test('only transact registers callbacks, each with the sender its kind requires'
   assertFails(add(ON_TRANSACTION, true, t.action('alice', 'runner', 'record')), 'objective callback must have transact as sender');
   assertFails(add(ON_TRANSACTION, true, subjective), 'objective callback must have transact as sender');
   assertFails(add(ON_BLOCK, false, objective), 'subjective callback must have no sender');
-  assertFails(add(ON_BLOCK, true, objective), 'objective onBlock callbacks are not supported');
   assertFails(add(2, false, subjective), 'unknown callback type');
 });
 
@@ -64,6 +64,25 @@ test('objective onTransaction callbacks run after the actions, once each however
 test('a failing objective callback aborts the transaction', () => {
   assertOk(add(ON_TRANSACTION, true, t.action('transact', 'runner', 'fail')));
   assertFails(t.push(t.transaction([t.action('alice', 'runner', 'record')])), 'runner fails on request');
+});
+
+test('objective onBlock callbacks run at endBlock, which only native code calls, and not in transactions', () => {
+  const callback = t.action('transact', 'svc-b', 'record');
+  assertOk(add(ON_BLOCK, true, callback));
+  assertOk(add(ON_BLOCK, true, callback));
+  const trx = t.push(t.transaction([t.action('alice', 'runner', 'record')]));
+  assert.equal(t.events(trx).map((e) => e.service), ['runner']);
+  const end = t.call(0n, 'transact', 'endBlock');
+  assertOk(end);
+  assert.equal(t.events(end).map((e) => [e.service, e.data.sender]), [['svc-b', account('transact')]]);
+  assertFails(t.call('alice', 'transact', 'endBlock'), 'only native code may call endBlock');
+  assertOk(remove(ON_BLOCK, true, callback));
+  assert.equal(t.events(t.call(0n, 'transact', 'endBlock')), []);
+});
+
+test('a failing objective onBlock callback fails endBlock', () => {
+  assertOk(add(ON_BLOCK, true, t.action('transact', 'runner', 'fail')));
+  assertFails(t.call(0n, 'transact', 'endBlock'), 'runner fails on request');
 });
 
 test('subjective callbacks are the native notify row of their type', () => {

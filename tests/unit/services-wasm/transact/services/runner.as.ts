@@ -1,11 +1,20 @@
 // Test service deployed under several accounts: it reports who called it, calls transact::runAs
 // for its sender, looks at the executing transaction, fails on request, and can stand in as an
-// auth service that vouches for anyone (canAuthUserSys) or as an event index (sync).
+// auth service that vouches for anyone (canAuthUserSys) and answers checkAuthSys with a bool (true
+// until told to deny), or as an event index (sync, startBlock).
 
-import { AccountNumber, Action, abort, getSender } from "../../../../../services-wasm/sdk/index";
+import { AccountNumber, Action, Table, abort, getSender } from "../../../../../services-wasm/sdk/index";
 import { TransactActor } from "../../../../../services-wasm/transact/index";
-import { ServiceMethod } from "../../../../../services-wasm/sdk/auth/index";
+import { Claim, ServiceMethod } from "../../../../../services-wasm/sdk/auth/index";
 import { Transaction } from "../../../../../services-wasm/transact/transaction";
+
+/** Present once denyAuth ran. */
+@fracpack
+class Denying {
+  constructor(public key: u8 = 0) {}
+}
+
+const denying = new Table<Denying, u8>(1, (row: Denying): u8 => row.key);
 
 @service("runner")
 class Runner {
@@ -38,9 +47,29 @@ class Runner {
     this.recorded(getSender());
   }
 
+  /** As an event index, when a block starts: reports the sender (transact). */
+  @action
+  startBlock(): void {
+    this.recorded(getSender());
+  }
+
   /** As an auth service: any account may choose it. */
   @action
   canAuthUserSys(user: AccountNumber): void {}
+
+  /** As an auth service with newer psibase's interface: answers true, or false once told to deny. */
+  @action
+  checkAuthSys(
+    flags: u32, requester: AccountNumber, sender: AccountNumber, action: ServiceMethod,
+    allowedActions: Array<ServiceMethod>, claims: Array<Claim>,
+  ): bool {
+    return denying.get(0) === null;
+  }
+
+  @action
+  denyAuth(): void {
+    denying.put(new Denying());
+  }
 
   @action
   fail(): void {
