@@ -18,8 +18,8 @@ import { producersOf, startingConsensus } from './consensus.js';
 import { ChainError } from './errors.js';
 import { TRANSACT, type DecodedTransaction, type TransactionProcessor } from './transaction-processor.js';
 
-const START_BLOCK = methodNumberFromName('startBlock');
-const END_BLOCK = methodNumberFromName('endBlock');
+/** transact's block hooks (docs/chain.md §1.3), by name. */
+const HOOKS = { startBlock: methodNumberFromName('startBlock'), endBlock: methodNumberFromName('endBlock') };
 const DATABASE_STATUS_KEY = databaseStatusKey();
 const ZERO_ID = new Uint8Array(32);
 const SECOND = 1_000_000n;
@@ -90,9 +90,9 @@ function merkleEventCount(store: Store): bigint {
  * - `open` writes the status row's `current` (the block being built) and runs
  *   transact::startBlock (after block 2);
  * - `apply` runs transactions (`include` adds one the node applied itself: genesis);
- * - `close` runs transact::endBlock (after block 2: the objective onBlock callbacks), derives the header (commitNum, consensus state, merkle roots) and the id, lets the
- *   sealer sign or check it, then writes the block log, the signature and the status row and
- *   commits once, durably.
+ * - `close` runs transact::endBlock (after block 2: the objective onBlock callbacks), derives the
+ *   header (commitNum, consensus state, merkle roots) and the id, lets the sealer sign or check
+ *   it, then writes the block log, the signature and the status row and commits once, durably.
  *
  * Every write stays uncommitted until `close`; any failure on the way (and `discard`) aborts them,
  * so a block is either wholly applied or not at all.
@@ -137,7 +137,7 @@ export class BlockBuilder {
     writeStatus(store, { chainId: previous?.chainId ?? ZERO_ID, head, consensus, current: header });
     const builder = new BlockBuilder(store, executor, processor, header, single, merkleEventCount(store));
     try {
-      builder.runTransactHook(START_BLOCK, 'startBlock');
+      builder.runTransactHook('startBlock');
     } catch (err) {
       store.abort();
       throw err;
@@ -172,7 +172,7 @@ export class BlockBuilder {
    */
   close(seal: Sealer): ClosedBlock {
     try {
-      this.runTransactHook(END_BLOCK, 'endBlock');
+      this.runTransactHook('endBlock');
       const { header, status } = this.derivedHeader(readStatus(this.store)!);
       const id = computeBlockId(header);
       const { signature } = seal(header, id);
@@ -195,12 +195,12 @@ export class BlockBuilder {
   }
 
   /**
-   * Runs one of transact's block hooks, startBlock or endBlock (docs/chain.md §1.3, docs/system-services.md
-   * "Blocks"), after the boot block; a failure aborts the block.
+   * Runs one of transact's block hooks (docs/chain.md §1.3, docs/system-services.md "Blocks"),
+   * after the boot block; a failure aborts the block.
    */
-  private runTransactHook(method: bigint, name: string): void {
+  private runTransactHook(name: keyof typeof HOOKS): void {
     if (this.header.blockNum <= 2) return;
-    const { error } = this.executor.run({ mode: 'transaction', target: { action: { sender: 0n, service: TRANSACT, method, rawData: NO_ARGUMENTS } } });
+    const { error } = this.executor.run({ mode: 'transaction', target: { action: { sender: 0n, service: TRANSACT, method: HOOKS[name], rawData: NO_ARGUMENTS } } });
     if (error) throw new ChainError('BLOCK_FAILED', `${name} of block ${this.header.blockNum} failed: ${error.message}`);
   }
 
