@@ -15,7 +15,7 @@
 // - setProducers keeps the algorithm (CFT or BFT); setConsensus names it.
 
 import {
-  AccountNumber, HttpReply, HttpRequest, Option, Table, accountName, check, checkHttpServerCaller, getReceiver, getSender, none, some,
+  AccountNumber, HttpReply, HttpRequest, Option, Table, accountName, check, checkHttpServerCaller, getReceiver, getSender, none, serveIndexPage, some,
 } from "../sdk/index";
 import {
   Consensus, ConsensusData, PendingConsensus, Producer, StatusRow, getCodeRow, getStatus, isVerify, putStatus,
@@ -153,10 +153,12 @@ export class Producers {
     return maxProds();
   }
 
-  /** GET/POST /graphql (docs/serving.md §4.4). */
+  /** GET / names the endpoints; GET/POST /graphql (docs/serving.md §4.4). */
   @action
   serveSys(request: HttpRequest, socket: Option<i32>, user: Option<AccountNumber>): HttpReply | null {
     checkHttpServerCaller();
+    const page = serveIndexPage(request, "producers", "The block producers and a pending change of them, over GraphQL.", ["/graphql"]);
+    if (page !== null) return page;
     return new ProducersQuery().serveGraphQL(request);
   }
 
