@@ -49,7 +49,7 @@ export class NodeConsensus {
     const kept = ports.votes.restored;
     const headTerm = ports.chain.head?.header.term ?? 0;
     const restored = kept && kept.term >= headTerm ? kept : { term: headTerm, votedFor: null };
-    this.cft = new Cft({ random: Math.random, baseTimeoutMs: 3 * ports.blockIntervalMs, restored });
+    this.cft = new Cft({ random: Math.random, now: Date.now, baseTimeoutMs: 3 * ports.blockIntervalMs, restored });
     this.kept = restored;
   }
 

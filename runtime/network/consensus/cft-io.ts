@@ -64,6 +64,8 @@ export interface CftReady {
 export interface CftOptions {
   /** Uniform in [0, 1): the election timer's spread (injected, so the simulator replays). */
   readonly random: () => number;
+  /** The clock in milliseconds (injected, for the timeout's 30-minute step down). */
+  readonly now: () => number;
   /** The base of the election timeout T (docs/p2p.md §4: 3 s, scaled with --block-interval). */
   readonly baseTimeoutMs: number;
   /**

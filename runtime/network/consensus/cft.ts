@@ -1,13 +1,11 @@
 import type { LogEntry } from '../peer-io.js';
 import type { ProducerName } from '../routing/routing-io.js';
+import { AutoTimeout } from './auto-timeout.js';
 import type { CftEvent, CftHead, CftMessage, CftOptions, CftReady, CftRole } from './cft-io.js';
 
 // psibase's crash-fault-tolerant consensus (docs/p2p.md §4): Raft's elections over producers,
 // with blocks as the log. A deterministic state machine: events in, a Ready out; timers are
 // asked for in milliseconds and randomness is injected.
-
-/** docs/p2p.md §4: the election timeout grows to at most 5 minutes. */
-const MAX_TIMEOUT_MS = 5 * 60 * 1000;
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
@@ -30,11 +28,11 @@ export class Cft {
   private firstOwnBlock: number | undefined;
   private head: CftHead = { num: 0, term: 0, producer: 0n };
   private commitIndex = 0;
-  private timeoutMs: number;
+  private readonly timeout: AutoTimeout;
   private out!: Mutable<CftReady>;
 
   constructor(private readonly options: CftOptions) {
-    this.timeoutMs = options.baseTimeoutMs;
+    this.timeout = new AutoTimeout(options.baseTimeoutMs, options.now());
     this.term = options.restored?.term ?? 0;
     this.votedFor = options.restored?.votedFor ?? null;
   }
@@ -98,7 +96,7 @@ export class Cft {
   /** §4 step 3: a follower, candidate or leader whose timer ran out stands for a new term. */
   private onTimeout(quorumReachable: boolean): void {
     if (this.roleNow === 'nonvoting') return;
-    if (quorumReachable) this.timeoutMs = Math.min(this.timeoutMs * 1.5, MAX_TIMEOUT_MS);
+    if (quorumReachable) this.timeout.increase();
     this.requestVote();
   }
 
@@ -129,14 +127,14 @@ export class Cft {
     if (this.roleNow === 'nonvoting') return;
     if (this.roleNow === 'leader') {
       // Commits going on, whoever saw them first, keep the leader in office (§4: timer reset).
-      if (advanced) this.restartTimer();
+      if (advanced) this.restartTimer(true);
       if (head.producer === this.self && head.term === this.term) {
         this.firstOwnBlock ??= head.num;
         this.confirmed(this.self!, head.num);
       }
       return;
     }
-    if (head.term >= this.term) this.restartTimer();
+    if (head.term >= this.term) this.restartTimer(true);
     if (this.roleNow === 'follower' && head.term === this.term && head.num > this.commitIndex && head.producer !== this.self) {
       this.out.sends.push({ to: head.producer, message: { kind: 'ConfirmMessage', body: { term: this.term, followerId: this.self!, headNum: head.num } } });
     }
@@ -159,7 +157,7 @@ export class Cft {
     const granted = term >= this.term && (this.votedFor === null || this.votedFor === candidateId) && upToDate;
     if (granted) {
       this.votedFor = candidateId;
-      this.restartTimer();
+      this.restartTimer(true);
     }
     this.out.sends.push({
       to: candidateId,
@@ -200,7 +198,7 @@ export class Cft {
     if (commit === Infinity || commit <= this.commitIndex) return;
     this.commitIndex = commit;
     this.out.commit = commit;
-    this.restartTimer();
+    this.restartTimer(true);
   }
 
   private checkVotes(): void {
@@ -228,8 +226,10 @@ export class Cft {
     if (this.roleNow === 'leader' || this.roleNow === 'candidate') this.roleNow = 'follower';
   }
 
-  private restartTimer(): void {
-    this.out.timerMs = this.timeoutMs * (1 + this.options.random());
+  /** The timer runs again for T..2T; `reset`: a sign of a live network, which T learns from. */
+  private restartTimer(reset = false): void {
+    if (reset) this.timeout.reset(this.options.now());
+    this.out.timerMs = this.timeout.ms * (1 + this.options.random());
     this.out.stopTimer = undefined;
   }
 

@@ -146,7 +146,7 @@ export class SimNode implements LinkEndpoint {
     this.sync = new BlockSync({ headerOf: modelHeader, committedBlocks: this.durable, committedHead, appliedBlocks: executed });
     const { producerCount, blockIntervalMs } = this.context.schedule;
     if (producerCount < 2) return;
-    this.cft = new Cft({ random: () => this.context.random.next(), baseTimeoutMs: electionTimeoutMs(blockIntervalMs), restored: this.durable.vote });
+    this.cft = new Cft({ random: () => this.context.random.next(), now: () => this.context.queue.now, baseTimeoutMs: electionTimeoutMs(blockIntervalMs), restored: this.durable.vote });
     const producers = [...Array(producerCount).keys()].map(producerAccount);
     this.stepCft({ type: 'producers', groups: [producers], self: this.index < producerCount ? producerAccount(this.index) : null });
     this.tellCftHead();

@@ -9,7 +9,7 @@ const [A, B, C, D, E] = [1n, 2n, 3n, 4n, 5n];
 const T = 3000;
 
 function node(self: bigint | null, groups: bigint[][], random = 0.5): { cft: Cft; ready: CftReady } {
-  const cft = new Cft({ random: () => random, baseTimeoutMs: T });
+  const cft = new Cft({ random: () => random, now: () => 0, baseTimeoutMs: T });
   return { cft, ready: cft.step({ type: 'producers', groups, self }) };
 }
 
