@@ -49,7 +49,7 @@ test: all browser softhsm openssl
 
 # The block sync and CFT simulator (docs/p2p.md "What we build" item 7) over thousands of seeded schedules.
 simulate: build
-	node scripts/simulate.js 5000
+	node scripts/simulate.js 10000
 
 bench: services
 	node scripts/run-bench.js

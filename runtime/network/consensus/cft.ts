@@ -45,6 +45,11 @@ export class Cft {
     return this.term;
   }
 
+  /** The election timeout's base T in milliseconds (the timer runs T..2T). */
+  get timeoutMs(): number {
+    return this.timeout.ms;
+  }
+
   /** Whom this node voted for in the current term (to keep across a restart with the term). */
   get vote(): ProducerName | null {
     return this.votedFor;

@@ -32,7 +32,10 @@ export interface Schedule {
   readonly faults: readonly Fault[];
   /** Every fault is over: crashed nodes are back, partitions healed, no more drops. */
   readonly quietAt: number;
-  /** The producers make their last block. */
+  /**
+   * The producers make their last block, unless CFT needs longer (simulation.ts): with several
+   * producers, irreversibility must move on within livenessBoundMs of the end of the faults.
+   */
   readonly stopAt: number;
 }
 
@@ -40,8 +43,8 @@ const FAULT_WINDOW_MS = 3000;
 
 export function drawSchedule(seed: number): Schedule {
   const random = new Random(seed);
-  const nodeCount = 2 + random.int(5);
-  const producerCount = 1 + random.int(Math.min(nodeCount, 4));
+  const nodeCount = 2 + random.int(7);
+  const producerCount = 1 + random.int(Math.min(nodeCount, 7));
   const edges: [number, number][] = [];
   // A random tree keeps every node reachable; extra edges make cycles and several routes.
   for (let b = 1; b < nodeCount; b++) edges.push([b, random.int(b)]);
@@ -86,6 +89,15 @@ export function drawSchedule(seed: number): Schedule {
 /** The base election timeout T: psibase's 3 s for 1 s slots (docs/p2p.md §4), scaled to the slot. */
 export function electionTimeoutMs(blockIntervalMs: number): number {
   return 3 * blockIntervalMs;
+}
+
+/**
+ * With several producers, how long after the end of the faults irreversibility must move on: a
+ * few elections at the timeout the faults left (T grows x1.5 at each expiry while they last, up
+ * to 5 minutes), then a round of blocks and confirms.
+ */
+export function livenessBoundMs(schedule: Schedule, largestTimeoutMs: number): number {
+  return 8 * largestTimeoutMs + 20 * schedule.blockIntervalMs;
 }
 
 /** The longest path, in links, between two nodes. */

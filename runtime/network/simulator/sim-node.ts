@@ -56,6 +56,11 @@ export class SimNode implements LinkEndpoint {
     return this.cft ? this.leading !== undefined : this.index === 0;
   }
 
+  /** The CFT election timeout T, while the node runs CFT. */
+  get electionTimeoutMs(): number | undefined {
+    return this.cft?.timeoutMs;
+  }
+
   get commitIndex(): number | undefined {
     return this.sync?.commitIndex;
   }

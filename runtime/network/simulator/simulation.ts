@@ -3,7 +3,7 @@ import { EventQueue } from './event-queue.js';
 import { compareOrder } from '../sync/block-header.js';
 import { InvariantChecker } from './invariants.js';
 import { DurableChain } from './model-chain.js';
-import { convergenceBoundMs, drawSchedule, type Schedule } from './schedule.js';
+import { convergenceBoundMs, drawSchedule, livenessBoundMs, type Schedule } from './schedule.js';
 import { SimNetwork } from './sim-network.js';
 import { SimNode } from './sim-node.js';
 
@@ -30,21 +30,32 @@ export function runSimulation(seed: number): SimulationResult {
   nodes.push(...logs.map((log, i) => new SimNode(i, `n${i}`, log, context)));
   network = new SimNetwork(queue, random, schedule, nodes);
   scheduleFaults(schedule, queue, nodes, network);
-  for (let t = 0; t <= schedule.stopAt; t += schedule.blockIntervalMs) {
-    queue.at(t, () => { for (const node of nodes.slice(0, schedule.producerCount)) node.produce(); });
-  }
+  // Slots run until stopAt, or with CFT until the liveness bound after the faults if that is later.
+  let lastSlot = schedule.stopAt;
+  const slot = (t: number) => queue.at(t, () => {
+    for (const node of nodes.slice(0, schedule.producerCount)) node.produce();
+    if (t + schedule.blockIntervalMs <= lastSlot) slot(t + schedule.blockIntervalMs);
+  });
+  slot(0);
   let committedWhenQuiet = 0;
-  queue.at(schedule.quietAt, () => { committedWhenQuiet = checker.highestCommitted; });
+  let livenessBy = Infinity;
+  queue.at(schedule.quietAt, () => {
+    committedWhenQuiet = checker.highestCommitted;
+    if (schedule.producerCount < 2) return;
+    const largest = Math.max(...nodes.map((n) => n.electionTimeoutMs ?? 0));
+    livenessBy = schedule.quietAt + livenessBoundMs(schedule, largest);
+    lastSlot = Math.max(lastSlot, livenessBy);
+  });
 
   let steps = 0;
-  while (queue.runNext(schedule.stopAt)) steps++;
+  while (queue.runNext(lastSlot)) steps++;
   if (schedule.producerCount > 1 && checker.highestCommitted <= committedWhenQuiet) {
-    checker.fail(`no block became irreversible between the end of the faults (block ${committedWhenQuiet}) and the last slot`);
+    checker.fail(`no block became irreversible within ${livenessBy - schedule.quietAt} ms of the end of the faults (still block ${committedWhenQuiet})`);
   }
   // The best head any node holds: production has stopped, so every node must come to it.
   const best = nodes.map((n) => n.head!).reduce((a, b) => (compareOrder(b, a) > 0 ? b : a));
   const bound = convergenceBoundMs(schedule, best.num);
-  const deadline = schedule.stopAt + bound;
+  const deadline = lastSlot + bound;
   const behind = () => nodes.filter((n) => n.head?.id !== best.id);
   while (behind().length > 0 && queue.runNext(deadline)) steps++;
   for (const node of behind()) {

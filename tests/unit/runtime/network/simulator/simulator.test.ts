@@ -2,7 +2,8 @@
 // seeded schedules of one producer or several electing leaders, with link loss, duplicates,
 // partitions and crashes; the invariants checked after every step (one leader per term, one
 // irreversible block per height), every node at the best head within the bound, and with several
-// producers irreversibility moving on after the faults. `make simulate` runs
+// producers irreversibility moving on within the stated bound after the faults (schedule.ts
+// livenessBoundMs: eight election timeouts at the timeout the faults left, plus 20 slots). `make simulate` runs
 // thousands; a failing seed replays with `node scripts/simulate.js 1 <seed>`.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -16,9 +17,9 @@ test('300 seeded schedules keep every invariant and converge', () => {
   assert.ok(summary.steps > 300 * 100, `only ${summary.steps} steps`);
 });
 
-test('the schedules include CFT networks of 2 to 4 producers as well as single producers', () => {
+test('the schedules include CFT networks of 2 to 7 producers as well as single producers', () => {
   const counts = new Set([...Array(300).keys()].map((i) => drawSchedule(i + 1).producerCount));
-  assert.equal([...counts].sort(), [1, 2, 3, 4]);
+  assert.equal([...counts].sort(), [1, 2, 3, 4, 5, 6, 7]);
 });
 
 test('a seed reproduces its run exactly', () => {
