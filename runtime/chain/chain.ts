@@ -225,7 +225,7 @@ export class Chain {
   /** The head block and the last irreversible block number; undefined before block 2. */
   get head(): ChainHead | undefined {
     const head = this.status?.head;
-    return head ? { header: head.header, blockId: head.blockId, irreversible: Math.min(head.header.blockNum, Math.max(head.header.commitNum, this.consensusCommit)) } : undefined;
+    return head ? { header: head.header, blockId: head.blockId, irreversible: this.irreversibleAt(head.header) } : undefined;
   }
 
   /** Block `blockNum` as it is sent to peers: from the block log, its signature and aux data. */
@@ -392,7 +392,8 @@ export class Chain {
   commitTo(num: number): void {
     if (num <= this.consensusCommit) return;
     this.consensusCommit = num;
-    this.answerFinal(Math.min(num, this.status?.head?.header.blockNum ?? 0));
+    const head = this.status?.head?.header;
+    if (head) this.answerFinal(this.irreversibleAt(head));
   }
 
   /**
@@ -441,7 +442,7 @@ export class Chain {
     const head = status?.head?.header;
     if (this.leaderTerm !== undefined) {
       // The leader's block names its term and its commit index at slot start (§4 step 7).
-      const commitNum = Math.min(head?.blockNum ?? 0, Math.max(this.consensusCommit, head?.commitNum ?? 0));
+      const commitNum = head ? this.irreversibleAt(head) : 0;
       return { time: this.slotTime(status), producer: this.producerAccount, term: this.leaderTerm ?? 0, commitNum };
     }
     const commitNum = head && isSoleProducer(nextBlockConsensus(status), this.producerAccount) ? head.blockNum : head?.commitNum ?? 0;
@@ -510,9 +511,14 @@ export class Chain {
   private committed(closed: ClosedBlock): void {
     const { block, blockId } = closed;
     this.booted = true;
-    this.answerFinal(Math.min(block.header.blockNum, Math.max(block.header.commitNum, this.consensusCommit)));
+    this.answerFinal(this.irreversibleAt(block.header));
     this.notify(NotifyType.acceptBlock, () => NO_ARGUMENTS);
     this.options.onBlock?.(block.header, blockId);
+  }
+
+  /** The irreversible block with `head` as the head: its header's commitNum, or consensus's commit if further. */
+  private irreversibleAt(head: BlockHeader): number {
+    return Math.min(head.blockNum, Math.max(head.commitNum, this.consensusCommit));
   }
 
   /** Answers the `final` waiters of blocks up to `irreversible`. */

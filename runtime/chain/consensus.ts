@@ -14,13 +14,15 @@ export function activeProducers(consensus: JointConsensus): Producer[] {
   return consensus.next ? [...producersOf(consensus.current), ...producersOf(consensus.next.consensus)] : producersOf(consensus.current);
 }
 
+/** The names of each active set: the current one, and the next one during joint consensus. */
+export function producerGroups(consensus: JointConsensus): bigint[][] {
+  const sets = consensus.next ? [consensus.current, consensus.next.consensus] : [consensus.current];
+  return sets.map((c) => producersOf(c).map((p) => p.name));
+}
+
 /** Whether `producer` is the only producer of every active set (a sole producer commits its own blocks at once). */
 export function isSoleProducer(consensus: JointConsensus, producer: bigint): boolean {
-  const sets = consensus.next ? [consensus.current, consensus.next.consensus] : [consensus.current];
-  return sets.every((c) => {
-    const producers = producersOf(c);
-    return producers.length === 1 && producers[0]!.name === producer;
-  });
+  return producerGroups(consensus).every((names) => names.length === 1 && names[0] === producer);
 }
 
 /**

@@ -2,7 +2,7 @@ import { sha256 } from '../crypto/sha256.js';
 import { isEmptyClaim, type BlockSigners } from '../chain/block-signing.js';
 import { equalBytes } from '../../host-api/encoding/bytes.js';
 import type { Chain } from '../chain/chain.js';
-import { activeProducers, producersOf } from '../chain/consensus.js';
+import { activeProducers, producerGroups } from '../chain/consensus.js';
 import type { BlockHeader, Claim } from '../../host-api/types/index.js';
 import type { StatusRow } from '../../host-api/types/native.js';
 import { Cft } from './consensus/cft.js';
@@ -55,8 +55,7 @@ export class NodeConsensus {
 
   /** The producer sets or this node's name changed (a block, or the configuration). */
   producersChanged(status: StatusRow, self: ProducerName | null): void {
-    const groups = [producersOf(status.consensus.current).map((p) => p.name)];
-    if (status.consensus.next) groups.push(producersOf(status.consensus.next.consensus).map((p) => p.name));
+    const groups = producerGroups(status.consensus);
     if (self === this.self && sameGroups(groups, this.groups)) return;
     this.self = self;
     this.groups = groups;

@@ -3,7 +3,7 @@ import { accountNumberFromName } from '../../host-api/names/index.js';
 import type { BlockHeader, SignedBlock } from '../../host-api/types/index.js';
 import type { BlockSigners } from '../chain/block-signing.js';
 import type { Chain } from '../chain/chain.js';
-import { producersOf } from '../chain/consensus.js';
+import { activeProducers } from '../chain/consensus.js';
 import type { LinkListener, PeerLink, PeerLinks } from './links/peer-links.js';
 import { P2PMessageError, decodeMessage, type MessageOf, type P2PMessage } from './messages/index.js';
 import { verifiesMessage } from './message-signatures.js';
@@ -139,8 +139,7 @@ export class NodeNetwork implements LinkListener {
   private producersChanged(): void {
     const status = this.chain.status;
     if (!status) return;
-    const names = producersOf(status.consensus.current).map((p) => p.name);
-    if (status.consensus.next) names.push(...producersOf(status.consensus.next.consensus).map((p) => p.name));
+    const names = activeProducers(status.consensus).map((p) => p.name);
     this.route({ type: 'producers', producers: names });
     const self = accountNumberFromName(this.chain.producer);
     const name = self !== 0n && names.includes(self) ? self : null;

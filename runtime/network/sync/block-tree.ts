@@ -120,15 +120,10 @@ export class BlockTree<B> {
 
   /** Puts back a block this node executed before a restart, on top of the head (its state is still there). */
   restoreApplied(header: SyncHeader, block: B): void {
-    if (header.previous !== this.headNode.header.id || header.num !== this.headNode.header.num + 1) {
+    if (header.previous !== this.headNode.header.id || this.insert(header, block) !== 'added') {
       throw new RangeError(`block ${header.num} ${header.id} does not extend the head ${this.headNode.header.num}`);
     }
-    const node: TreeNode<B> = { header, block, sender: undefined, parent: this.headNode, children: [], applied: true };
-    this.headNode.children.push(node);
-    this.nodes.set(header.id, node);
-    if (compareOrder(header, this.bestNode.header) > 0) this.bestNode = node;
-    this.headNode = node;
-    this.headChain.push(node);
+    this.markApplied(header.id);
   }
 
   /** The first block not yet applied on the path to the best block (its parent is applied). */

@@ -7,17 +7,12 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { systemAction } from '../../../host-api/boot/system-actions.js';
-import { ChainClient } from '../../../runtime/cli/chain-client.js';
-import { startNode, type RunningNode } from '../../lib/node-process.js';
+import type { RunningNode } from '../../lib/node-process.js';
 import { peersOf, waitUntil } from '../../lib/node-network.js';
+import { clientOf, setProducers, startProducer, urlOf, waitForProducerSet } from '../../lib/producer-network.js';
 import { testBundle } from '../../lib/test-bundle.js';
 
 const BLOCK_MS = '300';
-const ENV = { TSIBASE_P2P_REDIAL_MS: '200' };
-const claimless = { service: 0n, rawData: new Uint8Array(0) };
-
-const clientOf = (node: RunningNode) => new ChainClient(node.api);
-const urlOf = (node: RunningNode) => `http://127.0.0.1:${node.port}`;
 
 interface Sets { producers: string[]; next: string[]; jointStart: number | null }
 
@@ -30,15 +25,10 @@ async function setsOf(node: RunningNode): Promise<Sets> {
 
 /** Changes the producers and waits until every node serves the new set as the current one, joint consensus over. */
 async function changeProducers(nodes: RunningNode[], names: string[]): Promise<void> {
-  await clientOf(nodes[0]!).push([systemAction('producers', 'producers.setProducers', { prods: names.map((name) => ({ name, auth: claimless })) })], { waitFor: 'applied' });
+  await setProducers(nodes[0]!, names);
   const during = await setsOf(nodes[0]!);
   assert.ok(during.jointStart !== null || during.producers.join() === names.join(), 'the change is pending (joint consensus) or already over');
-  for (const node of nodes) {
-    await waitUntil(`${names.join(', ')} on ${node.api}`, async () => {
-      const sets = await setsOf(node);
-      return sets.jointStart === null && sets.producers.join() === names.join();
-    }, 40_000);
-  }
+  await waitForProducerSet(nodes, names);
 }
 
 test('the producers change 1 → 3 → 2 under a stream of transactions; none acknowledged final is lost', async () => {
@@ -47,9 +37,9 @@ test('the producers change 1 → 3 → 2 under a stream of transactions; none ac
   try {
     const bundle = join(dir, 'test.bundle');
     writeFileSync(bundle, await testBundle());
-    nodes.push(await startNode(join(dir, 'a'), ['-p', 'prod', '--boot', bundle, '--p2p', '--block-interval', BLOCK_MS], ENV));
-    nodes.push(await startNode(join(dir, 'b'), ['-p', 'bprod', '--p2p', '--peer', urlOf(nodes[0]!), '--block-interval', BLOCK_MS], ENV));
-    nodes.push(await startNode(join(dir, 'c'), ['-p', 'cprod', '--p2p', '--peer', urlOf(nodes[0]!), '--peer', urlOf(nodes[1]!), '--block-interval', BLOCK_MS], ENV));
+    nodes.push(await startProducer(join(dir, 'a'), ['-p', 'prod', '--boot', bundle], BLOCK_MS));
+    nodes.push(await startProducer(join(dir, 'b'), ['-p', 'bprod', '--peer', urlOf(nodes[0]!)], BLOCK_MS));
+    nodes.push(await startProducer(join(dir, 'c'), ['-p', 'cprod', '--peer', urlOf(nodes[0]!), '--peer', urlOf(nodes[1]!)], BLOCK_MS));
     await waitUntil('two links each', async () => (await Promise.all(nodes.map(peersOf))).every((p) => p.length === 2));
 
     // The stream: one account after another, pushed round the nodes with wait_for=final.

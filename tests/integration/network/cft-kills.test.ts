@@ -7,31 +7,18 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { systemAction } from '../../../host-api/boot/system-actions.js';
-import { ChainClient } from '../../../runtime/cli/chain-client.js';
-import { nodeProcessId, startNode, startNodeProcess, type RunningNode } from '../../lib/node-process.js';
+import { nodeProcessId } from '../../lib/node-process.js';
 import { peersOf, waitUntil } from '../../lib/node-network.js';
+import {
+  clientOf, headerOf, restartProducer, setProducers, startProducer, urlOf, waitForProducerSet, type ProducerNode,
+} from '../../lib/producer-network.js';
 import { testBundle } from '../../lib/test-bundle.js';
 
 const BLOCK_MS = '300';
 const KILLS = 20;
-const ENV = { TSIBASE_P2P_REDIAL_MS: '200' };
 const NAMES = ['prod', 'bprod', 'cprod'];
-const claimless = { service: 0n, rawData: new Uint8Array(0) };
 
-interface ProducerNode extends RunningNode { readonly dir: string; readonly args: string[] }
-
-const clientOf = (node: RunningNode) => new ChainClient(node.api);
-const urlOf = (node: RunningNode) => `http://127.0.0.1:${node.port}`;
-
-async function producer(dir: string, args: string[]): Promise<ProducerNode> {
-  const node = await startNode(dir, [...args, '--p2p', '--block-interval', BLOCK_MS], ENV);
-  return { ...node, dir, args: ['-l', `127.0.0.1:${node.port}`, ...args, '--p2p', '--block-interval', BLOCK_MS] };
-}
-
-async function headOf(node: RunningNode): Promise<{ producer: string; term: number; commitNum: number }> {
-  const { headBlock } = await clientOf(node).graphql('explorer', '{ headBlock { header { producer term commitNum } } }') as { headBlock: { header: { producer: string; term: number; commitNum: number } } };
-  return headBlock.header;
-}
+const producer = (dir: string, args: string[]) => startProducer(dir, args, BLOCK_MS);
 
 test(`the leader killed and restarted ${KILLS} times under load: no transaction acknowledged final is lost`, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'tsibase-cft-kills-'));
@@ -45,14 +32,9 @@ test(`the leader killed and restarted ${KILLS} times under load: no transaction 
     nodes.push(await producer(join(dir, 'b'), ['-p', 'bprod', '--peer', urlOf(nodes[0]!)]));
     nodes.push(await producer(join(dir, 'c'), ['-p', 'cprod', '--peer', urlOf(nodes[0]!), '--peer', urlOf(nodes[1]!)]));
     await waitUntil('two links each', async () => (await Promise.all(nodes.map(peersOf))).every((p) => p.length === 2));
-    await clientOf(nodes[0]!).push([systemAction('producers', 'producers.setProducers', { prods: NAMES.map((name) => ({ name, auth: claimless })) })], { waitFor: 'applied' });
+    await setProducers(nodes[0]!, NAMES);
     // Every node must see joint consensus over: while it lasts, the old set (prod alone) must agree.
-    for (const node of nodes) {
-      await waitUntil(`the three-producer set in force on ${node.api}`, async () => {
-        const { jointStart, producers } = await clientOf(node).graphql('producers', '{ jointStart producers { name } }') as { jointStart: number | null; producers: unknown[] };
-        return jointStart === null && producers.length === 3;
-      }, 40_000);
-    }
+    await waitForProducerSet(nodes, NAMES);
 
     // Several pushers at once: a push whose leader dies waits for its expiration, and must not
     // hold up the others.
@@ -74,17 +56,17 @@ test(`the leader killed and restarted ${KILLS} times under load: no transaction 
     stream = Promise.all([...Array(6)].map(pusher)).then(() => undefined);
 
     for (let kill = 0; kill < KILLS; kill++) {
-      const before = await headOf(nodes[(kill + 1) % 3]!).catch(() => headOf(nodes[(kill + 2) % 3]!));
+      const before = await headerOf(nodes[(kill + 1) % 3]!).catch(() => headerOf(nodes[(kill + 2) % 3]!));
       const index = NAMES.indexOf(before.producer);
       const leader = nodes[index]!;
       process.kill(nodeProcessId(leader), 'SIGKILL');
       await new Promise((resolve) => leader.process.once('exit', resolve));
       const survivor = nodes[(index + 1) % 3]!;
       await waitUntil(`kill ${kill + 1}: a new leader commits`, async () => {
-        const head = await headOf(survivor);
+        const head = await headerOf(survivor);
         return head.term > before.term && head.producer !== before.producer && head.commitNum > before.commitNum;
       }, 40_000);
-      nodes[index] = { ...(await startNodeProcess(leader.dir, leader.args, ENV)), dir: leader.dir, args: leader.args };
+      nodes[index] = await restartProducer(leader);
     }
     const count = final.length;
     await waitUntil('transactions final after the last kill', async () => final.length > count, 30_000);
@@ -96,7 +78,7 @@ test(`the leader killed and restarted ${KILLS} times under load: no transaction 
     // feasible again (docs/p2p.md §A). What this test holds to is that none acknowledged is lost.
     assert.ok(final.length > 0, 'some transactions became final');
     for (const node of nodes) {
-      const { commitNum } = await headOf(node);
+      const { commitNum } = await headerOf(node);
       assert.ok(commitNum > 0);
       for (const name of final) {
         const found = await waitUntil(`${name} on ${node.api}`, async () => ((await clientOf(node).graphql('accounts', `{ getAccount(account: "${name}") { accountNum } }`)).getAccount as unknown) ?? undefined);

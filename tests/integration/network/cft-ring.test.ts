@@ -8,26 +8,16 @@ import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { systemAction } from '../../../host-api/boot/system-actions.js';
-import { ChainClient } from '../../../runtime/cli/chain-client.js';
 import { startNode, type RunningNode } from '../../lib/node-process.js';
 import { connectPeer, peersOf, waitUntil } from '../../lib/node-network.js';
+import { PRODUCER_ENV, clientOf, headerOf, setProducers, urlOf } from '../../lib/producer-network.js';
 import { testBundle } from '../../lib/test-bundle.js';
 
 const BLOCK_MS = '300';
 const NAMES = ['prod', 'bprod', 'cprod', 'dprod', 'eprod'];
-const claimless = { service: 0n, rawData: new Uint8Array(0) };
-const ENV = { TSIBASE_P2P_REDIAL_MS: '200' };
 
 interface Context { dir: string; nodes: RunningNode[] }
 const ring = suite<Context>('CFT over a ring of five producers');
-
-const clientOf = (node: RunningNode) => new ChainClient(node.api);
-const urlOf = (node: RunningNode) => `http://127.0.0.1:${node.port}`;
-
-async function headerOf(node: RunningNode): Promise<{ blockNum: number; commitNum: number; term: number }> {
-  const { headBlock } = await clientOf(node).graphql('explorer', '{ headBlock { header { blockNum commitNum term } } }') as { headBlock: { header: { blockNum: number; commitNum: number; term: number } } };
-  return headBlock.header;
-}
 
 ring.before(async (ctx) => {
   ctx.dir = mkdtempSync(join(tmpdir(), 'tsibase-cft-ring-'));
@@ -36,14 +26,12 @@ ring.before(async (ctx) => {
   ctx.nodes = [];
   for (const [i, name] of NAMES.entries()) {
     const args = ['-p', name, '--p2p', '--block-interval', BLOCK_MS, ...(i === 0 ? ['--boot', bundle] : ['--peer', urlOf(ctx.nodes[i - 1]!)])];
-    ctx.nodes.push(await startNode(join(ctx.dir, name), args, ENV));
+    ctx.nodes.push(await startNode(join(ctx.dir, name), args, PRODUCER_ENV));
   }
   // Close the ring: the last node to the first.
   assert.is((await connectPeer(ctx.nodes[4]!, urlOf(ctx.nodes[0]!))).status, 200);
   await waitUntil('two links on every node', async () => (await Promise.all(ctx.nodes.map(peersOf))).every((p) => p.length === 2));
-  await clientOf(ctx.nodes[0]!).push([systemAction('producers', 'producers.setProducers', {
-    prods: NAMES.map((name) => ({ name, auth: claimless })),
-  })], { waitFor: 'applied' });
+  await setProducers(ctx.nodes[0]!, NAMES);
 });
 
 ring.after(async (ctx) => {

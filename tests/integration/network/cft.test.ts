@@ -11,43 +11,22 @@ import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { systemAction } from '../../../host-api/boot/system-actions.js';
-import { ChainClient } from '../../../runtime/cli/chain-client.js';
-import { nodeProcessId, startNode, startNodeProcess, type RunningNode } from '../../lib/node-process.js';
+import { nodeProcessId, type RunningNode } from '../../lib/node-process.js';
 import { peersOf, waitUntil } from '../../lib/node-network.js';
+import {
+  clientOf, headerOf, restartProducer, setProducers, startProducer, urlOf, type HeadHeader, type ProducerNode,
+} from '../../lib/producer-network.js';
 import { testBundle } from '../../lib/test-bundle.js';
 
 const BLOCK_MS = '300';
-const claimless = { service: 0n, rawData: new Uint8Array(0) };
-// Lost links come back within a fraction of a second, not psibase's 30 s.
-const ENV = { TSIBASE_P2P_REDIAL_MS: '200' };
-
-/** A producer node with what it takes to start it again on its directory and port. */
-interface ProducerNode extends RunningNode { readonly dir: string; readonly args: string[] }
 
 interface Context { dir: string; nodes: ProducerNode[] }
 const cft = suite<Context>('CFT with three producers');
 
-const clientOf = (node: RunningNode) => new ChainClient(node.api);
-const urlOf = (node: RunningNode) => `http://127.0.0.1:${node.port}`;
-
-interface Header { blockNum: number; commitNum: number; term: number; producer: string }
-
-async function headerOf(node: RunningNode): Promise<Header> {
-  const { headBlock } = await clientOf(node).graphql('explorer', '{ headBlock { header { blockNum commitNum term producer } } }') as { headBlock: { header: Header } };
-  return headBlock.header;
-}
-
-async function producer(dir: string, args: string[]): Promise<ProducerNode> {
-  const node = await startNode(dir, [...args, '--p2p', '--block-interval', BLOCK_MS], ENV);
-  return { ...node, dir, args: ['-l', `127.0.0.1:${node.port}`, ...args, '--p2p', '--block-interval', BLOCK_MS] };
-}
-
-async function restarted(node: ProducerNode): Promise<ProducerNode> {
-  return { ...(await startNodeProcess(node.dir, node.args, ENV)), dir: node.dir, args: node.args };
-}
+const producer = (dir: string, args: string[]) => startProducer(dir, args, BLOCK_MS);
 
 /** Waits until the node's head commits a block past `num` with a lag of at most 3. */
-function committingPast(node: RunningNode, num: number, what: string): Promise<Header> {
+function committingPast(node: RunningNode, num: number, what: string): Promise<HeadHeader> {
   return waitUntil(what, async () => {
     const header = await headerOf(node);
     return header.commitNum > num && header.blockNum - header.commitNum <= 3 ? header : undefined;
@@ -63,9 +42,7 @@ cft.before(async (ctx) => {
   const c = await producer(join(ctx.dir, 'c'), ['-p', 'cprod', '--peer', urlOf(a), '--peer', urlOf(b)]);
   ctx.nodes = [a, b, c];
   await waitUntil('three links each', async () => (await Promise.all(ctx.nodes.map(peersOf))).every((p) => p.length === 2));
-  await clientOf(a).push([systemAction('producers', 'producers.setProducers', {
-    prods: ['prod', 'bprod', 'cprod'].map((name) => ({ name, auth: claimless })),
-  })], { waitFor: 'applied' });
+  await setProducers(a, ['prod', 'bprod', 'cprod']);
 });
 
 cft.after(async (ctx) => {
@@ -120,7 +97,7 @@ cft('the leader killed with SIGKILL: the other two elect a new leader and irreve
 });
 
 cft('the killed node restarts from its database and follows the new leader', async (ctx) => {
-  ctx.nodes[0] = await restarted(ctx.nodes[0]!);
+  ctx.nodes[0] = await restartProducer(ctx.nodes[0]!);
   const target = await headerOf(ctx.nodes[1]!);
   await waitUntil('the restarted node past the others\' head', async () => (await headerOf(ctx.nodes[0]!)).blockNum > target.blockNum, 30_000);
   const header = await headerOf(ctx.nodes[0]!);
@@ -134,7 +111,7 @@ cft('all three stopped and started again: blocks and irreversibility resume', as
   const stopped = ctx.nodes;
   await Promise.all(stopped.map((n) => n.stop()));
   ctx.nodes = [];
-  for (const node of stopped) ctx.nodes.push(await restarted(node));
+  for (const node of stopped) ctx.nodes.push(await restartProducer(node));
   await committingPast(ctx.nodes[0]!, before.blockNum, 'commits again after the restart');
 });
 

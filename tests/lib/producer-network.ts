@@ -1,0 +1,60 @@
+// Producer nodes of a CFT network for the integration tests (docs/p2p.md §4, §6.1): started with
+// what it takes to restart them on their directory and port, their head header as the explorer
+// serves it, and the change of producers, all unsigned (the empty claim).
+import { systemAction } from '../../host-api/boot/system-actions.js';
+import { ChainClient } from '../../runtime/cli/chain-client.js';
+import { waitUntil } from './node-network.js';
+import { startNode, startNodeProcess, type RunningNode } from './node-process.js';
+
+/** Lost links come back within a fraction of a second, not psibase's 30 s. */
+export const PRODUCER_ENV = { TSIBASE_P2P_REDIAL_MS: '200' };
+
+/** A producer node with what it takes to start it again on its directory and port. */
+export interface ProducerNode extends RunningNode {
+  readonly dir: string;
+  readonly args: string[];
+}
+
+export interface HeadHeader {
+  readonly blockNum: number;
+  readonly commitNum: number;
+  readonly term: number;
+  readonly producer: string;
+}
+
+export const clientOf = (node: RunningNode) => new ChainClient(node.api);
+export const urlOf = (node: RunningNode) => `http://127.0.0.1:${node.port}`;
+
+/** Starts a node with `args` (its producer name, peers, …), accepting links, with `blockMs` slots. */
+export async function startProducer(dir: string, args: string[], blockMs: string): Promise<ProducerNode> {
+  const common = ['--p2p', '--block-interval', blockMs];
+  const node = await startNode(dir, [...args, ...common], PRODUCER_ENV);
+  return { ...node, dir, args: ['-l', `127.0.0.1:${node.port}`, ...args, ...common] };
+}
+
+/** Starts a stopped or killed producer again on its directory and port. */
+export async function restartProducer(node: ProducerNode): Promise<ProducerNode> {
+  return { ...(await startNodeProcess(node.dir, node.args, PRODUCER_ENV)), dir: node.dir, args: node.args };
+}
+
+/** The head block's header, from the explorer. */
+export async function headerOf(node: RunningNode): Promise<HeadHeader> {
+  const { headBlock } = await clientOf(node).graphql('explorer', '{ headBlock { header { blockNum commitNum term producer } } }') as { headBlock: { header: HeadHeader } };
+  return headBlock.header;
+}
+
+/** producers::setProducers with these names, each with the empty claim, pushed to `node` (applied). */
+export async function setProducers(node: RunningNode, names: readonly string[]): Promise<void> {
+  const claimless = { service: 0n, rawData: new Uint8Array(0) };
+  await clientOf(node).push([systemAction('producers', 'producers.setProducers', { prods: names.map((name) => ({ name, auth: claimless })) })], { waitFor: 'applied' });
+}
+
+/** Waits until every node serves `names` as the current producers, with no change pending (joint consensus over). */
+export async function waitForProducerSet(nodes: readonly RunningNode[], names: readonly string[]): Promise<void> {
+  for (const node of nodes) {
+    await waitUntil(`${names.join(', ')} in force on ${node.api}`, async () => {
+      const { jointStart, producers } = await clientOf(node).graphql('producers', '{ jointStart producers { name } }') as { jointStart: number | null; producers: { name: string }[] };
+      return jointStart === null && producers.map((p) => p.name).join() === names.join();
+    }, 40_000);
+  }
+}
