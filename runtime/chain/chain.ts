@@ -17,7 +17,7 @@ import { bootBlock, splitBootList } from './boot.js';
 import { readStatus } from './chain-state.js';
 import { activeProducers, isSoleProducer, nextBlockConsensus, producerClaim } from './consensus.js';
 import { ChainError } from './errors.js';
-import { ForwardedTransactions, type FinalWaiter } from './forwarded-transactions.js';
+import { ForwardedTransactions, type FinalWaiter, type Forwarder } from './forwarded-transactions.js';
 import { checkLogin } from './login.js';
 import { replayBlock, verifyReceivedBlock } from './received-block.js';
 import { TransactionProcessor, decodeTransaction, type DecodedTransaction } from './transaction-processor.js';
@@ -52,7 +52,7 @@ export interface ChainOptions {
    * (docs/p2p.md, "What we build" 4); false when no producer can be reached. Without it, or
    * when it reaches none, such a node refuses pushed transactions.
    */
-  readonly forwarder?: (packed: Uint8Array) => boolean;
+  readonly forwarder?: Forwarder;
 }
 
 /** What the chain reports of each pushed transaction. */
@@ -107,7 +107,9 @@ export class Chain {
   private timer: NodeJS.Timeout | undefined;
   private finalWaiters: FinalWaiter[] = [];
   /** Transactions passed on to the producers, waiting for a block that holds them. */
-  private readonly forwarded = new ForwardedTransactions();
+  private readonly forwarded: ForwardedTransactions | undefined;
+  /** The newest term among the blocks received: a newer one means another leader. */
+  private receivedTerm = 0;
   /** Whether block 2 exists; a chain never goes away, so it is read once and then only set. */
   private booted: boolean;
   /** Pushed transactions not yet applied (their proofs are being verified). */
@@ -130,6 +132,8 @@ export class Chain {
     this.producerName = options.producer ?? '';
     this.producerAccount = accountNumberFromName(this.producerName);
     this.booted = readStatus(store)?.head != null;
+    // Passed on again after about one election timeout's worth of slots without a block holding it.
+    if (options.forwarder) this.forwarded = new ForwardedTransactions(options.forwarder, 3 * Number(this.intervalUs / 1000n));
   }
 
   get status(): StatusRow | undefined {
@@ -189,7 +193,14 @@ export class Chain {
     }
     const replayed = replayBlock(this.store, this.executor, this.processor, this.engine, verified);
     // Only blocks made elsewhere hold transactions this node passed on (it does not produce).
-    this.finalWaiters.push(...this.forwarded.included(replayed));
+    if (this.forwarded) {
+      this.finalWaiters.push(...this.forwarded.included(replayed));
+      const term = signed.block.header.term;
+      if (term > this.receivedTerm) {
+        if (this.receivedTerm !== 0) this.forwarded.leaderChanged();
+        this.receivedTerm = term;
+      }
+    }
     this.committed(replayed);
     return replayed;
   }
@@ -254,7 +265,7 @@ export class Chain {
     if (!this.hasChain) throw new ChainError('CHAIN_NOT_BOOTED', 'the node has no chain yet (push_boot first)');
     // A node with a block open produces (as openBlock says), so only the others read the status
     // row to ask whether this node produces: not once per transaction on a producer.
-    if (this.options.forwarder && !this.open && !this.produces()) return this.forward(packed, waitFor, this.options.forwarder);
+    if (this.forwarded && !this.open && !this.produces()) return this.forward(packed, waitFor, this.forwarded);
     const { trx, trace, blockNum } = await this.checked(packed, (trx) => {
       const block = this.openBlock();
       return { trace: block.apply(trx), blockNum: block.blockNum };
@@ -271,8 +282,11 @@ export class Chain {
     }
     const outcome = await new Promise<'final' | 'reverted'>((resolve, reject) =>
       this.finalWaiters.push({ blockNum, resolve: () => resolve('final'), reverted: () => resolve('reverted'), reject }));
-    // This node's block lost to another fork; the transaction is in no block now.
-    return outcome === 'reverted' ? { ...trace, error: `block ${blockNum}, which held the transaction, was replaced by another fork` } : trace;
+    if (outcome === 'final') return trace;
+    // This node's block lost to another fork, so the transaction is in no block now: it goes to
+    // whoever produces now (this node, or the leader it is passed on to) while it can.
+    if (Number(trx.expiration) * 1000 > this.now()) return this.push(packed, waitFor);
+    return { ...trace, error: `block ${blockNum}, which held the transaction, was replaced by another fork` };
   }
 
   /**
@@ -280,18 +294,19 @@ export class Chain {
    * then a speculative run on this node's state, whose refusal answers at once), passed on to
    * the producers, and answered once a block holding it is committed here.
    */
-  private async forward(packed: Uint8Array, waitFor: WaitFor, forwarder: (packed: Uint8Array) => boolean): Promise<TransactionTrace> {
+  private async forward(packed: Uint8Array, waitFor: WaitFor, forwarded: ForwardedTransactions): Promise<TransactionTrace> {
     const counters = this.options.counters;
     const { trx, trace } = await this.checked(packed, (trx) => ({ trace: this.speculate(trx) }));
     if (trace.error !== null) {
       counters?.failed(trx.id, trace.error);
       return trace;
     }
-    if (!forwarder(packed)) {
+    const waiting = forwarded.forward(trx.id, packed, waitFor, Number(trx.expiration) * 1000 - this.now());
+    if (!waiting) {
       counters?.failed(trx.id, 'no producer reachable');
       throw new ChainError('CHAIN_NO_PRODUCER', `this node does not produce blocks, and no producer is reachable through its peers to pass the transaction on to`);
     }
-    const included = await this.forwarded.wait(trx.id, waitFor, Number(trx.expiration) * 1000 - this.now());
+    const included = await waiting;
     if (included.error === null) counters?.succeeded(trx.id);
     else counters?.failed(trx.id, included.error);
     return included;

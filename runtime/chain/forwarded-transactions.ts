@@ -8,8 +8,18 @@ import type { ReplayedBlock } from './received-block.js';
 // the trace the block's execution gave it: at once (`applied`), or once that block is
 // irreversible here (`final`). One that no block has taken when it expires is answered with an
 // error saying so.
+//
+// Passing a transaction on is not a promise that a block will hold it: the leader it reached may
+// die, or lose its block to another fork, and producers that do not lead drop what they receive.
+// So a waiting transaction is passed on again while it waits: when another leader's term shows in
+// the chain, when the block that held it is reverted, and every `retryMs` in any case (a producer
+// refuses a duplicate of one it already holds).
+
+/** Passes a packed transaction on to the producers; false when none is reachable now. */
+export type Forwarder = (packed: Uint8Array) => boolean;
 
 interface Waiting {
+  readonly packed: Uint8Array;
   readonly waitFor: 'applied' | 'final';
   readonly resolve: (trace: TransactionTrace) => void;
   /** When no block can hold the transaction any more (ms since the epoch). */
@@ -31,14 +41,24 @@ export interface FinalWaiter {
 
 export class ForwardedTransactions {
   private readonly waiting = new Map<string, Waiting>();
+  private retry: NodeJS.Timeout | undefined;
+
+  constructor(private readonly forwarder: Forwarder, private readonly retryMs: number) {}
 
   /**
-   * Waits for transaction `id` to be in a committed block; `expiresInMs` after which no block
-   * can hold it any more.
+   * Passes `packed` (transaction `id`) on to the producers and waits for it to be in a committed
+   * block, `expiresInMs` at most (after that no block can hold it). Undefined when no producer is
+   * reachable to pass it on to.
    */
-  wait(id: Uint8Array, waitFor: 'applied' | 'final', expiresInMs: number): Promise<TransactionTrace> {
+  forward(id: Uint8Array, packed: Uint8Array, waitFor: 'applied' | 'final', expiresInMs: number): Promise<TransactionTrace> | undefined {
+    if (!this.forwarder(packed)) return undefined;
     const key = bytesToHex(id);
-    return new Promise((resolve) => this.await(key, { waitFor, resolve, expiresAt: Date.now() + expiresInMs }));
+    return new Promise((resolve) => this.await(key, { packed, waitFor, resolve, expiresAt: Date.now() + expiresInMs }));
+  }
+
+  /** A block of a newer term than before was committed: its leader may not have what the last one had. */
+  leaderChanged(): void {
+    for (const waiting of this.waiting.values()) this.forwarder(waiting.packed);
   }
 
   private await(key: string, waiting: Waiting): void {
@@ -48,6 +68,14 @@ export class ForwardedTransactions {
     }, Math.max(0, waiting.expiresAt - Date.now()));
     waiting.expiry.unref();
     this.waiting.set(key, waiting);
+    this.retry ??= setInterval(() => {
+      if (this.waiting.size === 0) {
+        clearInterval(this.retry);
+        this.retry = undefined;
+      } else {
+        this.leaderChanged();
+      }
+    }, this.retryMs).unref();
   }
 
   /**
@@ -68,7 +96,10 @@ export class ForwardedTransactions {
       else later.push({
         blockNum: block.header.blockNum,
         resolve: () => waiter.resolve(trace),
-        reverted: () => this.await(key, waiter),
+        reverted: () => {
+          this.await(key, waiter);
+          this.forwarder(waiter.packed);
+        },
         reject: (err) => waiter.resolve({ actionTraces: [], error: err.message }),
       });
     });

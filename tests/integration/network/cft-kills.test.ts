@@ -73,10 +73,10 @@ test(`the leader killed and restarted ${KILLS} times under load: no transaction 
     streaming = false;
     await stream;
 
-    // Few pushes become final while leaders keep dying: a push forwarded to a leader that dies
-    // waits for its expiration, and after a restart routes to producers take time to become
-    // feasible again (docs/p2p.md §A). What this test holds to is that none acknowledged is lost.
-    assert.ok(final.length > 0, 'some transactions became final');
+    // While leaders keep dying, pushes still become final: a node passes what it forwarded on
+    // again when another leader's term shows, and a leader whose block is replaced pushes its
+    // transactions again (docs/p2p.md "What we build" 4).
+    assert.ok(count > 0, 'transactions became final while leaders were being killed');
     for (const node of nodes) {
       const { commitNum } = await headerOf(node);
       assert.ok(commitNum > 0);
