@@ -4,7 +4,7 @@ import { equalBytes } from '../../host-api/encoding/bytes.js';
 import type { Chain } from '../chain/chain.js';
 import { activeProducers, producerGroups } from '../chain/consensus.js';
 import type { BlockHeader, Claim } from '../../host-api/types/index.js';
-import type { StatusRow } from '../../host-api/types/native.js';
+import type { JointConsensus } from '../../host-api/types/native.js';
 import { Cft } from './consensus/cft.js';
 import type { CftEvent, CftMessage } from './consensus/cft-io.js';
 import { signedMessage, signingPreimage, type MessageOf } from './messages/index.js';
@@ -54,8 +54,8 @@ export class NodeConsensus {
   }
 
   /** The producer sets or this node's name changed (a block, or the configuration). */
-  producersChanged(status: StatusRow, self: ProducerName | null): void {
-    const groups = producerGroups(status.consensus);
+  producersChanged(consensus: JointConsensus, self: ProducerName | null): void {
+    const groups = producerGroups(consensus);
     if (self === this.self && sameGroups(groups, this.groups)) return;
     this.self = self;
     this.groups = groups;

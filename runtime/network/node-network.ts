@@ -3,7 +3,7 @@ import { accountNumberFromName } from '../../host-api/names/index.js';
 import type { BlockHeader, SignedBlock } from '../../host-api/types/index.js';
 import type { BlockSigners } from '../chain/block-signing.js';
 import type { Chain } from '../chain/chain.js';
-import { activeProducers } from '../chain/consensus.js';
+import { activeProducers, nextBlockConsensus } from '../chain/consensus.js';
 import type { LinkListener, PeerLink, PeerLinks } from './links/peer-links.js';
 import { P2PMessageError, decodeMessage, type MessageOf, type P2PMessage } from './messages/index.js';
 import { verifiesMessage } from './message-signatures.js';
@@ -135,16 +135,21 @@ export class NodeNetwork implements LinkListener {
     this.consensus.head(header);
   }
 
-  /** The router learns the active producers and whether this node is one of them. */
+  /**
+   * The router and consensus learn the active producers and whether this node is one of them:
+   * those the next block starts under, so that a change made irreversible by the head ends joint
+   * consensus for elections too (docs/p2p.md §6.1).
+   */
   private producersChanged(): void {
     const status = this.chain.status;
     if (!status) return;
-    const names = activeProducers(status.consensus).map((p) => p.name);
+    const consensus = nextBlockConsensus(status);
+    const names = activeProducers(consensus).map((p) => p.name);
     this.route({ type: 'producers', producers: names });
     const self = accountNumberFromName(this.chain.producer);
     const name = self !== 0n && names.includes(self) ? self : null;
     this.route({ type: 'self', name });
-    this.consensus.producersChanged(status, name);
+    this.consensus.producersChanged(consensus, name);
   }
 
   private route(event: RoutingEvent): RoutingReady {

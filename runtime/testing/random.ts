@@ -29,6 +29,16 @@ export class Random {
     return this.next() < 0.5;
   }
 
+  /** `count` distinct integers of [0, n), in increasing order. */
+  subset(n: number, count: number): number[] {
+    const items = [...Array(n).keys()];
+    for (let i = 0; i < count; i++) {
+      const j = i + this.int(n - i);
+      [items[i], items[j]] = [items[j]!, items[i]!];
+    }
+    return items.slice(0, count).sort((a, b) => a - b);
+  }
+
   bytes(n: number): Uint8Array {
     const out = new Uint8Array(n);
     for (let i = 0; i < n; i++) out[i] = this.int(256);

@@ -20,8 +20,11 @@ export class Cft {
   private votedFor: ProducerName | null = null;
   private groups: (readonly ProducerName[])[] = [];
   private self: ProducerName | null = null;
-  /** Votes per group, this term, while a candidate. */
-  private votes: Set<ProducerName>[] = [];
+  /**
+   * The producers that granted this candidate their vote this term (itself included), counted per
+   * group when the votes are checked: the groups may change while the election runs.
+   */
+  private granted = new Set<ProducerName>();
   /** The highest block each producer confirmed, per group, while leader (docs/p2p.md §4 step 9). */
   private matchIndex: Map<ProducerName, number>[] = [];
   /** The first block this leader produced in its term: a confirm below it is of another term. */
@@ -87,7 +90,8 @@ export class Cft {
     }
     if (this.roleNow === 'leader') {
       // The leader keeps what it knows of producers still in a set.
-      this.matchIndex = this.groups.map((g, i) => new Map(g.map((p) => [p, this.matchIndex[i]?.get(p) ?? this.matchIndex[0]?.get(p) ?? 0])));
+      const known = (p: ProducerName) => Math.max(0, ...this.matchIndex.map((m) => m.get(p) ?? 0));
+      this.matchIndex = this.groups.map((g) => new Map(g.map((p) => [p, known(p)])));
       this.updateCommit();
       return;
     }
@@ -95,7 +99,14 @@ export class Cft {
       this.roleNow = 'follower';
       this.restartTimer();
     }
-    if (this.isSoleProducer()) this.requestVote();
+    if (this.isSoleProducer()) {
+      this.requestVote();
+    } else if (this.roleNow === 'candidate') {
+      // Votes count only in the sets they were asked in: counted in other sets, they could elect
+      // a second leader of the term. The candidate waits for its timer to stand again.
+      this.roleNow = 'follower';
+      this.granted.clear();
+    }
   }
 
   /** §4 step 3: a follower, candidate or leader whose timer ran out stands for a new term. */
@@ -113,7 +124,7 @@ export class Cft {
     }
     this.term++;
     this.votedFor = self;
-    this.votes = this.groups.map((g, i) => new Set(g.includes(self) || (i === 0 && g.length === 0) ? [self] : []));
+    this.granted = new Set([self]);
     this.roleNow = 'candidate';
     this.restartTimer();
     this.out.sends.push({
@@ -140,6 +151,11 @@ export class Cft {
       return;
     }
     if (head.term >= this.term) this.restartTimer(true);
+    // Another producer leads this term (its block says so): a candidate gives up (Raft).
+    if (this.roleNow === 'candidate' && head.term === this.term && head.producer !== this.self) {
+      this.roleNow = 'follower';
+      this.granted.clear();
+    }
     if (this.roleNow === 'follower' && head.term === this.term && head.num > this.commitIndex && head.producer !== this.self) {
       this.out.sends.push({ to: head.producer, message: { kind: 'ConfirmMessage', body: { term: this.term, followerId: this.self!, headNum: head.num } } });
     }
@@ -174,7 +190,7 @@ export class Cft {
   private onVote({ term, candidateId, voterId, voteGranted }: Extract<CftMessage, { kind: 'RequestVoteResponse' }>['body']): void {
     this.updateTerm(term);
     if (candidateId !== this.self || term !== this.term || !voteGranted || this.roleNow !== 'candidate') return;
-    this.groups.forEach((g, i) => { if (g.includes(voterId)) this.votes[i]!.add(voterId); });
+    this.granted.add(voterId);
     this.checkVotes();
   }
 
@@ -207,10 +223,9 @@ export class Cft {
   }
 
   private checkVotes(): void {
-    const [current, next] = this.groups;
-    const won = this.votes[0]!.size > Math.floor((current?.length ?? 0) / 2)
-      && (next === undefined || this.votes[1]!.size >= cftThreshold(next.length));
-    if (!won) return;
+    // An empty set (before genesis installs one) has nothing to count; a candidate wins a quorum of each other set.
+    const won = this.groups.every((g) => g.length === 0 || g.filter((p) => this.granted.has(p)).length >= cftThreshold(g.length));
+    if (this.roleNow !== 'candidate' || !won) return;
     this.roleNow = 'leader';
     this.matchIndex = this.groups.map((g) => new Map(g.map((p) => [p, 0])));
     this.firstOwnBlock = undefined;
@@ -223,7 +238,7 @@ export class Cft {
     if (term <= this.term) return;
     this.term = term;
     this.votedFor = null;
-    this.votes = [];
+    this.granted.clear();
     if (this.roleNow === 'leader') {
       this.out.stopLeading = true;
       this.log('info', `Stopped leading: term ${term} has begun`);

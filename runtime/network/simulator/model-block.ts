@@ -2,17 +2,20 @@ import { bytesToHex } from '../../../host-api/encoding/hex.js';
 import { utf8Bytes } from '../../../host-api/encoding/utf8.js';
 import { sha256 } from '../../crypto/sha256.js';
 import type { SyncHeader } from '../sync/block-header.js';
+import { consensusText, type ModelConsensus } from './model-consensus.js';
 
 // The simulator's blocks: a header and nothing else. The id is a hash of the other fields with the
 // block number in its first four bytes, big-endian, like a real block id (docs/p2p.md §3.2).
 
 export interface ModelBlock extends SyncHeader {
   readonly producer: string;
+  /** The producer sets after this block, in a run where they can change. */
+  readonly consensus?: ModelConsensus;
 }
 
 export function modelBlockId(fields: Omit<ModelBlock, 'id'>): string {
-  const { previous, num, producer, term, commitNum } = fields;
-  const digest = sha256(utf8Bytes(`${previous}/${num}/${producer}/${term}/${commitNum}`));
+  const { previous, num, producer, term, commitNum, consensus } = fields;
+  const digest = sha256(utf8Bytes(`${previous}/${num}/${producer}/${term}/${commitNum}${consensus ? `/${consensusText(consensus)}` : ''}`));
   new DataView(digest.buffer, digest.byteOffset).setUint32(0, num);
   return bytesToHex(digest);
 }

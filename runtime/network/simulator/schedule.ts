@@ -3,6 +3,11 @@ import { Random } from '../../testing/random.js';
 // One simulated run, drawn from its seed: the nodes and links, the network's timings and faults,
 // and the time by which every follower must have caught up.
 
+export interface ProducerChange {
+  readonly at: number;
+  readonly producers: readonly number[];
+}
+
 export type Fault =
   | { readonly kind: 'crash'; readonly node: number; readonly at: number; readonly duration: number }
   | { readonly kind: 'partition'; readonly side: readonly number[]; readonly at: number; readonly duration: number };
@@ -11,10 +16,19 @@ export interface Schedule {
   readonly seed: number;
   readonly nodeCount: number;
   /**
-   * Nodes 0 .. producerCount - 1 are the producers: one produces alone (its blocks irreversible
-   * `commitLag` blocks later); two or more elect leaders with CFT (docs/p2p.md §4).
+   * Nodes 0 .. producerCount - 1 are the first producers: one produces alone (its blocks
+   * irreversible `commitLag` blocks later); two or more, or a set that changes, elect leaders with
+   * CFT (docs/p2p.md §4).
    */
   readonly producerCount: number;
+  /**
+   * Changes of the producer set (setProducers, docs/p2p.md §6.1), each to a set of node indexes,
+   * asked for at `at`: the leader puts the latest one asked for into its next block that may
+   * hold one, until a block has it.
+   */
+  readonly producerChanges: readonly ProducerChange[];
+  /** Whether producers elect leaders with CFT: several of them, or a set that changes. */
+  readonly cft: boolean;
   /** [a, b]: a dials b (and redials it when the link goes). */
   readonly edges: readonly (readonly [number, number])[];
   readonly blockIntervalMs: number;
@@ -66,10 +80,14 @@ export function drawSchedule(seed: number): Schedule {
   }
   const quietAt = Math.max(FAULT_WINDOW_MS, ...faults.map((f) => f.at + f.duration));
   const blockIntervalMs = random.pick([20, 50, 100]);
+  const producerChanges = drawProducerChanges(seed, nodeCount);
+  const cft = producerCount > 1 || producerChanges.length > 0;
   return {
     seed,
     nodeCount,
     producerCount,
+    producerChanges,
+    cft,
     edges,
     blockIntervalMs,
     commitLag: random.int(4),
@@ -82,8 +100,21 @@ export function drawSchedule(seed: number): Schedule {
     faults,
     quietAt,
     // CFT needs time after the faults for an election (a few timeouts) and for commits to resume.
-    stopAt: quietAt + (producerCount > 1 ? 20 * electionTimeoutMs(blockIntervalMs) : 300),
+    stopAt: quietAt + (cft ? 20 * electionTimeoutMs(blockIntervalMs) : 300),
   };
+}
+
+/**
+ * A third of the runs change the producer set once or twice within the fault window, to 1 to 7
+ * of the nodes. Drawn from a generator of their own, so the rest of each seed's run is as before.
+ */
+function drawProducerChanges(seed: number, nodeCount: number): ProducerChange[] {
+  const random = new Random(seed ^ 0x70d5c4a9);
+  if (random.int(3) !== 0) return [];
+  return [...Array(1 + random.int(2))].map(() => {
+    const producers = random.subset(nodeCount, 1 + random.int(Math.min(nodeCount, 7)));
+    return { at: random.int(FAULT_WINDOW_MS), producers };
+  }).sort((a, b) => a.at - b.at);
 }
 
 /** The base election timeout T: psibase's 3 s for 1 s slots (docs/p2p.md §4), scaled to the slot. */

@@ -7,6 +7,7 @@ import type { SyncMessage } from '../sync/sync-messages.js';
 import type { EventQueue } from './event-queue.js';
 import type { InvariantChecker } from './invariants.js';
 import { makeModelBlock, modelHeader, type ModelBlock } from './model-block.js';
+import { consensusAfter, consensusGroups, sameProducers, startingConsensus, type ModelConsensus } from './model-consensus.js';
 import type { DurableChain } from './model-chain.js';
 import { electionTimeoutMs, type Schedule } from './schedule.js';
 import type { LinkEndpoint, SimNetwork } from './sim-network.js';
@@ -25,6 +26,8 @@ export interface NodeContext {
   readonly checker: InvariantChecker;
   readonly network: () => SimNetwork;
   readonly node: (index: number) => SimNode;
+  /** The producer set last asked for (schedule.producerChanges), if any yet. */
+  readonly wantedProducers: () => readonly number[] | undefined;
 }
 
 /** A simulated producer's account number: its index plus one (0 is no account). */
@@ -41,6 +44,8 @@ export class SimNode implements LinkEndpoint {
   private life = 0;
   /** Bumped when the election timer is set again or stopped, so that the old one is void. */
   private timerGeneration = 0;
+  /** The producer sets consensus was last told (node indexes). */
+  private groups: (readonly number[])[] = [];
 
   constructor(
     readonly index: number,
@@ -85,7 +90,7 @@ export class SimNode implements LinkEndpoint {
   }
 
   restart(): void {
-    if (this.index === 0 && this.context.schedule.producerCount === 1) {
+    if (this.index === 0 && !this.context.schedule.cft) {
       this.durable.term++;
       // Half the time the producer gives up its reversible blocks and builds on its committed
       // block (as a new CFT leader without them would), so followers must switch forks.
@@ -139,7 +144,17 @@ export class SimNode implements LinkEndpoint {
 
   private produceAsLeader(sync: BlockSync<ModelBlock>, term: number): void {
     const num = sync.head.num + 1;
-    const block = makeModelBlock({ previous: sync.head.id, num, producer: this.name, term, commitNum: sync.commitIndex });
+    const parent = this.headConsensus();
+    // Like the node, a leader makes blocks only as a producer of the consensus its block starts under.
+    const starting = startingConsensus(parent, sync.head.commitNum);
+    if (!consensusGroups(starting).some((g) => g.includes(this.index))) return;
+    let consensus: ModelConsensus | undefined;
+    if (this.context.schedule.producerChanges.length > 0) {
+      const wanted = this.context.wantedProducers();
+      const change = wanted && !starting.next && !sameProducers(wanted, starting.producers) ? wanted : undefined;
+      consensus = consensusAfter(parent, sync.head.commitNum, num, change);
+    }
+    const block = makeModelBlock({ previous: sync.head.id, num, producer: this.name, term, commitNum: sync.commitIndex, consensus });
     this.context.checker.blockProduced(block);
     const failure = this.durable.execute(block);
     if (failure) this.context.checker.fail(`${this.name} could not execute its own block ${num}: ${failure}`);
@@ -149,15 +164,30 @@ export class SimNode implements LinkEndpoint {
   private start(): void {
     const { committedHead, executed } = this.durable;
     this.sync = new BlockSync({ headerOf: modelHeader, committedBlocks: this.durable, committedHead, appliedBlocks: executed });
-    const { producerCount, blockIntervalMs } = this.context.schedule;
-    if (producerCount < 2) return;
+    const { cft, blockIntervalMs } = this.context.schedule;
+    if (!cft) return;
     this.cft = new Cft({ random: () => this.context.random.next(), now: () => this.context.queue.now, baseTimeoutMs: electionTimeoutMs(blockIntervalMs), restored: this.durable.vote });
-    const producers = [...Array(producerCount).keys()].map(producerAccount);
-    this.stepCft({ type: 'producers', groups: [producers], self: this.index < producerCount ? producerAccount(this.index) : null });
+    this.groups = [];
     this.tellCftHead();
   }
 
+  /** The producer sets after the head block: the first ones before genesis. */
+  private headConsensus(): ModelConsensus {
+    const head = this.sync?.head as ModelBlock | undefined;
+    return head?.consensus ?? { producers: [...Array(this.context.schedule.producerCount).keys()], next: null };
+  }
+
+  /**
+   * Consensus learns the head, and first the producer sets the next block starts under if they
+   * changed (as node-network does).
+   */
   private tellCftHead(): void {
+    const groups = consensusGroups(startingConsensus(this.headConsensus(), this.sync!.head.commitNum));
+    if (groups.length !== this.groups.length || groups.some((g, i) => !sameProducers(g, this.groups[i]!))) {
+      this.groups = groups;
+      const self = groups.some((g) => g.includes(this.index)) ? producerAccount(this.index) : null;
+      this.stepCft({ type: 'producers', groups: groups.map((g) => g.map(producerAccount)), self });
+    }
     const head = this.sync!.head as ModelBlock | undefined;
     const producer = head?.producer ? producerAccount(Number(head.producer.slice(1))) : 0n;
     this.stepCft({ type: 'head', head: { num: head?.num ?? 1, term: head?.term ?? 0, producer }, commitIndex: this.sync!.commitIndex });
@@ -171,7 +201,7 @@ export class SimNode implements LinkEndpoint {
   }
 
   private carryOutCft(ready: CftReady): void {
-    const { queue, network, checker, schedule } = this.context;
+    const { queue, network, checker } = this.context;
     if (ready.stopLeading) this.leading = undefined;
     if (ready.lead !== undefined) {
       this.leading = ready.lead;
@@ -183,12 +213,14 @@ export class SimNode implements LinkEndpoint {
       const life = this.life;
       queue.after(ready.timerMs, () => {
         if (this.life !== life || generation !== this.timerGeneration) return;
-        const reachable = [...Array(schedule.producerCount).keys()].filter((p) => p === this.index || network().reaches(this.index, p)).length;
-        this.stepCft({ type: 'timeout', quorumReachable: reachable > schedule.producerCount / 2 });
+        // As the node asks its routes: most of the active producers reachable.
+        const producers = [...new Set(this.groups.flat())];
+        const reachable = producers.filter((p) => p === this.index || network().reaches(this.index, p)).length;
+        this.stepCft({ type: 'timeout', quorumReachable: reachable > producers.length / 2 });
       });
     }
     for (const { to, message } of ready.sends) {
-      const targets = to === 'producers' ? [...Array(schedule.producerCount).keys()].filter((p) => p !== this.index) : [Number(to) - 1];
+      const targets = to === 'producers' ? [...new Set(this.groups.flat())].filter((p) => p !== this.index) : [Number(to) - 1];
       for (const target of targets) network().deliverRouted(this.index, target, () => this.context.node(target).receiveConsensus(message));
     }
     if (ready.commit !== undefined) this.step({ type: 'commit', num: ready.commit });

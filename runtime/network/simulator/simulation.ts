@@ -3,6 +3,7 @@ import { EventQueue } from './event-queue.js';
 import { compareOrder } from '../sync/block-header.js';
 import { InvariantChecker } from './invariants.js';
 import { DurableChain } from './model-chain.js';
+import { consensusText, sameProducers, startingConsensus } from './model-consensus.js';
 import { convergenceBoundMs, drawSchedule, livenessBoundMs, type Schedule } from './schedule.js';
 import { SimNetwork } from './sim-network.js';
 import { SimNode } from './sim-node.js';
@@ -26,14 +27,15 @@ export function runSimulation(seed: number): SimulationResult {
   const checker = new InvariantChecker(() => queue.now);
   let network: SimNetwork | undefined;
   const nodes: SimNode[] = [];
-  const context = { queue, random, schedule, checker, network: () => network!, node: (i: number) => nodes[i]! };
+  const wantedProducers = () => schedule.producerChanges.filter((c) => c.at <= queue.now).at(-1)?.producers;
+  const context = { queue, random, schedule, checker, network: () => network!, node: (i: number) => nodes[i]!, wantedProducers };
   nodes.push(...logs.map((log, i) => new SimNode(i, `n${i}`, log, context)));
   network = new SimNetwork(queue, random, schedule, nodes);
   scheduleFaults(schedule, queue, nodes, network);
   // Slots run until stopAt, or with CFT until the liveness bound after the faults if that is later.
   let lastSlot = schedule.stopAt;
   const slot = (t: number) => queue.at(t, () => {
-    for (const node of nodes.slice(0, schedule.producerCount)) node.produce();
+    for (const node of nodes) node.produce();
     if (t + schedule.blockIntervalMs <= lastSlot) slot(t + schedule.blockIntervalMs);
   });
   slot(0);
@@ -41,7 +43,7 @@ export function runSimulation(seed: number): SimulationResult {
   let livenessBy = Infinity;
   queue.at(schedule.quietAt, () => {
     committedWhenQuiet = checker.highestCommitted;
-    if (schedule.producerCount < 2) return;
+    if (!schedule.cft) return;
     const largest = Math.max(...nodes.map((n) => n.electionTimeoutMs ?? 0));
     livenessBy = schedule.quietAt + livenessBoundMs(schedule, largest);
     lastSlot = Math.max(lastSlot, livenessBy);
@@ -49,11 +51,17 @@ export function runSimulation(seed: number): SimulationResult {
 
   let steps = 0;
   while (queue.runNext(lastSlot)) steps++;
-  if (schedule.producerCount > 1 && checker.highestCommitted <= committedWhenQuiet) {
+  if (schedule.cft && checker.highestCommitted <= committedWhenQuiet) {
     checker.fail(`no block became irreversible within ${livenessBy - schedule.quietAt} ms of the end of the faults (still block ${committedWhenQuiet})`);
   }
   // The best head any node holds: production has stopped, so every node must come to it.
   const best = nodes.map((n) => n.head!).reduce((a, b) => (compareOrder(b, a) > 0 ? b : a));
+  // Every change asked for was made: the last set asked for is the one in force, joint consensus over.
+  const wanted = schedule.producerChanges.at(-1)?.producers;
+  const inForce = best.consensus && startingConsensus(best.consensus, best.commitNum);
+  if (wanted && (!inForce || inForce.next || !sameProducers(inForce.producers, wanted))) {
+    checker.fail(`the producers asked for last, ${wanted.join(',')}, are not the set in force at the best head ${best.num}: ${inForce ? consensusText(inForce) : 'no change made'}`);
+  }
   const bound = convergenceBoundMs(schedule, best.num);
   const deadline = lastSlot + bound;
   const behind = () => nodes.filter((n) => n.head?.id !== best.id);

@@ -146,6 +146,31 @@ test('§6.1 joint consensus: a candidate needs a majority of both sets, a leader
   assert.is(receive(cft, confirm(1, E, 4)).commit, 4);
 });
 
+test('§6.1: a candidate whose sets change gives up its election; votes asked in one set never count in another', () => {
+  const { cft } = node(A, [[A, B, C]]);
+  cft.step({ type: 'timeout', quorumReachable: false });
+  // Joint consensus begins while the votes are out: B's vote, asked for in the old set, comes after.
+  cft.step({ type: 'producers', groups: [[A, B, C], [A, D, E]], self: A });
+  assert.is(cft.role, 'follower');
+  assert.is(receive(cft, vote(1, A, B)).lead, undefined);
+  assert.is(receive(cft, vote(1, A, D)).lead, undefined);
+  assert.is(cft.role, 'follower');
+  // At its timer it stands again, in the sets in force now.
+  cft.step({ type: 'timeout', quorumReachable: false });
+  assert.is(cft.currentTerm, 2);
+  receive(cft, vote(2, A, B));
+  assert.is(receive(cft, vote(2, A, E)).lead, 2);
+});
+
+test('§4 step 4: a candidate that applies a block of its own term by another producer follows that leader', () => {
+  const { cft } = node(A, [[A, B, C, D, E]]);
+  cft.step({ type: 'timeout', quorumReachable: false });
+  receive(cft, vote(1, A, B));
+  cft.step({ type: 'head', head: head(3, 1, C), commitIndex: 0 });
+  assert.is(cft.role, 'follower');
+  assert.is(receive(cft, vote(1, A, D)).lead, undefined, 'a third vote does not make a second leader of term 1');
+});
+
 test('a producer leaving the sets stops leading and voting', () => {
   const cft = leaderOfThree(2, 3);
   const ready = cft.step({ type: 'producers', groups: [[B, C]], self: A });

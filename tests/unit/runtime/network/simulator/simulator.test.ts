@@ -1,7 +1,8 @@
 // Block sync and CFT in the in-process network simulator (docs/p2p.md "What we build" item 7):
 // seeded schedules of one producer or several electing leaders, with link loss, duplicates,
-// partitions and crashes; the invariants checked after every step (one leader per term, one
-// irreversible block per height), every node at the best head within the bound, and with several
+// partitions, crashes and producer-set changes; the invariants checked after every step (one leader
+// per term, one irreversible block per height), every node at the best head within the bound, the
+// last producer set asked for in force at the end (joint consensus over), and with several
 // producers irreversibility moving on within the stated bound after the faults (schedule.ts
 // livenessBoundMs: eight election timeouts at the timeout the faults left, plus 20 slots). `make simulate` runs
 // thousands; a failing seed replays with `node scripts/simulate.js 1 <seed>`.
@@ -20,6 +21,13 @@ test('300 seeded schedules keep every invariant and converge', () => {
 test('the schedules include CFT networks of 2 to 7 producers as well as single producers', () => {
   const counts = new Set([...Array(300).keys()].map((i) => drawSchedule(i + 1).producerCount));
   assert.equal([...counts].sort(), [1, 2, 3, 4, 5, 6, 7]);
+});
+
+test('a third of the schedules change the producer set, to between 1 and 7 of the nodes', () => {
+  const changes = [...Array(300).keys()].flatMap((i) => drawSchedule(i + 1).producerChanges);
+  const sizes = new Set(changes.map((c) => c.producers.length));
+  assert.ok(changes.length > 100, `${changes.length} changes`);
+  assert.equal([...sizes].sort(), [1, 2, 3, 4, 5, 6, 7]);
 });
 
 test('a seed reproduces its run exactly', () => {
