@@ -2,7 +2,8 @@
 // Push-to-final latency: signed transfers pushed round the three nodes with wait_for=final, a few
 // a second, each timed until its answer; p50 and p99 at 1 s blocks and at 250 ms blocks. And
 // signed transfers per second through the network's leader next to one node alone, in the same
-// run, with bench/chain's load (the followers re-execute every block on the same cores).
+// run, with bench/chain's load (the followers re-execute every block on the same cores), and the
+// CPU each node spent per transfer (the machine may be shared: that figure does not depend on it).
 // Targets (issue 25): final p50 ≤ 2.5 s at 1 s blocks, ≤ 0.75 s at 250 ms; the network at least
 // half of one node's rate.
 // Run: make bench (needs build/default.bundle and build/services/tokens.wasm from make services).
@@ -10,11 +11,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { peersOf, waitUntil } from '../../tests/lib/node-network.js';
-import { startNode } from '../../tests/lib/node-process.js';
+import { nodeProcessId, startNode, type RunningNode } from '../../tests/lib/node-process.js';
 import {
   headerOf, setProducers, startProducer, urlOf, waitForProducerSet, type ProducerNode,
 } from '../../tests/lib/producer-network.js';
-import { closedLoopRate } from '../lib/closed-loop.js';
+import { SECONDS, closedLoopRate } from '../lib/closed-loop.js';
+import { cpuSeconds } from '../lib/cpu-time.js';
 import { formatRate } from '../lib/measure.js';
 import { CONCURRENCY, preparedTransfers, transferPusher } from '../lib/transfers.js';
 
@@ -94,11 +96,27 @@ function quantile(values: readonly number[], p: number): number {
   return sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)]!;
 }
 
-/** Transfers per second with bench/chain's closed loop pushing `bodies` to the node at `api`. */
-async function transferRate(api: string, bodies: readonly Uint8Array[]): Promise<number> {
-  const pusher = transferPusher(api, bodies);
+interface LoadResult {
+  readonly perSecond: number;
+  /** CPU milliseconds per transfer in the measured window, of each of the nodes asked for. */
+  readonly cpuMs: number[];
+}
+
+/**
+ * Transfers per second with bench/chain's closed loop pushing `bodies` to `target`, and the CPU
+ * each of `nodes` spent per transfer meanwhile: the machine is shared, so the CPU a transfer
+ * costs says what the rate alone cannot.
+ */
+async function transferRate(target: RunningNode, nodes: readonly RunningNode[], bodies: readonly Uint8Array[]): Promise<LoadResult> {
+  const pusher = transferPusher(target.api, bodies);
+  const pids = nodes.map(nodeProcessId);
+  let before: number[] = [], spent: number[] = [];
   try {
-    return await closedLoopRate(CONCURRENCY, pusher.push);
+    const perSecond = await closedLoopRate(CONCURRENCY, pusher.push, {
+      onStart: () => { before = pids.map((pid) => cpuSeconds(pid)); },
+      onEnd: () => { spent = pids.map((pid, i) => cpuSeconds(pid) - before[i]!); },
+    });
+    return { perSecond, cpuMs: spent.map((s) => (s * 1000) / (perSecond * SECONDS)) };
   } finally {
     await pusher.close();
   }
@@ -110,7 +128,7 @@ const seconds = (s: number) => `${s.toFixed(2)} s`;
 const dir = mkdtempSync(join(tmpdir(), 'tsibase-bench-consensus-'));
 try {
   console.log(`bench/consensus (node ${process.version}); ${PRODUCERS.length} CFT producers on loopback, ${PUSHES_PER_SECOND} pushes/s for ${LATENCY_SECONDS} s per block interval`);
-  let networkRate = 0;
+  let network: LoadResult | undefined;
   for (const [run, { blockMs, target }] of LATENCY_RUNS.entries()) {
     const nodes = await startNetwork(join(dir, `${blockMs}ms`), blockMs);
     try {
@@ -123,20 +141,27 @@ try {
       const p50 = quantile(latencies.all, 0.5);
       line(`push to final at ${blockMs} ms blocks, p50`, seconds(p50), `  (target ≤ ${seconds(target)}: ${p50 <= target ? 'met' : 'NOT met'}; at the leader ${seconds(quantile(latencies.leader, 0.5))}, at a follower ${seconds(quantile(latencies.followers, 0.5))})`);
       line(`push to final at ${blockMs} ms blocks, p99`, seconds(quantile(latencies.all, 0.99)), `  (${latencies.all.length} pushes)`);
-      if (run === 0) networkRate = await transferRate((await leaderOf(nodes)).api, bodies.slice(latencyPushes));
+      if (run === 0) {
+        const leader = await leaderOf(nodes);
+        // The leader first, then the followers.
+        network = await transferRate(leader, [leader, ...nodes.filter((n) => n !== leader)], bodies.slice(latencyPushes));
+      }
     } finally {
       await Promise.all(nodes.map((n) => n.stop()));
     }
   }
   const alone = await startNode(join(dir, 'alone'), ['-p', PRODUCERS[0]!, '--boot', BUNDLE]);
-  let aloneRate: number;
+  let one: LoadResult;
   try {
-    aloneRate = await transferRate(alone.api, await preparedTransfers(alone.api, LOAD_TRANSFERS));
+    one = await transferRate(alone, [alone], await preparedTransfers(alone.api, LOAD_TRANSFERS));
   } finally {
     await alone.stop();
   }
-  line('signed transfers, one node alone', formatRate(aloneRate), ' /s');
-  line(`signed transfers, ${PRODUCERS.length}-producer network (to its leader)`, formatRate(networkRate), ` /s  (target ≥ 0.5 × one node: ${networkRate >= 0.5 * aloneRate ? 'met' : 'NOT met'}; ${(networkRate / aloneRate).toFixed(2)} ×)`);
+  const ratio = network!.perSecond / one.perSecond;
+  const ms = (cpu: number) => cpu.toFixed(2);
+  line('signed transfers, one node alone', formatRate(one.perSecond), ` /s  (node CPU ${ms(one.cpuMs[0]!)} ms a transfer)`);
+  line(`signed transfers, ${PRODUCERS.length}-producer network (to its leader)`, formatRate(network!.perSecond), ` /s  (target ≥ 0.5 × one node: ${ratio >= 0.5 ? 'met' : 'NOT met'}; ${ratio.toFixed(2)} ×)`);
+  line('  node CPU a transfer: leader, followers', network!.cpuMs.map(ms).join(', '), ' ms');
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
