@@ -137,10 +137,13 @@ try {
       const latencyPushes = PUSHES_PER_SECOND * LATENCY_SECONDS;
       const bodies = await preparedTransfers(nodes[0]!.api, latencyPushes + (run === 0 ? LOAD_TRANSFERS : 0));
       await allCaughtUp(nodes);
+      const termBefore = (await headerOf(nodes[0]!)).term;
       const latencies = await finalLatencies(nodes, bodies.slice(0, latencyPushes));
+      // A new term is an election: its pushes wait for it (slots stopped for an election timeout).
+      const newTerms = (await headerOf(nodes[0]!)).term - termBefore;
       const p50 = quantile(latencies.all, 0.5);
       line(`push to final at ${blockMs} ms blocks, p50`, seconds(p50), `  (target ≤ ${seconds(target)}: ${p50 <= target ? 'met' : 'NOT met'}; at the leader ${seconds(quantile(latencies.leader, 0.5))}, at a follower ${seconds(quantile(latencies.followers, 0.5))})`);
-      line(`push to final at ${blockMs} ms blocks, p99`, seconds(quantile(latencies.all, 0.99)), `  (${latencies.all.length} pushes)`);
+      line(`push to final at ${blockMs} ms blocks, p99`, seconds(quantile(latencies.all, 0.99)), `  (${latencies.all.length} pushes; new terms meanwhile: ${newTerms})`);
       if (run === 0) {
         const leader = await leaderOf(nodes);
         // The leader first, then the followers.
