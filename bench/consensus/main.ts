@@ -4,7 +4,7 @@
 // signed transfers per second through the network's leader next to one node alone, in the same
 // run, with bench/chain's load (the followers re-execute every block on the same cores), and the
 // CPU each node spent per transfer (the machine may be shared: that figure does not depend on it).
-// Targets (issue 25): final p50 ≤ 2.5 s at 1 s blocks, ≤ 0.75 s at 250 ms; the network at least
+// Targets: push-to-final p50 ≤ 2.5 s at 1 s blocks, ≤ 0.75 s at 250 ms; the network at least
 // half of one node's rate.
 // Run: make bench (needs build/default.bundle and build/services/tokens.wasm from make services).
 import { mkdtempSync, rmSync } from 'node:fs';
