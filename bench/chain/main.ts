@@ -3,23 +3,16 @@
 // node:crypto's P-256 verifications per second in the same run, and the dev-chain boot time.
 // Run: make bench (needs build/default.bundle and build/services/tokens.wasm from make services).
 import { createVerify, generateKeyPairSync, sign } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { clockTicksPerSecond } from '../../runtime/metrics/clock-ticks.js';
-import { parseThreadStat } from '../../runtime/metrics/thread-stats.js';
 import { nodeProcessId, startNode } from '../../tests/lib/node-process.js';
 import { SECONDS, WARM_UP_SECONDS, closedLoopRate } from '../lib/closed-loop.js';
+import { cpuSeconds } from '../lib/cpu-time.js';
 import { formatRate } from '../lib/measure.js';
 import { ACCOUNTS, CONCURRENCY, CONNECTIONS, PIPELINING, preparedTransfers, transferPusher } from '../lib/transfers.js';
 
 const TARGET = 3000;
-
-/** User + system CPU seconds of a process, or of one of its threads (Linux /proc). */
-function cpuSeconds(pid: number, tid?: number): number {
-  const stat = parseThreadStat(readFileSync(tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`, 'utf8'));
-  return Number(stat.userTicks + stat.systemTicks) / clockTicksPerSecond();
-}
 
 function verifiesPerSecond(): number {
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });

@@ -1,5 +1,6 @@
-// Signed token transfers pushed through HTTP push_transaction (wait_for=applied), shared by
-// bench/chain (its rate within a window) and bench/sync (a chain of them for a follower to sync).
+// Signed token transfers pushed through HTTP push_transaction, shared by bench/chain (its rate
+// within a window), bench/sync (a chain of them for a follower to sync) and bench/consensus (a
+// producer network's rate, and how long a transfer takes to be final).
 // Needs build/services/tokens.wasm (make services).
 import { createPrivateKey, sign } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -59,12 +60,19 @@ export interface TransferPusher {
   close(): Promise<void>;
 }
 
+export interface PushOptions {
+  /** When the node answers: the transfer applied (default), or its block final. */
+  readonly waitFor?: 'applied' | 'final';
+  /** Requests in flight on one connection (default PIPELINING); 1 when each answer's own time counts. */
+  readonly pipelining?: number;
+}
+
 /** Pushes `bodies` in order to the node at `api` over pipelined keep-alive connections. */
-export function transferPusher(api: string, bodies: readonly Uint8Array[]): TransferPusher {
-  const url = new URL(serviceUrl(api, 'transact', '/push_transaction?wait_for=applied'));
+export function transferPusher(api: string, bodies: readonly Uint8Array[], options: PushOptions = {}): TransferPusher {
+  const url = new URL(serviceUrl(api, 'transact', `/push_transaction?wait_for=${options.waitFor ?? 'applied'}`));
   // The client shares this machine's two cores with the node: keep it cheap (fracpack traces,
   // a few pipelined keep-alive connections).
-  const pool = new Pool(`http://127.0.0.1:${url.port}`, { connections: CONNECTIONS, pipelining: PIPELINING });
+  const pool = new Pool(`http://127.0.0.1:${url.port}`, { connections: CONNECTIONS, pipelining: options.pipelining ?? PIPELINING });
   let next = 0;
   return {
     push: async () => {

@@ -1,7 +1,8 @@
 // Producer nodes of a CFT network for the integration tests (docs/p2p.md §4, §6.1): started with
 // what it takes to restart them on their directory and port, their head header as the explorer
-// serves it, and the change of producers, all unsigned (the empty claim).
+// serves it, and the change of producers (unsigned, the empty claim, unless claims are given).
 import { systemAction } from '../../host-api/boot/system-actions.js';
+import type { Claim } from '../../host-api/types/index.js';
 import { ChainClient } from '../../runtime/cli/chain-client.js';
 import { waitUntil } from './node-network.js';
 import { startNode, startNodeProcess, type RunningNode } from './node-process.js';
@@ -13,6 +14,8 @@ export const PRODUCER_ENV = { TSIBASE_P2P_REDIAL_MS: '200' };
 export interface ProducerNode extends RunningNode {
   readonly dir: string;
   readonly args: string[];
+  /** Variables added to its environment, at every start. */
+  readonly env: NodeJS.ProcessEnv;
 }
 
 export interface HeadHeader {
@@ -25,16 +28,20 @@ export interface HeadHeader {
 export const clientOf = (node: RunningNode) => new ChainClient(node.api);
 export const urlOf = (node: RunningNode) => `http://127.0.0.1:${node.port}`;
 
-/** Starts a node with `args` (its producer name, peers, …), accepting links, with `blockMs` slots. */
-export async function startProducer(dir: string, args: string[], blockMs: string): Promise<ProducerNode> {
+/**
+ * Starts a node with `args` (its producer name, peers, …), accepting links, with `blockMs` slots;
+ * `env` adds to its environment (PRODUCER_ENV is there already).
+ */
+export async function startProducer(dir: string, args: string[], blockMs: string, env: NodeJS.ProcessEnv = {}): Promise<ProducerNode> {
   const common = ['--p2p', '--block-interval', blockMs];
-  const node = await startNode(dir, [...args, ...common], PRODUCER_ENV);
-  return { ...node, dir, args: ['-l', `127.0.0.1:${node.port}`, ...args, ...common] };
+  const fullEnv = { ...PRODUCER_ENV, ...env };
+  const node = await startNode(dir, [...args, ...common], fullEnv);
+  return { ...node, dir, args: ['-l', `127.0.0.1:${node.port}`, ...args, ...common], env: fullEnv };
 }
 
 /** Starts a stopped or killed producer again on its directory and port. */
 export async function restartProducer(node: ProducerNode): Promise<ProducerNode> {
-  return { ...(await startNodeProcess(node.dir, node.args, PRODUCER_ENV)), dir: node.dir, args: node.args };
+  return { ...(await startNodeProcess(node.dir, node.args, node.env)), dir: node.dir, args: node.args, env: node.env };
 }
 
 /** The head block's header, from the explorer. */
@@ -43,10 +50,13 @@ export async function headerOf(node: RunningNode): Promise<HeadHeader> {
   return headBlock.header;
 }
 
-/** producers::setProducers with these names, each with the empty claim, pushed to `node` (applied). */
-export async function setProducers(node: RunningNode, names: readonly string[]): Promise<void> {
+/**
+ * producers::setProducers with these names, each with its claim in `claims` (the empty claim
+ * when there is none), pushed to `node` (applied).
+ */
+export async function setProducers(node: RunningNode, names: readonly string[], claims: readonly Claim[] = []): Promise<void> {
   const claimless = { service: 0n, rawData: new Uint8Array(0) };
-  await clientOf(node).push([systemAction('producers', 'producers.setProducers', { prods: names.map((name) => ({ name, auth: claimless })) })], { waitFor: 'applied' });
+  await clientOf(node).push([systemAction('producers', 'producers.setProducers', { prods: names.map((name, i) => ({ name, auth: claims[i] ?? claimless })) })], { waitFor: 'applied' });
 }
 
 /** Waits until every node serves `names` as the current producers, with no change pending (joint consensus over). */

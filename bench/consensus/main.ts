@@ -1,0 +1,170 @@
+// bench/consensus: a 3-producer CFT network of real node processes on loopback (docs/p2p.md §4).
+// Push-to-final latency: signed transfers pushed round the three nodes with wait_for=final, a few
+// a second, each timed until its answer; p50 and p99 at 1 s blocks and at 250 ms blocks. And
+// signed transfers per second through the network's leader next to one node alone, in the same
+// run, with bench/chain's load (the followers re-execute every block on the same cores), and the
+// CPU each node spent per transfer (the machine may be shared: that figure does not depend on it).
+// Targets: push-to-final p50 ≤ 2.5 s at 1 s blocks, ≤ 0.75 s at 250 ms; the network at least
+// half of one node's rate.
+// Run: make bench (needs build/default.bundle and build/services/tokens.wasm from make services).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { peersOf, waitUntil } from '../../tests/lib/node-network.js';
+import { nodeProcessId, startNode, type RunningNode } from '../../tests/lib/node-process.js';
+import {
+  headerOf, setProducers, startProducer, urlOf, waitForProducerSet, type ProducerNode,
+} from '../../tests/lib/producer-network.js';
+import { SECONDS, closedLoopRate } from '../lib/closed-loop.js';
+import { cpuSeconds } from '../lib/cpu-time.js';
+import { formatRate } from '../lib/measure.js';
+import { CONCURRENCY, preparedTransfers, transferPusher } from '../lib/transfers.js';
+
+const PRODUCERS = ['prod', 'bprod', 'cprod'];
+/** Block intervals measured, with the push-to-final p50 target at each (seconds). */
+const LATENCY_RUNS = [{ blockMs: 1000, target: 2.5 }, { blockMs: 250, target: 0.75 }];
+/** Pushes a second, round the nodes, for LATENCY_SECONDS: few enough to leave the blocks small. */
+const PUSHES_PER_SECOND = 6;
+const LATENCY_SECONDS = 12;
+/** Enough transfers for twice bench/chain's target through the closed loop's warm-up and window. */
+const LOAD_TRANSFERS = 36_000;
+const BUNDLE = join(process.cwd(), 'build', 'default.bundle');
+
+/** Three producers, fully linked, with the producer set in force (joint consensus over). */
+async function startNetwork(dir: string, blockMs: number): Promise<ProducerNode[]> {
+  const ms = String(blockMs);
+  const nodes: ProducerNode[] = [];
+  try {
+    nodes.push(await startProducer(join(dir, 'a'), ['-p', PRODUCERS[0]!, '--boot', BUNDLE], ms));
+    nodes.push(await startProducer(join(dir, 'b'), ['-p', PRODUCERS[1]!, '--peer', urlOf(nodes[0]!)], ms));
+    nodes.push(await startProducer(join(dir, 'c'), ['-p', PRODUCERS[2]!, '--peer', urlOf(nodes[0]!), '--peer', urlOf(nodes[1]!)], ms));
+    await waitUntil('three links each', async () => (await Promise.all(nodes.map(peersOf))).every((p) => p.length === 2));
+    await setProducers(nodes[0]!, PRODUCERS);
+    await waitForProducerSet(nodes, PRODUCERS);
+  } catch (err) {
+    await Promise.all(nodes.map((n) => n.stop()));
+    throw err;
+  }
+  return nodes;
+}
+
+/** The node whose producer made the head block. */
+async function leaderOf(nodes: readonly ProducerNode[]): Promise<ProducerNode> {
+  const { producer } = await headerOf(nodes[0]!);
+  const leader = nodes[PRODUCERS.indexOf(producer)];
+  if (!leader) throw new Error(`the head was made by ${producer}, not one of ${PRODUCERS.join(', ')}`);
+  return leader;
+}
+
+interface Latencies { readonly all: number[]; readonly leader: number[]; readonly followers: number[] }
+
+/** Every node has the blocks the leader had when asked (the accounts and balances for the transfers). */
+async function allCaughtUp(nodes: readonly ProducerNode[]): Promise<void> {
+  // A transfer applied on one node is in a block at most one past its head.
+  const holding = Math.max(...(await Promise.all(nodes.map(headerOf))).map((h) => h.blockNum)) + 1;
+  for (const node of nodes) await waitUntil(`block ${holding} on ${node.api}`, async () => (await headerOf(node)).blockNum >= holding);
+}
+
+/**
+ * Pushes `bodies` with wait_for=final round the nodes, PUSHES_PER_SECOND on average (open loop:
+ * the next leaves on time whatever the last one's answer; each at a random point of its turn so
+ * that the pushes fall evenly over the block slots), one request per connection so no answer
+ * waits behind another's; each one's seconds from push to answer.
+ */
+async function finalLatencies(nodes: readonly ProducerNode[], bodies: readonly Uint8Array[]): Promise<Latencies> {
+  const leader = await leaderOf(nodes);
+  const pushers = nodes.map((node, i) => transferPusher(node.api, bodies.filter((_, j) => j % nodes.length === i), { waitFor: 'final', pipelining: 1 }));
+  const byLeader: number[] = [], byFollowers: number[] = [];
+  const start = performance.now();
+  try {
+    await Promise.all(bodies.map(async (_, i) => {
+      await new Promise((resolve) => setTimeout(resolve, start + ((i + Math.random()) * 1000) / PUSHES_PER_SECOND - performance.now()));
+      const node = i % nodes.length;
+      const pushed = performance.now();
+      await pushers[node]!.push();
+      (nodes[node] === leader ? byLeader : byFollowers).push((performance.now() - pushed) / 1000);
+    }));
+  } finally {
+    await Promise.all(pushers.map((p) => p.close()));
+  }
+  return { all: [...byLeader, ...byFollowers], leader: byLeader, followers: byFollowers };
+}
+
+/** The `p` quantile (0..1) of `values`, nearest rank. */
+function quantile(values: readonly number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)]!;
+}
+
+interface LoadResult {
+  readonly perSecond: number;
+  /** CPU milliseconds per transfer in the measured window, of each of the nodes asked for. */
+  readonly cpuMs: number[];
+}
+
+/**
+ * Transfers per second with bench/chain's closed loop pushing `bodies` to `target`, and the CPU
+ * each of `nodes` spent per transfer meanwhile: the machine is shared, so the CPU a transfer
+ * costs says what the rate alone cannot.
+ */
+async function transferRate(target: RunningNode, nodes: readonly RunningNode[], bodies: readonly Uint8Array[]): Promise<LoadResult> {
+  const pusher = transferPusher(target.api, bodies);
+  const pids = nodes.map(nodeProcessId);
+  let before: number[] = [], spent: number[] = [];
+  try {
+    const perSecond = await closedLoopRate(CONCURRENCY, pusher.push, {
+      onStart: () => { before = pids.map((pid) => cpuSeconds(pid)); },
+      onEnd: () => { spent = pids.map((pid, i) => cpuSeconds(pid) - before[i]!); },
+    });
+    return { perSecond, cpuMs: spent.map((s) => (s * 1000) / (perSecond * SECONDS)) };
+  } finally {
+    await pusher.close();
+  }
+}
+
+const line = (label: string, figure: string, note = '') => console.log(`${label.padEnd(48)} ${figure.padStart(12)}${note}`);
+const seconds = (s: number) => `${s.toFixed(2)} s`;
+
+const dir = mkdtempSync(join(tmpdir(), 'tsibase-bench-consensus-'));
+try {
+  console.log(`bench/consensus (node ${process.version}); ${PRODUCERS.length} CFT producers on loopback, ${PUSHES_PER_SECOND} pushes/s for ${LATENCY_SECONDS} s per block interval`);
+  let network: LoadResult | undefined;
+  for (const [run, { blockMs, target }] of LATENCY_RUNS.entries()) {
+    const nodes = await startNetwork(join(dir, `${blockMs}ms`), blockMs);
+    try {
+      // The rate is measured on the first network (1 s blocks, as the lone node's): its transfers
+      // are signed with the others, as the accounts are set up once per chain.
+      const latencyPushes = PUSHES_PER_SECOND * LATENCY_SECONDS;
+      const bodies = await preparedTransfers(nodes[0]!.api, latencyPushes + (run === 0 ? LOAD_TRANSFERS : 0));
+      await allCaughtUp(nodes);
+      const termBefore = (await headerOf(nodes[0]!)).term;
+      const latencies = await finalLatencies(nodes, bodies.slice(0, latencyPushes));
+      // A new term is an election: its pushes wait for it (slots stopped for an election timeout).
+      const newTerms = (await headerOf(nodes[0]!)).term - termBefore;
+      const p50 = quantile(latencies.all, 0.5);
+      line(`push to final at ${blockMs} ms blocks, p50`, seconds(p50), `  (target ≤ ${seconds(target)}: ${p50 <= target ? 'met' : 'NOT met'}; at the leader ${seconds(quantile(latencies.leader, 0.5))}, at a follower ${seconds(quantile(latencies.followers, 0.5))})`);
+      line(`push to final at ${blockMs} ms blocks, p99`, seconds(quantile(latencies.all, 0.99)), `  (${latencies.all.length} pushes; new terms meanwhile: ${newTerms})`);
+      if (run === 0) {
+        const leader = await leaderOf(nodes);
+        // The leader first, then the followers.
+        network = await transferRate(leader, [leader, ...nodes.filter((n) => n !== leader)], bodies.slice(latencyPushes));
+      }
+    } finally {
+      await Promise.all(nodes.map((n) => n.stop()));
+    }
+  }
+  const alone = await startNode(join(dir, 'alone'), ['-p', PRODUCERS[0]!, '--boot', BUNDLE]);
+  let one: LoadResult;
+  try {
+    one = await transferRate(alone, [alone], await preparedTransfers(alone.api, LOAD_TRANSFERS));
+  } finally {
+    await alone.stop();
+  }
+  const ratio = network!.perSecond / one.perSecond;
+  const ms = (cpu: number) => cpu.toFixed(2);
+  line('signed transfers, one node alone', formatRate(one.perSecond), ` /s  (node CPU ${ms(one.cpuMs[0]!)} ms a transfer)`);
+  line(`signed transfers, ${PRODUCERS.length}-producer network (to its leader)`, formatRate(network!.perSecond), ` /s  (target ≥ 0.5 × one node: ${ratio >= 0.5 ? 'met' : 'NOT met'}; ${ratio.toFixed(2)} ×)`);
+  line('  node CPU a transfer: leader, followers', network!.cpuMs.map(ms).join(', '), ' ms');
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
