@@ -30,8 +30,10 @@ export class HttpSockets implements SocketRegistry {
    * context and never need the listener this costs.
    */
   watch(fd: number): void {
-    if (!this.isOpen(fd)) this.responses.delete(fd);
-    else this.responses.get(fd)!.onClose(() => this.responses.delete(fd));
+    const res = this.responses.get(fd);
+    if (res === undefined) return;
+    if (res.answered || res.destroyed) this.responses.delete(fd);
+    else res.onClose(() => this.responses.delete(fd));
   }
 
   isOpen(fd: number): boolean {
@@ -69,8 +71,9 @@ export class HttpSockets implements SocketRegistry {
 
   /** The response of an open socket, which is forgotten: it is about to be answered. */
   private take(fd: number): WireResponse | undefined {
-    const res = this.isOpen(fd) ? this.responses.get(fd) : undefined;
+    const res = this.responses.get(fd);
+    if (res === undefined) return undefined;
     this.responses.delete(fd);
-    return res;
+    return res.answered || res.destroyed ? undefined : res;
   }
 }
