@@ -20,6 +20,7 @@ import { ChainError } from './errors.js';
 import { ForwardedTransactions, type FinalWaiter } from './forwarded-transactions.js';
 import { checkLogin } from './login.js';
 import { replayBlock, verifyReceivedBlock } from './received-block.js';
+import { readLogStart } from '../snapshot/snapshot-rows.js';
 import { TransactionProcessor, decodeTransaction, type DecodedTransaction } from './transaction-processor.js';
 
 export type WaitFor = 'applied' | 'final';
@@ -130,6 +131,8 @@ export class Chain {
     this.producerName = options.producer ?? '';
     this.producerAccount = accountNumberFromName(this.producerName);
     this.booted = readStatus(store)?.head != null;
+    // A loaded snapshot's block is irreversible (its producers signed it, docs/p2p.md §7.3).
+    this.consensusCommit = readLogStart(store) ?? 0;
   }
 
   get status(): StatusRow | undefined {

@@ -5,7 +5,8 @@ import type { BlockSigners } from '../chain/block-signing.js';
 import type { Chain } from '../chain/chain.js';
 import { activeProducers } from '../chain/consensus.js';
 import type { LinkListener, PeerLink, PeerLinks } from './links/peer-links.js';
-import { P2PMessageError, decodeMessage, type MessageOf, type P2PMessage } from './messages/index.js';
+import { P2PMessageError, decodeMessage, encodeMessage, type MessageOf, type P2PMessage } from './messages/index.js';
+import type { StateChecksumBody } from '../snapshot/node-snapshots.js';
 import { verifiesMessage } from './message-signatures.js';
 import { randomId } from './random-id.js';
 import { writeLog, type NetworkLog, type PeerId } from './peer-io.js';
@@ -36,6 +37,11 @@ export interface ConsensusSettings {
   readonly votes: ConsensusPorts['votes'];
 }
 
+/** Where state checksums from peers go (docs/p2p.md §7.2); true when one was new, to be flooded on. */
+export interface StateChecksumSink {
+  receive(body: StateChecksumBody): boolean;
+}
+
 export class NodeNetwork implements LinkListener {
   readonly counters: NetworkCounters = { blocksReceived: 0, blocksApplied: 0, blocksRefused: 0 };
   private readonly router: Router;
@@ -45,7 +51,7 @@ export class NodeNetwork implements LinkListener {
   private readonly routerTimers = new Map<string, NodeJS.Timeout>();
   private stopped = false;
 
-  constructor(private readonly links: PeerLinks, private readonly chain: Chain, private readonly log: NetworkLog, settings: ConsensusSettings) {
+  constructor(private readonly links: PeerLinks, private readonly chain: Chain, private readonly log: NetworkLog, settings: ConsensusSettings, private readonly stateChecksums?: StateChecksumSink) {
     this.router = new Router({ routerId: randomId(), verify: (message) => verifiesMessage(chain.executor, message) });
     // The irreversible block is sync's root; the reversible ones above it are already executed.
     const head = chain.head;
@@ -95,6 +101,12 @@ export class NodeNetwork implements LinkListener {
    */
   forward(packed: Uint8Array): boolean {
     return this.route({ type: 'multicastProducers', message: transactionMessage(packed) }).sends.length > 0;
+  }
+
+  /** Floods a state checksum to every link but `except` (docs/p2p.md §7.2). */
+  floodStateChecksum(body: StateChecksumBody, except?: PeerId): void {
+    const frame = encodeMessage({ kind: 'StateChecksumMessage', body });
+    for (const link of this.links.list()) if (link.id !== except) this.links.send(link.id, frame);
   }
 
   onLinkUp(link: PeerLink): void {
@@ -186,6 +198,8 @@ export class NodeNetwork implements LinkListener {
       this.receiveTransaction(peer, message);
     } else if (message.kind === 'ConfirmMessage' || message.kind === 'RequestVoteRequest' || message.kind === 'RequestVoteResponse') {
       this.consensus.receive(message);
+    } else if (message.kind === 'StateChecksumMessage') {
+      if (this.stateChecksums?.receive(message.body)) this.floodStateChecksum(message.body, peer);
     }
   }
 
