@@ -225,6 +225,15 @@ export class Chain {
     }
   }
 
+  /**
+   * A snapshot from a peer replaced the state (docs/p2p.md §7.4): its block is the head and
+   * irreversible. Nothing may be applying.
+   */
+  snapshotLoaded(): void {
+    this.booted = true;
+    this.consensusCommit = readLogStart(this.store) ?? 0;
+  }
+
   /** The head block and the last irreversible block number; undefined before block 2. */
   get head(): ChainHead | undefined {
     const head = this.status?.head;

@@ -7,6 +7,7 @@
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { bytesToHex } from '../../host-api/encoding/hex.js';
+import { replaceFile } from '../fs/atomic-file.js';
 import { KvMerkle } from '../crypto/kv-merkle.js';
 import type { KvReader } from '../db/store.js';
 import { encodeRow, FileDb } from './snapshot-file.js';
@@ -61,6 +62,14 @@ export class KeptStates {
     renameSync(temporary, file);
     this.prune();
     return { serviceRoot: roots[0]!, nativeRoot: roots[1]! };
+  }
+
+  /** Keeps `rows` (encoded as snapshot rows) as the state of block `blockNum`/`blockId`. */
+  write(blockNum: number, blockId: Uint8Array, rows: Uint8Array): void {
+    mkdirSync(this.directory, { recursive: true });
+    const file = this.fileOf(blockNum, blockId);
+    replaceFile(file, rows);
+    this.prune();
   }
 
   /** The kept rows of block `blockNum`/`blockId` as the file holds them, if kept. */

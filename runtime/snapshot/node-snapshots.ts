@@ -3,7 +3,7 @@
 // block's SnapshotRow. Once the irreversible block is past it, a producer of the current set
 // signs the checksum; the signed StateChecksumMessage is flooded. Checksums received from peers
 // are verified and added to the row: to `state` when they match this node's own, to `other` when
-// not.
+// not. Signed snapshots are offered to peers and received from them (docs/p2p.md §7.4).
 
 import type { BlockHeader } from '../../host-api/types/index.js';
 import type { StatusRow } from '../../host-api/types/native.js';
@@ -16,7 +16,10 @@ import type { Store } from '../db/store.js';
 import type { Executor } from '../wasm/executor.js';
 import { readBlock } from '../chain/block-log.js';
 import { blockId as computeBlockId } from '../../host-api/chain/block-id.js';
+import { applySnapshot, type LoadedSnapshot } from './apply-snapshot.js';
 import type { KeptStates } from './kept-states.js';
+import type { SnapshotContent } from './snapshot-file.js';
+import { snapshotOffer, type SnapshotOffer } from './snapshot-transfer.js';
 import {
   isScheduledSnapshot, readSnapshotRow, sameChecksum, writeSnapshotRow,
   type SnapshotRow, type SnapshotStateItem, type StateChecksum, type StateSignature,
@@ -74,7 +77,7 @@ export class NodeSnapshots {
     }
     const reached = this.early.filter((e) => blockNumOf(e.blockId) <= header.blockNum);
     this.early = this.early.filter((e) => blockNumOf(e.blockId) > header.blockNum);
-    return [...reached.filter((e) => this.receive(e)), ...this.signIrreversible(irreversible)];
+    return [...reached.filter((e) => this.receiveChecksum(e)), ...this.signIrreversible(irreversible)];
   }
 
   /**
@@ -112,13 +115,23 @@ export class NodeSnapshots {
     return signState(checksum, producer, signer);
   }
 
+  /** The newest signed snapshot this node kept, to pass on to a peer (docs/p2p.md §7.4). */
+  offer(): SnapshotOffer | undefined {
+    return snapshotOffer(this.store, this.kept);
+  }
+
+  /** A snapshot received from a peer becomes this node's state (or is refused with a SnapshotError). */
+  load(content: SnapshotContent): LoadedSnapshot {
+    return applySnapshot(this.store, this.executor, this.kept, content);
+  }
+
   /**
    * A StateChecksumMessage from a peer. One for a block above the head waits for that block.
    * Checksums of blocks this node does not have, by accounts
    * that are no current producer, or whose signature fails are dropped. Returns whether it was
    * new here (then it is flooded on).
    */
-  receive(body: StateChecksumBody): boolean {
+  receiveChecksum(body: StateChecksumBody): boolean {
     const num = blockNumOf(body.blockId);
     const head = readStatus(this.store)?.head?.header.blockNum ?? 0;
     if (num > head) {

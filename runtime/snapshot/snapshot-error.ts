@@ -8,7 +8,8 @@ export type SnapshotErrorCode =
   | 'SNAPSHOT_CHECKSUM'        // the rows' KvMerkle roots differ from the footer's checksum, or it is missing
   | 'SNAPSHOT_HEAD'            // the state has no head, or the head block in the file does not match it
   | 'SNAPSHOT_SIGNATURES'      // a signature fails, or too few producers signed
-  | 'SNAPSHOT_OTHER_CHAIN'     // the database holds another chain, or is already at or past the snapshot
+  | 'SNAPSHOT_OTHER_CHAIN'     // the database holds another chain
+  | 'SNAPSHOT_NOT_NEWER'       // the database is already at or past the snapshot's block
   | 'SNAPSHOT_NONE'            // create-snapshot found no signed snapshot with its state kept
   | 'SNAPSHOT_NO_KEY';         // a --sign key is not the key of a current producer
 

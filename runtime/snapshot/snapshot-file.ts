@@ -6,7 +6,6 @@
 
 import { gunzipSync } from 'node:zlib';
 import { DbId } from '../../host-api/abi/databases.js';
-import { KvMerkle } from '../crypto/kv-merkle.js';
 import type { KvEntry } from '../db/store.js';
 import { SnapshotError } from './snapshot-error.js';
 import { StateChecksum, StateSignature } from './snapshot-rows.js';
@@ -63,19 +62,18 @@ export interface FileRow extends KvEntry {
   readonly db: number;
 }
 
-export interface ParsedSnapshot {
-  /** The service rows, then the native rows, in file order. */
+/** A snapshot's content, from a file or from a peer (docs/p2p.md §7.3, §7.4). */
+export interface SnapshotContent {
+  /** The service rows, then the native rows, each in key order. */
   readonly state: FileRow[];
-  /** The other rows (block log, block proofs, aux data), in file order. */
+  /** The other rows (block log, block proofs, aux data). */
   readonly extra: FileRow[];
-  /** The KvMerkle roots of the state rows as read. */
-  readonly computed: StateChecksum;
   readonly checksum: StateChecksum;
   readonly signatures: StateSignature[];
 }
 
 /** Reads a whole snapshot file; anything malformed throws a SnapshotError. */
-export function parseSnapshot(file: Uint8Array): ParsedSnapshot {
+export function parseSnapshot(file: Uint8Array): SnapshotContent {
   const bytes = Buffer.from(unpacked(file));
   if (bytes.length < 8 || bytes.readUInt32LE(0) !== SNAPSHOT_MAGIC) throw new SnapshotError('SNAPSHOT_NOT_A_SNAPSHOT', 'not a snapshot file (wrong magic number)');
   const version = bytes.readUInt32LE(4);
@@ -83,16 +81,12 @@ export function parseSnapshot(file: Uint8Array): ParsedSnapshot {
   const state: FileRow[] = [];
   const extra: FileRow[] = [];
   const signatures: StateSignature[] = [];
-  const roots = new Map<number, Uint8Array>();
   let checksum: StateChecksum | undefined;
   let currentDb = FileDb.service as number;
-  let merkle = new KvMerkle();
   for (const { fileDb, key, value } of encodedRows(bytes, 8)) {
     if (fileDb !== FileDb.footer && !STORE_DB.has(fileDb)) throw new SnapshotError('SNAPSHOT_BAD_ROW', `unexpected database id ${fileDb}`);
     if (fileDb !== currentDb) {
       if (fileDb < currentDb) throw new SnapshotError('SNAPSHOT_BAD_ROW', `databases are in the wrong order (${fileDb} after ${currentDb})`);
-      if (currentDb === FileDb.service || currentDb === FileDb.native) roots.set(currentDb, merkle.root());
-      merkle = new KvMerkle();
       currentDb = fileDb;
     }
     if (fileDb === FileDb.footer) {
@@ -106,21 +100,13 @@ export function parseSnapshot(file: Uint8Array): ParsedSnapshot {
     }
     const row = { db: STORE_DB.get(fileDb)!, key, value };
     if (fileDb === FileDb.service || fileDb === FileDb.native) {
-      try {
-        merkle.push(key, value);
-      } catch (err) {
-        throw new SnapshotError('SNAPSHOT_BAD_ROW', `database ${fileDb}: ${(err as Error).message}`);
-      }
       state.push(row);
     } else {
       extra.push(row);
     }
   }
-  if (currentDb === FileDb.service || currentDb === FileDb.native) roots.set(currentDb, merkle.root());
   if (!checksum) throw new SnapshotError('SNAPSHOT_CHECKSUM', 'the snapshot has no checksum in its footer');
-  const zero = new Uint8Array(32);
-  const computed = { serviceRoot: roots.get(FileDb.service) ?? zero, nativeRoot: roots.get(FileDb.native) ?? zero };
-  return { state, extra, computed, checksum, signatures };
+  return { state, extra, checksum, signatures };
 }
 
 /** The rows encoded in `bytes` from `at` on, with the file's database ids. */

@@ -2,8 +2,9 @@
 // keeps the state of each scheduled block and signs its checksum; `tsibase create-snapshot` of the
 // stopped node writes it, `tsibase load-snapshot` loads it into a new node directory, and a node
 // started there follows the chain from the snapshot block. A gzip snapshot made from that node
-// (signed through the checksums it received) loads into another. Damaged files, and files of
-// another chain, are refused with the database unchanged.
+// (signed through the checksums it received) loads into another, and a fresh node linked only to
+// that one gets the snapshot over P2P (§7.4) and syncs. Damaged files, and files of another chain,
+// are refused with the database unchanged.
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -40,6 +41,8 @@ async function storedHead(nodeDir: string): Promise<string | undefined> {
   }
 }
 
+/** The block numbers of the states a node keeps (their files start with the number). */
+const keptBlocks = (nodeDir: string) => keptStates(nodeDir).map((f) => Number(f.split('-')[0]));
 const keptStates = (nodeDir: string) => existsSync(join(nodeDir, 'snapshot-states')) ? readdirSync(join(nodeDir, 'snapshot-states')).filter((f) => f.endsWith('.rows')) : [];
 
 function startProducer(ctx: { dir: string; bundle: string }): Promise<RunningNode> {
@@ -101,10 +104,11 @@ test('a gzip snapshot made from the snapshot-loaded node loads into another', as
   const b = ctx.nodes[0]!;
   const bDir = join(ctx.dir, 'b');
   // b keeps the states of the snapshots scheduled after it loaded, signed by the producer's checksums.
-  // The producer floods its signature once the block is irreversible, to the nodes linked then:
-  // b is linked for sure by the second state it keeps, and its signature is in by the third.
-  const first = await waitUntil('b keeps a snapshot state', async () => keptStates(bDir)[0], 20_000);
-  await waitUntil('b keeps two more snapshot states', async () => !keptStates(bDir).includes(first) && keptStates(bDir).length >= 2, 20_000);
+  // The producer floods its signature once the block is irreversible, to the nodes linked then
+  // (docs/p2p.md §7.2): blocks b caught up on were signed before it was linked. The first state
+  // kept after it caught up is signed by the time the next is kept.
+  const caughtUp = (await headOf(b)).num;
+  await waitUntil('b keeps two snapshot states after catching up', async () => keptBlocks(bDir).filter((n) => n > caughtUp).length >= 2, 20_000);
   await b.stop();
   ctx.nodes.splice(0, 1);
   const file = join(ctx.dir, 'b.snapshot.gz');
@@ -114,6 +118,13 @@ test('a gzip snapshot made from the snapshot-loaded node loads into another', as
   const loaded = await runCli('', ['load-snapshot', join(ctx.dir, 'c'), file]);
   assert.is(loaded.status, 0, loaded.stderr);
   await followFrom(ctx, 'c', ctx.producer);
+});
+
+test('a fresh node linked only to a snapshot-loaded node gets the snapshot over P2P and syncs to the head', async (ctx) => {
+  const c = ctx.nodes[ctx.nodes.length - 1]!;
+  const g = await followFrom(ctx, 'g', c);
+  assert.match(c.output(), /sent the snapshot of block \d+/);
+  assert.match(g.output(), /loaded the snapshot of block \d+/);
 });
 
 test('damaged snapshots and snapshots of another chain are refused; the database is unchanged', async (ctx) => {
