@@ -6,7 +6,7 @@
 
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { bytesToHex } from '../../host-api/encoding/hex.js';
+import { bytesToHex, hexToBytes } from '../../host-api/encoding/hex.js';
 import { replaceFile } from '../fs/atomic-file.js';
 import { KvMerkle } from '../crypto/kv-merkle.js';
 import type { KvReader } from '../db/store.js';
@@ -78,8 +78,11 @@ export class KeptStates {
     return existsSync(file) ? readFileSync(file) : undefined;
   }
 
-  has(blockNum: number, blockId: Uint8Array): boolean {
-    return existsSync(this.fileOf(blockNum, blockId));
+  /** The blocks whose states are kept, ascending. */
+  list(): { blockNum: number; blockId: Uint8Array }[] {
+    if (!existsSync(this.directory)) return [];
+    return readdirSync(this.directory).filter((f) => /^\d{10}-[0-9A-F]{64}\.rows$/.test(f)).sort()
+      .map((f) => ({ blockNum: Number(f.slice(0, 10)), blockId: hexToBytes(f.slice(11, 75)) }));
   }
 
   private fileOf(blockNum: number, blockId: Uint8Array): string {

@@ -61,7 +61,13 @@ export class NodeSnapshots {
     /** This node's producer account (0 when it produces nothing). */
     private readonly producer: () => bigint,
     private readonly warn: (message: string) => void,
-  ) {}
+  ) {
+    // After a restart: kept states are signed once irreversible, unless this node signed them already.
+    for (const { blockNum, blockId } of kept.list()) {
+      const row = readSnapshotRow(store, blockId);
+      if (row?.state && !row.state.signatures.some((s) => s.account === producer())) this.unsigned.push({ blockNum, blockId, checksum: row.state.state });
+    }
+  }
 
   /**
    * Block `header`/`blockId` was just committed, so the store holds its state: a scheduled
