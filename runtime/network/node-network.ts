@@ -244,8 +244,10 @@ export class NodeNetwork implements LinkListener {
       if (message.kind === 'BlockHeaderMessage') return receiver.header(message.body.block);
       if (message.kind === 'SnapshotPartMessage') return receiver.part(message.body);
       this.receivingSnapshots.delete(peer);
-      // The state must not change under a block being applied; the peer offers it again on a new link.
-      if (this.sync.applying !== undefined) throw new SnapshotError('SNAPSHOT_BUSY', 'a block is being applied');
+      // The state must not change under a block being applied or built; the peer offers it again on a new link.
+      if (this.sync.applying !== undefined || (this.chain.hasChain && this.chain.producing)) {
+        throw new SnapshotError('SNAPSHOT_BUSY', 'a block is being applied or produced here');
+      }
       const loaded = this.snapshots.load(receiver.verify(message.body));
       this.chain.snapshotLoaded();
       this.log.info(`link ${peer}: loaded the snapshot of block ${loaded.blockNum}`);

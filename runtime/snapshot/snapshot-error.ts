@@ -10,7 +10,7 @@ export type SnapshotErrorCode =
   | 'SNAPSHOT_SIGNATURES'      // a signature fails, or too few producers signed
   | 'SNAPSHOT_OTHER_CHAIN'     // the database holds another chain
   | 'SNAPSHOT_NOT_NEWER'       // the database is already at or past the snapshot's block
-  | 'SNAPSHOT_BUSY'            // a snapshot from a peer came while a block was being applied
+  | 'SNAPSHOT_BUSY'            // a snapshot from a peer came while a block was being applied or produced
   | 'SNAPSHOT_NONE'            // create-snapshot found no signed snapshot with its state kept
   | 'SNAPSHOT_NO_KEY';         // a --sign key is not the key of a current producer
 
