@@ -106,6 +106,7 @@ export class BlockSync<B> {
 
   private receiveHello(peer: PeerId, hello: HelloRequest): void {
     const link = this.links.get(peer)!;
+    if (hello.body.committed) link.peerCommitted = hello.body.xid;
     const state = link.state;
     // Once a common block is known the rest of the peer's hellos say nothing new.
     if (state.phase !== 'Start' || state.common) return;
@@ -164,6 +165,9 @@ export class BlockSync<B> {
     for (const [id, link] of this.links) {
       link.state = id === peer ? readyState(xidOf(header), xidOf(header)) : startState(xidOf(header));
       this.sendNext(id);
+      // A peer that said its irreversible block before says nothing again: that hello counts
+      // anew (it may now need the snapshot from us).
+      if (id !== peer && link.peerCommitted && this.links.has(id)) this.receiveHello(id, { kind: 'HelloRequest', body: { xid: link.peerCommitted, committed: true } });
     }
   }
 

@@ -32,6 +32,8 @@ export interface LinkSync {
   state: StartState | ReadyState | SendSnapshotState;
   /** A hello or block is being written: the next waits for `sent` (one in flight per link). */
   sending: boolean;
+  /** The peer's last hello marked committed: read again when a loaded snapshot restarts the link. */
+  peerCommitted?: BlockXid;
 }
 
 export function startState(head: BlockXid): StartState {

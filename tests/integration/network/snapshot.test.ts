@@ -2,9 +2,10 @@
 // keeps the state of each scheduled block and signs its checksum; `tsibase create-snapshot` of the
 // stopped node writes it, `tsibase load-snapshot` loads it into a new node directory, and a node
 // started there follows the chain from the snapshot block. A gzip snapshot made from that node
-// (signed through the checksums it received) loads into another, and a fresh node linked only to
-// that one gets the snapshot over P2P (§7.4) and syncs. Damaged files, and files of another chain,
-// are refused with the database unchanged.
+// (signed through the checksums it received) loads into another; a fresh node linked only to that
+// one gets the snapshot over P2P (§7.4) and syncs, and passes it on to a node that was linked to it
+// while it had nothing. Damaged files, and files of another chain, are refused with the database
+// unchanged.
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,7 +17,7 @@ import { readStatus } from '../../../runtime/chain/chain-state.js';
 import { LmdbStore } from '../../../runtime/db/lmdb-store.js';
 import { runCli } from '../../lib/cli-process.js';
 import { startNode, type RunningNode } from '../../lib/node-process.js';
-import { waitUntil } from '../../lib/node-network.js';
+import { connectPeer, peersOf, waitUntil } from '../../lib/node-network.js';
 import { clientOf, urlOf } from '../../lib/producer-network.js';
 import { testBundle } from '../../lib/test-bundle.js';
 
@@ -49,14 +50,19 @@ function startProducer(ctx: { dir: string; bundle: string }): Promise<RunningNod
   return startNode(join(ctx.dir, 'producer'), ['-p', 'prod', '--boot', ctx.bundle, '--p2p', '--block-interval', BLOCK_MS]);
 }
 
+/** Waits until `node` has `peer`'s head block. */
+async function caughtUp(node: RunningNode, peer: RunningNode): Promise<void> {
+  const target = await headOf(peer);
+  await waitUntil(`${node.api} at block ${target.num}`, async () => (await headOf(node)).num >= target.num, 30_000);
+  const { block } = await clientOf(node).graphql('explorer', `{ block(num: ${target.num}) { id } }`) as { block: { id: string } | null };
+  assert.is(block?.id, target.id, `${node.api} follows the same chain`);
+}
+
 /** Starts a node on a loaded directory, linked to `peer`, and waits until it has `peer`'s head block. */
 async function followFrom(ctx: { dir: string; nodes: RunningNode[] }, name: string, peer: RunningNode): Promise<RunningNode> {
   const node = await startNode(join(ctx.dir, name), ['--p2p', '--peer', urlOf(peer), '--block-interval', BLOCK_MS]);
   ctx.nodes.push(node);
-  const target = await headOf(peer);
-  await waitUntil(`${name} at block ${target.num}`, async () => (await headOf(node)).num >= target.num, 30_000);
-  const { block } = await clientOf(node).graphql('explorer', `{ block(num: ${target.num}) { id } }`) as { block: { id: string } | null };
-  assert.is(block?.id, target.id, `${name} follows the same chain`);
+  await caughtUp(node, peer);
   return node;
 }
 
@@ -120,11 +126,22 @@ test('a gzip snapshot made from the snapshot-loaded node loads into another', as
   await followFrom(ctx, 'c', ctx.producer);
 });
 
-test('a fresh node linked only to a snapshot-loaded node gets the snapshot over P2P and syncs to the head', async (ctx) => {
+test('fresh nodes get the snapshot over P2P from a snapshot-loaded node, and pass it on', async (ctx) => {
   const c = ctx.nodes[ctx.nodes.length - 1]!;
   const g = await followFrom(ctx, 'g', c);
   assert.match(c.output(), /sent the snapshot of block \d+/);
   assert.match(g.output(), /loaded the snapshot of block \d+/);
+  // h links to i while i has nothing; then i links to g: i loads g's snapshot and passes it on to h.
+  const i = await startNode(join(ctx.dir, 'i'), ['--p2p', '--block-interval', BLOCK_MS]);
+  ctx.nodes.push(i);
+  const h = await startNode(join(ctx.dir, 'h'), ['--peer', urlOf(i), '--block-interval', BLOCK_MS]);
+  ctx.nodes.push(h);
+  await waitUntil('h linked to i', async () => (await peersOf(i)).length === 1);
+  assert.is((await connectPeer(i, urlOf(g))).status, 200);
+  await caughtUp(i, g);
+  await caughtUp(h, g);
+  assert.match(i.output(), /sent the snapshot of block \d+/);
+  assert.match(h.output(), /loaded the snapshot of block \d+/);
 });
 
 test('damaged snapshots and snapshots of another chain are refused; the database is unchanged', async (ctx) => {

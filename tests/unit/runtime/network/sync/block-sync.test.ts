@@ -246,4 +246,16 @@ test('a loaded snapshot becomes the head: its sender streams on after it, other 
   assert.equal(next.apply.map((a) => a.block.num), [blocks[4]!.num]);
 });
 
+test('a peer that said it has nothing before a snapshot is loaded gets the snapshot from us after it', () => {
+  const source = new Node();
+  const blocks = source.produce(6, 1, 'p', 5);
+  const empty = new Node();
+  const other = 8;
+  empty.step({ type: 'linkUp', peer: PEER });
+  empty.step(receive(hello(xidOf(PRE_GENESIS), true)));
+  empty.step({ type: 'linkUp', peer: other });
+  const loaded = empty.sync.step({ type: 'snapshotLoaded', peer: other, block: blocks[3]! });
+  assert.equal(loaded.snapshots, [PEER]);
+});
+
 test.run();
