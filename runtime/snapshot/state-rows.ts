@@ -1,10 +1,8 @@
 // The rows a snapshot is made of (docs/p2p.md §7.2): every row of the service (0) and native (2)
-// databases, in key order, and their KvMerkle roots, the state checksum producers sign.
+// databases, in key order; their KvMerkle roots are the state checksum producers sign.
 
 import { DbId } from '../../host-api/abi/databases.js';
-import { KvMerkle } from '../crypto/kv-merkle.js';
 import type { KvEntry, KvReader } from '../db/store.js';
-import type { StateChecksum } from './snapshot-rows.js';
 
 /** The databases whose rows are the state, in the order a snapshot holds them. */
 export const STATE_DBS = [DbId.service, DbId.native] as const;
@@ -19,14 +17,4 @@ export function* rowsOf(reader: KvReader, db: number, prefix: Uint8Array = new U
     next.set(row.key);
     row = reader.greaterEqual(db, next, prefix.length);
   }
-}
-
-/** The state checksum of what `reader` holds now. */
-export function stateChecksum(reader: KvReader): StateChecksum {
-  const [serviceRoot, nativeRoot] = STATE_DBS.map((db) => {
-    const merkle = new KvMerkle();
-    for (const { key, value } of rowsOf(reader, db)) merkle.push(key, value);
-    return merkle.root();
-  });
-  return { serviceRoot: serviceRoot!, nativeRoot: nativeRoot! };
 }

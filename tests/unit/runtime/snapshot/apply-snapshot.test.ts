@@ -22,8 +22,10 @@ import { applySnapshot } from '../../../../runtime/snapshot/apply-snapshot.js';
 import { KeptStates } from '../../../../runtime/snapshot/kept-states.js';
 import { SnapshotError } from '../../../../runtime/snapshot/snapshot-error.js';
 import { encodeRow, fileHeader, FileDb, footerRows, parseSnapshot, type FileRow, type SnapshotContent } from '../../../../runtime/snapshot/snapshot-file.js';
-import { readLogStart, readSnapshotRow, type StateSignature } from '../../../../runtime/snapshot/snapshot-rows.js';
-import { rowsOf, stateChecksum, STATE_DBS } from '../../../../runtime/snapshot/state-rows.js';
+import { readLogStart, readSnapshotRow, type StateChecksum, type StateSignature } from '../../../../runtime/snapshot/snapshot-rows.js';
+import { rowsOf, STATE_DBS } from '../../../../runtime/snapshot/state-rows.js';
+import { KvMerkle } from '../../../../runtime/crypto/kv-merkle.js';
+import type { KvReader } from '../../../../runtime/db/store.js';
 import { signState } from '../../../../runtime/snapshot/state-signatures.js';
 import { applyRange, bootedProducer, chainRows, closeNode, inBlock, newNode, openNode, type Node } from '../chain/chain-nodes.js';
 
@@ -31,6 +33,16 @@ const test = suite<{ producer: Node; good: SnapshotContent; dirs: string[] }>('a
 
 const EMPTY_CLAIM = { service: 0n, rawData: new Uint8Array(0) };
 const FILE_DB = new Map<number, number>([[DbId.service, FileDb.service], [DbId.native, FileDb.native], [DbId.blockLog, FileDb.blockLog], [DbId.blockProof, FileDb.blockProof], [DbId.nativeSubjective, FileDb.nativeSubjective]]);
+
+/** The KvMerkle roots of what a store holds now. */
+function stateChecksum(store: KvReader): StateChecksum {
+  const [serviceRoot, nativeRoot] = STATE_DBS.map((db) => {
+    const merkle = new KvMerkle();
+    for (const { key, value } of rowsOf(store, db)) merkle.push(key, value);
+    return merkle.root();
+  });
+  return { serviceRoot: serviceRoot!, nativeRoot: nativeRoot! };
+}
 
 /** A snapshot's content straight from a store: its state, the genesis and head headers, prod's signature. */
 function contentOf(store: Store): SnapshotContent {
