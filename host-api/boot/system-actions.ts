@@ -19,6 +19,7 @@ const ARGS = {
   'producers.setProducers': args({ prods: { List: 'Producer' } }),
   'transact.startBoot': args({ bootTransactions: { List: 'Checksum256' } }),
   'transact.finishBoot': args({}),
+  'transact.setSnapTime': args({ seconds: 'u32' }),
   'auth-sig.setKey': args({ key: 'bytes' }),
   'packages.setSchema': args({ schema: 'string' }),
 } as const;

@@ -20,6 +20,7 @@ import { ChainError } from './errors.js';
 import { ForwardedTransactions, type FinalWaiter, type Forwarder } from './forwarded-transactions.js';
 import { checkLogin } from './login.js';
 import { replayBlock, verifyReceivedBlock } from './received-block.js';
+import { readLogStart } from '../snapshot/snapshot-rows.js';
 import { TransactionProcessor, decodeTransaction, type DecodedTransaction } from './transaction-processor.js';
 
 export type WaitFor = 'applied' | 'final';
@@ -134,6 +135,8 @@ export class Chain {
     this.booted = readStatus(store)?.head != null;
     // Passed on again after about one election timeout's worth of slots without a block holding it.
     if (options.forwarder) this.forwarded = new ForwardedTransactions(options.forwarder, 3 * Number(this.intervalUs / 1000n));
+    // A loaded snapshot's block is irreversible (its producers signed it, docs/p2p.md §7.3).
+    this.consensusCommit = readLogStart(store) ?? 0;
   }
 
   get status(): StatusRow | undefined {
@@ -231,6 +234,15 @@ export class Chain {
       for (const w of this.finalWaiters.filter((f) => f.blockNum === n)) w.reverted();
       this.finalWaiters = this.finalWaiters.filter((f) => f.blockNum !== n);
     }
+  }
+
+  /**
+   * A snapshot from a peer replaced the state (docs/p2p.md §7.4): its block is the head and
+   * irreversible. Nothing may be applying.
+   */
+  snapshotLoaded(): void {
+    this.booted = true;
+    this.consensusCommit = readLogStart(this.store) ?? 0;
   }
 
   /** The head block and the last irreversible block number; undefined before block 2. */

@@ -5,7 +5,13 @@ import type { BlockSigners } from '../chain/block-signing.js';
 import type { Chain } from '../chain/chain.js';
 import { activeProducers, nextBlockConsensus } from '../chain/consensus.js';
 import type { LinkListener, PeerLink, PeerLinks } from './links/peer-links.js';
-import { P2PMessageError, decodeMessage, type MessageOf, type P2PMessage } from './messages/index.js';
+import { P2PMessageError, decodeMessage, encodeMessage, type MessageOf, type P2PMessage } from './messages/index.js';
+import type { LoadedSnapshot } from '../snapshot/apply-snapshot.js';
+import type { StateChecksumBody } from '../snapshot/node-snapshots.js';
+import { SnapshotError } from '../snapshot/snapshot-error.js';
+import type { SnapshotContent } from '../snapshot/snapshot-file.js';
+import { readLogStart } from '../snapshot/snapshot-rows.js';
+import { SnapshotReceiver, type SnapshotOffer } from '../snapshot/snapshot-transfer.js';
 import { verifiesMessage } from './message-signatures.js';
 import { randomId } from './random-id.js';
 import { writeLog, type NetworkLog, type PeerId } from './peer-io.js';
@@ -36,6 +42,16 @@ export interface ConsensusSettings {
   readonly votes: ConsensusPorts['votes'];
 }
 
+/** The node's snapshots, as the network passes them between peers (docs/p2p.md §7.2, §7.4). */
+export interface SnapshotPorts {
+  /** A state checksum from a peer; true when it was new here, to be flooded on. */
+  receiveChecksum(body: StateChecksumBody): boolean;
+  /** The newest signed snapshot to pass on to a peer whose irreversible block we no longer have. */
+  offer(): SnapshotOffer | undefined;
+  /** A snapshot from a peer becomes the state, or is refused with a SnapshotError. */
+  load(content: SnapshotContent): LoadedSnapshot;
+}
+
 export class NodeNetwork implements LinkListener {
   readonly counters: NetworkCounters = { blocksReceived: 0, blocksApplied: 0, blocksRefused: 0 };
   private readonly router: Router;
@@ -43,9 +59,11 @@ export class NodeNetwork implements LinkListener {
   private readonly consensus: NodeConsensus;
   private readonly progress: SyncProgress;
   private readonly routerTimers = new Map<string, NodeJS.Timeout>();
+  /** Snapshots being received, by link (docs/p2p.md §7.4). */
+  private readonly receivingSnapshots = new Map<PeerId, SnapshotReceiver>();
   private stopped = false;
 
-  constructor(private readonly links: PeerLinks, private readonly chain: Chain, private readonly log: NetworkLog, settings: ConsensusSettings) {
+  constructor(private readonly links: PeerLinks, private readonly chain: Chain, private readonly log: NetworkLog, settings: ConsensusSettings, private readonly snapshots?: SnapshotPorts) {
     this.router = new Router({ routerId: randomId(), verify: (message) => verifiesMessage(chain.executor, message) });
     // The irreversible block is sync's root; the reversible ones above it are already executed.
     const head = chain.head;
@@ -64,6 +82,7 @@ export class NodeNetwork implements LinkListener {
       },
       committedHead: irreversible === undefined ? undefined : storedAt(irreversible),
       appliedBlocks: applied,
+      logStart: readLogStart(chain.store),
     });
     this.progress = new SyncProgress((text) => log.info(text), Date.now);
     this.consensus = new NodeConsensus({
@@ -97,12 +116,19 @@ export class NodeNetwork implements LinkListener {
     return this.route({ type: 'multicastProducers', message: transactionMessage(packed) }).sends.length > 0;
   }
 
+  /** Floods a state checksum to every link but `except` (docs/p2p.md §7.2). */
+  floodStateChecksum(body: StateChecksumBody, except?: PeerId): void {
+    const frame = encodeMessage({ kind: 'StateChecksumMessage', body });
+    for (const link of this.links.list()) if (link.id !== except) this.links.send(link.id, frame);
+  }
+
   onLinkUp(link: PeerLink): void {
     this.route({ type: 'linkUp', peer: link.id });
     this.step({ type: 'linkUp', peer: link.id });
   }
 
   onLinkDown(link: PeerLink): void {
+    this.receivingSnapshots.delete(link.id);
     this.route({ type: 'linkDown', peer: link.id });
     this.step({ type: 'linkDown', peer: link.id });
   }
@@ -191,6 +217,53 @@ export class NodeNetwork implements LinkListener {
       this.receiveTransaction(peer, message);
     } else if (message.kind === 'ConfirmMessage' || message.kind === 'RequestVoteRequest' || message.kind === 'RequestVoteResponse') {
       this.consensus.receive(message);
+    } else if (message.kind === 'StateChecksumMessage') {
+      if (this.snapshots?.receiveChecksum(message.body)) this.floodStateChecksum(message.body, peer);
+    } else if (message.kind === 'BlockHeaderMessage' || message.kind === 'SnapshotPartMessage' || message.kind === 'SnapshotVerifyMessage') {
+      this.receiveSnapshot(peer, message);
+    }
+  }
+
+  /** Sends `peer` our newest signed snapshot (docs/p2p.md §7.4); the link then streams on after its block. */
+  private sendSnapshot(peer: PeerId): void {
+    const offer = this.snapshots?.offer();
+    if (offer) {
+      for (const block of offer.headers) this.links.send(peer, encodeMessage({ kind: 'BlockHeaderMessage', body: { block } }));
+      for (const part of offer.parts) this.links.send(peer, encodeMessage({ kind: 'SnapshotPartMessage', body: part }));
+      this.links.send(peer, encodeMessage({ kind: 'SnapshotVerifyMessage', body: offer.verify }));
+      this.log.info(`link ${peer}: sent the snapshot of block ${offer.block.block.header.blockNum} (${offer.parts.length} parts)`);
+    }
+    this.step({ type: 'snapshotSent', peer, block: offer?.block });
+  }
+
+  /**
+   * A snapshot message from a peer: headers and parts are gathered, and the verify message loads
+   * the snapshot, which becomes the head sync goes on from. A refused snapshot closes the link,
+   * except one no newer than our state, which is ignored.
+   */
+  private receiveSnapshot(peer: PeerId, message: MessageOf<'BlockHeaderMessage' | 'SnapshotPartMessage' | 'SnapshotVerifyMessage'>): void {
+    if (!this.snapshots) return;
+    let receiver = this.receivingSnapshots.get(peer);
+    if (!receiver) this.receivingSnapshots.set(peer, (receiver = new SnapshotReceiver()));
+    try {
+      if (message.kind === 'BlockHeaderMessage') return receiver.header(message.body.block);
+      if (message.kind === 'SnapshotPartMessage') return receiver.part(message.body);
+      this.receivingSnapshots.delete(peer);
+      // The state must not change under a block being applied or built; the peer offers it again on a new link.
+      if (this.sync.applying !== undefined || (this.chain.hasChain && this.chain.producing)) {
+        throw new SnapshotError('SNAPSHOT_BUSY', 'a block is being applied or produced here');
+      }
+      const loaded = this.snapshots.load(receiver.verify(message.body));
+      this.chain.snapshotLoaded();
+      this.log.info(`link ${peer}: loaded the snapshot of block ${loaded.blockNum}`);
+      this.step({ type: 'snapshotLoaded', peer, block: storedSignedBlock(this.chain.signedBlockAt(loaded.blockNum)!) });
+      this.producersChanged();
+    } catch (err) {
+      if (!(err instanceof SnapshotError)) throw err;
+      this.receivingSnapshots.delete(peer);
+      if (err.code === 'SNAPSHOT_NOT_NEWER') return this.log.debug(`link ${peer}: snapshot ignored: ${err.message}`);
+      this.log.warning(`link ${peer}: snapshot refused: ${err.message}; closing it`);
+      this.links.close(peer, err.message);
     }
   }
 
@@ -221,6 +294,7 @@ export class NodeNetwork implements LinkListener {
     writeLog(this.log, ready.log);
     if (ready.head) this.progress.head(ready.head.num);
     for (const entry of ready.apply) this.apply(entry);
+    for (const peer of ready.snapshots) this.sendSnapshot(peer);
   }
 
   /**

@@ -29,6 +29,9 @@ import { NodeNetwork } from '../network/node-network.js';
 import { randomId } from '../network/random-id.js';
 import { redialTimesOf } from '../network/links/redial-schedule.js';
 import { Engine } from '../wasm/engine.js';
+import { KeptStates } from '../snapshot/kept-states.js';
+import { NodeSnapshots } from '../snapshot/node-snapshots.js';
+import { accountNumberFromName } from '../../host-api/names/index.js';
 import { databaseCacheIsSlow } from './database-cache.js';
 import { logBlock, loggedOutcomes, logRequest } from './node-log.js';
 
@@ -84,6 +87,8 @@ export class TsibaseNode implements NodeControl {
   readonly links: PeerLinks;
   /** Routing, block sync and transaction forwarding over the links (docs/p2p.md). */
   readonly network: NodeNetwork;
+  /** Scheduled snapshots: kept states and signed checksums (docs/p2p.md §7.2). */
+  private readonly snapshots: NodeSnapshots;
 
   private constructor(private readonly options: NodeStartOptions, config: ServerConfig) {
     this.current = config;
@@ -118,9 +123,14 @@ export class TsibaseNode implements NodeControl {
         productionError = undefined;
         logBlock(this.logging, header, id, options.blockLogInterval);
         this.network.onChainBlock(header, id);
+        const irreversible = this.chain.head?.irreversible ?? 0;
+        for (const signed of this.snapshots.blockCommitted(header, id, irreversible)) this.network.floodStateChecksum(signed);
       },
       forwarder: (packed) => this.network.forward(packed),
     });
+    this.snapshots = new NodeSnapshots(this.store, this.chain.executor, KeptStates.of(options.dir),
+      (claim) => this.keys.claimSigner(claim), () => accountNumberFromName(this.chain.producer),
+      (m) => this.logging.warning('chain', m));
     const voteFile = join(options.dir, 'consensus-vote.json');
     this.network = new NodeNetwork(this.links, this.chain, {
       info: (m) => this.logging.info('p2p', m),
@@ -130,7 +140,7 @@ export class TsibaseNode implements NodeControl {
       blockSigners: (claim) => this.keys.claimSigner(claim),
       blockIntervalMs: options.blockIntervalMs ?? 1000,
       votes: { restored: readConsensusVote(voteFile), keep: (vote) => writeConsensusVote(voteFile, vote) },
-    });
+    }, this.snapshots);
     // A device module that fails to load must not keep the node (and its admin API) down.
     this.keys = NodeKeys.open(options.dir, []);
     this.applyKeyModules(config);

@@ -4,12 +4,15 @@ import { BIN } from './node-process.js';
 
 export interface CliRun { status: number | null; stdout: string; stderr: string }
 
+/** Commands that work on files, not on a node's API. */
+const LOCAL_COMMANDS = ['keys', 'create-snapshot', 'load-snapshot'];
+
 /**
- * Runs `tsibase <args>` against the node at `api` (added as `-a`, except for `keys`, which needs
- * no node), with `stdin` as its input; asynchronous, since the node under test is a child too.
+ * Runs `tsibase <args>` against the node at `api` (added as `-a`, except for the commands that
+ * need no node), with `stdin` as its input; asynchronous, since the node under test is a child too.
  */
 export function runCli(api: string, args: string[], stdin?: string): Promise<CliRun> {
-  const node = args[0] === 'keys' ? [] : ['-a', api];
+  const node = LOCAL_COMMANDS.includes(args[0]!) ? [] : ['-a', api];
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [BIN, ...args, ...node], { stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';

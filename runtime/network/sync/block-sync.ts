@@ -17,7 +17,9 @@ export const NO_COMMON_BLOCK = 'No common block found';
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 export class BlockSync<B> {
-  private readonly tree: BlockTree<B>;
+  private tree: BlockTree<B>;
+  /** Where our block log starts (a loaded snapshot's block), if it was cut. */
+  private logStart: number | undefined;
   private readonly links = new Map<PeerId, LinkSync>();
   /** The block handed out in `apply` whose result has not come back. */
   private applyingId: BlockIdHex | undefined;
@@ -29,6 +31,7 @@ export class BlockSync<B> {
       ? new BlockTree<B>(PRE_GENESIS, undefined)
       : new BlockTree<B>(options.headerOf(committedHead), committedHead);
     for (const block of options.appliedBlocks ?? []) this.tree.restoreApplied(options.headerOf(block), block);
+    this.logStart = options.logStart;
   }
 
   get head(): SyncHeader {
@@ -56,7 +59,7 @@ export class BlockSync<B> {
   }
 
   step(event: SyncEvent<B>): SyncReady<B> {
-    this.out = { committed: [], sends: [], disconnects: [], apply: [], dropped: [], log: [] };
+    this.out = { committed: [], sends: [], snapshots: [], disconnects: [], apply: [], dropped: [], log: [] };
     const headBefore = this.tree.head.id;
     switch (event.type) {
       case 'linkUp':
@@ -87,6 +90,12 @@ export class BlockSync<B> {
       case 'commit':
         this.commit(event.num);
         break;
+      case 'snapshotSent':
+        this.snapshotSent(event.peer, event.block);
+        break;
+      case 'snapshotLoaded':
+        this.snapshotLoaded(event.peer, event.block);
+        break;
     }
     if (this.tree.head.id !== headBefore) {
       this.out.head = this.tree.head;
@@ -97,10 +106,17 @@ export class BlockSync<B> {
 
   private receiveHello(peer: PeerId, hello: HelloRequest): void {
     const link = this.links.get(peer)!;
+    if (hello.body.committed) link.peerCommitted = hello.body.xid;
     const state = link.state;
     // Once a common block is known the rest of the peer's hellos say nothing new.
     if (state.phase !== 'Start' || state.common) return;
     const { xid, committed } = hello.body;
+    // Our log has no blocks from the peer's irreversible one on: it gets a snapshot (§7.4).
+    if (committed && this.logStart !== undefined && xid.num < this.logStart) {
+      link.state = { phase: 'SendSnapshot' };
+      this.out.snapshots.push(peer);
+      return;
+    }
     // Skip the hellos for blocks the peer cannot have: it is at most at xid.num (+1 in flight).
     if (!state.helloCommitted && state.hello.num > xid.num + (state.helloSent ? 1 : 0)) {
       state.hello = this.headChainAt(xid.num);
@@ -126,6 +142,33 @@ export class BlockSync<B> {
       }
     }
     if (state.helloCommitted) this.becomeReady(peer, state.common);
+  }
+
+  private snapshotSent(peer: PeerId, block: B | undefined): void {
+    const link = this.links.get(peer);
+    if (!link || link.state.phase !== 'SendSnapshot') return;
+    if (block === undefined) return this.disconnect(peer, `No snapshot to send: our block log starts at ${this.logStart}, after the peer's irreversible block`);
+    const xid = xidOf(this.options.headerOf(block));
+    link.state = readyState(xid, xid);
+    this.sendNext(peer);
+  }
+
+  /**
+   * A snapshot replaced our state: its block is the root of a new tree. The link it came from
+   * streams on after it; the other links start their hellos again.
+   */
+  private snapshotLoaded(peer: PeerId, block: B): void {
+    const header = this.options.headerOf(block);
+    this.tree = new BlockTree<B>(header, block);
+    this.applyingId = undefined;
+    this.logStart = header.num;
+    for (const [id, link] of this.links) {
+      link.state = id === peer ? readyState(xidOf(header), xidOf(header)) : startState(xidOf(header));
+      this.sendNext(id);
+      // A peer that said its irreversible block before says nothing again: that hello counts
+      // anew (it may now need the snapshot from us).
+      if (id !== peer && link.peerCommitted && this.links.has(id)) this.receiveHello(id, { kind: 'HelloRequest', body: { xid: link.peerCommitted, committed: true } });
+    }
   }
 
   private receiveBlock(peer: PeerId, block: B): void {
@@ -204,6 +247,7 @@ export class BlockSync<B> {
   private updateLastReceived(peer: PeerId, xid: BlockXid): void {
     const link = this.links.get(peer)!;
     const state = link.state;
+    if (state.phase === 'SendSnapshot') return;
     if (state.phase === 'Start') {
       link.state = readyState(this.commonAncestor(xid)!, xid);
       this.sendNext(peer);
@@ -225,7 +269,7 @@ export class BlockSync<B> {
           state.helloSent = false;
         }
         if (state.common && this.tree.header(state.common.id)) state.common = this.commonAncestor(state.common);
-      } else {
+      } else if (state.phase === 'Ready') {
         state.lastSent = this.commonAncestor(state.lastSent) ?? state.lastSent;
         if (this.tree.header(state.lastReceived.id)) {
           const received = this.commonAncestor(state.lastReceived)!;
@@ -241,7 +285,7 @@ export class BlockSync<B> {
     if (link.sending) return;
     const state = link.state;
     if (state.phase === 'Start') return this.sendHello(peer, link, state);
-    if (state.lastSent.num >= this.tree.head.num) return;
+    if (state.phase === 'SendSnapshot' || state.lastSent.num >= this.tree.head.num) return;
     const block = this.headChainBlock(state.lastSent.num + 1);
     state.lastSent = xidOf(this.options.headerOf(block));
     link.sending = true;

@@ -1,7 +1,8 @@
 import type { BlockXid } from './block-header.js';
 
-// The state of one link's block stream (docs/p2p.md §6.2). The snapshot states of §6.2 and §7.4
-// (SendFastForward, ReceiveFastForward, SendSnapshot, ReceiveSnapshot) come with snapshots.
+// The state of one link's block stream (docs/p2p.md §6.2). psibase's SendFastForward and
+// SendSnapshot (§7.4) are one state here: the caller sends headers, parts and verify at once. The
+// receiving side stays in Start until the snapshot is loaded.
 
 /** The hello exchange: finding a block both sides have. */
 export interface StartState {
@@ -22,10 +23,17 @@ export interface ReadyState {
   lastReceived: BlockXid;
 }
 
+/** We are sending the peer a snapshot: the stream resumes after its block. */
+export interface SendSnapshotState {
+  readonly phase: 'SendSnapshot';
+}
+
 export interface LinkSync {
-  state: StartState | ReadyState;
+  state: StartState | ReadyState | SendSnapshotState;
   /** A hello or block is being written: the next waits for `sent` (one in flight per link). */
   sending: boolean;
+  /** The peer's last hello marked committed: read again when a loaded snapshot restarts the link. */
+  peerCommitted?: BlockXid;
 }
 
 export function startState(head: BlockXid): StartState {

@@ -21,7 +21,14 @@ export type SyncEvent<B> =
   /** A block this node produced and executed, on top of the current head. */
   | { readonly type: 'produced'; readonly block: B }
   /** Consensus made the head chain irreversible up to `num` (docs/p2p.md §6.3). */
-  | { readonly type: 'commit'; readonly num: number };
+  | { readonly type: 'commit'; readonly num: number }
+  /**
+   * The snapshot sync asked for went to the peer: the link streams on after `block`, the
+   * snapshot's block (docs/p2p.md §7.4). Without a block no snapshot could be sent.
+   */
+  | { readonly type: 'snapshotSent'; readonly peer: PeerId; readonly block: B | undefined }
+  /** A snapshot from `peer` became this node's state: `block`, its block, is the head and committed. */
+  | { readonly type: 'snapshotLoaded'; readonly peer: PeerId; readonly block: B };
 
 export interface SyncSend<B> {
   readonly peer: PeerId;
@@ -44,6 +51,11 @@ export interface SyncReady<B> {
   readonly committed: SyncBlock<B>[];
   /** Write each message to its link, then report `sent`; at most one per link is outstanding. */
   readonly sends: SyncSend<B>[];
+  /**
+   * Send each of these peers a snapshot (their committed block is below our block log's start,
+   * docs/p2p.md §7.4), then report `snapshotSent`.
+   */
+  readonly snapshots: PeerId[];
   /** Close these links (a `linkDown` for them is then ignored). */
   readonly disconnects: PeerDisconnect[];
   /**
@@ -73,4 +85,6 @@ export interface BlockSyncOptions<B> {
   readonly committedHead?: B;
   /** The reversible blocks above it that the node's state already holds, in order (after a restart). */
   readonly appliedBlocks?: readonly B[];
+  /** Where the block log starts when it was cut at a loaded snapshot (docs/p2p.md §7.3). */
+  readonly logStart?: number;
 }

@@ -196,4 +196,66 @@ test('contract errors: a result nobody asked for, a produced block off the head'
   assertFails(() => node.step({ type: 'produced', block: stray }), SyncError, 'SYNC_NOT_HEAD', ['does not extend the head 3']);
 });
 
+// Snapshots (docs/p2p.md §7.4): a node whose block log starts at a loaded snapshot.
+
+/** A node restarted on a log cut at its irreversible block, as a loaded snapshot leaves it. */
+function cutAt(source: Node, committed: ModelBlock, applied: ModelBlock[]): BlockSync<ModelBlock> {
+  return new BlockSync<ModelBlock>({ headerOf: modelHeader, committedBlocks: source.log, committedHead: committed, appliedBlocks: applied, logStart: committed.num });
+}
+
+test('a peer whose irreversible block is below our log start gets a snapshot, then the blocks after it', () => {
+  const source = new Node();
+  const blocks = source.produce(6, 1, 'p', 5);
+  const sync = cutAt(source, blocks[3]!, blocks.slice(4));
+  sync.step({ type: 'linkUp', peer: PEER });
+  const asked = sync.step(receive(hello(xidOf(PRE_GENESIS), true)));
+  assert.equal(asked.snapshots, [PEER]);
+  assert.equal(sync.step({ type: 'snapshotSent', peer: PEER, block: blocks[3]! }).sends, [], 'the hello in flight goes first');
+  const after = sync.step(SENT);
+  assert.equal(sentBlockNums(after), [blocks[4]!.num]);
+});
+
+test('a peer at or above our log start gets no snapshot; none to send closes the link', () => {
+  const source = new Node();
+  const blocks = source.produce(6, 1, 'p', 5);
+  const sync = cutAt(source, blocks[3]!, blocks.slice(4));
+  sync.step({ type: 'linkUp', peer: PEER });
+  assert.equal(sync.step(receive(hello(xidOf(blocks[3]!), true))).snapshots, []);
+  const other = 8;
+  sync.step({ type: 'linkUp', peer: other });
+  assert.equal(sync.step({ type: 'receive', peer: other, message: hello(xidOf(PRE_GENESIS), true) }).snapshots, [other]);
+  const none = sync.step({ type: 'snapshotSent', peer: other, block: undefined });
+  assert.equal(none.disconnects.map((d) => d.peer), [other]);
+});
+
+test('a loaded snapshot becomes the head: its sender streams on after it, other links say hello again', () => {
+  const source = new Node();
+  const blocks = source.produce(6, 1, 'p', 5);
+  const empty = new Node();
+  const other = 8;
+  empty.step({ type: 'linkUp', peer: PEER });
+  empty.step({ type: 'linkUp', peer: other });
+  const loaded = empty.sync.step({ type: 'snapshotLoaded', peer: PEER, block: blocks[3]! });
+  assert.is(loaded.head?.num, blocks[3]!.num);
+  assert.is(empty.sync.commitIndex, blocks[3]!.num);
+  // The other link's hello in flight completes, then it says hello from the new head.
+  const again = empty.sync.step({ type: 'sent', peer: other });
+  assert.equal(again.sends.map((s) => s.message), [hello(xidOf(blocks[3]!), true)]);
+  // Blocks from the sender apply on the snapshot's block.
+  const next = empty.sync.step(receive({ kind: 'BlockMessage', body: { block: blocks[4]! } }));
+  assert.equal(next.apply.map((a) => a.block.num), [blocks[4]!.num]);
+});
+
+test('a peer that said it has nothing before a snapshot is loaded gets the snapshot from us after it', () => {
+  const source = new Node();
+  const blocks = source.produce(6, 1, 'p', 5);
+  const empty = new Node();
+  const other = 8;
+  empty.step({ type: 'linkUp', peer: PEER });
+  empty.step(receive(hello(xidOf(PRE_GENESIS), true)));
+  empty.step({ type: 'linkUp', peer: other });
+  const loaded = empty.sync.step({ type: 'snapshotLoaded', peer: other, block: blocks[3]! });
+  assert.equal(loaded.snapshots, [PEER]);
+});
+
 test.run();

@@ -1,0 +1,97 @@
+// The state of each scheduled snapshot block, kept beside the database (docs/p2p.md §7.2 "the
+// state of a snapshot block is kept"). This node keeps one state, not one per block
+// (docs/chain.md §1.6), so the rows of the service and native databases are copied out when the
+// block is committed, as the snapshot file's rows (snapshot-file.ts), and hashed on the way.
+// create-snapshot and the P2P transfer read them from there.
+
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { bytesToHex, hexToBytes } from '../../host-api/encoding/hex.js';
+import { replaceFile } from '../fs/atomic-file.js';
+import { KvMerkle } from '../crypto/kv-merkle.js';
+import type { KvReader } from '../db/store.js';
+import { encodeRow, FileDb } from './snapshot-file.js';
+import type { StateChecksum } from './snapshot-rows.js';
+import { rowsOf } from './state-rows.js';
+import { DbId } from '../../host-api/abi/databases.js';
+
+/** How many kept states stay on disk: the newest, and the one before while the newest is being signed. */
+const KEPT = 2;
+/** Rows are written in batches of about this many bytes. */
+const BATCH_BYTES = 1 << 20;
+
+export class KeptStates {
+  constructor(private readonly directory: string) {}
+
+  /** The directory of a node's kept states, beside its database. */
+  static of(nodeDir: string): KeptStates {
+    return new KeptStates(join(nodeDir, 'snapshot-states'));
+  }
+
+  /** Copies the state `reader` holds now as the state of block `blockNum`/`blockId`; returns its checksum. */
+  keep(blockNum: number, blockId: Uint8Array, reader: KvReader): StateChecksum {
+    mkdirSync(this.directory, { recursive: true });
+    const file = this.fileOf(blockNum, blockId);
+    const temporary = `${file}.tmp`;
+    const fd = openSync(temporary, 'w');
+    const roots: Uint8Array[] = [];
+    try {
+      let batch: Uint8Array[] = [];
+      let size = 0;
+      const flush = () => {
+        writeSync(fd, Buffer.concat(batch));
+        batch = [];
+        size = 0;
+      };
+      for (const [fileDb, db] of [[FileDb.service, DbId.service], [FileDb.native, DbId.native]] as const) {
+        const merkle = new KvMerkle();
+        for (const { key, value } of rowsOf(reader, db)) {
+          merkle.push(key, value);
+          const row = encodeRow(fileDb, key, value);
+          batch.push(row);
+          size += row.length;
+          if (size >= BATCH_BYTES) flush();
+        }
+        roots.push(merkle.root());
+      }
+      flush();
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temporary, file);
+    this.prune();
+    return { serviceRoot: roots[0]!, nativeRoot: roots[1]! };
+  }
+
+  /** Keeps `rows` (encoded as snapshot rows) as the state of block `blockNum`/`blockId`. */
+  write(blockNum: number, blockId: Uint8Array, rows: Uint8Array): void {
+    mkdirSync(this.directory, { recursive: true });
+    const file = this.fileOf(blockNum, blockId);
+    replaceFile(file, rows);
+    this.prune();
+  }
+
+  /** The kept rows of block `blockNum`/`blockId` as the file holds them, if kept. */
+  rows(blockNum: number, blockId: Uint8Array): Uint8Array | undefined {
+    const file = this.fileOf(blockNum, blockId);
+    return existsSync(file) ? readFileSync(file) : undefined;
+  }
+
+  /** The blocks whose states are kept, ascending. */
+  list(): { blockNum: number; blockId: Uint8Array }[] {
+    if (!existsSync(this.directory)) return [];
+    return readdirSync(this.directory).filter((f) => /^\d{10}-[0-9A-F]{64}\.rows$/.test(f)).sort()
+      .map((f) => ({ blockNum: Number(f.slice(0, 10)), blockId: hexToBytes(f.slice(11, 75)) }));
+  }
+
+  private fileOf(blockNum: number, blockId: Uint8Array): string {
+    // Zero-padded numbers sort in block order.
+    return join(this.directory, `${String(blockNum).padStart(10, '0')}-${bytesToHex(blockId)}.rows`);
+  }
+
+  private prune(): void {
+    const files = readdirSync(this.directory).filter((f) => f.endsWith('.rows')).sort();
+    for (const old of files.slice(0, Math.max(0, files.length - KEPT))) rmSync(join(this.directory, old), { force: true });
+  }
+}

@@ -1,0 +1,145 @@
+// A snapshot over P2P (docs/p2p.md §7.4): the sender's BlockHeaderMessages (the genesis header, for
+// the chain id, and the snapshot block's), SnapshotPartMessages covering the service database
+// and then the native one, about 1 MiB each, and the SnapshotVerifyMessage with the checksum and
+// signatures; the receiver puts them together into a SnapshotContent for applySnapshot.
+
+import { DbId } from '../../host-api/abi/databases.js';
+import { blockDataKey, blockKey } from '../../host-api/abi/keys.js';
+import { blockId as computeBlockId } from '../../host-api/chain/block-id.js';
+import { bytesToHex } from '../../host-api/encoding/hex.js';
+import { Block, type SignedBlock } from '../../host-api/types/index.js';
+import { BlockDataRow } from '../../host-api/types/native.js';
+import { readAuxConsensusData } from '../chain/block-aux-data.js';
+import { readBlock } from '../chain/block-log.js';
+import { readBlockSignature } from '../chain/block-signing.js';
+import type { KvReader } from '../db/store.js';
+import type { KeptStates } from './kept-states.js';
+import { newestSignedState } from './signed-states.js';
+import { SnapshotError } from './snapshot-error.js';
+import { encodedRows, FileDb, type FileRow, type SnapshotContent } from './snapshot-file.js';
+import type { StateChecksum, StateSignature } from './snapshot-rows.js';
+
+/** A part's rows hold about this many bytes, counting key + value + 16 per row (psibase's measure). */
+const PART_BYTES = 1 << 20;
+
+export interface SnapshotPart {
+  readonly blockId: Uint8Array;
+  readonly db: number;
+  readonly lowKey: Uint8Array;
+  readonly highKey: Uint8Array;
+  readonly rows: { key: Uint8Array; value: Uint8Array }[];
+}
+
+export interface SnapshotVerify {
+  readonly blockId: Uint8Array;
+  readonly hash: StateChecksum;
+  readonly signatures: StateSignature[];
+}
+
+/** What a node sends to pass its newest signed snapshot on, in order. */
+export interface SnapshotOffer {
+  /** The snapshot block, with its signature and aux data: the link goes on streaming after it. */
+  readonly block: SignedBlock;
+  readonly headers: SignedBlock[];
+  readonly parts: SnapshotPart[];
+  readonly verify: SnapshotVerify;
+}
+
+const EMPTY = new Uint8Array(0);
+
+/** The newest signed snapshot this node kept, as messages; undefined when it has none. */
+export function snapshotOffer(store: KvReader, kept: KeptStates): SnapshotOffer | undefined {
+  let state;
+  try {
+    state = newestSignedState(store, kept);
+  } catch (err) {
+    if (err instanceof SnapshotError && err.code === 'SNAPSHOT_NONE') return undefined;
+    throw err;
+  }
+  const headerOf = (num: number): SignedBlock | undefined => {
+    const block = readBlock(store, num);
+    if (!block) return undefined;
+    const id = computeBlockId(block.header);
+    return { block: { header: block.header, transactions: [] }, signature: readBlockSignature(store, num) ?? EMPTY, auxConsensusData: readAuxConsensusData(store, id) };
+  };
+  const block = headerOf(state.blockNum)!;
+  const genesis = headerOf(2);
+  const headers = genesis && state.blockNum !== 2 ? [genesis, block] : [block];
+  return { block, headers, parts: partsOf(state.blockId, state.rows), verify: { blockId: state.blockId, hash: state.checksum, signatures: state.signatures } };
+}
+
+/** Splits kept rows into parts: each database from the empty key to the end, in ranges. */
+function partsOf(blockId: Uint8Array, rows: Uint8Array): SnapshotPart[] {
+  const parts: SnapshotPart[] = [];
+  for (const [fileDb, db] of [[FileDb.service, DbId.service], [FileDb.native, DbId.native]] as const) {
+    let current: SnapshotPart = { blockId, db, lowKey: EMPTY, highKey: EMPTY, rows: [] };
+    let size = 0;
+    for (const { fileDb: rowDb, key, value } of encodedRows(rows)) {
+      if (rowDb !== fileDb) continue;
+      if (size >= PART_BYTES) {
+        parts.push({ ...current, highKey: key });
+        current = { blockId, db, lowKey: key, highKey: EMPTY, rows: [] };
+        size = 0;
+      }
+      current.rows.push({ key, value });
+      size += key.length + value.length + 16;
+    }
+    parts.push(current);
+  }
+  return parts;
+}
+
+function compareBytes(a: Uint8Array, b: Uint8Array): number {
+  return Buffer.compare(a, b);
+}
+
+/**
+ * Puts a snapshot together from one peer's messages. Parts must follow each other without gap or
+ * overlap, the service database first; anything else is refused with a SnapshotError.
+ */
+export class SnapshotReceiver {
+  private blockId: Uint8Array | undefined;
+  private readonly state: FileRow[] = [];
+  private readonly extra: FileRow[] = [];
+  /** The next part expected: its database and low key; undefined once both are complete. */
+  private next: { db: number; lowKey: Uint8Array } | undefined = { db: DbId.service, lowKey: EMPTY };
+
+  header(signed: SignedBlock): void {
+    const { header } = signed.block;
+    const key = blockKey(header.blockNum);
+    this.extra.push({ db: DbId.blockLog, key, value: Block.pack({ header, transactions: [] }) });
+    if (signed.signature.length > 0) this.extra.push({ db: DbId.blockProof, key, value: signed.signature });
+    if (signed.auxConsensusData !== null) {
+      const blockId = computeBlockId(header);
+      this.extra.push({ db: DbId.nativeSubjective, key: blockDataKey(blockId), value: BlockDataRow.pack({ blockId, auxConsensusData: signed.auxConsensusData }) });
+    }
+  }
+
+  part(part: SnapshotPart): void {
+    this.sameBlock(part.blockId);
+    const next = this.next;
+    if (!next || part.db !== next.db || compareBytes(part.lowKey, next.lowKey) !== 0) {
+      throw new SnapshotError('SNAPSHOT_BAD_ROW', `snapshot part of database ${part.db} from key ${bytesToHex(part.lowKey)} does not follow the parts before it`);
+    }
+    for (const { key, value } of part.rows) {
+      if (compareBytes(key, part.lowKey) < 0 || (part.highKey.length > 0 && compareBytes(key, part.highKey) >= 0)) {
+        throw new SnapshotError('SNAPSHOT_BAD_ROW', `snapshot row ${bytesToHex(key)} lies outside its part`);
+      }
+      this.state.push({ db: part.db, key, value });
+    }
+    if (part.highKey.length > 0) this.next = { db: part.db, lowKey: part.highKey };
+    else this.next = part.db === DbId.service ? { db: DbId.native, lowKey: EMPTY } : undefined;
+  }
+
+  /** The whole snapshot, once its verify message came. */
+  verify(verify: SnapshotVerify): SnapshotContent {
+    this.sameBlock(verify.blockId);
+    if (this.next) throw new SnapshotError('SNAPSHOT_BAD_ROW', 'the snapshot parts do not cover both databases');
+    return { state: this.state, extra: this.extra, checksum: verify.hash, signatures: verify.signatures };
+  }
+
+  private sameBlock(blockId: Uint8Array): void {
+    this.blockId ??= blockId;
+    if (compareBytes(this.blockId, blockId) !== 0) throw new SnapshotError('SNAPSHOT_BAD_ROW', 'snapshot messages of two blocks are mixed');
+  }
+}

@@ -1,0 +1,20 @@
+// The rows a snapshot is made of (docs/p2p.md §7.2): every row of the service (0) and native (2)
+// databases, in key order; their KvMerkle roots are the state checksum producers sign.
+
+import { DbId } from '../../host-api/abi/databases.js';
+import type { KvEntry, KvReader } from '../db/store.js';
+
+/** The databases whose rows are the state, in the order a snapshot holds them. */
+export const STATE_DBS = [DbId.service, DbId.native] as const;
+
+/** Every row of `db` whose key starts with `prefix`, ascending. */
+export function* rowsOf(reader: KvReader, db: number, prefix: Uint8Array = new Uint8Array(0)): Generator<KvEntry> {
+  let row = reader.greaterEqual(db, prefix, prefix.length);
+  while (row) {
+    yield row;
+    // The next key after `row.key` is itself followed by a zero byte.
+    const next = new Uint8Array(row.key.length + 1);
+    next.set(row.key);
+    row = reader.greaterEqual(db, next, prefix.length);
+  }
+}

@@ -1,0 +1,43 @@
+// Producers' signatures on a state checksum (docs/p2p.md §7.2): a producer signs
+// StateSignatureInfo for its claim's verify service; an empty claim signs nothing and always
+// verifies. A snapshot is usable with the weak threshold of the current producers' signatures.
+
+import type { Consensus, Producer } from '../../host-api/types/index.js';
+import { isEmptyClaim } from '../chain/block-signing.js';
+import { claimProofError } from '../chain/claim-proofs.js';
+import { producersOf } from '../chain/consensus.js';
+import { sha256 } from '../crypto/sha256.js';
+import type { Signer } from '../keys/signer.js';
+import type { Executor } from '../wasm/executor.js';
+import { stateSignatureInfo, type StateChecksum, type StateSignature } from './snapshot-rows.js';
+
+/** `producer`'s signature on `checksum`; `signer` is absent for an empty claim. */
+export function signState(checksum: StateChecksum, producer: Producer, signer: Signer | undefined): StateSignature {
+  const rawData = signer ? signer(sha256(stateSignatureInfo(checksum))) : new Uint8Array(0);
+  return { account: producer.name, claim: producer.auth, rawData };
+}
+
+/** Why `signature` fails to verify over `checksum` (its claim's verify service on `executor`'s state), or undefined. */
+export function stateSignatureFailure(executor: Executor, checksum: StateChecksum, signature: StateSignature): Error | undefined {
+  if (isEmptyClaim(signature.claim)) return undefined;
+  const signedData = stateSignatureInfo(checksum);
+  return claimProofError(executor, { claim: signature.claim, proof: signature.rawData, signedData, digest: sha256(signedData) });
+}
+
+/** The producer of `consensus` that `signature` is by (same account and claim), if any. */
+export function signingProducer(consensus: Consensus, signature: StateSignature): Producer | undefined {
+  return producersOf(consensus).find((p) => p.name === signature.account && p.auth.service === signature.claim.service
+    && Buffer.from(p.auth.rawData).equals(signature.claim.rawData));
+}
+
+/** How many producers of `consensus` must sign a snapshot: 1 for CFT, (n+2)/3 for BFT (psinode's rule). */
+export function weakThreshold(consensus: Consensus): number {
+  return 'CftConsensus' in consensus.data ? 1 : Math.floor((producersOf(consensus).length + 2) / 3);
+}
+
+/** The distinct producers of `consensus` among `signatures` (only those that verified should be passed). */
+export function signingProducers(consensus: Consensus, signatures: readonly StateSignature[]): Set<bigint> {
+  const names = new Set<bigint>();
+  for (const s of signatures) if (signingProducer(consensus, s)) names.add(s.account);
+  return names;
+}
