@@ -4,6 +4,7 @@
 // the state is replaced in one commit, with the SnapshotRow and LogTruncateRow written. A refused
 // snapshot leaves the store as it was. The snapshot's state is kept, so this node can pass it on.
 
+import { equalBytes } from '../../host-api/encoding/bytes.js';
 import { DbId } from '../../host-api/abi/databases.js';
 import { blockId as computeBlockId } from '../../host-api/chain/block-id.js';
 import { bytesToHex } from '../../host-api/encoding/hex.js';
@@ -78,7 +79,7 @@ function stage(store: Store, executor: Executor, content: SnapshotContent): Load
   if (!status || !head) throw new SnapshotError('SNAPSHOT_HEAD', 'the snapshot state has no head block');
   const blockNum = head.header.blockNum;
   if (local?.head) {
-    if (!Buffer.from(local.chainId).equals(status.chainId)) {
+    if (!equalBytes(local.chainId, status.chainId)) {
       throw new SnapshotError('SNAPSHOT_OTHER_CHAIN', `the database holds chain ${bytesToHex(local.chainId)}, the snapshot chain ${bytesToHex(status.chainId)}`);
     }
     if (local.head.header.blockNum >= blockNum) {
@@ -96,14 +97,14 @@ function stage(store: Store, executor: Executor, content: SnapshotContent): Load
 function checkHeaders(store: Store, status: StatusRow): void {
   const head = status.head!;
   const block = readBlock(store, head.header.blockNum);
-  if (!block || !Buffer.from(computeBlockId(block.header)).equals(head.blockId)) {
+  if (!block || !equalBytes(computeBlockId(block.header), head.blockId)) {
     throw new SnapshotError('SNAPSHOT_HEAD', `the snapshot does not hold the header of its head block ${head.header.blockNum}`);
   }
-  if (!Buffer.from(block.header.consensusState).equals(sha256(JointConsensus.pack(status.consensus)))) {
+  if (!equalBytes(block.header.consensusState, sha256(JointConsensus.pack(status.consensus)))) {
     throw new SnapshotError('SNAPSHOT_HEAD', `the head block's consensusState is not the hash of the snapshot's consensus`);
   }
   const genesis = readBlock(store, 2);
-  if (!genesis || !Buffer.from(computeBlockId(genesis.header)).equals(status.chainId)) {
+  if (!genesis || !equalBytes(computeBlockId(genesis.header), status.chainId)) {
     throw new SnapshotError('SNAPSHOT_HEAD', 'the snapshot does not hold the genesis header matching its chain id');
   }
 }

@@ -1,6 +1,7 @@
 // create-snapshot (docs/p2p.md §7.3): the newest snapshot whose checksum enough producers signed
 // and whose state this node kept, written in psibase's file format. The node should be stopped.
 
+import { equalBytes } from '../../host-api/encoding/bytes.js';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -71,7 +72,7 @@ export async function createSnapshot(options: CreateSnapshotOptions): Promise<Cr
 
 /** A signature by the current producer whose claim is `key`'s public key (verify-sig). */
 function signWithKey(status: StatusRow, checksum: StateChecksum, key: KeyPair): StateSignature {
-  const producer = producersOf(status.consensus.current).find((p) => Buffer.from(p.auth.rawData).equals(key.publicKey));
+  const producer = producersOf(status.consensus.current).find((p) => equalBytes(p.auth.rawData, key.publicKey));
   if (!producer) throw new SnapshotError('SNAPSHOT_NO_KEY', 'a --sign key is not the key of any current producer');
   return { account: producer.name, claim: producer.auth, rawData: signDigest(key, sha256(stateSignatureInfo(checksum))) };
 }

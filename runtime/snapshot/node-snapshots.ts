@@ -5,6 +5,7 @@
 // are verified and added to the row: to `state` when they match this node's own, to `other` when
 // not. Signed snapshots are offered to peers and received from them (docs/p2p.md §7.4).
 
+import { equalBytes } from '../../host-api/encoding/bytes.js';
 import type { BlockHeader } from '../../host-api/types/index.js';
 import type { StatusRow } from '../../host-api/types/native.js';
 import { bytesToHex } from '../../host-api/encoding/hex.js';
@@ -99,7 +100,7 @@ export class NodeSnapshots {
     for (const u of due) {
       // A fork switch may have replaced the block whose state was kept.
       const block = readBlock(this.store, u.blockNum);
-      if (!block || !Buffer.from(computeBlockId(block.header)).equals(u.blockId) || !status) continue;
+      if (!block || !equalBytes(computeBlockId(block.header), u.blockId) || !status) continue;
       const signature = this.ownSignature(status, u.checksum);
       if (!signature) continue;
       this.record(u.blockId, u.checksum, signature);
@@ -145,7 +146,7 @@ export class NodeSnapshots {
       return false;
     }
     const block = readBlock(this.store, num);
-    if (!block || !Buffer.from(computeBlockId(block.header)).equals(body.blockId)) return false;
+    if (!block || !equalBytes(computeBlockId(block.header), body.blockId)) return false;
     const status = readStatus(this.store);
     if (!status || !signingProducer(status.consensus.current, body.signature)) return false;
     const failure = stateSignatureFailure(this.executor, body.state, body.signature);

@@ -1,6 +1,7 @@
 // The snapshots this node can hand out (docs/p2p.md §7.2-7.4): the newest kept state whose
 // checksum enough producers of its own current set signed.
 
+import { equalBytes } from '../../host-api/encoding/bytes.js';
 import { DbId } from '../../host-api/abi/databases.js';
 import { statusKey } from '../../host-api/abi/keys.js';
 import { blockId as computeBlockId } from '../../host-api/chain/block-id.js';
@@ -45,7 +46,7 @@ export function newestSignedState(store: KvReader, kept: KeptStates, more: MoreS
     const consensus = status.consensus.current;
     if (signingProducers(consensus, signatures).size < weakThreshold(consensus)) continue;
     const block = readBlock(store, blockNum);
-    if (!block || !Buffer.from(computeBlockId(block.header)).equals(row.id)) continue;
+    if (!block || !equalBytes(computeBlockId(block.header), row.id)) continue;
     return { blockNum, blockId: row.id, rows: keptRows, checksum, signatures };
   }
   throw new SnapshotError('SNAPSHOT_NONE', 'no verified snapshot available: no kept snapshot state has enough producer signatures (schedule snapshots with transact::setSnapTime)');

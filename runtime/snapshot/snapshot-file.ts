@@ -4,6 +4,7 @@
 // subjective), and last the footer rows (db 0xffffffff) with the checksum and its signatures. A
 // gzip file (first byte 0x1f) is unpacked first. The file's database ids are psibase's.
 
+import { equalBytes } from '../../host-api/encoding/bytes.js';
 import { gunzipSync } from 'node:zlib';
 import { DbId } from '../../host-api/abi/databases.js';
 import type { KvEntry } from '../db/store.js';
@@ -91,8 +92,8 @@ export function parseSnapshot(file: Uint8Array): SnapshotContent {
     }
     if (fileDb === FileDb.footer) {
       try {
-        if (Buffer.from(key).equals(CHECKSUM_KEY)) checksum = StateChecksum.unpack(value);
-        else if (key.length >= 3 && Buffer.from(key.subarray(0, 3)).equals(SIGNATURE_KEY)) signatures.push(StateSignature.unpack(value));
+        if (equalBytes(key, CHECKSUM_KEY)) checksum = StateChecksum.unpack(value);
+        else if (key.length >= 3 && equalBytes(key.subarray(0, 3), SIGNATURE_KEY)) signatures.push(StateSignature.unpack(value));
       } catch (err) {
         throw new SnapshotError('SNAPSHOT_BAD_ROW', `a footer row does not decode: ${(err as Error).message}`);
       }

@@ -5,7 +5,7 @@
 
 import { DbId } from '../../host-api/abi/databases.js';
 import { nativeTableKey } from '../../host-api/abi/keys.js';
-import { concatBytes } from '../../host-api/encoding/bytes.js';
+import { concatBytes, equalBytes } from '../../host-api/encoding/bytes.js';
 import { compileSchema, type ValueOf } from '../../host-api/fracpack/index.js';
 import { CORE_SCHEMA } from '../../host-api/types/index.js';
 import { sha256 } from '../crypto/sha256.js';
@@ -40,7 +40,7 @@ export function stateSignatureInfo(checksum: StateChecksum): Uint8Array {
 }
 
 export function sameChecksum(a: StateChecksum, b: StateChecksum): boolean {
-  return Buffer.from(a.serviceRoot).equals(b.serviceRoot) && Buffer.from(a.nativeRoot).equals(b.nativeRoot);
+  return equalBytes(a.serviceRoot, b.serviceRoot) && equalBytes(a.nativeRoot, b.nativeRoot);
 }
 
 export function snapshotKey(blockId: Uint8Array): Uint8Array {

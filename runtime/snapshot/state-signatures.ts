@@ -2,6 +2,7 @@
 // StateSignatureInfo for its claim's verify service; an empty claim signs nothing and always
 // verifies. A snapshot is usable with the weak threshold of the current producers' signatures.
 
+import { equalBytes } from '../../host-api/encoding/bytes.js';
 import type { Consensus, Producer } from '../../host-api/types/index.js';
 import { isEmptyClaim } from '../chain/block-signing.js';
 import { claimProofError } from '../chain/claim-proofs.js';
@@ -27,7 +28,7 @@ export function stateSignatureFailure(executor: Executor, checksum: StateChecksu
 /** The producer of `consensus` that `signature` is by (same account and claim), if any. */
 export function signingProducer(consensus: Consensus, signature: StateSignature): Producer | undefined {
   return producersOf(consensus).find((p) => p.name === signature.account && p.auth.service === signature.claim.service
-    && Buffer.from(p.auth.rawData).equals(signature.claim.rawData));
+    && equalBytes(p.auth.rawData, signature.claim.rawData));
 }
 
 /** How many producers of `consensus` must sign a snapshot: 1 for CFT, (n+2)/3 for BFT (psinode's rule). */
