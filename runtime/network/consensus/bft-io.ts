@@ -109,11 +109,16 @@ export interface BftReady<S> {
   readonly log: LogEntry[];
 }
 
-/** What a BFT producer keeps across a restart so that it never prepares two forks in one term. */
-export interface BftKept {
+/** What a BFT producer keeps across a restart so that it never prepares two forks in one term nor forgets what was prepared. */
+export interface BftKept<S> {
   readonly term: number;
   /** The best block (in fork-choice order) this producer prepared or committed. */
   readonly bestConfirm?: { readonly id: BlockIdHex; readonly num: number; readonly term: number };
+  /**
+   * The best block this producer saw prepared by a quorum, with the prepares that prove it: its
+   * view changes never name less, and can still prove it after a restart.
+   */
+  readonly bestPrepared?: { readonly id: BlockIdHex; readonly num: number; readonly term: number; readonly prepares: readonly BftConfirm<S>[] };
 }
 
 export interface BftOptions<S> {
@@ -123,5 +128,5 @@ export interface BftOptions<S> {
   readonly sign: (message: BftUnsigned<S>) => S | undefined;
   /** Whether `signature` is `producer`'s over a prepare or commit of `blockId` (for view changes and aux data). */
   readonly verify: (kind: 'PrepareMessage' | 'CommitMessage', blockId: BlockIdHex, producer: ProducerName, signature: S) => boolean;
-  readonly restored?: BftKept;
+  readonly restored?: BftKept<S>;
 }

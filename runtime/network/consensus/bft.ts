@@ -99,8 +99,10 @@ export class Bft<S> {
   constructor(private readonly options: BftOptions<S>) {
     this.timeoutMs = options.baseTimeoutMs;
     this.term = options.restored?.term ?? 0;
-    const kept = options.restored?.bestConfirm;
-    this.bestConfirm = kept && orderOf(kept);
+    const { bestConfirm, bestPrepared } = options.restored ?? {};
+    this.bestConfirm = bestConfirm && orderOf(bestConfirm);
+    this.bestPrepared = bestPrepared && orderOf(bestPrepared);
+    if (bestPrepared) this.confirmations.set(bestPrepared.id, { prepares: new Map(bestPrepared.prepares.map((c) => [c.producer, c.signature])), commits: new Map() });
   }
 
   get role(): BftRole {
@@ -117,13 +119,25 @@ export class Bft<S> {
   }
 
   /** What to keep on disk before this step's messages leave. */
-  get kept(): BftKept {
-    return { term: this.term, bestConfirm: this.bestConfirm };
+  get kept(): BftKept<S> {
+    const best = this.bestPrepared;
+    const prepares = best && this.confirmations.get(best.id)?.prepares;
+    return {
+      term: this.term,
+      bestConfirm: this.bestConfirm,
+      bestPrepared: best && { ...best, prepares: [...prepares ?? []].map(([producer, signature]) => ({ producer, signature })) },
+    };
   }
 
   /** The commit proof of a committed block, for the auxConsensusData of a block whose commitNum it is (§3.5). */
   proofOf(id: BlockIdHex): BftBlockConfirm<S> | undefined {
     return this.proofs.get(id);
+  }
+
+  /** Every view change held, to send to a new link or on request (psibase's send_all_view_changes, §5.2). */
+  viewChanges(): BftMessage<S>[] {
+    if (!this.active) return [];
+    return this.views.flatMap((views) => [...views.values()].flatMap((view) => (view.best ? [view.best] : [])));
   }
 
   /**
@@ -270,8 +284,18 @@ export class Bft<S> {
       this.log('info', `View-change timeout grew to ${this.timeoutMs} ms`);
     }
     const current = this.groups[0]!;
+    this.log('debug', `Views at the timeout of term ${this.term}: ${this.describeViews()}`);
     const inTerm = current.producers.filter((p) => this.viewTerm(0, p) >= this.term).length;
     if (inTerm >= bftThreshold(current.producers.length)) this.setView(this.skipAdvancedLeaders(this.term + 1));
+  }
+
+  /** Each producer's term and best prepared block, as psibase's print_views shows them. */
+  private describeViews(): string {
+    return this.groups.map((group, i) => group.producers.map((p) => {
+      const view = this.views[i]?.get(p);
+      const best = view?.best?.body;
+      return `${p}=${view?.term ?? 0}${best ? `(${best.term}:${blockNumOf(best.bestPrepared)}/${best.bestPreparedTerm} p${best.prepares.length}${this.headers.has(best.bestPrepared) ? "" : " unknown"})` : ''}`;
+    }).join(' ')).join(' | ');
   }
 
   private receive(message: BftMessage<S>): void {
@@ -287,9 +311,7 @@ export class Bft<S> {
         }
         return;
       case 'RequestViewMessage':
-        for (const views of this.views) {
-          for (const view of views.values()) if (view.best) this.out.sends.push({ to: 'sender', message: view.best });
-        }
+        for (const view of this.viewChanges()) this.out.sends.push({ to: 'sender', message: view });
         return;
     }
   }
@@ -361,7 +383,10 @@ export class Bft<S> {
   /** psibase's verify_commit: committing below a better prepared block on another branch breaks safety. */
   private verifyCommit(block: BftBlock): boolean {
     const best = this.bestPrepared;
-    if (!best || compareOrder(block, best) >= 0 || this.descends(best.id, block)) return true;
+    if (!best || compareOrder(block, best) >= 0) return true;
+    // Only a branch known to differ is a failure: headers between the two may still be on their way.
+    const onBestBranch = this.ancestorAt(best.id, block.num);
+    if (!onBestBranch || onBestBranch.id === block.id) return true;
     const failure = `Consensus failure: block ${block.num} ${block.id} was committed, but ${best.num} ${best.id} on another branch was prepared and is better`;
     this.out.consensusFailure = failure;
     this.log('warning', failure);
@@ -479,7 +504,9 @@ export class Bft<S> {
     const confirmations = block && this.confirmations.get(block.id);
     if (!best) return { ...base, bestPrepared: ZERO_ID, bestPreparedTerm: 0, prepares: [] };
     // Without the block a better one was committed since: this view change is never the best (§5.2).
-    if (!block || !confirmations) return { ...base, bestPrepared: best.id, bestPreparedTerm: 0, prepares: [] };
+    if (!block) return { ...base, bestPrepared: best.id, bestPreparedTerm: 0, prepares: [] };
+    // Prepares are not kept across a restart: the view still says how far this producer got.
+    if (!confirmations) return { ...base, bestPrepared: best.id, bestPreparedTerm: best.term, prepares: [] };
     const [current, next] = block.groups;
     return {
       ...base,
@@ -604,6 +631,8 @@ export class Bft<S> {
   private subtreeOf(view: BftViewChange<S>, acceptBelowCommit: boolean): BlockIdHex | undefined {
     const committed = this.committed?.id ?? (this.commitIndex <= PRE_GENESIS.num ? ZERO_ID : undefined);
     if (view.bestPrepared === ZERO_ID) return committed;
+    // The committed block is final: naming it needs no prepares, as naming none does not.
+    if (view.bestPrepared === committed) return committed;
     const block = this.headers.get(view.bestPrepared);
     if (block) return this.validViewChange(block, view) ? block.id : undefined;
     return acceptBelowCommit && blockNumOf(view.bestPrepared) <= this.commitIndex ? committed : undefined;
@@ -711,12 +740,8 @@ export class Bft<S> {
   }
 
   /** Whether block `id` is `ancestor` or one of its descendants. */
-  private descends(id: BlockIdHex, ancestor: BlockOrder): boolean {
-    return this.ancestorAt(id, ancestor.num)?.id === ancestor.id;
-  }
-
   private descendsById(id: BlockIdHex, ancestor: BftBlock): boolean {
-    return id === ancestor.id || this.descends(id, ancestor);
+    return id === ancestor.id || this.ancestorAt(id, ancestor.num)?.id === ancestor.id;
   }
 
   private log(level: LogEntry['level'], text: string): void {

@@ -7,10 +7,11 @@ import { convergenceBoundMs, drawSchedule, livenessBoundMs, type Schedule } from
 import { SimNetwork } from './sim-network.js';
 import { SimNode } from './sim-node.js';
 
-// One seeded run of block sync and CFT (docs/p2p.md "What we build" item 7): one producer or
-// several electing leaders, and followers, on a virtual clock, with the faults of the schedule,
-// the invariants checked after every step; at the end every node at the best head within the
-// stated bound and, with several producers, irreversibility moved on after the faults.
+// One seeded run of block sync and CFT or BFT (docs/p2p.md "What we build" item 7): one producer
+// or several taking the lead, and followers, on a virtual clock, with the faults of the schedule
+// and its Byzantine producers, the invariants checked after every step on the honest nodes; at
+// the end every honest node at the best head within the stated bound and, with several
+// producers, irreversibility moved on after the faults.
 
 export interface SimulationResult {
   readonly seed: number;
@@ -24,11 +25,11 @@ export function runSimulation(seed: number): SimulationResult {
   const random = new Random(seed ^ 0x5eed5eed);
   const logs = [...Array(schedule.nodeCount)].map(() => new DurableChain());
   const checker = new InvariantChecker(() => queue.now);
-  let network: SimNetwork | undefined;
   const nodes: SimNode[] = [];
-  const context = { queue, random, schedule, checker, network: () => network!, node: (i: number) => nodes[i]! };
+  // The network dials only once the clock runs, so the nodes may be made after it (BFT's announce at once).
+  const network = new SimNetwork(queue, random, schedule, nodes);
+  const context = { queue, random, schedule, checker, network: () => network, node: (i: number) => nodes[i]! };
   nodes.push(...logs.map((log, i) => new SimNode(i, `n${i}`, log, context)));
-  network = new SimNetwork(queue, random, schedule, nodes);
   scheduleFaults(schedule, queue, nodes, network);
   // Slots run until stopAt, or with CFT until the liveness bound after the faults if that is later.
   let lastSlot = schedule.stopAt;
@@ -42,7 +43,7 @@ export function runSimulation(seed: number): SimulationResult {
   queue.at(schedule.quietAt, () => {
     committedWhenQuiet = checker.highestCommitted;
     if (schedule.producerCount < 2) return;
-    const largest = Math.max(...nodes.map((n) => n.electionTimeoutMs ?? 0));
+    const largest = Math.max(...nodes.filter((n) => !n.byzantine).map((n) => n.consensusTimeoutMs ?? 0));
     livenessBy = schedule.quietAt + livenessBoundMs(schedule, largest);
     lastSlot = Math.max(lastSlot, livenessBy);
   });
@@ -52,11 +53,12 @@ export function runSimulation(seed: number): SimulationResult {
   if (schedule.producerCount > 1 && checker.highestCommitted <= committedWhenQuiet) {
     checker.fail(`no block became irreversible within ${livenessBy - schedule.quietAt} ms of the end of the faults (still block ${committedWhenQuiet})`);
   }
-  // The best head any node holds: production has stopped, so every node must come to it.
-  const best = nodes.map((n) => n.head!).reduce((a, b) => (compareOrder(b, a) > 0 ? b : a));
+  // The best head any honest node holds: production has stopped, so every honest node must come to it.
+  const honest = nodes.filter((n) => !n.byzantine);
+  const best = honest.map((n) => n.head!).reduce((a, b) => (compareOrder(b, a) > 0 ? b : a));
   const bound = convergenceBoundMs(schedule, best.num);
   const deadline = lastSlot + bound;
-  const behind = () => nodes.filter((n) => n.head?.id !== best.id);
+  const behind = () => honest.filter((n) => n.head?.id !== best.id);
   while (behind().length > 0 && queue.runNext(deadline)) steps++;
   for (const node of behind()) {
     checker.fail(`${node.name} is at ${node.head?.num} ${node.head?.id}, not the best head ${best.num} ${best.id}, ${bound} ms after the last block`);

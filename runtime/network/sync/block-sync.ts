@@ -87,6 +87,9 @@ export class BlockSync<B> {
       case 'commit':
         this.commit(event.num);
         break;
+      case 'root':
+        if (this.tree.restrict(event.id)) this.applyNext();
+        break;
     }
     if (this.tree.head.id !== headBefore) {
       this.out.head = this.tree.head;

@@ -21,7 +21,9 @@ export type SyncEvent<B> =
   /** A block this node produced and executed, on top of the current head. */
   | { readonly type: 'produced'; readonly block: B }
   /** Consensus made the head chain irreversible up to `num` (docs/p2p.md §6.3). */
-  | { readonly type: 'commit'; readonly num: number };
+  | { readonly type: 'commit'; readonly num: number }
+  /** BFT restricts fork choice to this block's subtree (docs/p2p.md §3.6, §5.2); ignored for a block not held. */
+  | { readonly type: 'root'; readonly id: BlockIdHex };
 
 export interface SyncSend<B> {
   readonly peer: PeerId;

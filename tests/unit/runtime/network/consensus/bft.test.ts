@@ -18,7 +18,7 @@ function sign(message: BftUnsigned<Sig>): Sig {
   return message.kind === 'ViewChangeMessage' ? `VC/${b.producer}/${(b as { term: number }).term}` : tokenOf(message.kind, (b as { blockId: string }).blockId, b.producer);
 }
 
-function node(self: bigint | null, groups: BftGroup[] = [BFT4], restored?: BftKept): { bft: Bft<Sig>; ready: BftReady<Sig> } {
+function node(self: bigint | null, groups: BftGroup[] = [BFT4], restored?: BftKept<Sig>): { bft: Bft<Sig>; ready: BftReady<Sig> } {
   const bft = new Bft<Sig>({ baseTimeoutMs: T, sign, verify: (kind, id, producer, s) => s === tokenOf(kind, id, producer), restored });
   return { bft, ready: bft.step({ type: 'producers', groups, self }) };
 }
@@ -208,6 +208,24 @@ test('§6.1 joint consensus: each group needs its own threshold; a CFT group 1 d
   assert.is(receive(bft, commit(x, D)).commit, undefined, 'group 0 has a quorum, group 1 (C, E) none yet');
   receive(bft, commit(x, C));
   assert.is(receive(bft, commit(x, E)).commit, 2, 'C and E: the CFT majority of group 1');
+});
+
+test('§5.2 a restarted producer keeps its best prepared block and its proof; a view change naming the committed block needs no prepares', () => {
+  const { bft } = node(B);
+  ready(bft, 0);
+  const x = block(2, 'x', undefined, 0, A);
+  applyHead(bft, x);
+  for (const p of [A, C]) receive(bft, prepare(x, p));
+  const restarted = node(B, [BFT4], bft.kept);
+  const announced = restarted.ready.sends[0]!.message as Extract<BftMessage<Sig>, { kind: 'ViewChangeMessage' }>;
+  assert.is(announced.body.bestPrepared, x.id, 'it never names less than it saw prepared');
+  assert.is(announced.body.bestPreparedTerm, 0);
+  assert.equal(announced.body.prepares.map((c) => c.producer), [A, B, C], 'with the prepares that prove it');
+  applyHead(restarted.bft, x, 2);
+  receive(restarted.bft, viewChange(1, C));
+  const r = receive(restarted.bft, viewChange(1, D));
+  assert.is(restarted.bft.currentTerm, 1);
+  assert.is(r.lead, 1, 'B leads term 1: its view names x, committed, with no prepares kept, and C and D are no further');
 });
 
 test.run();
