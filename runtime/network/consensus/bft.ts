@@ -13,7 +13,7 @@ import type {
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 type ViewChangeMessage<S> = Extract<BftMessage<S>, { kind: 'ViewChangeMessage' }>;
-type ConfirmMessage<S> = Extract<BftMessage<S>, { kind: 'PrepareMessage' | 'CommitMessage' }>;
+type PrepareOrCommit<S> = Extract<BftMessage<S>, { kind: 'PrepareMessage' | 'CommitMessage' }>;
 
 const ZERO_ID = PRE_GENESIS.id;
 const TIMEOUT_GROWTH = 1.5;
@@ -79,7 +79,7 @@ export class Bft<S> {
   /** The commit proofs of committed blocks (psibase's BlockDataRow), for the leader's aux data. */
   private readonly proofs = new Map<BlockIdHex, BftBlockConfirm<S>>();
   /** Prepares and commits for blocks not known yet (psinode holds them back until the block is there, §5.3). */
-  private readonly waiting = new Map<BlockIdHex, ConfirmMessage<S>[]>();
+  private readonly waiting = new Map<BlockIdHex, PrepareOrCommit<S>[]>();
   /** Validity of view changes already checked (their prepares' signatures). */
   private readonly validViews = new WeakMap<object, boolean>();
   private head: BftBlock | undefined;
@@ -316,7 +316,7 @@ export class Bft<S> {
     }
   }
 
-  private receiveConfirm(message: ConfirmMessage<S>): void {
+  private receiveConfirm(message: PrepareOrCommit<S>): void {
     const { blockId, producer } = message.body;
     const block = this.headers.get(blockId);
     if (!block) return this.wait(message);
@@ -331,7 +331,7 @@ export class Bft<S> {
     else this.onCommit(block, producer, message.signature);
   }
 
-  private wait(message: ConfirmMessage<S>): void {
+  private wait(message: PrepareOrCommit<S>): void {
     const { blockId } = message.body;
     if (blockNumOf(blockId) <= this.commitIndex) return;
     let list = this.waiting.get(blockId);
