@@ -47,7 +47,7 @@ openssl:
 test: all browser softhsm openssl
 	node scripts/run-tests.js
 
-# The block sync and CFT simulator (docs/p2p.md "What we build" item 7) over thousands of seeded schedules.
+# The block sync, CFT and BFT simulator (docs/p2p.md "What we build" items 5, 7) over thousands of seeded schedules.
 simulate: build
 	node scripts/simulate.js 10000
 

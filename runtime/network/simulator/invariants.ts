@@ -5,10 +5,13 @@ import type { DurableChain } from './model-chain.js';
 // What must hold after every step of a simulated run (the convergence checks are the simulation's,
 // at the end): no node applies a block no producer made; no two nodes make different blocks
 // irreversible at one height, and nothing irreversible reverts; a CFT term has one leader at most.
+// Byzantine producers (BFT) are held to none of it.
 
 /** The part of a node the checks read. */
 export interface CheckedNode {
   readonly name: string;
+  /** A Byzantine producer is held to nothing: the checks are of the honest nodes. */
+  readonly byzantine: boolean;
   readonly durable: DurableChain;
   /** The head chain's block id at the commit index and the commit index, while the node runs. */
   committedOnHeadChain(): { id: string; num: number } | undefined;
@@ -29,11 +32,13 @@ export class InvariantChecker {
 
   /** Every block a node executes was made, at that height, by a producer. */
   blockApplied(node: CheckedNode, block: ModelBlock): void {
+    if (node.byzantine) return;
     if (this.produced.get(block.id) !== block) this.fail(`${node.name} applied block ${block.num} ${block.id}, which no producer made`);
   }
 
   /** Every node makes the same block irreversible at a height. */
   blocksCommitted(node: CheckedNode, blocks: readonly ModelBlock[]): void {
+    if (node.byzantine) return;
     for (const block of blocks) {
       const first = this.committed.get(block.num);
       if (!first) this.committed.set(block.num, { id: block.id, by: node.name });
@@ -57,6 +62,7 @@ export class InvariantChecker {
 
   /** The head chain still holds the last irreversible block: nothing irreversible reverted. */
   afterStep(node: CheckedNode): void {
+    if (node.byzantine) return;
     const onChain = node.committedOnHeadChain();
     if (!onChain) return;
     const logged = node.durable.committedHead ?? PRE_GENESIS;

@@ -1,3 +1,4 @@
+import type { BftKept } from '../consensus/bft-io.js';
 import { PRE_GENESIS } from '../sync/block-header.js';
 import type { CommittedBlocks, SyncBlock } from '../sync/sync-io.js';
 import { modelBlockId, type ModelBlock } from './model-block.js';
@@ -15,6 +16,8 @@ export class DurableChain implements CommittedBlocks<ModelBlock> {
   term = 1;
   /** A CFT producer's term and vote (docs/p2p.md §4), kept so that a restart never votes twice in a term. */
   vote: { term: number; votedFor: bigint | null } = { term: 0, votedFor: null };
+  /** A BFT producer's term and best prepared or committed block (docs/p2p.md §5.3), for the forbidden-fork rule. */
+  bft: BftKept<string> | undefined;
 
   blockAt(num: number): ModelBlock | undefined {
     return this.log[num - 2];

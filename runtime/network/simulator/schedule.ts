@@ -17,18 +17,26 @@ export interface Schedule {
   readonly nodeCount: number;
   /**
    * Nodes 0 .. producerCount - 1 are the first producers: one produces alone (its blocks
-   * irreversible `commitLag` blocks later); two or more, or a set that changes, elect leaders with
-   * CFT (docs/p2p.md §4).
+   * irreversible `commitLag` blocks later); two or more run `algorithm`, as does a set that
+   * changes (CFT only).
    */
   readonly producerCount: number;
+  /** CFT elects leaders (docs/p2p.md §4); BFT, with 4 or more producers, takes them in turn (§5). */
+  readonly algorithm: 'cft' | 'bft';
   /**
    * Changes of the producer set (setProducers, docs/p2p.md §6.1), each to a set of node indexes,
    * asked for at `at`: the leader puts the latest one asked for into its next block that may
-   * hold one, until a block has it.
+   * hold one, until a block has it. CFT schedules only.
    */
   readonly producerChanges: readonly ProducerChange[];
   /** Whether producers elect leaders with CFT: several of them, or a set that changes. */
   readonly cft: boolean;
+  /**
+   * BFT producers that break the rules, at most f of 3f + 1: `withhold` takes no part in
+   * consensus (it only relays blocks); `equivocate` makes two blocks at each height of its terms,
+   * each sent to some of its links, and prepares and commits every block it sees.
+   */
+  readonly byzantine: readonly { readonly node: number; readonly behaviour: ByzantineBehaviour }[];
   /** [a, b]: a dials b (and redials it when the link goes). */
   readonly edges: readonly (readonly [number, number])[];
   readonly blockIntervalMs: number;
@@ -52,6 +60,8 @@ export interface Schedule {
    */
   readonly stopAt: number;
 }
+
+export type ByzantineBehaviour = 'withhold' | 'equivocate';
 
 const FAULT_WINDOW_MS = 3000;
 
@@ -80,16 +90,7 @@ export function drawSchedule(seed: number): Schedule {
   }
   const quietAt = Math.max(FAULT_WINDOW_MS, ...faults.map((f) => f.at + f.duration));
   const blockIntervalMs = random.pick([20, 50, 100]);
-  const producerChanges = drawProducerChanges(seed, nodeCount);
-  const cft = producerCount > 1 || producerChanges.length > 0;
-  return {
-    seed,
-    nodeCount,
-    producerCount,
-    producerChanges,
-    cft,
-    edges,
-    blockIntervalMs,
+  const timings = {
     commitLag: random.int(4),
     maxDelayMs: 1 + random.int(30),
     maxSendMs: random.int(3),
@@ -97,10 +98,36 @@ export function drawSchedule(seed: number): Schedule {
     redialMs: 10 + random.int(90),
     dropRate: random.pick([0, 0.002, 0.01, 0.05]),
     duplicateRate: random.pick([0, 0.002, 0.01, 0.05]),
+  };
+  // Drawn last, so that the CFT schedules drawn before BFT existed stay as they were.
+  const algorithm = producerCount >= 4 && random.int(3) > 0 ? 'bft' : 'cft';
+  const byzantine: { node: number; behaviour: ByzantineBehaviour }[] = [];
+  if (algorithm === 'bft') {
+    const candidates = [...Array(producerCount).keys()];
+    for (let n = random.int(maxFaulty(producerCount) + 1); n > 0; n--) {
+      const [node] = candidates.splice(random.int(candidates.length), 1);
+      byzantine.push({ node: node!, behaviour: random.pick(['withhold', 'equivocate'] as const) });
+    }
+    connectHonestNodes(nodeCount, edges, new Set(byzantine.map((b) => b.node)));
+  }
+  const producerChanges = algorithm === 'cft' ? drawProducerChanges(seed, nodeCount) : [];
+  const cft = algorithm === 'cft' && (producerCount > 1 || producerChanges.length > 0);
+  return {
+    seed,
+    nodeCount,
+    producerCount,
+    algorithm,
+    producerChanges,
+    cft,
+    byzantine,
+    edges,
+    blockIntervalMs,
+    ...timings,
     faults,
     quietAt,
-    // CFT needs time after the faults for an election (a few timeouts) and for commits to resume.
-    stopAt: quietAt + (cft ? 20 * electionTimeoutMs(blockIntervalMs) : 300),
+    // CFT needs time after the faults for an election (a few timeouts) and for commits to resume;
+    // BFT for a few view changes.
+    stopAt: quietAt + (algorithm === 'bft' ? 4 * viewTimeoutMs(blockIntervalMs) : cft ? 20 * electionTimeoutMs(blockIntervalMs) : 300),
   };
 }
 
@@ -117,6 +144,37 @@ function drawProducerChanges(seed: number, nodeCount: number): ProducerChange[] 
   }).sort((a, b) => a.at - b.at);
 }
 
+/**
+ * Blocks travel over links, so Byzantine nodes on every path between two honest ones could keep
+ * them apart for ever; BFT promises nothing then. Extra links join the honest nodes' components.
+ */
+function connectHonestNodes(nodeCount: number, edges: [number, number][], byzantine: ReadonlySet<number>): void {
+  const component = [...Array(nodeCount).keys()];
+  const find = (n: number): number => (component[n] === n ? n : (component[n] = find(component[n]!)));
+  for (const [a, b] of edges) if (!byzantine.has(a) && !byzantine.has(b)) component[find(a)] = find(b);
+  const honest = [...Array(nodeCount).keys()].filter((n) => !byzantine.has(n));
+  for (const n of honest.slice(1)) {
+    if (find(n) === find(honest[0]!)) continue;
+    edges.push([n, honest[0]!]);
+    component[find(n)] = find(honest[0]!);
+  }
+}
+
+/** f: the Byzantine producers a BFT set of n tolerates (n >= 3f + 1). */
+export function maxFaulty(producers: number): number {
+  return Math.floor((producers - 1) / 3);
+}
+
+/** The BFT view-change timer's start: psibase's 10 s for 1 s slots (docs/p2p.md §5.1), scaled to the slot. */
+export function viewTimeoutMs(blockIntervalMs: number): number {
+  return 10 * blockIntervalMs;
+}
+
+/** Whether producers take the lead by consensus (CFT or BFT), rather than one producing alone. */
+export function electsLeaders(schedule: Schedule): boolean {
+  return schedule.cft || schedule.algorithm === 'bft';
+}
+
 /** The base election timeout T: psibase's 3 s for 1 s slots (docs/p2p.md §4), scaled to the slot. */
 export function electionTimeoutMs(blockIntervalMs: number): number {
   return 3 * blockIntervalMs;
@@ -128,7 +186,21 @@ export function electionTimeoutMs(blockIntervalMs: number): number {
  * to 5 minutes), then a round of blocks and confirms.
  */
 export function livenessBoundMs(schedule: Schedule, largestTimeoutMs: number): number {
+  if (schedule.algorithm === 'bft') return bftLivenessBoundMs(schedule, largestTimeoutMs);
   return 8 * largestTimeoutMs + 20 * schedule.blockIntervalMs;
+}
+
+/**
+ * BFT: the honest producers may have to pass through up to f terms whose leader is Byzantine,
+ * plus a few whose views were out of step when the faults ended, each lasting one view-change
+ * timeout, which grows x1.5 at each term without a commit; then a round of blocks, prepares and
+ * commits.
+ */
+function bftLivenessBoundMs(schedule: Schedule, largestTimeoutMs: number): number {
+  const terms = maxFaulty(schedule.producerCount) + 4;
+  let total = 0;
+  for (let t = 0, timeout = largestTimeoutMs; t < terms; t++, timeout *= 1.5) total += timeout;
+  return total + 20 * schedule.blockIntervalMs;
 }
 
 /** The longest path, in links, between two nodes. */

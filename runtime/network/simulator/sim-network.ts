@@ -75,12 +75,25 @@ export class SimNetwork {
    * (docs/p2p.md §A); here a route is as good as a path: the message arrives after one delay
    * unless either node is down, a partition separates them, or it is dropped while faults last.
    */
-  deliverRouted(from: number, to: number, deliver: () => void): void {
+  deliverRouted(from: number, to: number, deliver: () => void, lossKillsLink = false): void {
     if (!this.endpoints[from]!.alive || this.separated(from, to)) return;
-    if (this.queue.now < this.schedule.quietAt && this.random.next() < this.schedule.dropRate) return;
+    if (this.queue.now < this.schedule.quietAt && this.random.next() < this.schedule.dropRate) {
+      // Over TCP a message is lost only with its link (BFT resends its views on a new link).
+      if (lossKillsLink) {
+        const first = [...this.connections.values()].find((c) => c.ends.includes(from));
+        if (first) this.fail(first);
+      }
+      return;
+    }
     this.queue.after(1 + this.random.int(this.schedule.maxDelayMs), () => {
       if (this.endpoints[to]!.alive && !this.separated(from, to)) deliver();
     });
+  }
+
+  /** The node at the other end of one of `from`'s links. */
+  peerNode(from: number, peer: PeerId): number | undefined {
+    const ends = this.connections.get(peer)?.ends;
+    return ends && (ends[0] === from ? ends[1] : ends[0]);
   }
 
   /** Whether `from` reaches `to` now (both up, no partition between them). */

@@ -4,42 +4,30 @@ import { BlockSync, NO_COMMON_BLOCK } from '../sync/block-sync.js';
 import type { PeerId } from '../peer-io.js';
 import type { SyncEvent, SyncReady } from '../sync/sync-io.js';
 import type { SyncMessage } from '../sync/sync-messages.js';
-import type { EventQueue } from './event-queue.js';
-import type { InvariantChecker } from './invariants.js';
+import type { BftMessage } from '../consensus/bft-io.js';
 import { makeModelBlock, modelHeader, type ModelBlock } from './model-block.js';
 import { consensusAfter, consensusGroups, sameProducers, startingConsensus, type ModelConsensus } from './model-consensus.js';
 import type { DurableChain } from './model-chain.js';
-import { electionTimeoutMs, type Schedule } from './schedule.js';
-import type { LinkEndpoint, SimNetwork } from './sim-network.js';
-import type { Random } from '../../testing/random.js';
+import { electionTimeoutMs, electsLeaders } from './schedule.js';
+import { SimBft } from './sim-bft.js';
+import { producerAccount, type ConsensusEndpoint, type NodeContext } from './sim-context.js';
+import type { LinkEndpoint } from './sim-network.js';
 
-// One simulated node: block sync over a model chain and, among several producers, CFT consensus
-// beside it (docs/p2p.md §4), fed by the same events, their Ready carried out the same way. A
-// single producer makes a block every interval; among several, the leader does. Nodes that do not
-// produce take irreversibility from the headers they apply (§4 step 10, §6.3). A crash loses
-// everything but the DurableChain (the node's database).
+// One simulated node: block sync over a model chain and, among several producers, CFT or BFT
+// consensus beside it (docs/p2p.md §4, §5), fed by the same events, their Ready carried out the
+// same way. A single producer makes a block every interval; among several, the leader does. With
+// CFT, nodes that do not produce take irreversibility from the headers they apply (§4 step 10);
+// with BFT, from commit quorums and the proofs in blocks (§5.4, §6.3). A crash loses everything
+// but the DurableChain (the node's database).
 
-export interface NodeContext {
-  readonly queue: EventQueue;
-  readonly random: Random;
-  readonly schedule: Schedule;
-  readonly checker: InvariantChecker;
-  readonly network: () => SimNetwork;
-  readonly node: (index: number) => SimNode;
-  /** The producer set last asked for (schedule.producerChanges), if any yet. */
-  readonly wantedProducers: () => readonly number[] | undefined;
-}
-
-/** A simulated producer's account number: its index plus one (0 is no account). */
-export function producerAccount(index: number): bigint {
-  return BigInt(index + 1);
-}
-
-export class SimNode implements LinkEndpoint {
+export class SimNode implements LinkEndpoint, ConsensusEndpoint {
   private sync: BlockSync<ModelBlock> | undefined;
   private cft: Cft | undefined;
-  /** The term this node leads, while it does (CFT). */
+  private bft: SimBft | undefined;
+  /** The term this node leads, while it does (CFT or BFT). */
   private leading: number | undefined;
+  /** The node's live links (an equivocating leader sends its second blocks on some of them). */
+  private readonly links = new Set<PeerId>();
   /** Bumped at each crash, so that work scheduled before it is void. */
   private life = 0;
   /** Bumped when the election timer is set again or stopped, so that the old one is void. */
@@ -56,14 +44,19 @@ export class SimNode implements LinkEndpoint {
     this.start();
   }
 
-  /** Whether this node makes the blocks now: the single producer, or the CFT leader. */
+  /** Whether this node makes the blocks now: the single producer, or the leader. */
   get producer(): boolean {
-    return this.cft ? this.leading !== undefined : this.index === 0;
+    return electsLeaders(this.context.schedule) ? this.leading !== undefined : this.index === 0;
   }
 
-  /** The CFT election timeout T, while the node runs CFT. */
-  get electionTimeoutMs(): number | undefined {
-    return this.cft?.timeoutMs;
+  /** How the node breaks the rules, if it is Byzantine (BFT schedules only). */
+  get byzantine(): boolean {
+    return this.context.schedule.byzantine.some((b) => b.node === this.index);
+  }
+
+  /** The consensus timeout (CFT's election timeout T, BFT's view-change timeout) while the node runs. */
+  get consensusTimeoutMs(): number | undefined {
+    return this.cft?.timeoutMs ?? this.bft?.viewTimeoutMs;
   }
 
   get commitIndex(): number | undefined {
@@ -85,7 +78,9 @@ export class SimNode implements LinkEndpoint {
   crash(): void {
     this.sync = undefined;
     this.cft = undefined;
+    this.bft = undefined;
     this.leading = undefined;
+    this.links.clear();
     this.life++;
   }
 
@@ -100,14 +95,28 @@ export class SimNode implements LinkEndpoint {
   }
 
   linkUp(peer: PeerId): void {
+    this.links.add(peer);
     this.step({ type: 'linkUp', peer });
+    const other = this.context.network().peerNode(this.index, peer);
+    if (other !== undefined) this.bft?.linkUp(other);
   }
 
   linkDown(peer: PeerId): void {
+    this.links.delete(peer);
     this.step({ type: 'linkDown', peer });
   }
 
   receive(peer: PeerId, message: SyncMessage<ModelBlock>): void {
+    if (message.kind === 'BlockMessage' && this.bft && this.sync) {
+      const block = message.body.block;
+      const refused = this.bft.check(block);
+      // psinode disconnects a peer whose block header fails (docs/p2p.md §3.4).
+      if (refused) {
+        this.fail(`${this.name} refused block ${block.num} ${block.id}: ${refused}`);
+        return this.context.network().close(peer);
+      }
+      this.bft.blockArrived(block);
+    }
     this.step({ type: 'receive', peer, message });
   }
 
@@ -120,6 +129,11 @@ export class SimNode implements LinkEndpoint {
     this.stepCft({ type: 'receive', message });
   }
 
+  /** A BFT message routed or flooded to this node. */
+  receiveBft(message: BftMessage<string>, from: number): void {
+    this.bft?.receive(message, from);
+  }
+
   /**
    * A slot: a single producer moves irreversibility up to `commitLag` blocks behind and makes a
    * block; a CFT leader makes a block whose commitNum is its commit index (§4 step 7).
@@ -128,7 +142,7 @@ export class SimNode implements LinkEndpoint {
     const { sync } = this;
     // The chain does one thing at a time: a block being applied holds off the next of its own.
     if (!sync || sync.applying !== undefined || !this.producer) return;
-    if (this.cft) return this.produceAsLeader(sync, this.leading!);
+    if (electsLeaders(this.context.schedule)) return this.produceAsLeader(sync, this.leading!);
     const lag = this.context.schedule.commitLag;
     const num = sync.head.num + 1;
     if (lag > 0) this.step({ type: 'commit', num: num - lag });
@@ -137,12 +151,14 @@ export class SimNode implements LinkEndpoint {
     });
     this.context.checker.blockProduced(block);
     const failure = this.durable.execute(block);
-    if (failure) this.context.checker.fail(`${this.name} could not execute its own block ${num}: ${failure}`);
+    if (failure) this.fail(`${this.name} could not execute its own block ${num}: ${failure}`);
     this.step({ type: 'produced', block });
     if (lag === 0) this.step({ type: 'commit', num });
   }
 
   private produceAsLeader(sync: BlockSync<ModelBlock>, term: number): void {
+    // A block never ranks below its parent: a head of a later term waits for the view to catch up.
+    if (sync.head.term > term) return;
     const num = sync.head.num + 1;
     const parent = this.headConsensus();
     // Like the node, a leader makes blocks only as a producer of the consensus its block starts under.
@@ -154,21 +170,51 @@ export class SimNode implements LinkEndpoint {
       const change = wanted && !starting.next && !sameProducers(wanted, starting.producers) ? wanted : undefined;
       consensus = consensusAfter(parent, sync.head.commitNum, num, change);
     }
-    const block = makeModelBlock({ previous: sync.head.id, num, producer: this.name, term, commitNum: sync.commitIndex, consensus });
+    // A BFT leader proves its commitNum block irreversible in the block's aux data (§5.4).
+    const aux = this.bft?.proofOf(sync.headChainAt(sync.commitIndex).id);
+    const fields = { previous: sync.head.id, num, producer: this.name, term, commitNum: sync.commitIndex, ...(consensus ? { consensus } : {}), ...(aux ? { aux } : {}) };
+    const block = makeModelBlock(fields);
     this.context.checker.blockProduced(block);
     const failure = this.durable.execute(block);
-    if (failure) this.context.checker.fail(`${this.name} could not execute its own block ${num}: ${failure}`);
+    if (failure) this.fail(`${this.name} could not execute its own block ${num}: ${failure}`);
+    this.bft?.blockArrived(block);
     this.step({ type: 'produced', block });
+    if (this.bft?.behaviour === 'equivocate') this.equivocate(makeModelBlock({ ...fields, variant: 'twin' }));
+  }
+
+  /** A second block at the same height in the same term, sent on about half of the links. */
+  private equivocate(twin: ModelBlock): void {
+    const { checker, random, network } = this.context;
+    checker.blockProduced(twin);
+    this.bft?.blockArrived(twin);
+    for (const peer of this.links) if (random.bool()) network().send(this.index, peer, { kind: 'BlockMessage', body: { block: twin } });
   }
 
   private start(): void {
     const { committedHead, executed } = this.durable;
     this.sync = new BlockSync({ headerOf: modelHeader, committedBlocks: this.durable, committedHead, appliedBlocks: executed });
-    const { cft, blockIntervalMs } = this.context.schedule;
+    const { cft, blockIntervalMs, algorithm, byzantine } = this.context.schedule;
+    if (algorithm === 'bft') return this.startBft(byzantine.find((b) => b.node === this.index)?.behaviour);
     if (!cft) return;
     this.cft = new Cft({ random: () => this.context.random.next(), now: () => this.context.queue.now, baseTimeoutMs: electionTimeoutMs(blockIntervalMs), restored: this.durable.vote });
     this.groups = [];
     this.tellCftHead();
+  }
+
+  private startBft(behaviour: 'withhold' | 'equivocate' | undefined): void {
+    // A withholding producer takes no part in consensus: it only relays blocks.
+    if (behaviour === 'withhold') return;
+    const life = this.life;
+    this.bft = new SimBft(this.index, this.durable, this.context, {
+      commit: (num) => this.step({ type: 'commit', num }),
+      root: (id) => this.step({ type: 'root', id }),
+      lead: (term) => { this.leading = term; },
+    }, () => this.life === life && this.alive, behaviour);
+    // It announces its view at once: on the next turn of the clock, when every node exists.
+    this.context.queue.after(0, () => {
+      if (this.life !== life || !this.sync) return;
+      this.bft!.start(this.sync.head.num > 1 ? this.sync.head as ModelBlock : undefined, this.sync.commitIndex);
+    });
   }
 
   /** The producer sets after the head block: the first ones before genesis. */
@@ -226,6 +272,11 @@ export class SimNode implements LinkEndpoint {
     if (ready.commit !== undefined) this.step({ type: 'commit', num: ready.commit });
   }
 
+  /** A broken invariant, unless this node is Byzantine (it is held to nothing). */
+  private fail(text: string): void {
+    if (!this.byzantine) this.context.checker.fail(text);
+  }
+
   private step(event: SyncEvent<ModelBlock>): void {
     if (!this.sync) return;
     this.carryOut(this.sync.step(event));
@@ -235,11 +286,11 @@ export class SimNode implements LinkEndpoint {
   private carryOut(ready: SyncReady<ModelBlock>): void {
     const { queue, random, schedule, checker, network } = this.context;
     const broken = this.durable.append(ready.committed);
-    if (broken) checker.fail(`${this.name}: ${broken}`);
+    if (broken) this.fail(`${this.name}: ${broken}`);
     checker.blocksCommitted(this, ready.committed.map((c) => c.block));
     for (const { peer, message } of ready.sends) network().send(this.index, peer, message);
     for (const { peer, reason } of ready.disconnects) {
-      if (reason === NO_COMMON_BLOCK) checker.fail(`${this.name} found no common block with link ${peer}`);
+      if (reason === NO_COMMON_BLOCK) this.fail(`${this.name} found no common block with link ${peer}`);
       network().close(peer);
     }
     const life = this.life;
@@ -249,12 +300,13 @@ export class SimNode implements LinkEndpoint {
         checker.blockApplied(this, block);
         const failure = this.durable.execute(block);
         // Every block the producer makes is valid: a failure means sync applied out of order.
-        if (failure) checker.fail(`${this.name} failed to apply block ${block.num} ${block.id}: ${failure}`);
+        if (failure) this.fail(`${this.name} failed to apply block ${block.num} ${block.id}: ${failure}`);
         this.step(failure === undefined ? { type: 'applied', id: block.id, ok: true } : { type: 'applied', id: block.id, ok: false, reason: failure });
       });
     }
     if (ready.head && this.cft) this.tellCftHead();
-    // A follower trusts the commitNum of the blocks it applies (docs/p2p.md §4 step 10).
-    if (ready.head && !this.producer) this.step({ type: 'commit', num: ready.head.commitNum });
+    if (ready.head && this.bft) this.bft.head(ready.head as ModelBlock, this.sync!.commitIndex);
+    // A CFT follower trusts the commitNum of the blocks it applies (docs/p2p.md §4 step 10).
+    if (ready.head && !this.producer && this.context.schedule.algorithm === 'cft') this.step({ type: 'commit', num: ready.head.commitNum });
   }
 }

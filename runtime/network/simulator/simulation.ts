@@ -4,14 +4,15 @@ import { compareOrder } from '../sync/block-header.js';
 import { InvariantChecker } from './invariants.js';
 import { DurableChain } from './model-chain.js';
 import { consensusText, sameProducers, startingConsensus } from './model-consensus.js';
-import { convergenceBoundMs, drawSchedule, livenessBoundMs, type Schedule } from './schedule.js';
+import { convergenceBoundMs, drawSchedule, electsLeaders, livenessBoundMs, type Schedule } from './schedule.js';
 import { SimNetwork } from './sim-network.js';
 import { SimNode } from './sim-node.js';
 
-// One seeded run of block sync and CFT (docs/p2p.md "What we build" item 7): one producer or
-// several electing leaders, and followers, on a virtual clock, with the faults of the schedule,
-// the invariants checked after every step; at the end every node at the best head within the
-// stated bound and, with several producers, irreversibility moved on after the faults.
+// One seeded run of block sync and CFT or BFT (docs/p2p.md "What we build" item 7): one producer
+// or several taking the lead, and followers, on a virtual clock, with the faults of the schedule
+// and its Byzantine producers, the invariants checked after every step on the honest nodes; at
+// the end every honest node at the best head within the stated bound and, with several
+// producers, irreversibility moved on after the faults.
 
 export interface SimulationResult {
   readonly seed: number;
@@ -25,12 +26,12 @@ export function runSimulation(seed: number): SimulationResult {
   const random = new Random(seed ^ 0x5eed5eed);
   const logs = [...Array(schedule.nodeCount)].map(() => new DurableChain());
   const checker = new InvariantChecker(() => queue.now);
-  let network: SimNetwork | undefined;
   const nodes: SimNode[] = [];
   const wantedProducers = () => schedule.producerChanges.filter((c) => c.at <= queue.now).at(-1)?.producers;
-  const context = { queue, random, schedule, checker, network: () => network!, node: (i: number) => nodes[i]!, wantedProducers };
+  // The network dials only once the clock runs, so the nodes may be made after it (BFT's announce at once).
+  const network = new SimNetwork(queue, random, schedule, nodes);
+  const context = { queue, random, schedule, checker, network: () => network, node: (i: number) => nodes[i]!, wantedProducers };
   nodes.push(...logs.map((log, i) => new SimNode(i, `n${i}`, log, context)));
-  network = new SimNetwork(queue, random, schedule, nodes);
   scheduleFaults(schedule, queue, nodes, network);
   // Slots run until stopAt, or with CFT until the liveness bound after the faults if that is later.
   let lastSlot = schedule.stopAt;
@@ -39,23 +40,26 @@ export function runSimulation(seed: number): SimulationResult {
     if (t + schedule.blockIntervalMs <= lastSlot) slot(t + schedule.blockIntervalMs);
   });
   slot(0);
+  // Consensus among producers (CFT or BFT) must move irreversibility on after the faults.
+  const consensus = electsLeaders(schedule);
   let committedWhenQuiet = 0;
   let livenessBy = Infinity;
   queue.at(schedule.quietAt, () => {
     committedWhenQuiet = checker.highestCommitted;
-    if (!schedule.cft) return;
-    const largest = Math.max(...nodes.map((n) => n.electionTimeoutMs ?? 0));
+    if (!consensus) return;
+    const largest = Math.max(...nodes.filter((n) => !n.byzantine).map((n) => n.consensusTimeoutMs ?? 0));
     livenessBy = schedule.quietAt + livenessBoundMs(schedule, largest);
     lastSlot = Math.max(lastSlot, livenessBy);
   });
 
   let steps = 0;
   while (queue.runNext(lastSlot)) steps++;
-  if (schedule.cft && checker.highestCommitted <= committedWhenQuiet) {
+  if (consensus && checker.highestCommitted <= committedWhenQuiet) {
     checker.fail(`no block became irreversible within ${livenessBy - schedule.quietAt} ms of the end of the faults (still block ${committedWhenQuiet})`);
   }
-  // The best head any node holds: production has stopped, so every node must come to it.
-  const best = nodes.map((n) => n.head!).reduce((a, b) => (compareOrder(b, a) > 0 ? b : a));
+  // The best head any honest node holds: production has stopped, so every honest node must come to it.
+  const honest = nodes.filter((n) => !n.byzantine);
+  const best = honest.map((n) => n.head!).reduce((a, b) => (compareOrder(b, a) > 0 ? b : a));
   // Every change asked for was made: the last set asked for is the one in force, joint consensus over.
   const wanted = schedule.producerChanges.at(-1)?.producers;
   const inForce = best.consensus && startingConsensus(best.consensus, best.commitNum);
@@ -64,7 +68,7 @@ export function runSimulation(seed: number): SimulationResult {
   }
   const bound = convergenceBoundMs(schedule, best.num);
   const deadline = lastSlot + bound;
-  const behind = () => nodes.filter((n) => n.head?.id !== best.id);
+  const behind = () => honest.filter((n) => n.head?.id !== best.id);
   while (behind().length > 0 && queue.runNext(deadline)) steps++;
   for (const node of behind()) {
     checker.fail(`${node.name} is at ${node.head?.num} ${node.head?.id}, not the best head ${best.num} ${best.id}, ${bound} ms after the last block`);

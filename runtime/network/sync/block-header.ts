@@ -22,12 +22,20 @@ export interface SyncHeader extends BlockXid {
 /** The state before genesis: id 0×32, number 1 (docs/p2p.md §3.2). */
 export const PRE_GENESIS: SyncHeader = { id: '0'.repeat(64), num: 1, previous: '0'.repeat(64), term: 0, commitNum: 1 };
 
+/** The block number in a block id's first four bytes, big-endian (§3.2). */
+export function blockNumOf(id: BlockIdHex): number {
+  return parseInt(id.slice(0, 8), 16);
+}
+
 export function xidOf(header: BlockXid): BlockXid {
   return { id: header.id, num: header.num };
 }
 
+/** The fields fork choice orders blocks by. */
+export type BlockOrder = Pick<SyncHeader, 'term' | 'num' | 'id'>;
+
 /** Fork choice order (docs/p2p.md §3.6): (term, blockNum, id), lexicographically. */
-export function compareOrder(a: SyncHeader, b: SyncHeader): number {
+export function compareOrder(a: BlockOrder, b: BlockOrder): number {
   if (a.term !== b.term) return a.term - b.term;
   if (a.num !== b.num) return a.num - b.num;
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;

@@ -96,6 +96,9 @@ export class BlockSync<B> {
       case 'snapshotLoaded':
         this.snapshotLoaded(event.peer, event.block);
         break;
+      case 'root':
+        if (this.tree.restrict(event.id)) this.applyNext();
+        break;
     }
     if (this.tree.head.id !== headBefore) {
       this.out.head = this.tree.head;

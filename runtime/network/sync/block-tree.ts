@@ -9,7 +9,8 @@ import { compareOrder, type BlockIdHex, type BlockXid, type SyncHeader } from '.
 // undo records back to the committed block (docs/chain.md §1.6). So "applied" means "on the path
 // of the state", the head is the tip of that path, and applying a block on another fork first
 // takes the path back to the block's parent. The head reaches the best block once the path to
-// it has been applied.
+// it has been applied. BFT may restrict fork choice to one block's subtree (psibase's
+// set_subtree, §3.6).
 
 interface TreeNode<B> {
   readonly header: SyncHeader;
@@ -43,6 +44,8 @@ export class BlockTree<B> {
   private root: TreeNode<B>;
   private headNode: TreeNode<B>;
   private bestNode: TreeNode<B>;
+  /** Fork choice keeps to this block's subtree (BFT); none: the whole tree. */
+  private subtreeRoot: TreeNode<B> | undefined;
   /** The head's chain from the root: headChain[n - root.num] is its block numbered n. */
   private headChain: TreeNode<B>[];
 
@@ -114,8 +117,20 @@ export class BlockTree<B> {
     const node: TreeNode<B> = { header, block, sender, parent, children: [], applied: false };
     parent.children.push(node);
     this.nodes.set(header.id, node);
-    if (compareOrder(header, this.bestNode.header) > 0) this.bestNode = node;
+    if (compareOrder(header, this.bestNode.header) > 0 && this.viable(node)) this.bestNode = node;
     return 'added';
+  }
+
+  /**
+   * Restricts fork choice to a block and its descendants (§3.6 `set_subtree`); the committed
+   * block lifts the restriction. False when the block is not in the tree.
+   */
+  restrict(id: BlockIdHex): boolean {
+    const node = this.nodes.get(id);
+    if (!node) return false;
+    this.subtreeRoot = node === this.root ? undefined : node;
+    this.bestNode = this.greatest();
+    return true;
   }
 
   /** Puts back a block this node executed before a restart, on top of the head (its state is still there). */
@@ -163,6 +178,7 @@ export class BlockTree<B> {
       this.nodes.delete(n.header.id);
       this.blacklist.set(n.header.id, n.header.num);
     }
+    if (this.subtreeRoot && !this.nodes.has(this.subtreeRoot.header.id)) this.subtreeRoot = undefined;
     if (!this.nodes.has(this.bestNode.header.id)) this.bestNode = this.greatest();
     return removed.map((n) => n.header.id);
   }
@@ -187,6 +203,7 @@ export class BlockTree<B> {
     for (const [id, n] of this.blacklist) if (n <= target) this.blacklist.delete(id);
     this.headChain = this.headChain.slice(target - this.commitIndex);
     this.root = newRoot;
+    if (this.subtreeRoot && (!kept.has(this.subtreeRoot) || this.subtreeRoot === newRoot)) this.subtreeRoot = undefined;
     if (!kept.has(this.bestNode)) this.bestNode = this.greatest();
     return { committed: committed.map((n) => ({ header: n.header, block: n.block! })), dropped };
   }
@@ -198,11 +215,20 @@ export class BlockTree<B> {
   }
 
   private greatest(): TreeNode<B> {
-    let best = this.root;
-    for (const node of this.nodes.values()) {
+    let best = this.subtreeRoot ?? this.root;
+    for (const node of this.subtreeRoot ? this.subtree(this.subtreeRoot) : this.nodes.values()) {
       if (compareOrder(node.header, best.header) > 0) best = node;
     }
     return best;
+  }
+
+  /** Whether fork choice may pick the block: it is in the restricted subtree, if there is one. */
+  private viable(node: TreeNode<B>): boolean {
+    const top = this.subtreeRoot;
+    if (!top) return true;
+    let n: TreeNode<B> | undefined = node;
+    while (n && n.header.num > top.header.num) n = n.parent;
+    return n === top;
   }
 
   /** The state goes back to `node`, an applied block: those above it on the head chain are not applied any more. */

@@ -28,7 +28,9 @@ export type SyncEvent<B> =
    */
   | { readonly type: 'snapshotSent'; readonly peer: PeerId; readonly block: B | undefined }
   /** A snapshot from `peer` became this node's state: `block`, its block, is the head and committed. */
-  | { readonly type: 'snapshotLoaded'; readonly peer: PeerId; readonly block: B };
+  | { readonly type: 'snapshotLoaded'; readonly peer: PeerId; readonly block: B }
+  /** BFT restricts fork choice to this block's subtree (docs/p2p.md §3.6, §5.2); ignored for a block not held. */
+  | { readonly type: 'root'; readonly id: BlockIdHex };
 
 export interface SyncSend<B> {
   readonly peer: PeerId;

@@ -1,11 +1,14 @@
-// Block sync and CFT in the in-process network simulator (docs/p2p.md "What we build" item 7):
-// seeded schedules of one producer or several electing leaders, with link loss, duplicates,
-// partitions, crashes and producer-set changes; the invariants checked after every step (one leader
-// per term, one irreversible block per height), every node at the best head within the bound, the
-// last producer set asked for in force at the end (joint consensus over), and with several
+// Block sync, CFT and BFT in the in-process network simulator (docs/p2p.md "What we build" item
+// 7): seeded schedules of one producer or several taking the lead, with link loss, duplicates,
+// partitions, crashes, (CFT) producer-set changes and (BFT) up to f Byzantine producers; the
+// invariants checked after every step on the honest nodes (one leader per CFT term, one
+// irreversible block per height, nothing irreversible reverts), every honest node at the best head
+// within the bound, the last producer set asked for in force at the end (joint consensus over),
+// and with several
 // producers irreversibility moving on within the stated bound after the faults (schedule.ts
-// livenessBoundMs: eight election timeouts at the timeout the faults left, plus 20 slots). `make simulate` runs
-// thousands; a failing seed replays with `node scripts/simulate.js 1 <seed>`.
+// livenessBoundMs: for CFT eight election timeouts at the timeout the faults left, for BFT f + 4
+// view-change timeouts growing x1.5 from it, plus 20 slots). `make simulate` runs thousands; a
+// failing seed replays with `node scripts/simulate.js 1 <seed>`.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { runSimulations } from '../../../../../runtime/network/simulator/run-simulations.js';
@@ -23,11 +26,20 @@ test('the schedules include CFT networks of 2 to 7 producers as well as single p
   assert.equal([...counts].sort(), [1, 2, 3, 4, 5, 6, 7]);
 });
 
-test('a third of the schedules change the producer set, to between 1 and 7 of the nodes', () => {
-  const changes = [...Array(300).keys()].flatMap((i) => drawSchedule(i + 1).producerChanges);
+test('a third of the CFT schedules change the producer set, to between 1 and 7 of the nodes', () => {
+  const changes = [...Array(600).keys()].flatMap((i) => drawSchedule(i + 1).producerChanges);
   const sizes = new Set(changes.map((c) => c.producers.length));
-  assert.ok(changes.length > 100, `${changes.length} changes`);
+  assert.ok(changes.length > 200, `${changes.length} changes`);
   assert.equal([...sizes].sort(), [1, 2, 3, 4, 5, 6, 7]);
+});
+
+test('the schedules include BFT networks of 4 to 7 producers with up to f Byzantine producers of each behaviour', () => {
+  const bft = [...Array(300).keys()].map((i) => drawSchedule(i + 1)).filter((s) => s.algorithm === 'bft');
+  assert.equal([...new Set(bft.map((s) => s.producerCount))].sort(), [4, 5, 6, 7]);
+  for (const s of bft) assert.ok(s.byzantine.length <= Math.floor((s.producerCount - 1) / 3), `seed ${s.seed}: more than f Byzantine`);
+  const behaviours = new Set(bft.flatMap((s) => s.byzantine.map((b) => b.behaviour)));
+  assert.equal([...behaviours].sort(), ['equivocate', 'withhold']);
+  assert.ok(bft.some((s) => s.byzantine.length === 2), 'two Byzantine among 7');
 });
 
 test('a seed reproduces its run exactly', () => {

@@ -258,4 +258,20 @@ test('a peer that said it has nothing before a snapshot is loaded gets the snaps
   assert.equal(loaded.snapshots, [PEER]);
 });
 
+test('§3.6 a BFT root event moves the head onto the named subtree: the state goes back to the fork and applies it', () => {
+  const node = new Node();
+  const [b2] = node.produce(1, 1);
+  const side = makeModelBlock({ previous: b2!.id, num: 3, term: 1, commitNum: 1, producer: 'q' });
+  const higher = node.produce(2, 2);
+  node.step({ type: 'linkUp', peer: PEER });
+  node.step(receive(hello(xidOf(PRE_GENESIS), true)));
+  node.step(receive({ kind: 'BlockMessage', body: { block: side } }));
+  assert.is(node.sync.head.id, higher[1]!.id, 'the higher term is the head without a restriction');
+  const ready = node.step({ type: 'root', id: side.id });
+  assert.equal(ready.apply.map((a) => a.block.id), [side.id], 'the side block is applied on its parent, block 2');
+  const done = node.step({ type: 'applied', id: side.id, ok: true });
+  assert.is(done.head?.id, side.id);
+  assert.equal(node.step({ type: 'root', id: 'F'.repeat(64) }).apply, [], 'a block sync does not hold restricts nothing');
+});
+
 test.run();

@@ -147,4 +147,22 @@ test('blocks a node executed before a restart go back on the head without being 
   assert.throws(() => tree.restoreApplied(blocks[0]!, blocks[0]!), /does not extend the head/);
 });
 
+test('§3.6 set_subtree: fork choice keeps to the restricted block\'s subtree; new blocks elsewhere do not become best; a commit past it lifts it', () => {
+  const tree = new BlockTree<ModelBlock>(PRE_GENESIS, undefined);
+  const main = grow(tree, PRE_GENESIS, 3, 1);
+  const side = grow(tree, main[0]!, 1, 2);
+  applyAll(tree);
+  assert.is(tree.head.id, side[0]!.id, 'the higher term wins without a restriction');
+  assert.ok(tree.restrict(main[1]!.id));
+  assert.is(tree.best.id, main[2]!.id);
+  assert.equal(applyAll(tree), [main[1]!.id, main[2]!.id], 'the state goes back to the fork point and applies the subtree');
+  const later = grow(tree, side[0]!, 1, 3);
+  assert.is(tree.best.id, main[2]!.id, 'a better block outside the subtree is not chosen');
+  assert.not.ok(tree.restrict('F'.repeat(64)), 'an unknown block restricts nothing');
+  tree.commit(3);
+  const next = grow(tree, main[2]!, 1, 1);
+  assert.is(tree.best.id, next[0]!.id);
+  assert.is(tree.header(later[0]!.id), undefined, 'the other branch went with the commit');
+});
+
 test.run();

@@ -1,0 +1,32 @@
+import type { Random } from '../../testing/random.js';
+import type { BftMessage } from '../consensus/bft-io.js';
+import type { CftMessage } from '../consensus/cft-io.js';
+import type { EventQueue } from './event-queue.js';
+import type { InvariantChecker } from './invariants.js';
+import type { Schedule } from './schedule.js';
+import type { SimNetwork } from './sim-network.js';
+
+// What every simulated node shares: the clock, the seeded randomness, the schedule, the checks,
+// the network, and the other nodes (for routed consensus messages).
+
+/** The part of another node that consensus messages are handed to. */
+export interface ConsensusEndpoint {
+  receiveConsensus(message: CftMessage): void;
+  receiveBft(message: BftMessage<string>, from: number): void;
+}
+
+export interface NodeContext {
+  readonly queue: EventQueue;
+  readonly random: Random;
+  readonly schedule: Schedule;
+  readonly checker: InvariantChecker;
+  readonly network: () => SimNetwork;
+  readonly node: (index: number) => ConsensusEndpoint;
+  /** The producer set last asked for (schedule.producerChanges), if any yet. */
+  readonly wantedProducers: () => readonly number[] | undefined;
+}
+
+/** A simulated producer's account number: its index plus one (0 is no account). */
+export function producerAccount(index: number): bigint {
+  return BigInt(index + 1);
+}
