@@ -50,7 +50,7 @@ try {
   const client = new ChainClient(producer.api);
   await client.push(deployActions('tokens', new Uint8Array(readFileSync(join(process.cwd(), 'build', 'services', 'tokens.wasm'))), { create: { insecure: true }, init: true }), { waitFor: 'applied' });
   for (let first = 0; first < ACCOUNTS; first += PER_TRANSACTION) {
-    const names = Array.from({ length: Math.min(PER_TRANSACTION, ACCOUNTS - first) }, (_, i) => `holder${first + i}`);
+    const names = Array.from({ length: Math.min(PER_TRANSACTION, ACCOUNTS - first) }, (_, i) => `hold${(first + i).toString(36)}`);
     await client.push([
       ...names.map((name) => systemAction('root', 'accounts.newAccount', { name, authService: 'auth-any', requireNew: true })),
       ...names.map((to) => ({ sender: 'tokens', service: 'tokens', method: 'mint', rawData: MINT.pack({ to, amount: 1_000_000n }) })),
