@@ -4,12 +4,13 @@
 // psibase's own test), a transaction pushed with wait_for=final returns on every node, with one
 // producer stopped the other three go on making blocks irreversible, and all four stopped and
 // started again resume blocks and irreversibility.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { systemAction } from '../../../host-api/boot/system-actions.js';
+import { accountNumberFromName } from '../../../host-api/names/index.js';
 import type { RunningNode } from '../../lib/node-process.js';
 import { peersOf, waitUntil } from '../../lib/node-network.js';
 import {
@@ -24,6 +25,17 @@ interface Context { dir: string; nodes: ProducerNode[] }
 const bft = suite<Context>('BFT with four producers');
 
 const producer = (dir: string, args: string[]) => startProducer(dir, args, BLOCK_MS);
+
+/** BFT's leader of a term: the producers sorted as u64, round robin (§5.1); CFT elects anyone. */
+function bftLeaderOf(term: number): string {
+  const sorted = [...NAMES].sort((a, b) => (accountNumberFromName(a) < accountNumberFromName(b) ? -1 : 1));
+  return sorted[term % sorted.length]!;
+}
+
+/** The term a producer kept in consensus-bft.json (docs/p2p.md §5.2). */
+function keptTerm(node: ProducerNode): number {
+  return (JSON.parse(readFileSync(join(node.dir, 'consensus-bft.json'), 'utf8')) as { term: number }).term;
+}
 
 /** Waits until the node's head commits a block past `num` with a lag of at most 3. */
 function committingPast(node: RunningNode, num: number, what: string): Promise<HeadHeader> {
@@ -73,6 +85,9 @@ bft('the set in force is BFT, and in steady state each header commits the block 
     lags.push(header.blockNum - header.commitNum);
   }
   assert.ok(lags.filter((lag) => lag !== 2).length <= 1, `lags ${lags.join(', ')}`);
+  const head = await headerOf(nodes[0]!);
+  assert.is(head.producer, bftLeaderOf(head.term), `the leader of term ${head.term}`);
+  for (const node of nodes) assert.ok(keptTerm(node) >= head.term, `${node.dir} keeps its BFT term`);
 });
 
 bft('a transaction pushed with wait_for=final returns on every node', async ({ nodes }) => {
@@ -91,6 +106,7 @@ bft('the leader stopped: the other three change view and go on making blocks irr
   const after = await committingPast(survivor, before.blockNum, 'commits again under a new leader');
   assert.ok(after.term > before.term, `term ${after.term} after ${before.term}`);
   assert.not.equal(after.producer, before.producer);
+  assert.is(after.producer, bftLeaderOf(after.term), `the leader of term ${after.term}`);
   const pushed = await clientOf(survivor).push([systemAction('root', 'accounts.newAccount', { name: 'afterstop', authService: 'auth-any', requireNew: true })], { waitFor: 'final' });
   assert.is(pushed.trace.error, null);
   ctx.nodes[index] = await restartProducer(ctx.nodes[index]!);
