@@ -12,7 +12,6 @@ import { P2PMessageError, type MessageOf, type P2PMessage } from './messages/ind
 import { writeLog, type NetworkLog, type PeerId } from './peer-io.js';
 import { claimOf, sameClaim, signForClaim } from './producer-claims.js';
 import type { ProducerName } from './routing/routing-io.js';
-import { syncHeaderOf } from './wire-blocks.js';
 
 // BFT in the node (docs/p2p.md §5, §6.1): the state machine of consensus/bft.ts with its timer,
 // its messages signed with this producer's claim, received blocks checked and their commit
@@ -57,11 +56,13 @@ export function runsBft(consensus: JointConsensus): boolean {
 }
 
 export class NodeBft {
-  private readonly bft: Bft<Uint8Array>;
+  private bft: Bft<Uint8Array>;
   private readonly timer = new ConsensusTimer();
   private groups: BftGroup[] = [];
   private self: ProducerName | null = null;
   private keptJson: string;
+  /** Whether this node has run under a CFT set: a switch to BFT then starts a term of its own. */
+  private afterCft = false;
   /** The link the message being handled came from (a RequestViewMessage's answers go back on it). */
   private sender: PeerId | undefined;
   private stopped = false;
@@ -69,11 +70,16 @@ export class NodeBft {
   constructor(private readonly ports: BftPorts) {
     const restored = ports.kept.restored;
     this.keptJson = keptKey(restored);
-    this.bft = new Bft<Uint8Array>({
+    this.bft = this.machine(restored);
+    this.learnChain();
+  }
+
+  private machine(restored: BftKept<Uint8Array> | undefined): Bft<Uint8Array> {
+    return new Bft<Uint8Array>({
       // docs/p2p.md §5.1: 10 s at psibase's 1 s blocks, scaled with the block interval.
-      baseTimeoutMs: 10 * ports.blockIntervalMs,
+      baseTimeoutMs: 10 * this.ports.blockIntervalMs,
       sign: (message) => this.sign(message),
-      verify: confirmVerifier(ports.chain.executor, (producer) => claimOf(ports.chain, producer)),
+      verify: confirmVerifier(this.ports.chain.executor, (producer) => claimOf(this.ports.chain, producer)),
       ...(restored ? { restored } : {}),
     });
   }
@@ -83,15 +89,33 @@ export class NodeBft {
     return this.groups[0]?.algorithm === 'bft';
   }
 
-  /** The blocks the node starts with (the irreversible one and those above it), before the first head. */
-  known(blocks: readonly SignedBlock[]): void {
-    for (const block of blocks) this.step({ type: 'block', block: this.blockOf(block.block.header, syncHeaderOf(block).id) });
+  /**
+   * The machine learns the chain's blocks from the irreversible one to the head (as it does when
+   * the node starts), before it learns the producers and the head.
+   */
+  private learnChain(): void {
+    const chain = this.ports.chain;
+    const head = chain.head;
+    // Block 2 is the first there is (docs/chain.md §1.4).
+    for (let num = Math.max(head?.irreversible ?? 2, 2); head && num <= head.header.blockNum; num++) {
+      const stored = chain.signedBlockAt(num);
+      if (stored) this.step({ type: 'block', block: this.blockOf(stored.signed.block.header, bytesToHex(stored.blockId)) });
+    }
   }
 
   /** The producer sets or this node's name changed. */
   producersChanged(consensus: JointConsensus, self: ProducerName | null): void {
     const groups = bftGroups(consensus);
     if (self === this.self && sameGroups(groups, this.groups)) return;
+    const switching = !this.active && groups[0]?.algorithm === 'bft';
+    if (groups[0]?.algorithm === 'cft') this.afterCft = true;
+    const headTerm = this.ports.chain.head?.header.term ?? 0;
+    if (switching && this.afterCft && this.bft.currentTerm <= headTerm) {
+      // BFT takes over from CFT in a term after the last CFT leader's (§6.1): its leader's blocks
+      // then rank above any that leader made, and no block of one term comes from both.
+      this.bft = this.machine({ ...this.bft.kept, term: headTerm + 1 });
+      this.learnChain();
+    }
     this.self = self;
     this.groups = groups;
     if (this.active) this.ports.chain.followConsensus();
@@ -103,6 +127,9 @@ export class NodeBft {
    * is not a BlockConfirm); otherwise BFT takes it and its proof, before block sync does.
    */
   receiveBlock(block: SignedBlock, id: string): string | undefined {
+    // A block this node already holds was taken when it first came (a peer sends it again).
+    const held = this.ports.chain.signedBlockAt(block.block.header.blockNum);
+    if (held && bytesToHex(held.blockId) === id) return undefined;
     let aux: BftBlockConfirm<Uint8Array> | undefined;
     try {
       aux = block.auxConsensusData ? decodeBlockConfirm(block.auxConsensusData) : undefined;

@@ -106,7 +106,6 @@ export class NodeNetwork implements LinkListener {
       failed: consensusFailed,
       kept: keptBft,
     });
-    this.bft.known(irreversible === undefined ? applied : [storedAt(irreversible), ...applied]);
     this.consensus = new NodeConsensus({
       chain,
       log,
