@@ -88,6 +88,8 @@ bft('the set in force is BFT, and in steady state each header commits the block 
   const head = await headerOf(nodes[0]!);
   assert.is(head.producer, bftLeaderOf(head.term), `the leader of term ${head.term}`);
   for (const node of nodes) assert.ok(keptTerm(node) >= head.term, `${node.dir} keeps its BFT term`);
+  // The switch left no block that a peer refused (a wrong leader, a bad commit proof).
+  for (const node of nodes) assert.not.match(node.output(), 'was refused', node.dir);
 });
 
 bft('a transaction pushed with wait_for=final returns on every node', async ({ nodes }) => {
