@@ -3,7 +3,8 @@
 // in steady state a header's commitNum is two below its blockNum (one miss allowed, as in
 // psibase's own test), a transaction pushed with wait_for=final returns on every node, with one
 // producer stopped the other three go on making blocks irreversible, and all four stopped and
-// started again resume blocks and irreversibility.
+// started again resume blocks and irreversibility. A follower linked to the four checks every
+// block it gets (its term's leader, the commit proof in auxConsensusData) and refuses none.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,7 +22,8 @@ import { testBundle } from '../../lib/test-bundle.js';
 const BLOCK_MS = '300';
 const NAMES = ['prod', 'bprod', 'cprod', 'dprod'];
 
-interface Context { dir: string; nodes: ProducerNode[] }
+/** `nodes` are the producers; `follower` produces nothing and checks what they send (§5.4). */
+interface Context { dir: string; nodes: ProducerNode[]; follower: ProducerNode }
 const bft = suite<Context>('BFT with four producers');
 
 const producer = (dir: string, args: string[]) => startProducer(dir, args, BLOCK_MS);
@@ -54,17 +56,18 @@ bft.before(async (ctx) => {
     const peers = ctx.nodes.flatMap((n) => ['--peer', urlOf(n)]);
     ctx.nodes.push(await producer(join(ctx.dir, 'bcd'[i]!), ['-p', name, ...peers]));
   }
-  await waitUntil('three links each', async () => (await Promise.all(ctx.nodes.map(peersOf))).every((p) => p.length === 3));
+  ctx.follower = await producer(join(ctx.dir, 'e'), ctx.nodes.flatMap((n) => ['--peer', urlOf(n)]));
+  await waitUntil('four links each', async () => (await Promise.all(ctx.nodes.map(peersOf))).every((p) => p.length === 4));
   await setConsensus(ctx.nodes[0]!, 'BftConsensus', NAMES);
   await waitForProducerSet(ctx.nodes, NAMES);
 });
 
 bft.after(async (ctx) => {
-  await Promise.all(ctx.nodes.map((n) => n.stop()));
+  await Promise.all([...ctx.nodes, ctx.follower].map((n) => n.stop()));
   rmSync(ctx.dir, { recursive: true, force: true });
 });
 
-bft('the set in force is BFT, and in steady state each header commits the block two below it', async ({ nodes }) => {
+bft('the set in force is BFT, and in steady state each header commits the block two below it', async ({ nodes, follower }) => {
   for (const node of nodes) {
     const answer = await clientOf(node).graphql('producers', '{ consensus { BftConsensus { producers { name } } } }') as { consensus: { BftConsensus: { producers: { name: string }[] } | null } };
     assert.equal(answer.consensus.BftConsensus?.producers.map((p) => p.name), NAMES, node.api);
@@ -88,13 +91,15 @@ bft('the set in force is BFT, and in steady state each header commits the block 
   const head = await headerOf(nodes[0]!);
   assert.is(head.producer, bftLeaderOf(head.term), `the leader of term ${head.term}`);
   for (const node of nodes) assert.ok(keptTerm(node) >= head.term, `${node.dir} keeps its BFT term`);
-  // The switch left no block that a peer refused (a wrong leader, a bad commit proof).
-  for (const node of nodes) assert.not.match(node.output(), 'was refused', node.dir);
+  // The follower has the head too. The switch left no block that a node refused (a wrong leader,
+  // a commit proof in auxConsensusData that does not check out).
+  await waitUntil(`the follower has block ${head.blockNum}`, async () => (await headerOf(follower)).blockNum >= head.blockNum);
+  for (const node of [...nodes, follower]) assert.not.match(node.output(), 'was refused', node.dir);
 });
 
-bft('a transaction pushed with wait_for=final returns on every node', async ({ nodes }) => {
-  for (const [i, node] of nodes.entries()) {
-    const pushed = await clientOf(node).push([systemAction('root', 'accounts.newAccount', { name: `final${'abcd'[i]}`, authService: 'auth-any', requireNew: true })], { waitFor: 'final' });
+bft('a transaction pushed with wait_for=final returns on every node', async ({ nodes, follower }) => {
+  for (const [i, node] of [...nodes, follower].entries()) {
+    const pushed = await clientOf(node).push([systemAction('root', 'accounts.newAccount', { name: `final${'abcde'[i]}`, authService: 'auth-any', requireNew: true })], { waitFor: 'final' });
     assert.is(pushed.trace.error, null, `pushed to node ${i}`);
   }
 });
