@@ -1,5 +1,6 @@
 // docs/p2p.md §5 and §6.1 with real node processes: a booted node (one CFT producer) hands the
-// chain to four BFT producers through producers::setConsensus; the four, fully linked, run BFT:
+// chain to four BFT producers through producers::setConsensus, each with a claim whose key its
+// node holds (blocks and BFT messages are signed); the four, fully linked, run BFT:
 // in steady state a header's commitNum is two below its blockNum (one miss allowed, as in
 // psibase's own test), a transaction pushed with wait_for=final returns on every node, with one
 // producer stopped the other three go on making blocks irreversible, and all four stopped and
@@ -11,7 +12,11 @@ import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { systemAction } from '../../../host-api/boot/system-actions.js';
+import { hexToBytes } from '../../../host-api/encoding/hex.js';
 import { accountNumberFromName } from '../../../host-api/names/index.js';
+import type { Claim } from '../../../host-api/types/index.js';
+import type { Key } from '../../../runtime/keys/node-keys.js';
+import { adminRequest } from '../../lib/admin-requests.js';
 import type { RunningNode } from '../../lib/node-process.js';
 import { peersOf, waitUntil } from '../../lib/node-network.js';
 import {
@@ -58,7 +63,14 @@ bft.before(async (ctx) => {
   }
   ctx.follower = await producer(join(ctx.dir, 'e'), ctx.nodes.flatMap((n) => ['--peer', urlOf(n)]));
   await waitUntil('four links each', async () => (await Promise.all(ctx.nodes.map(peersOf))).every((p) => p.length === 4));
-  await setConsensus(ctx.nodes[0]!, 'BftConsensus', NAMES);
+  // Each producer signs its blocks and BFT messages with a key of its own node's key store.
+  const claims: Claim[] = [];
+  for (const node of ctx.nodes) {
+    const generated = await adminRequest(node, '/native/admin/keys', { json: { service: 'verify-sig' } });
+    assert.is(generated.status, 200, generated.text());
+    claims.push({ service: accountNumberFromName('verify-sig'), rawData: hexToBytes((generated.json() as Key).rawData) });
+  }
+  await setConsensus(ctx.nodes[0]!, 'BftConsensus', NAMES, claims);
   await waitForProducerSet(ctx.nodes, NAMES);
 });
 
