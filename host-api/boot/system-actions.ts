@@ -17,6 +17,7 @@ const ARGS = {
   'sites.storeSys': args({ path: 'string', contentType: 'string', content: 'bytes' }),
   'sites.removeSys': args({ path: 'string' }),
   'producers.setProducers': args({ prods: { List: 'Producer' } }),
+  'producers.setConsensus': args({ consensus: 'ConsensusData' }),
   'transact.startBoot': args({ bootTransactions: { List: 'Checksum256' } }),
   'transact.finishBoot': args({}),
   'transact.setSnapTime': args({ seconds: 'u32' }),

@@ -9,7 +9,7 @@ import type { Store } from '../db/store.js';
 import type { Engine } from '../wasm/engine.js';
 import { Executor } from '../wasm/executor.js';
 import type { SocketRegistry } from '../wasm/host-state.js';
-import { readAuxConsensusData } from './block-aux-data.js';
+import { keepAuxConsensusData, readAuxConsensusData } from './block-aux-data.js';
 import { BlockBuilder, type BlockStart, type ClosedBlock, type Sealer } from './block-builder.js';
 import { readBlock } from './block-log.js';
 import { isEmptyClaim, readBlockSignature, signBlock, type BlockSigners } from './block-signing.js';
@@ -42,6 +42,11 @@ export interface ChainOptions {
   readonly onProductionError?: (error: Error) => void;
   /** The keys this node signs its blocks with, for a producer claim that asks for signatures. */
   readonly blockSigners?: BlockSigners;
+  /**
+   * The auxConsensusData of a block this node produced, kept with it before it is announced
+   * (BFT's commit proof, docs/p2p.md §3.5); none when absent or null.
+   */
+  readonly auxConsensusData?: (header: BlockHeader) => Uint8Array | null;
   /** Called after each block is committed, with its header and id. */
   readonly onBlock?: (header: BlockHeader, id: Uint8Array) => void;
   /** Open HTTP requests, which callbacks may answer (deferred replies). */
@@ -506,6 +511,7 @@ export class Chain {
       this.aborted(builder.blockNum, err as Error);
       throw err;
     }
+    keepAuxConsensusData(this.store, closed.blockId, this.options.auxConsensusData?.(closed.block.header) ?? null);
     this.committed(closed);
   }
 

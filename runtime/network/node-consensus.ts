@@ -1,14 +1,14 @@
-import { sha256 } from '../crypto/sha256.js';
-import { isEmptyClaim, type BlockSigners } from '../chain/block-signing.js';
-import { equalBytes } from '../../host-api/encoding/bytes.js';
+import type { BlockSigners } from '../chain/block-signing.js';
 import type { Chain } from '../chain/chain.js';
-import { activeProducers, producerGroups } from '../chain/consensus.js';
+import { producerGroups } from '../chain/consensus.js';
 import type { BlockHeader, Claim } from '../../host-api/types/index.js';
 import type { JointConsensus } from '../../host-api/types/native.js';
 import { Cft } from './consensus/cft.js';
 import type { CftEvent, CftMessage } from './consensus/cft-io.js';
 import { signedMessage, signingPreimage, type MessageOf } from './messages/index.js';
 import type { ConsensusVote } from './consensus-vote-file.js';
+import { ConsensusTimer } from './consensus-timer.js';
+import { claimOf, sameClaim, signForClaim } from './producer-claims.js';
 import { writeLog, type NetworkLog } from './peer-io.js';
 import type { ProducerName } from './routing/routing-io.js';
 
@@ -37,10 +37,12 @@ export interface ConsensusPorts {
 
 export class NodeConsensus {
   private readonly cft: Cft;
-  private timer: NodeJS.Timeout | undefined;
+  private readonly timer = new ConsensusTimer();
   private self: ProducerName | null = null;
   private groups: ProducerName[][] = [];
   private stopped = false;
+  /** The producers run BFT now (docs/p2p.md §5): this machine waits, neither leading nor timing. */
+  private suspended = false;
   private kept: ConsensusVote;
 
   constructor(private readonly ports: ConsensusPorts) {
@@ -56,7 +58,8 @@ export class NodeConsensus {
   /** The producer sets or this node's name changed (a block, or the configuration). */
   producersChanged(consensus: JointConsensus, self: ProducerName | null): void {
     const groups = producerGroups(consensus);
-    if (self === this.self && sameGroups(groups, this.groups)) return;
+    if (!this.suspended && self === this.self && sameGroups(groups, this.groups)) return;
+    this.suspended = false;
     this.self = self;
     this.groups = groups;
     this.ports.chain.followConsensus();
@@ -81,13 +84,21 @@ export class NodeConsensus {
     this.step({ type: 'receive', message: { kind: message.kind, body: fields } as CftMessage });
   }
 
+  /** BFT took over: the timer stops and this node stops leading until CFT is back. */
+  suspend(): void {
+    if (this.suspended) return;
+    this.suspended = true;
+    this.timer.clear();
+    this.ports.chain.stopLeading();
+  }
+
   stop(): void {
     this.stopped = true;
-    clearTimeout(this.timer);
+    this.timer.clear();
   }
 
   private step(event: CftEvent): void {
-    if (this.stopped) return;
+    if (this.stopped || this.suspended) return;
     const ready = this.cft.step(event);
     // The vote is on disk before any message that depends on it leaves.
     if (this.cft.currentTerm !== this.kept.term || this.cft.vote !== this.kept.votedFor) {
@@ -97,7 +108,7 @@ export class NodeConsensus {
     const chain = this.ports.chain;
     if (ready.stopLeading) chain.stopLeading();
     if (ready.lead !== undefined) chain.lead(ready.lead);
-    if (ready.stopTimer) clearTimeout(this.timer);
+    if (ready.stopTimer) this.timer.clear();
     if (ready.timerMs !== undefined) this.setTimer(ready.timerMs);
     for (const { to, message } of ready.sends) this.sendSigned(to, message);
     if (ready.commit !== undefined) {
@@ -108,14 +119,11 @@ export class NodeConsensus {
   }
 
   private setTimer(ms: number): void {
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
+    this.timer.set(ms, () => {
       const producers = [...new Set(this.groups.flat())];
       const reachable = producers.filter((p) => p === this.self || this.ports.reaches(p)).length;
       this.step({ type: 'timeout', quorumReachable: reachable > producers.length / 2 });
-    }, ms);
-    this.timer.unref();
+    });
   }
 
   /** Signs with this producer's claim (§2.0); a claim whose key this node lacks sends nothing. */
@@ -123,21 +131,16 @@ export class NodeConsensus {
     const claim = this.self === null ? undefined : this.claimOf(this.self);
     if (!claim) return;
     const body = { ...message.body, signer: claim } as MessageOf<CftKind>['body'];
-    let signature = new Uint8Array(0);
-    if (!isEmptyClaim(claim)) {
-      const sign = this.ports.blockSigners(claim);
-      if (!sign) {
-        this.ports.log.warning(`${message.kind} not sent: this node holds no key for its producer claim`);
-        return;
-      }
-      signature = new Uint8Array(sign(sha256(signingPreimage(message.kind, body as never))));
+    const signature = signForClaim(this.ports.blockSigners, claim, signingPreimage(message.kind, body as never));
+    if (!signature) {
+      this.ports.log.warning(`${message.kind} not sent: this node holds no key for its producer claim`);
+      return;
     }
     this.ports.send(to, signedMessage(message.kind, body as never, signature) as MessageOf<CftKind>);
   }
 
   private claimOf(producer: ProducerName): Claim | undefined {
-    const status = this.ports.chain.status;
-    return status && activeProducers(status.consensus).find((p) => p.name === producer)?.auth;
+    return claimOf(this.ports.chain, producer);
   }
 }
 
@@ -148,10 +151,6 @@ function senderOf(message: MessageOf<CftKind>): ProducerName {
     case 'RequestVoteRequest': return (message as MessageOf<'RequestVoteRequest'>).body.candidateId;
     case 'RequestVoteResponse': return (message as MessageOf<'RequestVoteResponse'>).body.voterId;
   }
-}
-
-function sameClaim(a: Claim, b: Claim): boolean {
-  return a.service === b.service && equalBytes(a.rawData, b.rawData);
 }
 
 /** Producer sets compare by their names, in order. */

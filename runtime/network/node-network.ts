@@ -3,7 +3,7 @@ import { accountNumberFromName } from '../../host-api/names/index.js';
 import type { BlockHeader, SignedBlock } from '../../host-api/types/index.js';
 import type { BlockSigners } from '../chain/block-signing.js';
 import type { Chain } from '../chain/chain.js';
-import { activeProducers, nextBlockConsensus } from '../chain/consensus.js';
+import { activeProducers, isSoleProducer, nextBlockConsensus } from '../chain/consensus.js';
 import type { LinkListener, PeerLink, PeerLinks } from './links/peer-links.js';
 import { P2PMessageError, decodeMessage, encodeMessage, type MessageOf, type P2PMessage } from './messages/index.js';
 import type { LoadedSnapshot } from '../snapshot/apply-snapshot.js';
@@ -20,6 +20,7 @@ import { Router, type RoutingEvent, type RoutingReady } from './routing/index.js
 import { BlockSync } from './sync/block-sync.js';
 import type { SyncApply, SyncEvent, SyncReady } from './sync/sync-io.js';
 import { NodeConsensus, type ConsensusPorts } from './node-consensus.js';
+import { NodeBft, runsBft, type BftPorts } from './node-bft.js';
 import { SyncProgress } from './sync-progress.js';
 import { storedSignedBlock, syncFrameOf, syncHeaderOf, syncMessageOf } from './wire-blocks.js';
 
@@ -35,11 +36,14 @@ export interface NetworkCounters {
   blocksRefused: number;
 }
 
-/** What consensus needs beside the chain: the keys that sign for producer claims, the slot, the kept vote. */
+/** What consensus needs beside the chain: the keys that sign for producer claims, the slot, the kept CFT vote and BFT state. */
 export interface ConsensusSettings {
   readonly blockSigners: BlockSigners;
   readonly blockIntervalMs: number;
   readonly votes: ConsensusPorts['votes'];
+  readonly bft: BftPorts['kept'];
+  /** BFT safety is broken (docs/p2p.md §3.6): this node stopped producing. */
+  readonly consensusFailed: (reason: string) => void;
 }
 
 /** The node's snapshots, as the network passes them between peers (docs/p2p.md §7.2, §7.4). */
@@ -57,6 +61,7 @@ export class NodeNetwork implements LinkListener {
   private readonly router: Router;
   private readonly sync: BlockSync<SignedBlock>;
   private readonly consensus: NodeConsensus;
+  private readonly bft: NodeBft;
   private readonly progress: SyncProgress;
   private readonly routerTimers = new Map<string, NodeJS.Timeout>();
   /** Snapshots being received, by link (docs/p2p.md §7.4). */
@@ -85,10 +90,26 @@ export class NodeNetwork implements LinkListener {
       logStart: readLogStart(chain.store),
     });
     this.progress = new SyncProgress((text) => log.info(text), Date.now);
+    const { bft: keptBft, consensusFailed, ...cftSettings } = settings;
+    this.bft = new NodeBft({
+      chain,
+      log,
+      blockSigners: settings.blockSigners,
+      blockIntervalMs: settings.blockIntervalMs,
+      multicastProducers: (message) => this.route({ type: 'multicastProducers', message }),
+      sendToLinks: (message, to) => {
+        const frame = encodeMessage(message);
+        for (const link of this.links.list()) if (to === undefined || link.id === to) this.links.send(link.id, frame);
+      },
+      committed: (num) => this.step({ type: 'commit', num }),
+      root: (id) => this.step({ type: 'root', id }),
+      failed: consensusFailed,
+      kept: keptBft,
+    });
     this.consensus = new NodeConsensus({
       chain,
       log,
-      ...settings,
+      ...cftSettings,
       send: (to, message) => this.route(to === 'producers' ? { type: 'multicastProducers', message } : { type: 'sendTo', producer: to, message }),
       reaches: (producer) => this.router.nextHop(producer) !== undefined,
       committed: (num) => this.step({ type: 'commit', num }),
@@ -104,6 +125,7 @@ export class NodeNetwork implements LinkListener {
   stop(): void {
     this.stopped = true;
     this.consensus.stop();
+    this.bft.stop();
     for (const timer of this.routerTimers.values()) clearTimeout(timer);
     this.routerTimers.clear();
   }
@@ -125,6 +147,7 @@ export class NodeNetwork implements LinkListener {
   onLinkUp(link: PeerLink): void {
     this.route({ type: 'linkUp', peer: link.id });
     this.step({ type: 'linkUp', peer: link.id });
+    this.bft.linkUp(link.id);
   }
 
   onLinkDown(link: PeerLink): void {
@@ -154,11 +177,18 @@ export class NodeNetwork implements LinkListener {
     if (this.stopped) return;
     // The block sync handed out to apply is already in sync; any other is one this node produced.
     if (bytesToHex(id) !== this.sync.applying) {
+      this.bft.produced(header, id);
       this.step({ type: 'produced', block: storedSignedBlock(this.chain.signedBlockAt(header.blockNum)!) });
       this.step({ type: 'commit', num: header.commitNum });
     }
     this.producersChanged();
     this.consensus.head(header);
+    this.bft.head(header, id);
+  }
+
+  /** The auxConsensusData of a block this node produces (BFT's commit proof, docs/p2p.md §3.5). */
+  auxConsensusData(header: BlockHeader): Uint8Array | null {
+    return this.bft.auxConsensusData(header);
   }
 
   /**
@@ -175,7 +205,23 @@ export class NodeNetwork implements LinkListener {
     const self = accountNumberFromName(this.chain.producer);
     const name = self !== 0n && names.includes(self) ? self : null;
     this.route({ type: 'self', name });
-    this.consensus.producersChanged(consensus, name);
+    // One machine runs, picked by the current set's algorithm; the other stops first (§5, §6.1).
+    if (runsBft(consensus)) {
+      this.consensus.suspend();
+      this.bft.producersChanged(consensus, name);
+    } else {
+      this.bft.producersChanged(consensus, name);
+      this.consensus.producersChanged(consensus, name);
+    }
+  }
+
+  /** Whether one producer is the whole of every active set: its headers' commitNum is final. */
+  private soleProducerCommits(): boolean {
+    const status = this.chain.status;
+    if (!status) return false;
+    const consensus = nextBlockConsensus(status);
+    const first = activeProducers(consensus)[0];
+    return first !== undefined && isSoleProducer(consensus, first.name);
   }
 
   private route(event: RoutingEvent): RoutingReady {
@@ -208,7 +254,17 @@ export class NodeNetwork implements LinkListener {
     if (sync) {
       if (sync.kind === 'BlockMessage') {
         this.counters.blocksReceived++;
-        this.progress.peerHas(syncHeaderOf(sync.body.block).num);
+        const header = syncHeaderOf(sync.body.block);
+        this.progress.peerHas(header.num);
+        // BFT checks the block's leader and commit proof before block sync has it (§5.4).
+        const refused = this.bft.receiveBlock(sync.body.block, header.id);
+        if (refused !== undefined) {
+          this.counters.blocksRefused++;
+          const reason = `block ${header.num} ${header.id} was refused: ${refused}`;
+          this.log.warning(`link ${peer}: ${reason}; closing it`);
+          this.links.close(peer, reason);
+          return;
+        }
       } else {
         this.progress.peerHas(sync.body.xid.num);
       }
@@ -217,6 +273,8 @@ export class NodeNetwork implements LinkListener {
       this.receiveTransaction(peer, message);
     } else if (message.kind === 'ConfirmMessage' || message.kind === 'RequestVoteRequest' || message.kind === 'RequestVoteResponse') {
       this.consensus.receive(message);
+    } else if (message.kind === 'PrepareMessage' || message.kind === 'CommitMessage' || message.kind === 'ViewChangeMessage' || message.kind === 'RequestViewMessage') {
+      this.bft.receive(message, peer);
     } else if (message.kind === 'StateChecksumMessage') {
       if (this.snapshots?.receiveChecksum(message.body)) this.floodStateChecksum(message.body, peer);
     } else if (message.kind === 'BlockHeaderMessage' || message.kind === 'SnapshotPartMessage' || message.kind === 'SnapshotVerifyMessage') {
@@ -308,7 +366,8 @@ export class NodeNetwork implements LinkListener {
         this.counters.blocksApplied++;
         if (this.stopped) return;
         this.step({ type: 'applied', id, ok: true });
-        this.step({ type: 'commit', num: block.block.header.commitNum });
+        // Under BFT irreversibility comes from the commit proofs (§5.4), not the header, unless one producer makes every block.
+        if (!this.bft.active || this.soleProducerCommits()) this.step({ type: 'commit', num: block.block.header.commitNum });
       },
       (err: Error) => {
         this.counters.blocksRefused++;

@@ -1,4 +1,5 @@
 import { readConsensusVote, writeConsensusVote } from '../network/consensus-vote-file.js';
+import { readConsensusBft, writeConsensusBft } from '../network/consensus-bft-file.js';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
@@ -127,11 +128,13 @@ export class TsibaseNode implements NodeControl {
         for (const signed of this.snapshots.blockCommitted(header, id, irreversible)) this.network.floodStateChecksum(signed);
       },
       forwarder: (packed) => this.network.forward(packed),
+      auxConsensusData: (header) => this.network.auxConsensusData(header),
     });
     this.snapshots = new NodeSnapshots(this.store, this.chain.executor, KeptStates.of(options.dir),
       (claim) => this.keys.claimSigner(claim), () => accountNumberFromName(this.chain.producer),
       (m) => this.logging.warning('chain', m));
     const voteFile = join(options.dir, 'consensus-vote.json');
+    const bftFile = join(options.dir, 'consensus-bft.json');
     this.network = new NodeNetwork(this.links, this.chain, {
       info: (m) => this.logging.info('p2p', m),
       warning: (m) => this.logging.warning('p2p', m),
@@ -140,6 +143,8 @@ export class TsibaseNode implements NodeControl {
       blockSigners: (claim) => this.keys.claimSigner(claim),
       blockIntervalMs: options.blockIntervalMs ?? 1000,
       votes: { restored: readConsensusVote(voteFile), keep: (vote) => writeConsensusVote(voteFile, vote) },
+      bft: { restored: readConsensusBft(bftFile), keep: (kept) => writeConsensusBft(bftFile, kept) },
+      consensusFailed: (reason) => this.logging.error('p2p', `BFT consensus failure, block production stopped: ${reason}`),
     }, this.snapshots);
     // A device module that fails to load must not keep the node (and its admin API) down.
     this.keys = NodeKeys.open(options.dir, []);

@@ -1,6 +1,6 @@
-// Producer nodes of a CFT network for the integration tests (docs/p2p.md §4, §6.1): started with
+// Producer nodes of a CFT or BFT network for the integration tests (docs/p2p.md §4, §6.1): started with
 // what it takes to restart them on their directory and port, their head header as the explorer
-// serves it, and the change of producers (unsigned, the empty claim, unless claims are given).
+// serves it, and the change of producers or of consensus (unsigned, the empty claim, unless claims are given).
 import { systemAction } from '../../host-api/boot/system-actions.js';
 import type { Claim } from '../../host-api/types/index.js';
 import { ChainClient } from '../../runtime/cli/chain-client.js';
@@ -55,8 +55,20 @@ export async function headerOf(node: RunningNode): Promise<HeadHeader> {
  * when there is none), pushed to `node` (applied).
  */
 export async function setProducers(node: RunningNode, names: readonly string[], claims: readonly Claim[] = []): Promise<void> {
+  await clientOf(node).push([systemAction('producers', 'producers.setProducers', { prods: producerList(names, claims) })], { waitFor: 'applied' });
+}
+
+/**
+ * producers::setConsensus: these names under `algorithm` ('CftConsensus' or 'BftConsensus'), each
+ * with its claim in `claims` (the empty claim when there is none), pushed to `node` (applied).
+ */
+export async function setConsensus(node: RunningNode, algorithm: 'CftConsensus' | 'BftConsensus', names: readonly string[], claims: readonly Claim[] = []): Promise<void> {
+  await clientOf(node).push([systemAction('producers', 'producers.setConsensus', { consensus: { [algorithm]: { producers: producerList(names, claims) } } })], { waitFor: 'applied' });
+}
+
+function producerList(names: readonly string[], claims: readonly Claim[]) {
   const claimless = { service: 0n, rawData: new Uint8Array(0) };
-  await clientOf(node).push([systemAction('producers', 'producers.setProducers', { prods: names.map((name, i) => ({ name, auth: claims[i] ?? claimless })) })], { waitFor: 'applied' });
+  return names.map((name, i) => ({ name, auth: claims[i] ?? claimless }));
 }
 
 /** Waits until every node serves `names` as the current producers, with no change pending (joint consensus over). */

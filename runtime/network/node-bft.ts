@@ -1,0 +1,264 @@
+import { bytesToHex } from '../../host-api/encoding/hex.js';
+import type { BlockHeader, Claim, Consensus, SignedBlock } from '../../host-api/types/index.js';
+import type { JointConsensus } from '../../host-api/types/native.js';
+import type { BlockSigners } from '../chain/block-signing.js';
+import type { Chain } from '../chain/chain.js';
+import { nextBlockConsensus, producersOf } from '../chain/consensus.js';
+import { bftMessageOf, bftPreimage, bftWireMessage, confirmVerifier, decodeBlockConfirm, encodeBlockConfirm, type BftWireKind } from './bft-wire.js';
+import { Bft } from './consensus/bft.js';
+import type { BftBlock, BftBlockConfirm, BftEvent, BftGroup, BftKept, BftMessage, BftUnsigned } from './consensus/bft-io.js';
+import { ConsensusTimer } from './consensus-timer.js';
+import { P2PMessageError, type MessageOf, type P2PMessage } from './messages/index.js';
+import { writeLog, type NetworkLog, type PeerId } from './peer-io.js';
+import { claimOf, sameClaim, signForClaim } from './producer-claims.js';
+import type { ProducerName } from './routing/routing-io.js';
+
+// BFT in the node (docs/p2p.md §5, §6.1): the state machine of consensus/bft.ts with its timer,
+// its messages signed with this producer's claim, received blocks checked and their commit
+// proofs (auxConsensusData) taken before block sync has them, and its verdicts carried out on
+// the chain (lead, stop, commit) and on block sync (commit, root). The node runs it while the
+// current producer set is a BftConsensus; under CFT it stays nonvoting.
+
+/** What BFT uses of the rest of the node. */
+export interface BftPorts {
+  readonly chain: Chain;
+  readonly log: NetworkLog;
+  readonly blockSigners: BlockSigners;
+  readonly blockIntervalMs: number;
+  /** Multicasts to every producer (routing, §A). */
+  readonly multicastProducers: (message: P2PMessage) => void;
+  /** Sends to every linked peer, or to one. */
+  readonly sendToLinks: (message: P2PMessage, to?: PeerId) => void;
+  /** Irreversibility moved: block sync commits too. */
+  readonly committed: (num: number) => void;
+  /** Fork choice keeps to this block's subtree (§3.6). */
+  readonly root: (id: string) => void;
+  /** Safety is broken (§3.6): the node stops producing and says so. */
+  readonly failed: (reason: string) => void;
+  /** The state kept from before a restart, and where to keep it (consensus-bft-file.ts). */
+  readonly kept: { readonly restored: BftKept<Uint8Array> | undefined; readonly keep: (kept: BftKept<Uint8Array>) => void };
+}
+
+/** The producer sets of a consensus as BFT reads them: each with its algorithm, names sorted as u64 (§5.1). */
+export function bftGroups(consensus: JointConsensus): BftGroup[] {
+  const sets = consensus.next ? [consensus.current, consensus.next.consensus] : [consensus.current];
+  return sets.map(groupOf);
+}
+
+function groupOf(consensus: Consensus): BftGroup {
+  const producers = producersOf(consensus).map((p) => p.name).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return { algorithm: 'CftConsensus' in consensus.data ? 'cft' : 'bft', producers };
+}
+
+/** Whether the current producer set of `consensus` runs BFT. */
+export function runsBft(consensus: JointConsensus): boolean {
+  return 'BftConsensus' in consensus.current.data;
+}
+
+export class NodeBft {
+  private bft: Bft<Uint8Array>;
+  private readonly timer = new ConsensusTimer();
+  private groups: BftGroup[] = [];
+  private self: ProducerName | null = null;
+  private keptJson: string;
+  /** Whether this node has run under a CFT set: a switch to BFT then starts a term of its own. */
+  private afterCft = false;
+  /** The link the message being handled came from (a RequestViewMessage's answers go back on it). */
+  private sender: PeerId | undefined;
+  private stopped = false;
+
+  constructor(private readonly ports: BftPorts) {
+    const restored = ports.kept.restored;
+    this.keptJson = keptKey(restored);
+    this.bft = this.machine(restored);
+    this.learnChain();
+  }
+
+  private machine(restored: BftKept<Uint8Array> | undefined): Bft<Uint8Array> {
+    return new Bft<Uint8Array>({
+      // docs/p2p.md §5.1: 10 s at psibase's 1 s blocks, scaled with the block interval.
+      baseTimeoutMs: 10 * this.ports.blockIntervalMs,
+      sign: (message) => this.sign(message),
+      verify: confirmVerifier(this.ports.chain.executor, (producer) => claimOf(this.ports.chain, producer)),
+      ...(restored ? { restored } : {}),
+    });
+  }
+
+  /** Whether this node's BFT takes part now (the current set is BFT). */
+  get active(): boolean {
+    return this.groups[0]?.algorithm === 'bft';
+  }
+
+  /**
+   * The machine learns the chain's blocks from the irreversible one to the head (as it does when
+   * the node starts), before it learns the producers and the head.
+   */
+  private learnChain(): void {
+    const chain = this.ports.chain;
+    const head = chain.head;
+    // Block 2 is the first there is (docs/chain.md §1.4).
+    for (let num = Math.max(head?.irreversible ?? 2, 2); head && num <= head.header.blockNum; num++) {
+      const stored = chain.signedBlockAt(num);
+      if (stored) this.step({ type: 'block', block: this.blockOf(stored.signed.block.header, bytesToHex(stored.blockId)) });
+    }
+  }
+
+  /** The producer sets or this node's name changed. */
+  producersChanged(consensus: JointConsensus, self: ProducerName | null): void {
+    const groups = bftGroups(consensus);
+    if (self === this.self && sameGroups(groups, this.groups)) return;
+    const switching = !this.active && groups[0]?.algorithm === 'bft';
+    if (groups[0]?.algorithm === 'cft') this.afterCft = true;
+    const headTerm = this.ports.chain.head?.header.term ?? 0;
+    if (switching && this.afterCft && this.bft.currentTerm <= headTerm) {
+      // BFT takes over from CFT in a term after the last CFT leader's (§6.1): its leader's blocks
+      // then rank above any that leader made, and no block of one term comes from both.
+      this.bft = this.machine({ ...this.bft.kept, term: headTerm + 1 });
+      this.learnChain();
+    }
+    this.self = self;
+    this.groups = groups;
+    if (this.active) this.ports.chain.followConsensus();
+    this.step({ type: 'producers', groups, self });
+  }
+
+  /**
+   * Why a received block is refused, if it is (a wrong leader, a bad commit proof, aux data that
+   * is not a BlockConfirm); otherwise BFT takes it and its proof, before block sync does.
+   */
+  receiveBlock(block: SignedBlock, id: string): string | undefined {
+    // A block this node already holds was taken when it first came (a peer sends it again).
+    const held = this.ports.chain.signedBlockAt(block.block.header.blockNum);
+    if (held && bytesToHex(held.blockId) === id) return undefined;
+    let aux: BftBlockConfirm<Uint8Array> | undefined;
+    try {
+      aux = block.auxConsensusData ? decodeBlockConfirm(block.auxConsensusData) : undefined;
+    } catch (err) {
+      if (err instanceof P2PMessageError) return err.message;
+      throw err;
+    }
+    const header = this.blockOf(block.block.header, id);
+    const refused = this.bft.checkBlock(header, aux);
+    if (refused !== undefined) return refused;
+    this.step({ type: 'block', block: header, ...(aux ? { aux } : {}) });
+    return undefined;
+  }
+
+  /** A block this node produced, before block sync streams it. */
+  produced(header: BlockHeader, id: Uint8Array): void {
+    this.step({ type: 'block', block: this.blockOf(header, bytesToHex(id)) });
+  }
+
+  /** The head changed: a block applied or produced (§5.3). */
+  head(header: BlockHeader, id: Uint8Array): void {
+    this.step({ type: 'head', head: this.blockOf(header, bytesToHex(id)), commitIndex: this.ports.chain.head?.irreversible ?? 0 });
+  }
+
+  /** A BFT message that passed routing's signature check; its signer must be its producer's claim. */
+  receive(message: MessageOf<BftWireKind>, from: PeerId): void {
+    if (message.kind !== 'RequestViewMessage') {
+      const body = (message as MessageOf<'PrepareMessage' | 'ViewChangeMessage'>).body;
+      const claim = claimOf(this.ports.chain, body.producer);
+      if (!claim || !sameClaim(claim, body.signer)) {
+        this.ports.log.debug(`${message.kind} from ${body.producer} dropped: not signed for that producer's claim`);
+        return;
+      }
+    }
+    this.sender = from;
+    try {
+      this.step({ type: 'receive', message: bftMessageOf(message) });
+    } finally {
+      this.sender = undefined;
+    }
+  }
+
+  /** A new link: the peer gets every view change held (psibase's send_all_view_changes, §5.2). */
+  linkUp(peer: PeerId): void {
+    for (const message of this.bft.viewChanges()) this.send('link', message, peer);
+  }
+
+  /** The auxConsensusData of a block this node produces: the commit proof of its commitNum's block (§3.5). */
+  auxConsensusData(header: BlockHeader): Uint8Array | null {
+    if (!this.active) return null;
+    const committed = this.ports.chain.signedBlockAt(header.commitNum);
+    const proof = committed && this.bft.proofOf(bytesToHex(committed.blockId));
+    return proof ? encodeBlockConfirm(proof) : null;
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.timer.clear();
+  }
+
+  /**
+   * A header as BFT reads it, with the producer sets the chain's next block starts under: those
+   * of the blocks at and around the head this node works on (§6.1).
+   */
+  private blockOf(header: BlockHeader, id: string): BftBlock {
+    const status = this.ports.chain.status;
+    const groups = status ? bftGroups(nextBlockConsensus(status)) : [];
+    return { id, num: header.blockNum, previous: bytesToHex(header.previous), term: header.term, producer: header.producer, commitNum: header.commitNum, groups };
+  }
+
+  private step(event: BftEvent<Uint8Array>): void {
+    if (this.stopped) return;
+    const ready = this.bft.step(event);
+    // What the messages below depend on is on disk before they leave.
+    const kept = this.bft.kept;
+    const key = keptKey(kept);
+    if (key !== this.keptJson) {
+      this.ports.kept.keep(kept);
+      this.keptJson = key;
+    }
+    const chain = this.ports.chain;
+    if (ready.consensusFailure !== undefined) {
+      this.stop();
+      chain.stopLeading();
+      this.ports.failed(ready.consensusFailure);
+      return;
+    }
+    if (ready.stopLeading) chain.stopLeading();
+    if (ready.lead !== undefined) chain.lead(ready.lead);
+    if (ready.stopTimer) this.timer.clear();
+    if (ready.timerMs !== undefined) this.timer.set(ready.timerMs, () => this.step({ type: 'timeout' }));
+    const sender = this.sender;
+    for (const { to, message } of ready.sends) this.send(to === 'sender' ? 'link' : to, message, sender);
+    if (ready.root !== undefined) this.ports.root(ready.root);
+    if (ready.commit !== undefined) {
+      chain.commitTo(ready.commit);
+      this.ports.committed(ready.commit);
+    }
+    writeLog(this.ports.log, ready.log);
+  }
+
+  /** 'producers' through routing; 'all' to every link (receivers flood it on); 'link' to one. */
+  private send(to: 'producers' | 'all' | 'link', message: BftMessage<Uint8Array>, peer?: PeerId): void {
+    let signer: Claim | undefined;
+    if (message.kind !== 'RequestViewMessage') {
+      signer = claimOf(this.ports.chain, message.body.producer);
+      if (!signer) return;
+    }
+    const wire = bftWireMessage(message, signer ?? { service: 0n, rawData: new Uint8Array(0) });
+    if (to === 'producers') this.ports.multicastProducers(wire);
+    else if (to === 'all') this.ports.sendToLinks(wire);
+    else if (peer !== undefined) this.ports.sendToLinks(wire, peer);
+  }
+
+  /** Signs one of this producer's messages with its claim (§2.0); undefined without a key for it. */
+  private sign(message: BftUnsigned<Uint8Array>): Uint8Array | undefined {
+    const claim = this.self === null ? undefined : claimOf(this.ports.chain, this.self);
+    if (!claim) return undefined;
+    const signature = signForClaim(this.ports.blockSigners, claim, bftPreimage(message, claim));
+    if (!signature) this.ports.log.warning(`${message.kind} not sent: this node holds no key for its producer claim`);
+    return signature;
+  }
+}
+
+/** The kept state as text, to tell whether it changed (signatures as hex). */
+function keptKey(kept: BftKept<Uint8Array> | undefined): string {
+  return JSON.stringify(kept ?? null, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value instanceof Uint8Array ? bytesToHex(value) : value));
+}
+
+function sameGroups(a: readonly BftGroup[], b: readonly BftGroup[]): boolean {
+  return a.length === b.length && a.every((g, i) => g.algorithm === b[i]!.algorithm && g.producers.length === b[i]!.producers.length && g.producers.every((p, j) => p === b[i]!.producers[j]));
+}
