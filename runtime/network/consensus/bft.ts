@@ -520,16 +520,11 @@ export class Bft<S> {
   /** Stores a view change if it is newer than the one held for its producer (§5.2); true if anything changed. */
   private storeViewChange(message: ViewChangeMessage<S>): boolean {
     const { term, producer } = message.body;
-    let changed = false;
+    // The term first (it makes the view of every group the producer is in), then its best message.
+    let changed = this.setViewTerm(producer, term);
     this.groups.forEach((group, i) => {
-      const views = this.views[i];
-      if (!views || !group.producers.includes(producer)) return;
-      const view = views.get(producer) ?? { term: 0 };
-      views.set(producer, view);
-      if (view.term < term) {
-        view.term = term;
-        changed = true;
-      }
+      const view = this.views[i]?.get(producer);
+      if (!view || !group.producers.includes(producer)) return;
       if (!view.best || this.isNewer(group, message.body, view.best.body)) {
         view.best = message;
         changed = true;
