@@ -114,8 +114,6 @@ export class Chain {
   private finalWaiters: FinalWaiter[] = [];
   /** Transactions passed on to the producers, waiting for a block that holds them. */
   private readonly forwarded: ForwardedTransactions | undefined;
-  /** The newest term among the blocks received: a newer one means another leader. */
-  private receivedTerm = 0;
   /** Whether block 2 exists; a chain never goes away, so it is read once and then only set. */
   private booted: boolean;
   /** Pushed transactions not yet applied (their proofs are being verified). */
@@ -201,14 +199,7 @@ export class Chain {
     }
     const replayed = replayBlock(this.store, this.executor, this.processor, this.engine, verified);
     // Only blocks made elsewhere hold transactions this node passed on (it does not produce).
-    if (this.forwarded) {
-      this.finalWaiters.push(...this.forwarded.included(replayed));
-      const term = signed.block.header.term;
-      if (term > this.receivedTerm) {
-        if (this.receivedTerm !== 0) this.forwarded.leaderChanged();
-        this.receivedTerm = term;
-      }
-    }
+    if (this.forwarded) this.finalWaiters.push(...this.forwarded.included(replayed));
     this.committed(replayed);
     return replayed;
   }

@@ -42,6 +42,8 @@ export interface FinalWaiter {
 export class ForwardedTransactions {
   private readonly waiting = new Map<string, Waiting>();
   private retry: NodeJS.Timeout | undefined;
+  /** The newest term among the blocks received: a newer one means another leader. */
+  private term = 0;
 
   constructor(private readonly forwarder: Forwarder, private readonly retryMs: number) {}
 
@@ -56,8 +58,8 @@ export class ForwardedTransactions {
     return new Promise((resolve) => this.await(key, { packed, waitFor, resolve, expiresAt: Date.now() + expiresInMs }));
   }
 
-  /** A block of a newer term than before was committed: its leader may not have what the last one had. */
-  leaderChanged(): void {
+  /** Passes every waiting transaction on again. */
+  private resendAll(): void {
     for (const waiting of this.waiting.values()) this.forwarder(waiting.packed);
   }
 
@@ -73,17 +75,28 @@ export class ForwardedTransactions {
         clearInterval(this.retry);
         this.retry = undefined;
       } else {
-        this.leaderChanged();
+        this.resendAll();
       }
     }, this.retryMs).unref();
   }
 
   /**
    * A received block was committed: waiters for its transactions are answered now (`applied`) or
-   * returned to be answered when it is irreversible (`final`).
+   * returned to be answered when it is irreversible (`final`). A block of a newer term than before
+   * has another leader, which may not have what the last one had: the rest are passed on again.
    */
-  included({ block, traces }: ReplayedBlock): FinalWaiter[] {
-    if (this.waiting.size === 0) return [];
+  included(replayed: ReplayedBlock): FinalWaiter[] {
+    const later = this.waiting.size === 0 ? [] : this.answer(replayed);
+    const { term } = replayed.block.header;
+    if (term > this.term) {
+      if (this.term !== 0) this.resendAll();
+      this.term = term;
+    }
+    return later;
+  }
+
+  /** Takes the waiters of the block's transactions: answered now, or returned to wait for finality. */
+  private answer({ block, traces }: ReplayedBlock): FinalWaiter[] {
     const later: FinalWaiter[] = [];
     block.transactions.forEach((t, i) => {
       const key = bytesToHex(sha256(t.transaction));
