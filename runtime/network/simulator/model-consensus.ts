@@ -8,19 +8,21 @@ export interface ModelConsensus {
 }
 
 /**
- * The consensus after block `num`, made on a parent whose consensus is `parent` and whose
- * commitNum is `parentCommitNum`: a pending change whose block is irreversible by the parent ends
- * joint consensus before the block runs (startingConsensus in the node); a block may then start a
- * change (`change`), which it may only when none is pending ("Consensus update pending").
+ * The consensus after block `num`, which starts under `starting` (startingConsensus): the block
+ * may start a change (`change`), which it may only when none is pending ("Consensus update
+ * pending").
  */
-export function consensusAfter(parent: ModelConsensus, parentCommitNum: number, num: number, change?: readonly number[]): ModelConsensus {
-  const starting = startingConsensus(parent, parentCommitNum);
+export function consensusAfter(starting: ModelConsensus, num: number, change?: readonly number[]): ModelConsensus {
   if (!change) return starting;
   if (starting.next) throw new Error('Consensus update pending');
   return { producers: starting.producers, next: { producers: [...change].sort((a, b) => a - b), start: num } };
 }
 
-/** The consensus block `parentCommitNum`'s child starts under. */
+/**
+ * The consensus a block starts under, made on a parent whose consensus is `parent` and whose
+ * commitNum is `parentCommitNum`: a pending change whose block is irreversible by the parent ends
+ * joint consensus before the block runs (startingConsensus in the node).
+ */
 export function startingConsensus(parent: ModelConsensus, parentCommitNum: number): ModelConsensus {
   return parent.next && parent.next.start <= parentCommitNum ? { producers: parent.next.producers, next: null } : parent;
 }

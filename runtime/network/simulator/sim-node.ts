@@ -160,15 +160,14 @@ export class SimNode implements LinkEndpoint, ConsensusEndpoint {
     // A block never ranks below its parent: a head of a later term waits for the view to catch up.
     if (sync.head.term > term) return;
     const num = sync.head.num + 1;
-    const parent = this.headConsensus();
     // Like the node, a leader makes blocks only as a producer of the consensus its block starts under.
-    const starting = startingConsensus(parent, sync.head.commitNum);
+    const starting = startingConsensus(this.headConsensus(), sync.head.commitNum);
     if (!consensusGroups(starting).some((g) => g.includes(this.index))) return;
     let consensus: ModelConsensus | undefined;
     if (this.context.schedule.producerChanges.length > 0) {
       const wanted = this.context.wantedProducers();
       const change = wanted && !starting.next && !sameProducers(wanted, starting.producers) ? wanted : undefined;
-      consensus = consensusAfter(parent, sync.head.commitNum, num, change);
+      consensus = consensusAfter(starting, num, change);
     }
     // A BFT leader proves its commitNum block irreversible in the block's aux data (§5.4).
     const aux = this.bft?.proofOf(sync.headChainAt(sync.commitIndex).id);
