@@ -9,7 +9,7 @@ import { DbId } from '../../host-api/abi/databases.js';
 import { blockId as computeBlockId } from '../../host-api/chain/block-id.js';
 import { bytesToHex } from '../../host-api/encoding/hex.js';
 import { accountNameFromNumber } from '../../host-api/names/index.js';
-import { JointConsensus, type StatusRow } from '../../host-api/types/native.js';
+import { JointConsensus, type StateChecksum, type StatusRow } from '../../host-api/types/native.js';
 import { readBlock } from '../chain/block-log.js';
 import { readStatus } from '../chain/chain-state.js';
 import { KvMerkle } from '../crypto/kv-merkle.js';
@@ -19,7 +19,7 @@ import type { Executor } from '../wasm/executor.js';
 import type { KeptStates } from './kept-states.js';
 import { SnapshotError } from './snapshot-error.js';
 import { encodeRow, FileDb, type SnapshotContent } from './snapshot-file.js';
-import { sameChecksum, writeLogStart, writeSnapshotRow, type StateChecksum } from './snapshot-rows.js';
+import { sameChecksum, writeLogStart, writeSnapshotRow } from './snapshot-rows.js';
 import { rowsOf, STATE_DBS } from './state-rows.js';
 import { signingProducers, stateSignatureFailure, weakThreshold } from './state-signatures.js';
 

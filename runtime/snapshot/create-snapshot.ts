@@ -9,7 +9,7 @@ import { DbId } from '../../host-api/abi/databases.js';
 import { blockDataKey, blockKey } from '../../host-api/abi/keys.js';
 import { signDigest, type KeyPair } from '../../host-api/crypto/keys.js';
 import { Block } from '../../host-api/types/index.js';
-import type { StatusRow } from '../../host-api/types/native.js';
+import type { StateChecksum, StateSignature, StatusRow } from '../../host-api/types/native.js';
 import { readBlock } from '../chain/block-log.js';
 import { producersOf } from '../chain/consensus.js';
 import { sha256 } from '../crypto/sha256.js';
@@ -18,7 +18,7 @@ import { KeptStates } from './kept-states.js';
 import { newestSignedState } from './signed-states.js';
 import { SnapshotError } from './snapshot-error.js';
 import { encodeRow, fileHeader, FileDb, footerRows } from './snapshot-file.js';
-import { stateSignatureInfo, type StateChecksum, type StateSignature } from './snapshot-rows.js';
+import { stateSignatureInfo } from './snapshot-rows.js';
 
 export interface CreateSnapshotOptions {
   /** The node directory (its database is `db` in it). */

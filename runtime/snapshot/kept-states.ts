@@ -11,7 +11,7 @@ import { replaceFile } from '../fs/atomic-file.js';
 import { KvMerkle } from '../crypto/kv-merkle.js';
 import type { KvReader } from '../db/store.js';
 import { encodeRow, FileDb } from './snapshot-file.js';
-import type { StateChecksum } from './snapshot-rows.js';
+import type { StateChecksum } from '../../host-api/types/native.js';
 import { rowsOf } from './state-rows.js';
 import { DbId } from '../../host-api/abi/databases.js';
 

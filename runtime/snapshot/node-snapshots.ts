@@ -7,7 +7,7 @@
 
 import { equalBytes } from '../../host-api/encoding/bytes.js';
 import type { BlockHeader } from '../../host-api/types/index.js';
-import type { StatusRow } from '../../host-api/types/native.js';
+import type { SnapshotRow, SnapshotStateItem, StateChecksum, StateSignature, StatusRow } from '../../host-api/types/native.js';
 import { bytesToHex } from '../../host-api/encoding/hex.js';
 import type { BlockSigners } from '../chain/block-signing.js';
 import { isEmptyClaim } from '../chain/block-signing.js';
@@ -21,10 +21,7 @@ import { applySnapshot, type LoadedSnapshot } from './apply-snapshot.js';
 import type { KeptStates } from './kept-states.js';
 import type { SnapshotContent } from './snapshot-file.js';
 import { snapshotOffer, type SnapshotOffer } from './snapshot-transfer.js';
-import {
-  isScheduledSnapshot, readSnapshotRow, sameChecksum, writeSnapshotRow,
-  type SnapshotRow, type SnapshotStateItem, type StateChecksum, type StateSignature,
-} from './snapshot-rows.js';
+import { isScheduledSnapshot, readSnapshotRow, sameChecksum, writeSnapshotRow } from './snapshot-rows.js';
 import { signState, signingProducer, stateSignatureFailure } from './state-signatures.js';
 
 /** The body of a StateChecksumMessage (docs/p2p.md §2.2, type 42). */

@@ -5,14 +5,14 @@ import { equalBytes } from '../../host-api/encoding/bytes.js';
 import { DbId } from '../../host-api/abi/databases.js';
 import { statusKey } from '../../host-api/abi/keys.js';
 import { blockId as computeBlockId } from '../../host-api/chain/block-id.js';
-import { StatusRow } from '../../host-api/types/native.js';
+import { SnapshotRow, StatusRow, type StateChecksum, type StateSignature } from '../../host-api/types/native.js';
 import { readBlock } from '../chain/block-log.js';
 import { KvMerkle } from '../crypto/kv-merkle.js';
 import type { KvReader } from '../db/store.js';
 import type { KeptStates } from './kept-states.js';
 import { SnapshotError } from './snapshot-error.js';
 import { encodedRows, FileDb } from './snapshot-file.js';
-import { SNAPSHOT_PREFIX, SnapshotRow, sameChecksum, type StateChecksum, type StateSignature } from './snapshot-rows.js';
+import { SNAPSHOT_PREFIX, sameChecksum } from './snapshot-rows.js';
 import { rowsOf } from './state-rows.js';
 import { signingProducers, weakThreshold } from './state-signatures.js';
 

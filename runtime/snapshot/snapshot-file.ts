@@ -9,7 +9,7 @@ import { gunzipSync } from 'node:zlib';
 import { DbId } from '../../host-api/abi/databases.js';
 import type { KvEntry } from '../db/store.js';
 import { SnapshotError } from './snapshot-error.js';
-import { StateChecksum, StateSignature } from './snapshot-rows.js';
+import { StateChecksum, StateSignature } from '../../host-api/types/native.js';
 
 export const SNAPSHOT_MAGIC = 0x7388cf00;
 export const SNAPSHOT_VERSION = 0;

@@ -8,7 +8,7 @@ import { blockDataKey, blockKey } from '../../host-api/abi/keys.js';
 import { blockId as computeBlockId } from '../../host-api/chain/block-id.js';
 import { bytesToHex } from '../../host-api/encoding/hex.js';
 import { Block, type SignedBlock } from '../../host-api/types/index.js';
-import { BlockDataRow } from '../../host-api/types/native.js';
+import { BlockDataRow, type StateChecksum, type StateSignature } from '../../host-api/types/native.js';
 import { readAuxConsensusData } from '../chain/block-aux-data.js';
 import { readBlock } from '../chain/block-log.js';
 import { readBlockSignature } from '../chain/block-signing.js';
@@ -17,7 +17,6 @@ import type { KeptStates } from './kept-states.js';
 import { newestSignedState } from './signed-states.js';
 import { SnapshotError } from './snapshot-error.js';
 import { encodedRows, FileDb, type FileRow, type SnapshotContent } from './snapshot-file.js';
-import type { StateChecksum, StateSignature } from './snapshot-rows.js';
 
 /** A part's rows hold about this many bytes, counting key + value + 16 per row (psibase's measure). */
 const PART_BYTES = 1 << 20;
