@@ -16,7 +16,7 @@ import { producersOf } from '../chain/consensus.js';
 import type { Store } from '../db/store.js';
 import type { Executor } from '../wasm/executor.js';
 import { readBlock } from '../chain/block-log.js';
-import { blockId as computeBlockId } from '../../host-api/chain/block-id.js';
+import { blockId as computeBlockId, blockNumOfId } from '../../host-api/chain/block-id.js';
 import { applySnapshot, type LoadedSnapshot } from './apply-snapshot.js';
 import type { KeptStates } from './kept-states.js';
 import type { SnapshotContent } from './snapshot-file.js';
@@ -39,11 +39,6 @@ interface Unsigned {
 
 /** At most this many checksums wait for their blocks (a peer far ahead sends them in vain). */
 const MAX_EARLY = 64;
-
-/** A block id starts with its number, big-endian (docs/chain.md §1.2). */
-function blockNumOf(blockId: Uint8Array): number {
-  return Buffer.from(blockId).readUInt32BE(0);
-}
 
 export class NodeSnapshots {
   /** Kept states not yet signed here, waiting for their block to become irreversible. */
@@ -79,8 +74,8 @@ export class NodeSnapshots {
       this.record(blockId, checksum, undefined);
       this.unsigned.push({ blockNum: header.blockNum, blockId, checksum });
     }
-    const reached = this.early.filter((e) => blockNumOf(e.blockId) <= header.blockNum);
-    this.early = this.early.filter((e) => blockNumOf(e.blockId) > header.blockNum);
+    const reached = this.early.filter((e) => blockNumOfId(e.blockId) <= header.blockNum);
+    this.early = this.early.filter((e) => blockNumOfId(e.blockId) > header.blockNum);
     return [...reached.filter((e) => this.receiveChecksum(e)), ...this.signIrreversible(irreversible)];
   }
 
@@ -136,7 +131,7 @@ export class NodeSnapshots {
    * new here (then it is flooded on).
    */
   receiveChecksum(body: StateChecksumBody): boolean {
-    const num = blockNumOf(body.blockId);
+    const num = blockNumOfId(body.blockId);
     const head = readStatus(this.store)?.head?.header.blockNum ?? 0;
     if (num > head) {
       if (this.early.length < MAX_EARLY) this.early.push(body);

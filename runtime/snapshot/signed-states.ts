@@ -4,7 +4,7 @@
 import { equalBytes } from '../../host-api/encoding/bytes.js';
 import { DbId } from '../../host-api/abi/databases.js';
 import { statusKey } from '../../host-api/abi/keys.js';
-import { blockId as computeBlockId } from '../../host-api/chain/block-id.js';
+import { blockId as computeBlockId, blockNumOfId } from '../../host-api/chain/block-id.js';
 import { SnapshotRow, StatusRow, type StateChecksum, type StateSignature } from '../../host-api/types/native.js';
 import { readBlock } from '../chain/block-log.js';
 import { KvMerkle } from '../crypto/kv-merkle.js';
@@ -34,7 +34,7 @@ export function newestSignedState(store: KvReader, kept: KeptStates, more: MoreS
   for (const { value } of rows) {
     const row = SnapshotRow.unpack(value);
     if (!row.state) continue;
-    const blockNum = Buffer.from(row.id).readUInt32BE(0);
+    const blockNum = blockNumOfId(row.id);
     const keptRows = kept.rows(blockNum, row.id);
     if (!keptRows) continue;
     const status = statusIn(keptRows);

@@ -6,6 +6,7 @@
 import { DbId } from '../../host-api/abi/databases.js';
 import { blockDataKey, blockKey } from '../../host-api/abi/keys.js';
 import { blockId as computeBlockId } from '../../host-api/chain/block-id.js';
+import { equalBytes } from '../../host-api/encoding/bytes.js';
 import { bytesToHex } from '../../host-api/encoding/hex.js';
 import { Block, type SignedBlock } from '../../host-api/types/index.js';
 import { BlockDataRow, type StateChecksum, type StateSignature } from '../../host-api/types/native.js';
@@ -88,10 +89,6 @@ function partsOf(blockId: Uint8Array, rows: Uint8Array): SnapshotPart[] {
   return parts;
 }
 
-function compareBytes(a: Uint8Array, b: Uint8Array): number {
-  return Buffer.compare(a, b);
-}
-
 /**
  * Puts a snapshot together from one peer's messages. Parts must follow each other without gap or
  * overlap, the service database first; anything else is refused with a SnapshotError.
@@ -117,11 +114,11 @@ export class SnapshotReceiver {
   part(part: SnapshotPart): void {
     this.sameBlock(part.blockId);
     const next = this.next;
-    if (!next || part.db !== next.db || compareBytes(part.lowKey, next.lowKey) !== 0) {
+    if (!next || part.db !== next.db || !equalBytes(part.lowKey, next.lowKey)) {
       throw new SnapshotError('SNAPSHOT_BAD_ROW', `snapshot part of database ${part.db} from key ${bytesToHex(part.lowKey)} does not follow the parts before it`);
     }
     for (const { key, value } of part.rows) {
-      if (compareBytes(key, part.lowKey) < 0 || (part.highKey.length > 0 && compareBytes(key, part.highKey) >= 0)) {
+      if (Buffer.compare(key, part.lowKey) < 0 || (part.highKey.length > 0 && Buffer.compare(key, part.highKey) >= 0)) {
         throw new SnapshotError('SNAPSHOT_BAD_ROW', `snapshot row ${bytesToHex(key)} lies outside its part`);
       }
       this.state.push({ db: part.db, key, value });
@@ -139,6 +136,6 @@ export class SnapshotReceiver {
 
   private sameBlock(blockId: Uint8Array): void {
     this.blockId ??= blockId;
-    if (compareBytes(this.blockId, blockId) !== 0) throw new SnapshotError('SNAPSHOT_BAD_ROW', 'snapshot messages of two blocks are mixed');
+    if (!equalBytes(this.blockId, blockId)) throw new SnapshotError('SNAPSHOT_BAD_ROW', 'snapshot messages of two blocks are mixed');
   }
 }
