@@ -23,6 +23,17 @@ const STORE_DB = new Map<number, number>([
   [FileDb.blockProof, DbId.blockProof], [FileDb.nativeSubjective, DbId.nativeSubjective],
 ]);
 
+/** Our database of a file database id (undefined for the footer and unknown ids). */
+export function storeDbOf(fileDb: number): number | undefined {
+  return STORE_DB.get(fileDb);
+}
+
+/** The file database id of one of our databases. */
+export function fileDbOf(db: number): number {
+  for (const [fileDb, storeDb] of STORE_DB) if (storeDb === db) return fileDb;
+  throw new RangeError(`database ${db} has no snapshot file id`);
+}
+
 /** Footer keys: table u16 big-endian, index 0; a signature's key goes on with its account. */
 const CHECKSUM_KEY = Uint8Array.of(0, 0, 0);
 const SIGNATURE_KEY = Uint8Array.of(0, 1, 0);

@@ -13,11 +13,12 @@ import { BlockDataRow, type StateChecksum, type StateSignature } from '../../hos
 import { readAuxConsensusData } from '../chain/block-aux-data.js';
 import { readBlock } from '../chain/block-log.js';
 import { readBlockSignature } from '../chain/block-signing.js';
-import type { KvReader } from '../db/store.js';
+import type { KvEntry, KvReader } from '../db/store.js';
 import type { KeptStates } from './kept-states.js';
 import { newestSignedState } from './signed-states.js';
 import { SnapshotError } from './snapshot-error.js';
-import { encodedRows, FileDb, type FileRow, type SnapshotContent } from './snapshot-file.js';
+import { encodedRows, storeDbOf, type FileRow, type SnapshotContent } from './snapshot-file.js';
+import { STATE_DBS } from './state-rows.js';
 
 /** A part's rows hold about this many bytes, counting key + value + 16 per row (psibase's measure). */
 const PART_BYTES = 1 << 20;
@@ -70,12 +71,13 @@ export function snapshotOffer(store: KvReader, kept: KeptStates): SnapshotOffer 
 
 /** Splits kept rows into parts: each database from the empty key to the end, in ranges. */
 function partsOf(blockId: Uint8Array, rows: Uint8Array): SnapshotPart[] {
+  const rowsByDb = new Map<number, KvEntry[]>(STATE_DBS.map((db) => [db, []]));
+  for (const { fileDb, key, value } of encodedRows(rows)) rowsByDb.get(storeDbOf(fileDb)!)!.push({ key, value });
   const parts: SnapshotPart[] = [];
-  for (const [fileDb, db] of [[FileDb.service, DbId.service], [FileDb.native, DbId.native]] as const) {
+  for (const [db, dbRows] of rowsByDb) {
     let current: SnapshotPart = { blockId, db, lowKey: EMPTY, highKey: EMPTY, rows: [] };
     let size = 0;
-    for (const { fileDb: rowDb, key, value } of encodedRows(rows)) {
-      if (rowDb !== fileDb) continue;
+    for (const { key, value } of dbRows) {
       if (size >= PART_BYTES) {
         parts.push({ ...current, highKey: key });
         current = { blockId, db, lowKey: key, highKey: EMPTY, rows: [] };
