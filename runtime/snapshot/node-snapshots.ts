@@ -14,6 +14,7 @@ import { isEmptyClaim } from '../chain/block-signing.js';
 import { readStatus } from '../chain/chain-state.js';
 import { producersOf } from '../chain/consensus.js';
 import type { Store } from '../db/store.js';
+import type { MessageBody } from '../network/messages/message.js';
 import type { Executor } from '../wasm/executor.js';
 import { readBlock } from '../chain/block-log.js';
 import { blockId as computeBlockId, blockNumOfId } from '../../host-api/chain/block-id.js';
@@ -25,11 +26,7 @@ import { isScheduledSnapshot, readSnapshotRow, sameChecksum, writeSnapshotRow } 
 import { signState, signingProducer, stateSignatureFailure } from './state-signatures.js';
 
 /** The body of a StateChecksumMessage (docs/p2p.md §2.2, type 42). */
-export interface StateChecksumBody {
-  readonly blockId: Uint8Array;
-  readonly state: StateChecksum;
-  readonly signature: StateSignature;
-}
+export type StateChecksumBody = MessageBody<'StateChecksumMessage'>;
 
 interface Unsigned {
   readonly blockNum: number;
@@ -132,14 +129,13 @@ export class NodeSnapshots {
    */
   receiveChecksum(body: StateChecksumBody): boolean {
     const num = blockNumOfId(body.blockId);
-    const head = readStatus(this.store)?.head?.header.blockNum ?? 0;
-    if (num > head) {
+    const status = readStatus(this.store);
+    if (num > (status?.head?.header.blockNum ?? 0)) {
       if (this.early.length < MAX_EARLY) this.early.push(body);
       return false;
     }
     const block = readBlock(this.store, num);
     if (!block || !equalBytes(computeBlockId(block.header), body.blockId)) return false;
-    const status = readStatus(this.store);
     if (!status || !signingProducer(status.consensus.current, body.signature)) return false;
     const failure = stateSignatureFailure(this.executor, body.state, body.signature);
     if (failure) {
