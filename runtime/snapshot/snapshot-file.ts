@@ -11,8 +11,8 @@ import type { KvEntry } from '../db/store.js';
 import { SnapshotError } from './snapshot-error.js';
 import { StateChecksum, StateSignature } from '../../host-api/types/native.js';
 
-export const SNAPSHOT_MAGIC = 0x7388cf00;
-export const SNAPSHOT_VERSION = 0;
+const SNAPSHOT_MAGIC = 0x7388cf00;
+const SNAPSHOT_VERSION = 0;
 
 /** Database ids as the file writes them (psibase's DbId). */
 export const FileDb = { service: 0, native: 2, blockLog: 3, blockProof: 4, nativeSubjective: 65, footer: 0xffffffff } as const;
