@@ -10,9 +10,7 @@ import { equalBytes } from '../../host-api/encoding/bytes.js';
 import { bytesToHex } from '../../host-api/encoding/hex.js';
 import { Block, type SignedBlock } from '../../host-api/types/index.js';
 import { BlockDataRow, type StateChecksum, type StateSignature } from '../../host-api/types/native.js';
-import { readAuxConsensusData } from '../chain/block-aux-data.js';
-import { readBlock } from '../chain/block-log.js';
-import { readBlockSignature } from '../chain/block-signing.js';
+import { readStoredBlock } from '../chain/stored-block.js';
 import type { KvEntry, KvReader } from '../db/store.js';
 import type { KeptStates } from './kept-states.js';
 import { newestSignedState } from './signed-states.js';
@@ -57,11 +55,10 @@ export function snapshotOffer(store: KvReader, kept: KeptStates): SnapshotOffer 
     if (err instanceof SnapshotError && err.code === 'SNAPSHOT_NONE') return undefined;
     throw err;
   }
+  // Headers only: the transactions are not needed (docs/p2p.md §7.4).
   const headerOf = (num: number): SignedBlock | undefined => {
-    const block = readBlock(store, num);
-    if (!block) return undefined;
-    const id = computeBlockId(block.header);
-    return { block: { header: block.header, transactions: [] }, signature: readBlockSignature(store, num) ?? EMPTY, auxConsensusData: readAuxConsensusData(store, id) };
+    const signed = readStoredBlock(store, num)?.signed;
+    return signed && { ...signed, block: { header: signed.block.header, transactions: [] } };
   };
   const block = headerOf(state.blockNum)!;
   const genesis = headerOf(2);
