@@ -4,12 +4,13 @@
 // blocks after it) and by replaying every block from genesis.
 // TSIBASE_BENCH_ACCOUNTS sets the number of accounts (100,000 by default).
 // Run: make bench (needs build/default.bundle and build/services/tokens.wasm from make services).
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { compileSchema, systemAction } from '../../host-api/index.js';
 import { ChainClient } from '../../runtime/cli/chain-client.js';
 import { deployActions } from '../../runtime/cli/deploy-actions.js';
+import { KeptStates } from '../../runtime/snapshot/kept-states.js';
 import { headBlockNum } from '../../tests/lib/chain-head.js';
 import { runCli } from '../../tests/lib/cli-process.js';
 import { waitUntil } from '../../tests/lib/node-network.js';
@@ -42,7 +43,7 @@ async function secondsToReach(nodeDir: string, peer: RunningNode, target: number
   return (performance.now() - started) / 1000;
 }
 
-const keptBlocks = () => readdirSync(join(producerDir, 'snapshot-states')).filter((f) => f.endsWith('.rows')).map((f) => Number(f.split('-')[0]));
+const keptBlocks = () => KeptStates.of(producerDir).list().map((k) => k.blockNum);
 
 try {
   let producer = await startNode(producerDir, ['-p', 'prod', '--p2p', '--boot', join(process.cwd(), 'build', 'default.bundle')]);

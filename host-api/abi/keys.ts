@@ -76,7 +76,11 @@ export const NativeTable = {
   notify: 8,
   /** In nativeSubjective (65): a block's auxConsensusData, keyed by block id (docs/p2p.md §3.5). */
   blockData: 9,
+  /** In nativeSubjective: a block's SnapshotRow, keyed by block id (docs/p2p.md §7.2). */
+  snapshot: 11,
   scheduledSnapshot: 12,
+  /** In nativeSubjective: where the block log starts after a loaded snapshot (docs/p2p.md §7.3). */
+  logTruncate: 13,
 } as const;
 
 export function statusKey(): Uint8Array {
@@ -105,6 +109,18 @@ export function notifyKey(type: number): Uint8Array {
 
 export function blockDataKey(blockId: Uint8Array): Uint8Array {
   return nativeTableKey(NativeTable.blockData).bytes(blockId).finish();
+}
+
+export function snapshotKey(blockId: Uint8Array): Uint8Array {
+  return nativeTableKey(NativeTable.snapshot).bytes(blockId).finish();
+}
+
+export function scheduledSnapshotKey(blockNum: number): Uint8Array {
+  return nativeTableKey(NativeTable.scheduledSnapshot).u32(blockNum).finish();
+}
+
+export function logTruncateKey(): Uint8Array {
+  return nativeTableKey(NativeTable.logTruncate).finish();
 }
 
 /** Event records are keyed by their id. */

@@ -14,6 +14,10 @@ export const NATIVE_SCHEMA = {
   NotifyRow: { Object: { type: 'u32', actions: { List: 'Action' } } },
   ScheduledSnapshotRow: { Object: { blockNum: 'u32' } },
   BlockDataRow: { Object: { blockId: 'Checksum256', auxConsensusData: { Option: 'bytes' } } },
+  // Snapshots (docs/p2p.md §7.2, §7.3): a block's checksums and their signatures, where the block log starts.
+  SnapshotStateItem: { Object: { state: 'StateChecksum', signatures: { List: 'StateSignature' } } },
+  SnapshotRow: { Object: { id: 'Checksum256', state: { Option: 'SnapshotStateItem' }, other: { List: 'SnapshotStateItem' } } },
+  LogTruncateRow: { Object: { start: 'u32' } },
   // The node <-> transact and node <-> http contracts (docs/system-services.md).
   ProcessTransactionArgs: { Object: { transaction: 'bytes', id: 'Checksum256', speculative: 'bool' } },
   VerifyArgs: { Object: { transactionHash: 'Checksum256', claim: 'Claim', proof: 'bytes' } },
@@ -46,6 +50,11 @@ export type StatusRow = Native<'StatusRow'>;
 export type NotifyRow = Native<'NotifyRow'>;
 export type ScheduledSnapshotRow = Native<'ScheduledSnapshotRow'>;
 export type BlockDataRow = Native<'BlockDataRow'>;
+export type StateChecksum = Native<'StateChecksum'>;
+export type StateSignature = Native<'StateSignature'>;
+export type SnapshotStateItem = Native<'SnapshotStateItem'>;
+export type SnapshotRow = Native<'SnapshotRow'>;
+export type LogTruncateRow = Native<'LogTruncateRow'>;
 export type ProcessTransactionArgs = Native<'ProcessTransactionArgs'>;
 export type VerifyArgs = Native<'VerifyArgs'>;
 export type TransactionInfo = Native<'TransactionInfo'>;
@@ -79,6 +88,10 @@ export const WasmConfigRow = native.type('WasmConfigRow');
 export const NotifyRow = native.type('NotifyRow');
 export const ScheduledSnapshotRow = native.type('ScheduledSnapshotRow');
 export const BlockDataRow = native.type('BlockDataRow');
+export const StateChecksum = native.type('StateChecksum');
+export const StateSignature = native.type('StateSignature');
+export const SnapshotRow = native.type('SnapshotRow');
+export const LogTruncateRow = native.type('LogTruncateRow');
 
 /** Native tables whose rows a privileged service may write, with the codec that validates them. */
 export const WRITABLE_NATIVE_ROWS: ReadonlyMap<number, TypeCodec | undefined> = new Map<number, TypeCodec | undefined>([

@@ -78,4 +78,7 @@ export const CORE_SCHEMA = {
     },
   },
   TransactionTrace: { Object: { actionTraces: { List: 'ActionTrace' }, error: { Option: 'string' } } },
+  // A state's checksum and a producer's signature on it: native SnapshotRows and P2P messages (docs/p2p.md §7.2).
+  StateChecksum: { Object: { serviceRoot: 'Checksum256', nativeRoot: 'Checksum256' } },
+  StateSignature: { Object: { account: 'AccountNumber', claim: 'Claim', rawData: 'bytes' } },
 } as const satisfies Schema;

@@ -9,10 +9,11 @@ import type { Store } from '../db/store.js';
 import type { Engine } from '../wasm/engine.js';
 import { Executor } from '../wasm/executor.js';
 import type { SocketRegistry } from '../wasm/host-state.js';
-import { keepAuxConsensusData, readAuxConsensusData } from './block-aux-data.js';
+import { keepAuxConsensusData } from './block-aux-data.js';
 import { BlockBuilder, type BlockStart, type ClosedBlock, type Sealer } from './block-builder.js';
 import { readBlock } from './block-log.js';
-import { isEmptyClaim, readBlockSignature, signBlock, type BlockSigners } from './block-signing.js';
+import { readStoredBlock, type StoredBlock } from './stored-block.js';
+import { isEmptyClaim, signBlock, type BlockSigners } from './block-signing.js';
 import { bootBlock, splitBootList } from './boot.js';
 import { readStatus } from './chain-state.js';
 import { activeProducers, isSoleProducer, nextBlockConsensus, producerClaim } from './consensus.js';
@@ -75,12 +76,6 @@ export interface ChainHead {
   readonly blockId: Uint8Array;
   /** The last irreversible block number: the head's commitNum. */
   readonly irreversible: number;
-}
-
-/** A block as this node sends it to peers, with its id. */
-export interface StoredBlock {
-  readonly signed: SignedBlock;
-  readonly blockId: Uint8Array;
 }
 
 /** The block this node is producing, with how it will be sealed. */
@@ -249,13 +244,7 @@ export class Chain {
 
   /** Block `blockNum` as it is sent to peers: from the block log, its signature and aux data. */
   signedBlockAt(blockNum: number): StoredBlock | undefined {
-    const block = readBlock(this.store, blockNum);
-    if (!block) return undefined;
-    const blockId = computeBlockId(block.header);
-    return {
-      signed: { block, signature: readBlockSignature(this.store, blockNum) ?? EMPTY, auxConsensusData: readAuxConsensusData(this.store, blockId) },
-      blockId,
-    };
+    return readStoredBlock(this.store, blockNum);
   }
 
   /** The id of block `blockNum`, if this node has it. */

@@ -84,7 +84,7 @@ export class KvMerkle {
     this.pushHash(key, kvLeafHash(key, value));
   }
 
-  pushHash(key: Uint8Array, leaf: Uint8Array): void {
+  private pushHash(key: Uint8Array, leaf: Uint8Array): void {
     if (this.stack.length === 0) {
       if (key.length === 0) {
         this.stack.push(leaf);

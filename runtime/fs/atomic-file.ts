@@ -12,8 +12,7 @@ export function replaceFile(file: string, content: string | Uint8Array, mode = 0
   rmSync(temporary, { force: true });
   const fd = openSync(temporary, 'wx', mode);
   try {
-    if (typeof content === 'string') writeSync(fd, content);
-    else writeSync(fd, content);
+    writeSync(fd, typeof content === 'string' ? Buffer.from(content) : content);
     fsyncSync(fd);
   } finally {
     closeSync(fd);

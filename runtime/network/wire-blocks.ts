@@ -1,7 +1,7 @@
 import { blockId } from '../../host-api/chain/block-id.js';
 import { bytesToHex, hexToBytes } from '../../host-api/encoding/hex.js';
 import type { SignedBlock } from '../../host-api/types/index.js';
-import type { StoredBlock } from '../chain/chain.js';
+import type { StoredBlock } from '../chain/stored-block.js';
 import { encodeMessage, type P2PMessage } from './messages/index.js';
 import type { SyncHeader } from './sync/block-header.js';
 import type { SyncMessage } from './sync/sync-messages.js';

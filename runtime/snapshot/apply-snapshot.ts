@@ -5,22 +5,20 @@
 // snapshot leaves the store as it was. The snapshot's state is kept, so this node can pass it on.
 
 import { equalBytes } from '../../host-api/encoding/bytes.js';
-import { DbId } from '../../host-api/abi/databases.js';
 import { blockId as computeBlockId } from '../../host-api/chain/block-id.js';
 import { bytesToHex } from '../../host-api/encoding/hex.js';
 import { accountNameFromNumber } from '../../host-api/names/index.js';
-import { JointConsensus, type StatusRow } from '../../host-api/types/native.js';
+import { JointConsensus, type StateChecksum, type StatusRow } from '../../host-api/types/native.js';
 import { readBlock } from '../chain/block-log.js';
 import { readStatus } from '../chain/chain-state.js';
-import { KvMerkle } from '../crypto/kv-merkle.js';
 import { sha256 } from '../crypto/sha256.js';
 import type { Store } from '../db/store.js';
 import type { Executor } from '../wasm/executor.js';
 import type { KeptStates } from './kept-states.js';
 import { SnapshotError } from './snapshot-error.js';
-import { encodeRow, FileDb, type SnapshotContent } from './snapshot-file.js';
-import { sameChecksum, writeLogStart, writeSnapshotRow, type StateChecksum } from './snapshot-rows.js';
-import { rowsOf, STATE_DBS } from './state-rows.js';
+import { encodeRow, fileDbOf, type SnapshotContent } from './snapshot-file.js';
+import { sameChecksum, writeLogStart, writeSnapshotRow } from './snapshot-rows.js';
+import { rowsOf, StateMerkle, STATE_DBS } from './state-rows.js';
 import { signingProducers, stateSignatureFailure, weakThreshold } from './state-signatures.js';
 
 export interface LoadedSnapshot {
@@ -48,22 +46,21 @@ export function applySnapshot(store: Store, executor: Executor, kept: KeptStates
   }
   store.commitBlock(loaded.blockNum, loaded.blockNum);
   store.subjective.commit();
-  const fileDb = (db: number) => (db === DbId.service ? FileDb.service : FileDb.native);
-  kept.write(loaded.blockNum, loaded.blockId, Buffer.concat(content.state.map((r) => encodeRow(fileDb(r.db), r.key, r.value))));
+  kept.write(loaded.blockNum, loaded.blockId, Buffer.concat(content.state.map((r) => encodeRow(fileDbOf(r.db), r.key, r.value))));
   return loaded;
 }
 
 /** The KvMerkle roots of the state rows; rows out of key order are refused. */
 function checksumOf(content: SnapshotContent): StateChecksum {
-  const merkles = new Map(STATE_DBS.map((db) => [db as number, new KvMerkle()]));
+  const merkle = new StateMerkle();
   for (const { db, key, value } of content.state) {
     try {
-      merkles.get(db)!.push(key, value);
+      merkle.push(db, key, value);
     } catch (err) {
       throw new SnapshotError('SNAPSHOT_BAD_ROW', `database ${db}: ${(err as Error).message}`);
     }
   }
-  return { serviceRoot: merkles.get(DbId.service)!.root(), nativeRoot: merkles.get(DbId.native)!.root() };
+  return merkle.checksum();
 }
 
 /** Writes the snapshot into the store's uncommitted overlays and checks it there. */

@@ -9,16 +9,15 @@ import { DbId } from '../../host-api/abi/databases.js';
 import { blockDataKey, blockKey } from '../../host-api/abi/keys.js';
 import { signDigest, type KeyPair } from '../../host-api/crypto/keys.js';
 import { Block } from '../../host-api/types/index.js';
-import type { StatusRow } from '../../host-api/types/native.js';
+import type { StateChecksum, StateSignature, StatusRow } from '../../host-api/types/native.js';
 import { readBlock } from '../chain/block-log.js';
 import { producersOf } from '../chain/consensus.js';
-import { sha256 } from '../crypto/sha256.js';
 import { LmdbStore } from '../db/lmdb-store.js';
 import { KeptStates } from './kept-states.js';
 import { newestSignedState } from './signed-states.js';
 import { SnapshotError } from './snapshot-error.js';
 import { encodeRow, fileHeader, FileDb, footerRows } from './snapshot-file.js';
-import { stateSignatureInfo, type StateChecksum, type StateSignature } from './snapshot-rows.js';
+import { signState } from './state-signatures.js';
 
 export interface CreateSnapshotOptions {
   /** The node directory (its database is `db` in it). */
@@ -43,8 +42,8 @@ export async function createSnapshot(options: CreateSnapshotOptions): Promise<Cr
   try {
     const { blockNum, blockId, rows, checksum, signatures } = newestSignedState(store, KeptStates.of(options.nodeDir), (status, checksum) => (options.signWith ?? []).map((key) => signWithKey(status, checksum, key)));
     const parts: Uint8Array[] = [fileHeader(), rows];
-    const last = options.blocks ? blockNum : undefined;
-    const blockNums = last === undefined ? [...new Set([2, blockNum])] : Array.from({ length: last - 1 }, (_, i) => i + 2);
+    // Genesis (2) proves the chain id; the snapshot block is the head.
+    const blockNums = options.blocks ? Array.from({ length: blockNum - 1 }, (_, i) => i + 2) : [...new Set([2, blockNum])];
     for (const num of blockNums) {
       const block = readBlock(store, num);
       if (!block) continue;
@@ -74,5 +73,5 @@ export async function createSnapshot(options: CreateSnapshotOptions): Promise<Cr
 function signWithKey(status: StatusRow, checksum: StateChecksum, key: KeyPair): StateSignature {
   const producer = producersOf(status.consensus.current).find((p) => equalBytes(p.auth.rawData, key.publicKey));
   if (!producer) throw new SnapshotError('SNAPSHOT_NO_KEY', 'a --sign key is not the key of any current producer');
-  return { account: producer.name, claim: producer.auth, rawData: signDigest(key, sha256(stateSignatureInfo(checksum))) };
+  return signState(checksum, producer, (digest) => signDigest(key, digest));
 }

@@ -8,12 +8,10 @@ import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, rea
 import { join } from 'node:path';
 import { bytesToHex, hexToBytes } from '../../host-api/encoding/hex.js';
 import { replaceFile } from '../fs/atomic-file.js';
-import { KvMerkle } from '../crypto/kv-merkle.js';
 import type { KvReader } from '../db/store.js';
-import { encodeRow, FileDb } from './snapshot-file.js';
-import type { StateChecksum } from './snapshot-rows.js';
-import { rowsOf } from './state-rows.js';
-import { DbId } from '../../host-api/abi/databases.js';
+import { encodeRow, fileDbOf } from './snapshot-file.js';
+import type { StateChecksum } from '../../host-api/types/native.js';
+import { rowsOf, StateMerkle, STATE_DBS } from './state-rows.js';
 
 /** How many kept states stay on disk: the newest, and the one before while the newest is being signed. */
 const KEPT = 2;
@@ -34,7 +32,7 @@ export class KeptStates {
     const file = this.fileOf(blockNum, blockId);
     const temporary = `${file}.tmp`;
     const fd = openSync(temporary, 'w');
-    const roots: Uint8Array[] = [];
+    const merkle = new StateMerkle();
     try {
       let batch: Uint8Array[] = [];
       let size = 0;
@@ -43,16 +41,14 @@ export class KeptStates {
         batch = [];
         size = 0;
       };
-      for (const [fileDb, db] of [[FileDb.service, DbId.service], [FileDb.native, DbId.native]] as const) {
-        const merkle = new KvMerkle();
+      for (const db of STATE_DBS) {
         for (const { key, value } of rowsOf(reader, db)) {
-          merkle.push(key, value);
-          const row = encodeRow(fileDb, key, value);
+          merkle.push(db, key, value);
+          const row = encodeRow(fileDbOf(db), key, value);
           batch.push(row);
           size += row.length;
           if (size >= BATCH_BYTES) flush();
         }
-        roots.push(merkle.root());
       }
       flush();
       fsyncSync(fd);
@@ -61,7 +57,7 @@ export class KeptStates {
     }
     renameSync(temporary, file);
     this.prune();
-    return { serviceRoot: roots[0]!, nativeRoot: roots[1]! };
+    return merkle.checksum();
   }
 
   /** Keeps `rows` (encoded as snapshot rows) as the state of block `blockNum`/`blockId`. */

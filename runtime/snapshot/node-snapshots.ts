@@ -7,32 +7,26 @@
 
 import { equalBytes } from '../../host-api/encoding/bytes.js';
 import type { BlockHeader } from '../../host-api/types/index.js';
-import type { StatusRow } from '../../host-api/types/native.js';
+import type { SnapshotRow, SnapshotStateItem, StateChecksum, StateSignature, StatusRow } from '../../host-api/types/native.js';
 import { bytesToHex } from '../../host-api/encoding/hex.js';
 import type { BlockSigners } from '../chain/block-signing.js';
 import { isEmptyClaim } from '../chain/block-signing.js';
 import { readStatus } from '../chain/chain-state.js';
 import { producersOf } from '../chain/consensus.js';
 import type { Store } from '../db/store.js';
+import type { MessageBody } from '../network/messages/message.js';
 import type { Executor } from '../wasm/executor.js';
 import { readBlock } from '../chain/block-log.js';
-import { blockId as computeBlockId } from '../../host-api/chain/block-id.js';
+import { blockId as computeBlockId, blockNumOfId } from '../../host-api/chain/block-id.js';
 import { applySnapshot, type LoadedSnapshot } from './apply-snapshot.js';
 import type { KeptStates } from './kept-states.js';
 import type { SnapshotContent } from './snapshot-file.js';
 import { snapshotOffer, type SnapshotOffer } from './snapshot-transfer.js';
-import {
-  isScheduledSnapshot, readSnapshotRow, sameChecksum, writeSnapshotRow,
-  type SnapshotRow, type SnapshotStateItem, type StateChecksum, type StateSignature,
-} from './snapshot-rows.js';
+import { isScheduledSnapshot, readSnapshotRow, sameChecksum, writeSnapshotRow } from './snapshot-rows.js';
 import { signState, signingProducer, stateSignatureFailure } from './state-signatures.js';
 
 /** The body of a StateChecksumMessage (docs/p2p.md §2.2, type 42). */
-export interface StateChecksumBody {
-  readonly blockId: Uint8Array;
-  readonly state: StateChecksum;
-  readonly signature: StateSignature;
-}
+export type StateChecksumBody = MessageBody<'StateChecksumMessage'>;
 
 interface Unsigned {
   readonly blockNum: number;
@@ -42,11 +36,6 @@ interface Unsigned {
 
 /** At most this many checksums wait for their blocks (a peer far ahead sends them in vain). */
 const MAX_EARLY = 64;
-
-/** A block id starts with its number, big-endian (docs/chain.md §1.2). */
-function blockNumOf(blockId: Uint8Array): number {
-  return Buffer.from(blockId).readUInt32BE(0);
-}
 
 export class NodeSnapshots {
   /** Kept states not yet signed here, waiting for their block to become irreversible. */
@@ -82,8 +71,8 @@ export class NodeSnapshots {
       this.record(blockId, checksum, undefined);
       this.unsigned.push({ blockNum: header.blockNum, blockId, checksum });
     }
-    const reached = this.early.filter((e) => blockNumOf(e.blockId) <= header.blockNum);
-    this.early = this.early.filter((e) => blockNumOf(e.blockId) > header.blockNum);
+    const reached = this.early.filter((e) => blockNumOfId(e.blockId) <= header.blockNum);
+    this.early = this.early.filter((e) => blockNumOfId(e.blockId) > header.blockNum);
     return [...reached.filter((e) => this.receiveChecksum(e)), ...this.signIrreversible(irreversible)];
   }
 
@@ -139,15 +128,14 @@ export class NodeSnapshots {
    * new here (then it is flooded on).
    */
   receiveChecksum(body: StateChecksumBody): boolean {
-    const num = blockNumOf(body.blockId);
-    const head = readStatus(this.store)?.head?.header.blockNum ?? 0;
-    if (num > head) {
+    const num = blockNumOfId(body.blockId);
+    const status = readStatus(this.store);
+    if (num > (status?.head?.header.blockNum ?? 0)) {
       if (this.early.length < MAX_EARLY) this.early.push(body);
       return false;
     }
     const block = readBlock(this.store, num);
     if (!block || !equalBytes(computeBlockId(block.header), body.blockId)) return false;
-    const status = readStatus(this.store);
     if (!status || !signingProducer(status.consensus.current, body.signature)) return false;
     const failure = stateSignatureFailure(this.executor, body.state, body.signature);
     if (failure) {

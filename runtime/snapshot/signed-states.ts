@@ -4,16 +4,15 @@
 import { equalBytes } from '../../host-api/encoding/bytes.js';
 import { DbId } from '../../host-api/abi/databases.js';
 import { statusKey } from '../../host-api/abi/keys.js';
-import { blockId as computeBlockId } from '../../host-api/chain/block-id.js';
-import { StatusRow } from '../../host-api/types/native.js';
+import { blockId as computeBlockId, blockNumOfId } from '../../host-api/chain/block-id.js';
+import { SnapshotRow, StatusRow, type StateChecksum, type StateSignature } from '../../host-api/types/native.js';
 import { readBlock } from '../chain/block-log.js';
-import { KvMerkle } from '../crypto/kv-merkle.js';
 import type { KvReader } from '../db/store.js';
 import type { KeptStates } from './kept-states.js';
 import { SnapshotError } from './snapshot-error.js';
-import { encodedRows, FileDb } from './snapshot-file.js';
-import { SNAPSHOT_PREFIX, SnapshotRow, sameChecksum, type StateChecksum, type StateSignature } from './snapshot-rows.js';
-import { rowsOf } from './state-rows.js';
+import { encodedRows, storeDbOf } from './snapshot-file.js';
+import { SNAPSHOT_PREFIX, sameChecksum } from './snapshot-rows.js';
+import { rowsOf, StateMerkle } from './state-rows.js';
 import { signingProducers, weakThreshold } from './state-signatures.js';
 
 export interface SignedState {
@@ -34,11 +33,10 @@ export function newestSignedState(store: KvReader, kept: KeptStates, more: MoreS
   for (const { value } of rows) {
     const row = SnapshotRow.unpack(value);
     if (!row.state) continue;
-    const blockNum = Buffer.from(row.id).readUInt32BE(0);
+    const blockNum = blockNumOfId(row.id);
     const keptRows = kept.rows(blockNum, row.id);
     if (!keptRows) continue;
-    const status = statusIn(keptRows);
-    const checksum = checksumOf(keptRows);
+    const { status, checksum } = readKeptState(keptRows);
     if (!sameChecksum(checksum, row.state.state)) {
       throw new SnapshotError('SNAPSHOT_CHECKSUM', `the kept state of block ${blockNum} does not match its recorded checksum`);
     }
@@ -52,15 +50,16 @@ export function newestSignedState(store: KvReader, kept: KeptStates, more: MoreS
   throw new SnapshotError('SNAPSHOT_NONE', 'no verified snapshot available: no kept snapshot state has enough producer signatures (schedule snapshots with transact::setSnapTime)');
 }
 
-/** The status row among a kept state's native rows. */
-function statusIn(rows: Uint8Array): StatusRow {
-  const key = Buffer.from(statusKey());
-  for (const row of encodedRows(rows)) if (row.fileDb === FileDb.native && key.equals(row.key)) return StatusRow.unpack(row.value);
-  throw new SnapshotError('SNAPSHOT_HEAD', 'the kept state has no status row');
-}
-
-function checksumOf(rows: Uint8Array): StateChecksum {
-  const roots = new Map<number, KvMerkle>([[FileDb.service, new KvMerkle()], [FileDb.native, new KvMerkle()]]);
-  for (const { fileDb, key, value } of encodedRows(rows)) roots.get(fileDb)!.push(key, value);
-  return { serviceRoot: roots.get(FileDb.service)!.root(), nativeRoot: roots.get(FileDb.native)!.root() };
+/** A kept state's status row and checksum, in one pass over its rows. */
+function readKeptState(rows: Uint8Array): { status: StatusRow; checksum: StateChecksum } {
+  const key = statusKey();
+  const merkle = new StateMerkle();
+  let status: StatusRow | undefined;
+  for (const row of encodedRows(rows)) {
+    const db = storeDbOf(row.fileDb)!;
+    merkle.push(db, row.key, row.value);
+    if (db === DbId.native && equalBytes(row.key, key)) status = StatusRow.unpack(row.value);
+  }
+  if (!status) throw new SnapshotError('SNAPSHOT_HEAD', 'the kept state has no status row');
+  return { status, checksum: merkle.checksum() };
 }

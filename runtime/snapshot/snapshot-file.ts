@@ -9,10 +9,10 @@ import { gunzipSync } from 'node:zlib';
 import { DbId } from '../../host-api/abi/databases.js';
 import type { KvEntry } from '../db/store.js';
 import { SnapshotError } from './snapshot-error.js';
-import { StateChecksum, StateSignature } from './snapshot-rows.js';
+import { StateChecksum, StateSignature } from '../../host-api/types/native.js';
 
-export const SNAPSHOT_MAGIC = 0x7388cf00;
-export const SNAPSHOT_VERSION = 0;
+const SNAPSHOT_MAGIC = 0x7388cf00;
+const SNAPSHOT_VERSION = 0;
 
 /** Database ids as the file writes them (psibase's DbId). */
 export const FileDb = { service: 0, native: 2, blockLog: 3, blockProof: 4, nativeSubjective: 65, footer: 0xffffffff } as const;
@@ -22,6 +22,17 @@ const STORE_DB = new Map<number, number>([
   [FileDb.service, DbId.service], [FileDb.native, DbId.native], [FileDb.blockLog, DbId.blockLog],
   [FileDb.blockProof, DbId.blockProof], [FileDb.nativeSubjective, DbId.nativeSubjective],
 ]);
+
+/** Our database of a file database id (undefined for the footer and unknown ids). */
+export function storeDbOf(fileDb: number): number | undefined {
+  return STORE_DB.get(fileDb);
+}
+
+/** The file database id of one of our databases. */
+export function fileDbOf(db: number): number {
+  for (const [fileDb, storeDb] of STORE_DB) if (storeDb === db) return fileDb;
+  throw new RangeError(`database ${db} has no snapshot file id`);
+}
 
 /** Footer keys: table u16 big-endian, index 0; a signature's key goes on with its account. */
 const CHECKSUM_KEY = Uint8Array.of(0, 0, 0);

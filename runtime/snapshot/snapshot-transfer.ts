@@ -6,18 +6,17 @@
 import { DbId } from '../../host-api/abi/databases.js';
 import { blockDataKey, blockKey } from '../../host-api/abi/keys.js';
 import { blockId as computeBlockId } from '../../host-api/chain/block-id.js';
+import { equalBytes } from '../../host-api/encoding/bytes.js';
 import { bytesToHex } from '../../host-api/encoding/hex.js';
 import { Block, type SignedBlock } from '../../host-api/types/index.js';
-import { BlockDataRow } from '../../host-api/types/native.js';
-import { readAuxConsensusData } from '../chain/block-aux-data.js';
-import { readBlock } from '../chain/block-log.js';
-import { readBlockSignature } from '../chain/block-signing.js';
-import type { KvReader } from '../db/store.js';
+import { BlockDataRow, type StateChecksum, type StateSignature } from '../../host-api/types/native.js';
+import { readStoredBlock } from '../chain/stored-block.js';
+import type { KvEntry, KvReader } from '../db/store.js';
 import type { KeptStates } from './kept-states.js';
 import { newestSignedState } from './signed-states.js';
 import { SnapshotError } from './snapshot-error.js';
-import { encodedRows, FileDb, type FileRow, type SnapshotContent } from './snapshot-file.js';
-import type { StateChecksum, StateSignature } from './snapshot-rows.js';
+import { encodedRows, storeDbOf, type FileRow, type SnapshotContent } from './snapshot-file.js';
+import { STATE_DBS } from './state-rows.js';
 
 /** A part's rows hold about this many bytes, counting key + value + 16 per row (psibase's measure). */
 const PART_BYTES = 1 << 20;
@@ -56,11 +55,10 @@ export function snapshotOffer(store: KvReader, kept: KeptStates): SnapshotOffer 
     if (err instanceof SnapshotError && err.code === 'SNAPSHOT_NONE') return undefined;
     throw err;
   }
+  // Headers only: the transactions are not needed (docs/p2p.md §7.4).
   const headerOf = (num: number): SignedBlock | undefined => {
-    const block = readBlock(store, num);
-    if (!block) return undefined;
-    const id = computeBlockId(block.header);
-    return { block: { header: block.header, transactions: [] }, signature: readBlockSignature(store, num) ?? EMPTY, auxConsensusData: readAuxConsensusData(store, id) };
+    const signed = readStoredBlock(store, num)?.signed;
+    return signed && { ...signed, block: { header: signed.block.header, transactions: [] } };
   };
   const block = headerOf(state.blockNum)!;
   const genesis = headerOf(2);
@@ -70,12 +68,13 @@ export function snapshotOffer(store: KvReader, kept: KeptStates): SnapshotOffer 
 
 /** Splits kept rows into parts: each database from the empty key to the end, in ranges. */
 function partsOf(blockId: Uint8Array, rows: Uint8Array): SnapshotPart[] {
+  const rowsByDb = new Map<number, KvEntry[]>(STATE_DBS.map((db) => [db, []]));
+  for (const { fileDb, key, value } of encodedRows(rows)) rowsByDb.get(storeDbOf(fileDb)!)!.push({ key, value });
   const parts: SnapshotPart[] = [];
-  for (const [fileDb, db] of [[FileDb.service, DbId.service], [FileDb.native, DbId.native]] as const) {
+  for (const [db, dbRows] of rowsByDb) {
     let current: SnapshotPart = { blockId, db, lowKey: EMPTY, highKey: EMPTY, rows: [] };
     let size = 0;
-    for (const { fileDb: rowDb, key, value } of encodedRows(rows)) {
-      if (rowDb !== fileDb) continue;
+    for (const { key, value } of dbRows) {
       if (size >= PART_BYTES) {
         parts.push({ ...current, highKey: key });
         current = { blockId, db, lowKey: key, highKey: EMPTY, rows: [] };
@@ -87,10 +86,6 @@ function partsOf(blockId: Uint8Array, rows: Uint8Array): SnapshotPart[] {
     parts.push(current);
   }
   return parts;
-}
-
-function compareBytes(a: Uint8Array, b: Uint8Array): number {
-  return Buffer.compare(a, b);
 }
 
 /**
@@ -118,11 +113,11 @@ export class SnapshotReceiver {
   part(part: SnapshotPart): void {
     this.sameBlock(part.blockId);
     const next = this.next;
-    if (!next || part.db !== next.db || compareBytes(part.lowKey, next.lowKey) !== 0) {
+    if (!next || part.db !== next.db || !equalBytes(part.lowKey, next.lowKey)) {
       throw new SnapshotError('SNAPSHOT_BAD_ROW', `snapshot part of database ${part.db} from key ${bytesToHex(part.lowKey)} does not follow the parts before it`);
     }
     for (const { key, value } of part.rows) {
-      if (compareBytes(key, part.lowKey) < 0 || (part.highKey.length > 0 && compareBytes(key, part.highKey) >= 0)) {
+      if (Buffer.compare(key, part.lowKey) < 0 || (part.highKey.length > 0 && Buffer.compare(key, part.highKey) >= 0)) {
         throw new SnapshotError('SNAPSHOT_BAD_ROW', `snapshot row ${bytesToHex(key)} lies outside its part`);
       }
       this.state.push({ db: part.db, key, value });
@@ -140,6 +135,6 @@ export class SnapshotReceiver {
 
   private sameBlock(blockId: Uint8Array): void {
     this.blockId ??= blockId;
-    if (compareBytes(this.blockId, blockId) !== 0) throw new SnapshotError('SNAPSHOT_BAD_ROW', 'snapshot messages of two blocks are mixed');
+    if (!equalBytes(this.blockId, blockId)) throw new SnapshotError('SNAPSHOT_BAD_ROW', 'snapshot messages of two blocks are mixed');
   }
 }

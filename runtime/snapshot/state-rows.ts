@@ -2,10 +2,25 @@
 // databases, in key order; their KvMerkle roots are the state checksum producers sign.
 
 import { DbId } from '../../host-api/abi/databases.js';
+import type { StateChecksum } from '../../host-api/types/native.js';
+import { KvMerkle } from '../crypto/kv-merkle.js';
 import type { KvEntry, KvReader } from '../db/store.js';
 
 /** The databases whose rows are the state, in the order a snapshot holds them. */
 export const STATE_DBS = [DbId.service, DbId.native] as const;
+
+/** The state checksum of rows fed database by database, each in increasing key order (else KvMerkle throws). */
+export class StateMerkle {
+  private readonly merkles = new Map<number, KvMerkle>(STATE_DBS.map((db) => [db, new KvMerkle()]));
+
+  push(db: number, key: Uint8Array, value: Uint8Array): void {
+    this.merkles.get(db)!.push(key, value);
+  }
+
+  checksum(): StateChecksum {
+    return { serviceRoot: this.merkles.get(DbId.service)!.root(), nativeRoot: this.merkles.get(DbId.native)!.root() };
+  }
+}
 
 /** Every row of `db` whose key starts with `prefix`, ascending. */
 export function* rowsOf(reader: KvReader, db: number, prefix: Uint8Array = new Uint8Array(0)): Generator<KvEntry> {

@@ -4,13 +4,14 @@
 
 import { equalBytes } from '../../host-api/encoding/bytes.js';
 import type { Consensus, Producer } from '../../host-api/types/index.js';
+import type { StateChecksum, StateSignature } from '../../host-api/types/native.js';
 import { isEmptyClaim } from '../chain/block-signing.js';
 import { claimProofError } from '../chain/claim-proofs.js';
 import { producersOf } from '../chain/consensus.js';
 import { sha256 } from '../crypto/sha256.js';
 import type { Signer } from '../keys/signer.js';
 import type { Executor } from '../wasm/executor.js';
-import { stateSignatureInfo, type StateChecksum, type StateSignature } from './snapshot-rows.js';
+import { stateSignatureInfo } from './snapshot-rows.js';
 
 /** `producer`'s signature on `checksum`; `signer` is absent for an empty claim. */
 export function signState(checksum: StateChecksum, producer: Producer, signer: Signer | undefined): StateSignature {

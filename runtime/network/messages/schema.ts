@@ -2,8 +2,8 @@ import type { Schema } from '../../../host-api/fracpack/index.js';
 import { CORE_SCHEMA } from '../../../host-api/types/index.js';
 
 // The bodies of psibase's native P2P messages (docs/p2p.md §2.2), in psibase's member order.
-// Member names are camelCase; the wire knows only the order. Block, SignedBlock, Claim and the
-// consensus types come from CORE_SCHEMA unchanged.
+// Member names are camelCase; the wire knows only the order. Block, SignedBlock, Claim, the
+// consensus types and StateChecksum/StateSignature come from CORE_SCHEMA unchanged.
 //
 // psibase's SequenceNumber and RouteMetric are Struct{value: u16}: a fixed struct of one u16
 // packs as that u16, so they are written as plain u16 here.
@@ -22,8 +22,6 @@ export const P2P_SCHEMA = {
   HelloRequest: { Object: { xid: 'ExtendedBlockId', committed: 'bool' } },
   BlockMessage: { Object: { block: { FracPack: 'SignedBlock' } } },
   BlockHeaderMessage: { Object: { block: { FracPack: 'SignedBlock' } } },
-  StateChecksum: { Object: { serviceRoot: 'Checksum256', nativeRoot: 'Checksum256' } },
-  StateSignature: { Object: { account: 'AccountNumber', claim: 'Claim', rawData: 'bytes' } },
   StateChecksumMessage: { Object: { blockId: 'Checksum256', state: 'StateChecksum', signature: 'StateSignature' } },
   SnapshotItem: { Object: { key: 'bytes', value: 'bytes' } },
   /** `db` is a DbId: service = 0, native = 2. */

@@ -1,4 +1,4 @@
-import { codeByHashKey, codeKey, nativeTableKey, NativeTable } from '../../../host-api/abi/keys.js';
+import { codeByHashKey, codeKey, nativeTableKey, NativeTable, scheduledSnapshotKey } from '../../../host-api/abi/keys.js';
 import { equalBytes } from '../../../host-api/encoding/bytes.js';
 import { FracpackError } from '../../../host-api/fracpack/index.js';
 import { WRITABLE_NATIVE_ROWS } from '../../../host-api/types/native.js';
@@ -11,7 +11,7 @@ function expectedKey(table: number, row: Record<string, unknown>): Uint8Array | 
   switch (table) {
     case NativeTable.code: return codeKey(row.codeNum as bigint);
     case NativeTable.codeByHash: return codeByHashKey(row.codeHash as Uint8Array, row.vmType as number, row.vmVersion as number);
-    case NativeTable.scheduledSnapshot: return nativeTableKey(table).u32(row.blockNum as number).finish();
+    case NativeTable.scheduledSnapshot: return scheduledSnapshotKey(row.blockNum as number);
     default: return nativeTableKey(table).finish();
   }
 }
