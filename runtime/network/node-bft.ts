@@ -128,8 +128,8 @@ export class NodeBft {
    */
   receiveBlock(block: SignedBlock, id: string): string | undefined {
     // A block this node already holds was taken when it first came (a peer sends it again).
-    const held = this.ports.chain.signedBlockAt(block.block.header.blockNum);
-    if (held && bytesToHex(held.blockId) === id) return undefined;
+    const held = this.ports.chain.blockIdAt(block.block.header.blockNum);
+    if (held && bytesToHex(held) === id) return undefined;
     let aux: BftBlockConfirm<Uint8Array> | undefined;
     try {
       aux = block.auxConsensusData ? decodeBlockConfirm(block.auxConsensusData) : undefined;
@@ -180,8 +180,8 @@ export class NodeBft {
   /** The auxConsensusData of a block this node produces: the commit proof of its commitNum's block (§3.5). */
   auxConsensusData(header: BlockHeader): Uint8Array | null {
     if (!this.active) return null;
-    const committed = this.ports.chain.signedBlockAt(header.commitNum);
-    const proof = committed && this.bft.proofOf(bytesToHex(committed.blockId));
+    const committed = this.ports.chain.blockIdAt(header.commitNum);
+    const proof = committed && this.bft.proofOf(bytesToHex(committed));
     return proof ? encodeBlockConfirm(proof) : null;
   }
 
