@@ -3,9 +3,9 @@ import type { BlockHeader, Claim, Consensus, SignedBlock } from '../../host-api/
 import type { JointConsensus } from '../../host-api/types/native.js';
 import type { BlockSigners } from '../chain/block-signing.js';
 import type { Chain } from '../chain/chain.js';
-import { nextBlockConsensus, producersOf } from '../chain/consensus.js';
+import { activeSets, nextBlockConsensus, producersOf } from '../chain/consensus.js';
 import { bftMessageOf, bftPreimage, bftWireMessage, confirmVerifier, decodeBlockConfirm, encodeBlockConfirm, type BftWireKind } from './bft-wire.js';
-import { Bft } from './consensus/bft.js';
+import { Bft, sameGroup } from './consensus/bft.js';
 import type { BftBlock, BftBlockConfirm, BftEvent, BftGroup, BftKept, BftMessage, BftUnsigned } from './consensus/bft-io.js';
 import { ConsensusTimer } from './consensus-timer.js';
 import { P2PMessageError, type MessageOf, type P2PMessage } from './messages/index.js';
@@ -41,8 +41,7 @@ export interface BftPorts {
 
 /** The producer sets of a consensus as BFT reads them: each with its algorithm, names sorted as u64 (§5.1). */
 export function bftGroups(consensus: JointConsensus): BftGroup[] {
-  const sets = consensus.next ? [consensus.current, consensus.next.consensus] : [consensus.current];
-  return sets.map(groupOf);
+  return activeSets(consensus).map(groupOf);
 }
 
 function groupOf(consensus: Consensus): BftGroup {
@@ -260,5 +259,5 @@ function keptKey(kept: BftKept<Uint8Array> | undefined): string {
 }
 
 function sameGroups(a: readonly BftGroup[], b: readonly BftGroup[]): boolean {
-  return a.length === b.length && a.every((g, i) => g.algorithm === b[i]!.algorithm && g.producers.length === b[i]!.producers.length && g.producers.every((p, j) => p === b[i]!.producers[j]));
+  return a.length === b.length && a.every((g, i) => sameGroup(g, b[i]));
 }

@@ -744,7 +744,8 @@ export class Bft<S> {
   }
 }
 
-function sameGroup(a: BftGroup | undefined, b: BftGroup | undefined): boolean {
+/** Producer sets compare by their algorithm and names, in order. */
+export function sameGroup(a: BftGroup | undefined, b: BftGroup | undefined): boolean {
   return a !== undefined && b !== undefined && a.algorithm === b.algorithm
     && a.producers.length === b.producers.length && a.producers.every((p, i) => p === b.producers[i]);
 }
