@@ -95,10 +95,11 @@ export class NodeBft {
   private learnChain(): void {
     const chain = this.ports.chain;
     const head = chain.head;
+    const groups = this.statusGroups();
     // Block 2 is the first there is (docs/chain.md §1.4).
     for (let num = Math.max(head?.irreversible ?? 2, 2); head && num <= head.header.blockNum; num++) {
       const stored = chain.signedBlockAt(num);
-      if (stored) this.step({ type: 'block', block: this.blockOf(stored.signed.block.header, bytesToHex(stored.blockId)) });
+      if (stored) this.step({ type: 'block', block: this.blockOf(stored.signed.block.header, bytesToHex(stored.blockId), groups) });
     }
   }
 
@@ -143,9 +144,9 @@ export class NodeBft {
     return undefined;
   }
 
-  /** A block this node produced, before block sync streams it. */
+  /** A block this node produced, before block sync streams it (and before producersChanged hears of its status row). */
   produced(header: BlockHeader, id: Uint8Array): void {
-    this.step({ type: 'block', block: this.blockOf(header, bytesToHex(id)) });
+    this.step({ type: 'block', block: this.blockOf(header, bytesToHex(id), this.statusGroups()) });
   }
 
   /** The head changed: a block applied or produced (§5.3). */
@@ -191,12 +192,17 @@ export class NodeBft {
 
   /**
    * A header as BFT reads it, with the producer sets the chain's next block starts under: those
-   * of the blocks at and around the head this node works on (§6.1).
+   * of the blocks at and around the head this node works on (§6.1). They are the sets the last
+   * producersChanged gave, which hears of every new status row, unless `groups` says otherwise.
    */
-  private blockOf(header: BlockHeader, id: string): BftBlock {
-    const status = this.ports.chain.status;
-    const groups = status ? bftGroups(nextBlockConsensus(status)) : [];
+  private blockOf(header: BlockHeader, id: string, groups: readonly BftGroup[] = this.groups): BftBlock {
     return { id, num: header.blockNum, previous: bytesToHex(header.previous), term: header.term, producer: header.producer, commitNum: header.commitNum, groups };
+  }
+
+  /** The producer sets the chain's next block starts under, read from the status row. */
+  private statusGroups(): BftGroup[] {
+    const status = this.ports.chain.status;
+    return status ? bftGroups(nextBlockConsensus(status)) : [];
   }
 
   private step(event: BftEvent<Uint8Array>): void {
