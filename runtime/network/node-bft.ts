@@ -1,3 +1,4 @@
+import { equalBytes } from '../../host-api/encoding/bytes.js';
 import { bytesToHex } from '../../host-api/encoding/hex.js';
 import type { BlockHeader, Claim, Consensus, SignedBlock } from '../../host-api/types/index.js';
 import type { JointConsensus } from '../../host-api/types/native.js';
@@ -59,7 +60,8 @@ export class NodeBft {
   private readonly timer = new ConsensusTimer();
   private groups: BftGroup[] = [];
   private self: ProducerName | null = null;
-  private keptJson: string;
+  /** The state last kept on disk (or restored from it). */
+  private keptNow: BftKept<Uint8Array> | undefined;
   /** Whether this node has run under a CFT set: a switch to BFT then starts a term of its own. */
   private afterCft = false;
   /** The link the message being handled came from (a RequestViewMessage's answers go back on it). */
@@ -68,7 +70,7 @@ export class NodeBft {
 
   constructor(private readonly ports: BftPorts) {
     const restored = ports.kept.restored;
-    this.keptJson = keptKey(restored);
+    this.keptNow = restored;
     this.bft = this.machine(restored);
     this.learnChain();
   }
@@ -210,10 +212,9 @@ export class NodeBft {
     const ready = this.bft.step(event);
     // What the messages below depend on is on disk before they leave.
     const kept = this.bft.kept;
-    const key = keptKey(kept);
-    if (key !== this.keptJson) {
+    if (!sameKept(this.keptNow, kept)) {
       this.ports.kept.keep(kept);
-      this.keptJson = key;
+      this.keptNow = kept;
     }
     const chain = this.ports.chain;
     if (ready.consensusFailure !== undefined) {
@@ -259,9 +260,13 @@ export class NodeBft {
   }
 }
 
-/** The kept state as text, to tell whether it changed (signatures as hex). */
-function keptKey(kept: BftKept<Uint8Array> | undefined): string {
-  return JSON.stringify(kept ?? null, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value instanceof Uint8Array ? bytesToHex(value) : value));
+/** Whether two kept states hold the same term, blocks and prepares. */
+function sameKept(a: BftKept<Uint8Array> | undefined, b: BftKept<Uint8Array>): boolean {
+  const sameBlock = (x: BftKept<Uint8Array>['bestConfirm'], y: BftKept<Uint8Array>['bestConfirm']) =>
+    x === y || (x !== undefined && y !== undefined && x.id === y.id && x.num === y.num && x.term === y.term);
+  const [p, q] = [a?.bestPrepared?.prepares ?? [], b.bestPrepared?.prepares ?? []];
+  return a !== undefined && a.term === b.term && sameBlock(a.bestConfirm, b.bestConfirm) && sameBlock(a.bestPrepared, b.bestPrepared)
+    && p.length === q.length && p.every((c, i) => c.producer === q[i]!.producer && equalBytes(c.signature, q[i]!.signature));
 }
 
 function sameGroups(a: readonly BftGroup[], b: readonly BftGroup[]): boolean {
