@@ -14,10 +14,14 @@ export function activeProducers(consensus: JointConsensus): Producer[] {
   return consensus.next ? [...producersOf(consensus.current), ...producersOf(consensus.next.consensus)] : producersOf(consensus.current);
 }
 
+/** The active sets: the current one, and the next one during joint consensus. */
+export function activeSets(consensus: JointConsensus): Consensus[] {
+  return consensus.next ? [consensus.current, consensus.next.consensus] : [consensus.current];
+}
+
 /** The names of each active set: the current one, and the next one during joint consensus. */
 export function producerGroups(consensus: JointConsensus): bigint[][] {
-  const sets = consensus.next ? [consensus.current, consensus.next.consensus] : [consensus.current];
-  return sets.map((c) => producersOf(c).map((p) => p.name));
+  return activeSets(consensus).map((c) => producersOf(c).map((p) => p.name));
 }
 
 /** Whether `producer` is the only producer of every active set (a sole producer commits its own blocks at once). */

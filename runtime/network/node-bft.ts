@@ -1,11 +1,12 @@
+import { equalBytes } from '../../host-api/encoding/bytes.js';
 import { bytesToHex } from '../../host-api/encoding/hex.js';
 import type { BlockHeader, Claim, Consensus, SignedBlock } from '../../host-api/types/index.js';
 import type { JointConsensus } from '../../host-api/types/native.js';
 import type { BlockSigners } from '../chain/block-signing.js';
 import type { Chain } from '../chain/chain.js';
-import { nextBlockConsensus, producersOf } from '../chain/consensus.js';
+import { activeSets, nextBlockConsensus, producersOf } from '../chain/consensus.js';
 import { bftMessageOf, bftPreimage, bftWireMessage, confirmVerifier, decodeBlockConfirm, encodeBlockConfirm, type BftWireKind } from './bft-wire.js';
-import { Bft } from './consensus/bft.js';
+import { Bft, sameGroup } from './consensus/bft.js';
 import type { BftBlock, BftBlockConfirm, BftEvent, BftGroup, BftKept, BftMessage, BftUnsigned } from './consensus/bft-io.js';
 import { ConsensusTimer } from './consensus-timer.js';
 import { P2PMessageError, type MessageOf, type P2PMessage } from './messages/index.js';
@@ -41,8 +42,7 @@ export interface BftPorts {
 
 /** The producer sets of a consensus as BFT reads them: each with its algorithm, names sorted as u64 (§5.1). */
 export function bftGroups(consensus: JointConsensus): BftGroup[] {
-  const sets = consensus.next ? [consensus.current, consensus.next.consensus] : [consensus.current];
-  return sets.map(groupOf);
+  return activeSets(consensus).map(groupOf);
 }
 
 function groupOf(consensus: Consensus): BftGroup {
@@ -60,7 +60,8 @@ export class NodeBft {
   private readonly timer = new ConsensusTimer();
   private groups: BftGroup[] = [];
   private self: ProducerName | null = null;
-  private keptJson: string;
+  /** The state last kept on disk (or restored from it). */
+  private keptNow: BftKept<Uint8Array> | undefined;
   /** Whether this node has run under a CFT set: a switch to BFT then starts a term of its own. */
   private afterCft = false;
   /** The link the message being handled came from (a RequestViewMessage's answers go back on it). */
@@ -69,7 +70,7 @@ export class NodeBft {
 
   constructor(private readonly ports: BftPorts) {
     const restored = ports.kept.restored;
-    this.keptJson = keptKey(restored);
+    this.keptNow = restored;
     this.bft = this.machine(restored);
     this.learnChain();
   }
@@ -96,10 +97,11 @@ export class NodeBft {
   private learnChain(): void {
     const chain = this.ports.chain;
     const head = chain.head;
+    const groups = this.statusGroups();
     // Block 2 is the first there is (docs/chain.md §1.4).
     for (let num = Math.max(head?.irreversible ?? 2, 2); head && num <= head.header.blockNum; num++) {
       const stored = chain.signedBlockAt(num);
-      if (stored) this.step({ type: 'block', block: this.blockOf(stored.signed.block.header, bytesToHex(stored.blockId)) });
+      if (stored) this.step({ type: 'block', block: this.blockOf(stored.signed.block.header, bytesToHex(stored.blockId), groups) });
     }
   }
 
@@ -128,8 +130,8 @@ export class NodeBft {
    */
   receiveBlock(block: SignedBlock, id: string): string | undefined {
     // A block this node already holds was taken when it first came (a peer sends it again).
-    const held = this.ports.chain.signedBlockAt(block.block.header.blockNum);
-    if (held && bytesToHex(held.blockId) === id) return undefined;
+    const held = this.ports.chain.blockIdAt(block.block.header.blockNum);
+    if (held && bytesToHex(held) === id) return undefined;
     let aux: BftBlockConfirm<Uint8Array> | undefined;
     try {
       aux = block.auxConsensusData ? decodeBlockConfirm(block.auxConsensusData) : undefined;
@@ -144,9 +146,9 @@ export class NodeBft {
     return undefined;
   }
 
-  /** A block this node produced, before block sync streams it. */
+  /** A block this node produced, before block sync streams it (and before producersChanged hears of its status row). */
   produced(header: BlockHeader, id: Uint8Array): void {
-    this.step({ type: 'block', block: this.blockOf(header, bytesToHex(id)) });
+    this.step({ type: 'block', block: this.blockOf(header, bytesToHex(id), this.statusGroups()) });
   }
 
   /** The head changed: a block applied or produced (§5.3). */
@@ -180,8 +182,8 @@ export class NodeBft {
   /** The auxConsensusData of a block this node produces: the commit proof of its commitNum's block (§3.5). */
   auxConsensusData(header: BlockHeader): Uint8Array | null {
     if (!this.active) return null;
-    const committed = this.ports.chain.signedBlockAt(header.commitNum);
-    const proof = committed && this.bft.proofOf(bytesToHex(committed.blockId));
+    const committed = this.ports.chain.blockIdAt(header.commitNum);
+    const proof = committed && this.bft.proofOf(bytesToHex(committed));
     return proof ? encodeBlockConfirm(proof) : null;
   }
 
@@ -192,12 +194,17 @@ export class NodeBft {
 
   /**
    * A header as BFT reads it, with the producer sets the chain's next block starts under: those
-   * of the blocks at and around the head this node works on (§6.1).
+   * of the blocks at and around the head this node works on (§6.1). They are the sets the last
+   * producersChanged gave, which hears of every new status row, unless `groups` says otherwise.
    */
-  private blockOf(header: BlockHeader, id: string): BftBlock {
-    const status = this.ports.chain.status;
-    const groups = status ? bftGroups(nextBlockConsensus(status)) : [];
+  private blockOf(header: BlockHeader, id: string, groups: readonly BftGroup[] = this.groups): BftBlock {
     return { id, num: header.blockNum, previous: bytesToHex(header.previous), term: header.term, producer: header.producer, commitNum: header.commitNum, groups };
+  }
+
+  /** The producer sets the chain's next block starts under, read from the status row. */
+  private statusGroups(): BftGroup[] {
+    const status = this.ports.chain.status;
+    return status ? bftGroups(nextBlockConsensus(status)) : [];
   }
 
   private step(event: BftEvent<Uint8Array>): void {
@@ -205,10 +212,9 @@ export class NodeBft {
     const ready = this.bft.step(event);
     // What the messages below depend on is on disk before they leave.
     const kept = this.bft.kept;
-    const key = keptKey(kept);
-    if (key !== this.keptJson) {
+    if (!sameKept(this.keptNow, kept)) {
       this.ports.kept.keep(kept);
-      this.keptJson = key;
+      this.keptNow = kept;
     }
     const chain = this.ports.chain;
     if (ready.consensusFailure !== undefined) {
@@ -254,11 +260,15 @@ export class NodeBft {
   }
 }
 
-/** The kept state as text, to tell whether it changed (signatures as hex). */
-function keptKey(kept: BftKept<Uint8Array> | undefined): string {
-  return JSON.stringify(kept ?? null, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value instanceof Uint8Array ? bytesToHex(value) : value));
+/** Whether two kept states hold the same term, blocks and prepares. */
+function sameKept(a: BftKept<Uint8Array> | undefined, b: BftKept<Uint8Array>): boolean {
+  const sameBlock = (x: BftKept<Uint8Array>['bestConfirm'], y: BftKept<Uint8Array>['bestConfirm']) =>
+    x === y || (x !== undefined && y !== undefined && x.id === y.id && x.num === y.num && x.term === y.term);
+  const [p, q] = [a?.bestPrepared?.prepares ?? [], b.bestPrepared?.prepares ?? []];
+  return a !== undefined && a.term === b.term && sameBlock(a.bestConfirm, b.bestConfirm) && sameBlock(a.bestPrepared, b.bestPrepared)
+    && p.length === q.length && p.every((c, i) => c.producer === q[i]!.producer && equalBytes(c.signature, q[i]!.signature));
 }
 
 function sameGroups(a: readonly BftGroup[], b: readonly BftGroup[]): boolean {
-  return a.length === b.length && a.every((g, i) => g.algorithm === b[i]!.algorithm && g.producers.length === b[i]!.producers.length && g.producers.every((p, j) => p === b[i]!.producers[j]));
+  return a.length === b.length && a.every((g, i) => sameGroup(g, b[i]));
 }

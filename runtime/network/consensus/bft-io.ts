@@ -57,8 +57,7 @@ export type BftMessage<S> =
   | { readonly kind: 'ViewChangeMessage'; readonly body: BftViewChange<S>; readonly signature: S }
   | { readonly kind: 'RequestViewMessage' };
 
-/** The signed messages: what `sign` and `verify` see. */
-export type BftSignedKind = 'PrepareMessage' | 'CommitMessage' | 'ViewChangeMessage';
+/** A message before its producer signs it: what `sign` sees. */
 export type BftUnsigned<S> =
   | { readonly kind: 'PrepareMessage' | 'CommitMessage'; readonly body: { readonly blockId: BlockIdHex; readonly producer: ProducerName } }
   | { readonly kind: 'ViewChangeMessage'; readonly body: BftViewChange<S> };

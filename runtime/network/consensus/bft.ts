@@ -283,10 +283,8 @@ export class Bft<S> {
       this.timeoutMs *= TIMEOUT_GROWTH;
       this.log('info', `View-change timeout grew to ${this.timeoutMs} ms`);
     }
-    const current = this.groups[0]!;
     this.log('debug', `Views at the timeout of term ${this.term}: ${this.describeViews()}`);
-    const inTerm = current.producers.filter((p) => this.viewTerm(0, p) >= this.term).length;
-    if (inTerm >= bftThreshold(current.producers.length)) this.setView(this.skipAdvancedLeaders(this.term + 1));
+    if (this.currentSetInTerm() >= bftThreshold(this.groups[0]!.producers.length)) this.setView(this.skipAdvancedLeaders(this.term + 1));
   }
 
   /** Each producer's term and best prepared block, as psibase's print_views shows them. */
@@ -559,6 +557,11 @@ export class Bft<S> {
     return this.views[group]?.get(producer)?.term ?? 0;
   }
 
+  /** How many producers of the current set have reached the current term. */
+  private currentSetInTerm(): number {
+    return this.groups[0]!.producers.filter((p) => this.viewTerm(0, p) >= this.term).length;
+  }
+
   /** §5.2 (b): when more than a third of either set is ahead, jump to where they are. */
   private checkViewChangeThreshold(): void {
     let term = this.term;
@@ -580,9 +583,7 @@ export class Bft<S> {
   /** The timer runs once a quorum is in the current term (psibase's maybe_start_timer). */
   private maybeStartTimer(): void {
     if (!this.voting || this.readyTerm === this.term) return;
-    const current = this.groups[0]!;
-    const inTerm = current.producers.filter((p) => this.viewTerm(0, p) >= this.term).length;
-    if (inTerm < threshold(current)) return;
+    if (this.currentSetInTerm() < threshold(this.groups[0]!)) return;
     this.readyTerm = this.term;
     this.startTimer();
   }
@@ -744,7 +745,8 @@ export class Bft<S> {
   }
 }
 
-function sameGroup(a: BftGroup | undefined, b: BftGroup | undefined): boolean {
+/** Producer sets compare by their algorithm and names, in order. */
+export function sameGroup(a: BftGroup | undefined, b: BftGroup | undefined): boolean {
   return a !== undefined && b !== undefined && a.algorithm === b.algorithm
     && a.producers.length === b.producers.length && a.producers.every((p, i) => p === b.producers[i]);
 }

@@ -31,7 +31,7 @@ function signatureOf(kind: string, subject: string, producer: bigint): string {
 }
 
 /** A model block as BFT reads it: produced under the schedule's one producer set. */
-export function bftBlockOf(block: ModelBlock, group: BftGroup): BftBlock {
+function bftBlockOf(block: ModelBlock, group: BftGroup): BftBlock {
   // The state before genesis has no producer.
   const producer = !block.producer ? 0n : producerAccount(Number(block.producer.slice(1)));
   return { id: block.id, num: block.num, previous: block.previous, term: block.term, producer, commitNum: block.commitNum, groups: [group] };

@@ -1,23 +1,14 @@
 // A BFT producer's term and best prepared and confirmed blocks survive a restart (docs/p2p.md
 // §5.2): written atomically, read back exactly (signatures too), absent before the first write,
 // and a damaged file is refused by name.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { TsibaseError } from '../../../../host-api/errors.js';
 import { readConsensusBft, writeConsensusBft } from '../../../../runtime/network/consensus-bft-file.js';
 import { assertFails } from '../../../lib/assert-error.js';
-
-function inTempDir(use: (dir: string) => void): void {
-  const dir = mkdtempSync(join(tmpdir(), 'tsibase-bft-'));
-  try {
-    use(dir);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
+import { inTempDir } from '../../../lib/temp-dir.js';
 
 const ID_A = `00000007${'ab'.repeat(28)}`;
 const ID_B = `00000009${'cd'.repeat(28)}`;

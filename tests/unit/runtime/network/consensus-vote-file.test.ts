@@ -1,22 +1,13 @@
 // A producer's term and vote survive a restart (docs/p2p.md §4): written atomically, read back
 // exactly, absent before the first election, and a damaged file is refused by name.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { TsibaseError } from '../../../../host-api/errors.js';
 import { readConsensusVote, writeConsensusVote } from '../../../../runtime/network/consensus-vote-file.js';
 import { assertFails } from '../../../lib/assert-error.js';
-
-function inTempDir(use: (dir: string) => void): void {
-  const dir = mkdtempSync(join(tmpdir(), 'tsibase-vote-'));
-  try {
-    use(dir);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
+import { inTempDir } from '../../../lib/temp-dir.js';
 
 test('no file before the first election; a written vote reads back, a later one replaces it', () => inTempDir((dir) => {
   const path = join(dir, 'consensus-vote.json');
