@@ -97,10 +97,7 @@ export class NodeNetwork implements LinkListener {
       blockSigners: settings.blockSigners,
       blockIntervalMs: settings.blockIntervalMs,
       multicastProducers: (message) => this.route({ type: 'multicastProducers', message }),
-      sendToLinks: (message, to) => {
-        const frame = encodeMessage(message);
-        for (const link of this.links.list()) if (to === undefined || link.id === to) this.links.send(link.id, frame);
-      },
+      sendToLinks: (message, to) => (to === undefined ? this.flood(message) : this.links.send(to, encodeMessage(message))),
       committed: (num) => this.step({ type: 'commit', num }),
       root: (id) => this.step({ type: 'root', id }),
       failed: consensusFailed,
@@ -140,7 +137,12 @@ export class NodeNetwork implements LinkListener {
 
   /** Floods a state checksum to every link but `except` (docs/p2p.md §7.2). */
   floodStateChecksum(body: StateChecksumBody, except?: PeerId): void {
-    const frame = encodeMessage({ kind: 'StateChecksumMessage', body });
+    this.flood({ kind: 'StateChecksumMessage', body }, except);
+  }
+
+  /** Sends a message on every link but `except` (the one it came from, when passing it on). */
+  private flood(message: P2PMessage, except?: PeerId): void {
+    const frame = encodeMessage(message);
     for (const link of this.links.list()) if (link.id !== except) this.links.send(link.id, frame);
   }
 
