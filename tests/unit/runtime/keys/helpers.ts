@@ -1,9 +1,6 @@
 // Shared by the key tests: node directories, a SoftHSM token, and a check of held signers.
 
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import * as assert from 'uvu/assert';
 import { hexToBytes } from '../../../../host-api/encoding/hex.js';
 import { verifyDigest } from '../../../../runtime/crypto/ecdsa.js';
@@ -11,16 +8,6 @@ import type { Key, Signer } from '../../../../runtime/keys/node-keys.js';
 import { softHsmToken } from '../../../lib/softhsm.js';
 
 export { SOFTHSM_MODULE } from '../../../lib/softhsm.js';
-
-/** Runs `run` in a fresh temporary directory, removed afterwards. */
-export function withTempDir(run: (dir: string) => void): void {
-  const dir = mkdtempSync(join(tmpdir(), 'tsibase-keys-'));
-  try {
-    run(dir);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 /** Asserts that `signer` signs a random digest with `key` (verified as verify-sig does); returns the signature. */
 export function assertSignsFor(signer: Signer, key: Key): Uint8Array {

@@ -13,7 +13,8 @@ import { ecParams, publicKeyFromToken } from '../../../../runtime/keys/pkcs11-ec
 import { pkcs11ReturnValue } from '../../../../runtime/keys/pkcs11-errors.js';
 import { keyOf } from '../../../../runtime/keys/verify-service.js';
 import { assertFails } from '../../../lib/assert-error.js';
-import { SOFTHSM_MODULE, assertSignsFor, createSoftHsmToken, withTempDir } from './helpers.js';
+import { inTempDir } from '../../../lib/temp-dir.js';
+import { SOFTHSM_MODULE, assertSignsFor, createSoftHsmToken } from './helpers.js';
 
 // A real PKCS#11 device: a SoftHSM token made for each test in a temporary directory. Fails,
 // rather than skips, without softhsm2 (`make test` installs it).
@@ -31,7 +32,7 @@ interface Fixture {
 
 /** A node directory that also holds the token store of a fresh token. */
 function withToken(run: (dir: string) => void): void {
-  withTempDir((dir) => {
+  inTempDir((dir) => {
     createSoftHsmToken(dir, LABEL, PIN, '5678');
     run(dir);
   });

@@ -9,7 +9,8 @@ import { KeysError } from '../../../../runtime/keys/errors.js';
 import { KEYS_FILE } from '../../../../runtime/keys/key-file.js';
 import { NodeKeys } from '../../../../runtime/keys/node-keys.js';
 import { assertFails } from '../../../lib/assert-error.js';
-import { assertSignsFor, withTempDir } from './helpers.js';
+import { inTempDir } from '../../../lib/temp-dir.js';
+import { assertSignsFor } from './helpers.js';
 
 // Keys the node holds in its directory, through the NodeKeys facade with no PKCS#11 module.
 
@@ -31,7 +32,7 @@ function opensslPkcs8(namedCurve: 'prime256v1' | 'secp256k1'): string {
 }
 
 test('a generated key is a P-256 verify-sig key that signs, and survives reopening', () => {
-  withTempDir((dir) => {
+  inTempDir((dir) => {
     const key = withKeys(dir, (keys) => {
       assert.equal(keys.list(), []);
       const added = keys.add({ service: SERVICE });
@@ -49,7 +50,7 @@ test('a generated key is a P-256 verify-sig key that signs, and survives reopeni
 });
 
 test('imported keys of both curves, in any hex case, are listed in order and persist', () => {
-  withTempDir((dir) => {
+  inTempDir((dir) => {
     const imports = [opensslPkcs8('prime256v1'), opensslPkcs8('secp256k1').toUpperCase(), bytesToHex(privateKeyToPkcs8(generateKeyPair('secp256k1')))];
     const added = withKeys(dir, (keys) => imports.map((rawData) => keys.add({ service: SERVICE, rawData })));
     assert.equal(added.map((key) => parsePublicKey(hexToBytes(key.rawData)).curve), ['P-256', 'secp256k1', 'secp256k1']);
@@ -61,7 +62,7 @@ test('imported keys of both curves, in any hex case, are listed in order and per
 });
 
 test('importing a held key again returns it without storing it twice', () => {
-  withTempDir((dir) => {
+  inTempDir((dir) => {
     withKeys(dir, (keys) => {
       const rawData = opensslPkcs8('prime256v1');
       const first = keys.add({ service: SERVICE, rawData });
@@ -74,14 +75,14 @@ test('importing a held key again returns it without storing it twice', () => {
 });
 
 test('the key file is readable by the node user only', () => {
-  withTempDir((dir) => {
+  inTempDir((dir) => {
     withKeys(dir, (keys) => keys.add({ service: SERVICE }));
     assert.is(statSync(join(dir, KEYS_FILE)).mode & 0o777, 0o600);
   });
 });
 
 test('bad requests are refused with a code and a message naming the problem, and store nothing', () => {
-  withTempDir((dir) => {
+  inTempDir((dir) => {
     withKeys(dir, (keys) => {
       const valid = opensslPkcs8('prime256v1');
       assertFails(() => keys.add({ service: 'verify-other' }), KeysError, 'KEYS_UNKNOWN_SERVICE', ['verify-other']);
@@ -109,7 +110,7 @@ test('bad requests are refused with a code and a message naming the problem, and
 });
 
 test('signing needs a held key and a 32-byte digest', () => {
-  withTempDir((dir) => {
+  inTempDir((dir) => {
     withKeys(dir, (keys) => {
       assertFails(() => keys.signer(generateKeyPair().publicKey), KeysError, 'KEYS_UNKNOWN_KEY');
       const key = keys.add({ service: SERVICE });
@@ -120,7 +121,7 @@ test('signing needs a held key and a 32-byte digest', () => {
 });
 
 test('a damaged key file stops the node from opening its keys, naming the file', () => {
-  withTempDir((dir) => {
+  inTempDir((dir) => {
     const file = join(dir, KEYS_FILE);
     for (const [content, problem] of [
       ['{"keys": [', 'JSON'],
@@ -136,7 +137,7 @@ test('a damaged key file stops the node from opening its keys, naming the file',
 });
 
 test('requests about devices are checked before any device is looked for', () => {
-  withTempDir((dir) => {
+  inTempDir((dir) => {
     withKeys(dir, (keys) => {
       assert.equal(keys.devices(), []);
       assertFails(() => keys.unlock({ device: 'ab' }), KeysError, 'KEYS_BAD_REQUEST', ['"pin"']);
@@ -148,7 +149,7 @@ test('requests about devices are checked before any device is looked for', () =>
 });
 
 test('a module that cannot be loaded is named in the error', () => {
-  withTempDir((dir) => {
+  inTempDir((dir) => {
     assertFails(() => NodeKeys.open(dir, ['/nonexistent/libpkcs11.so']), KeysError, 'KEYS_MODULE_LOAD', ['/nonexistent/libpkcs11.so']);
     withKeys(dir, (keys) => {
       assertFails(() => keys.setModules([join(dir, KEYS_FILE)]), KeysError, 'KEYS_MODULE_LOAD', [join(dir, KEYS_FILE)]);
