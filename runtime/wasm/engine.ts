@@ -1,7 +1,7 @@
 import { toBinaryString } from '../db/binary-string.js';
 import {
-  admitModule, createMeterGlobals, meterImportObject,
-  type AdmissionOptions, type MeterGlobals,
+  admitModule, createMeterGlobals, fuelCounterOf, meterImportObject,
+  type AdmissionOptions, type FuelCounter, type MeterGlobals,
 } from './admission/index.js';
 import { WebAssemblyJs, type WasmInstanceObject, type WasmModuleObject } from './admission/webassembly-api.js';
 import { Caller, type HostState } from './host-state.js';
@@ -52,6 +52,7 @@ export class Engine {
   private readonly metering: boolean;
   private readonly pooling: boolean;
   private readonly meterImports: Record<string, Record<string, unknown>>;
+  private readonly fuel: FuelCounter;
   /** The Caller of every instance the engine made, kept with it through the pool. */
   private readonly callers = new WeakMap<WasmInstanceObject, Caller>();
 
@@ -61,6 +62,7 @@ export class Engine {
     this.metering = options.metering ?? true;
     this.pooling = options.pooling ?? true;
     this.meterImports = meterImportObject(this.meterGlobals);
+    this.fuel = fuelCounterOf(this.meterGlobals.fuel);
   }
 
   /**
@@ -72,7 +74,8 @@ export class Engine {
     const { module, pool } = this.compiled(codeHash, code);
     const reused = pool?.take();
     if (reused) {
-      this.meterGlobals.fuel.value -= reused.startFuel;
+      // Charged as the start code was when the instance was made; running out shows at the next metered block.
+      this.fuel.charge(reused.startFuel);
       const caller = this.callers.get(reused.instance)!;
       caller.attach(state);
       return { instance: reused.instance, caller, pool };
@@ -82,7 +85,7 @@ export class Engine {
     const fuelBefore = this.meterGlobals.fuel.value;
     const instance = new WebAssemblyJs.Instance(module, { env: linkHostImports(caller), ...this.meterImports });
     this.callers.set(instance, caller);
-    pool?.adopt(instance, fuelBefore - this.meterGlobals.fuel.value);
+    pool?.adopt(instance, Number(fuelBefore - this.meterGlobals.fuel.value));
     return { instance, caller, pool };
   }
 

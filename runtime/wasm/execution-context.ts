@@ -6,7 +6,7 @@ import { TsibaseError } from '../../host-api/errors.js';
 import type { ExpectedSignature } from '../crypto/signature-verdicts.js';
 import type { Store } from '../db/store.js';
 import { TemporaryDb } from '../db/temporary-db.js';
-import { ExecutionMeter, type ExecutionBudget } from './admission/index.js';
+import { ExecutionMeter, fuelValueOf, type ExecutionBudget, type FuelValue } from './admission/index.js';
 import type { Engine } from './engine.js';
 import { HostError } from './errors.js';
 import { sizeLimitsOf } from './host-imports/db-access.js';
@@ -71,7 +71,7 @@ export class ExecutionContext implements HostState {
   private readonly instances = new Map<bigint, ServiceInstance>();
   private readonly stack: Frame[] = [];
   /** The fuel left while the context is not running (the engine's counters hold it while it runs). */
-  private fuelLeft: bigint;
+  private fuelLeft: FuelValue;
 
   constructor(options: ContextOptions) {
     this.mode = options.mode;
@@ -80,14 +80,14 @@ export class ExecutionContext implements HostState {
     this.sockets = options.sockets;
     this.expectedSignature = options.expectedSignature;
     this.meter = new ExecutionMeter(options.budget ?? { fuel: DEFAULT_FUEL }, this.engine.meterGlobals);
-    this.fuelLeft = this.meter.budget.fuel;
+    this.fuelLeft = fuelValueOf(this.meter.budget.fuel);
     this.startedAt = isSubjectiveMode(this.mode) ? process.hrtime.bigint() : undefined;
     this.timesActions = isTransactionMode(this.mode);
   }
 
   /** Fuel the context has used so far (read between runs). */
   get fuelUsed(): bigint {
-    return this.meter.budget.fuel - this.fuelLeft;
+    return this.meter.budget.fuel - BigInt(this.fuelLeft);
   }
 
   /**
@@ -95,21 +95,21 @@ export class ExecutionContext implements HostState {
    * values (an outer context's, when one is running) are given back afterwards.
    */
   private metered<T>(body: () => T): T {
-    const { fuel, stack } = this.meter;
+    const meter = this.meter;
     const nested = running > 0;
-    const outerFuel = nested ? fuel.value : 0n;
-    const outerStack = nested ? stack.value : 0;
-    fuel.value = this.fuelLeft;
-    stack.value = this.meter.budget.stackBytes;
+    const outerFuel = nested ? meter.fuelValue() : 0;
+    const outerStack = nested ? meter.stack.value : 0;
+    meter.loadFuel(this.fuelLeft);
+    meter.stack.value = meter.budget.stackBytes;
     running++;
     try {
       return body();
     } finally {
       running--;
-      this.fuelLeft = fuel.value;
+      this.fuelLeft = meter.fuelValue();
       if (nested) {
-        fuel.value = outerFuel;
-        stack.value = outerStack;
+        meter.loadFuel(outerFuel);
+        meter.stack.value = outerStack;
       }
     }
   }

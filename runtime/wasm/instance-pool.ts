@@ -14,7 +14,7 @@ export class InstancePool {
   private readonly idle: WasmInstanceObject[] = [];
   private restorer: InstanceRestorer | undefined;
   /** Fuel the module's start code used; a reused instance is charged the same, so fuel never depends on the pool. */
-  private startFuel = 0n;
+  private startFuel = 0;
   private readonly restores = new WeakMap<WasmInstanceObject, RestoreInstance>();
 
   constructor(private readonly globals: readonly MutableGlobal[]) {}
@@ -23,7 +23,7 @@ export class InstancePool {
    * Takes a just-created instance into the pool's care: the first one's memory image becomes the
    * start-up image, and each one's globals are recorded while it is fresh.
    */
-  adopt(instance: WasmInstanceObject, startFuel: bigint): void {
+  adopt(instance: WasmInstanceObject, startFuel: number): void {
     const memory = instance.exports.memory as WasmMemory | undefined;
     if (!memory) return;
     if (!this.restorer) {
@@ -37,7 +37,7 @@ export class InstancePool {
   }
 
   /** An idle instance reset to its fresh state with the start fuel to charge for it, or undefined. */
-  take(): { instance: WasmInstanceObject; startFuel: bigint } | undefined {
+  take(): { instance: WasmInstanceObject; startFuel: number } | undefined {
     for (let instance = this.idle.pop(); instance; instance = this.idle.pop()) {
       if (this.restores.get(instance)!()) return { instance, startFuel: this.startFuel };
     }

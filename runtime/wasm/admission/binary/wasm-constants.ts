@@ -119,7 +119,9 @@ export const Opcode = {
   i64Sub: 0x7d,
   i64ShrU: 0x88,
   i64ExtendI32U: 0xad,
+  i64TruncF64S: 0xb0,
   i64TruncF64U: 0xb1,
+  f64ConvertI64S: 0xb9,
 } as const;
 
 /** Opcodes after the 0xfc prefix (PREFIX_MISC) that the host writes. */

@@ -1,7 +1,7 @@
 import { Limits } from '../../../../host-api/abi/databases.js';
 import { TsibaseError } from '../../../../host-api/errors.js';
 import { WebAssemblyJs, type WasmGlobal } from '../webassembly-api.js';
-import { fuelChargerOf, type FuelCharger } from './fuel-charger.js';
+import { fuelCounterOf, type FuelCounter } from './fuel-counter.js';
 import { FUEL_IMPORT_NAME, METER_IMPORT_MODULE, STACK_IMPORT_NAME } from './meter-imports.js';
 
 export type ExecutionLimitCode = 'WASM_FUEL_EXHAUSTED' | 'WASM_STACK_OVERFLOW';
@@ -13,6 +13,15 @@ export class ExecutionLimitError extends TsibaseError {
   constructor(code: ExecutionLimitCode, message: string) {
     super(code, message);
   }
+}
+
+/** A fuel amount as fuelValue reads it: a number below 2^53 in magnitude, else a BigInt. */
+export type FuelValue = number | bigint;
+
+/** `amount` as a FuelValue. */
+export function fuelValueOf(amount: bigint): FuelValue {
+  const value = Number(amount);
+  return Number.isSafeInteger(value) ? value : amount;
 }
 
 export interface ExecutionBudget {
@@ -51,7 +60,7 @@ export class ExecutionMeter {
   readonly fuel: WasmGlobal<bigint>;
   readonly stack: WasmGlobal<number>;
   readonly budget: Required<ExecutionBudget>;
-  private charger: FuelCharger | undefined;
+  private counter: FuelCounter | undefined;
 
   /**
    * `globals`, when given, are counters shared with other meters (an engine whose instances
@@ -88,7 +97,23 @@ export class ExecutionMeter {
 
   /** chargeFuel for an amount below 2^53, without BigInts: host imports charge on most calls. */
   chargeHostFuel(units: number): void {
-    if ((this.charger ??= fuelChargerOf(this.fuel))(units) !== 0) throw this.fuelExhausted();
+    if (this.fastFuel().charge(units) !== 0) throw this.fuelExhausted();
+  }
+
+  /**
+   * The fuel counter's value (read as a context stops running): a number while its magnitude is
+   * below 2^53 (every real budget), which spares the BigInts; exact either way.
+   */
+  fuelValue(): FuelValue {
+    const value = this.fastFuel().get();
+    // Rounded only at 2^53 or more, where it is no longer a safe integer: read it exactly then.
+    return Number.isSafeInteger(value) ? value : this.fuel.value;
+  }
+
+  /** Loads the fuel counter with `value` (as a context starts running). */
+  loadFuel(value: FuelValue): void {
+    if (typeof value === 'number') this.fastFuel().set(value);
+    else this.fuel.value = value;
   }
 
   /** Reserves stack for a nested `call` (docs/host-abi.md §6 step 1); pair with releaseStack. */
@@ -112,6 +137,10 @@ export class ExecutionMeter {
     if (this.fuel.value < 0n) return this.fuelExhausted();
     if (this.stack.value < 0) return this.stackOverflow();
     return undefined;
+  }
+
+  private fastFuel(): FuelCounter {
+    return (this.counter ??= fuelCounterOf(this.fuel));
   }
 
   private fuelExhausted(): ExecutionLimitError {

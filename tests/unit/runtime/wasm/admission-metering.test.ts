@@ -314,6 +314,24 @@ test('host fuel charges (numbers) subtract exactly, past 2^32 too, and fail once
   assert.is(meter.fuel.value, -3n);
 });
 
+test('the counter loads and reads exactly: numbers below 2^53 in magnitude, BigInts from there on', () => {
+  const meter = new ExecutionMeter({ fuel: 1n });
+  const fast = [0, 1, -3, 500_000_000, Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER];
+  for (const value of fast) {
+    meter.loadFuel(value);
+    assert.is(meter.fuel.value, BigInt(value), `loaded ${value}`);
+    assert.is(meter.fuelValue(), value, `read ${value}`);
+  }
+  for (const value of [1n << 53n, (1n << 53n) + 1n, (1n << 62n) + 7n, -(1n << 60n) - 1n]) {
+    meter.loadFuel(value);
+    assert.is(meter.fuel.value, value, `loaded ${value}`);
+    assert.is(meter.fuelValue(), value, `read ${value}`);
+  }
+  // Counted down by wasm from 2^53 + 3 (here by BigInt), it still reads back exactly.
+  meter.fuel.value = (1n << 53n) + 3n;
+  assert.is(meter.fuelValue(), (1n << 53n) + 3n);
+});
+
 test('the start function runs metered', async () => {
   const bytes = await wat('(module (func $start (loop $l (br $l))) (start $start))');
   const meter = new ExecutionMeter({ fuel: 1000n });
