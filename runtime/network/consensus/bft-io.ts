@@ -120,7 +120,10 @@ export interface BftReady<S> {
 /** What a BFT producer keeps across a restart so that it never prepares two forks in one term nor forgets what was prepared. */
 export interface BftKept<S> {
   readonly term: number;
-  /** The best block (in fork-choice order) this producer prepared or committed. */
+  /**
+   * The best block (in fork-choice order) this producer prepared or committed, or the committed
+   * block descending from it once the commit has passed it.
+   */
   readonly bestConfirm?: { readonly id: BlockIdHex; readonly num: number; readonly term: number };
   /**
    * The best block this producer saw prepared by a quorum, with the prepares that prove it: its

@@ -175,7 +175,7 @@ export class Bft<S> {
       case 'retryViewChange':
       case 'keysChanged':
         if (this.viewOutdated()) {
-          this.log('info', `Signing the view change of term ${this.term} again`);
+          this.log('info', `${event.type === 'keysChanged' ? 'Keys changed' : 'Retry'}: signing the view change of term ${this.term}`);
           this.syncCurrentTerm();
         }
         break;
@@ -421,6 +421,10 @@ export class Bft<S> {
     this.commitIndex = num;
     const committed = this.head && this.ancestorAt(this.head.id, num);
     if (committed) this.committed = orderOf(committed);
+    // A confirmed block the commit passes is on the committed chain for good: the committed
+    // block stands for it in the forbidden-fork rule once its header is forgotten (§5.3).
+    const confirmed = this.bestConfirm;
+    if (committed && confirmed && confirmed.num < num && this.ancestorAt(committed.id, confirmed.num)?.id === confirmed.id) this.bestConfirm = orderOf(committed);
     if (this.pendingCommit && this.pendingCommit.num <= num) this.pendingCommit = undefined;
     for (const [id, header] of this.headers) {
       if (header.num >= num) continue;

@@ -142,6 +142,18 @@ test('§5.3 forbidden fork: after preparing a block, a block of the same term on
   assert.equal(kinds(applyHead(bft, z)), ['PrepareMessage'], 'a fork in a later term');
 });
 
+test('§5.3 forbidden fork: a confirmed block the commit has passed is on the committed chain, so the blocks after it are prepared', () => {
+  const { bft } = node(B);
+  ready(bft, 0);
+  const x = block(2, 'x', undefined, 0, A);
+  assert.equal(kinds(applyHead(bft, x)), ['PrepareMessage']);
+  const y = block(3, 'y', x, 0, A);
+  const z = block(4, 'z', y, 0, A);
+  bft.step({ type: 'block', block: y });
+  // B lags: its chain committed y (from a later block's proof) before B prepared anything after x.
+  assert.equal(kinds(applyHead(bft, z, 3)), ['PrepareMessage'], 'x is forgotten below the commit, but it was on the committed chain');
+});
+
 test('§5.2 timer: started when a quorum is in the term; on expiry without a commit it grows x1.5 and the term moves on', () => {
   const { bft, ready: start } = node(B);
   assert.is(start.timerMs, T, 'every producer starts in term 0');
