@@ -58,7 +58,7 @@ export function runsBft(consensus: JointConsensus): boolean {
 export class NodeBft {
   private bft: Bft<Uint8Array>;
   private readonly timer = new ConsensusTimer();
-  /** Signs a view change that could not be signed again (psibase's sync-term timer). */
+  /** Tries again to sign a view change that could not be signed (psibase's sync-term timer). */
   private readonly retryTimer = new ConsensusTimer();
   private groups: BftGroup[] = [];
   private self: ProducerName | null = null;
