@@ -4,15 +4,18 @@ import type { AdminEndpoint } from './admin-routes.js';
 import { readJson } from './json-body.js';
 
 // Keys held by the node and its PKCS#11 devices (docs/administration.md §4.1 rule 4). The key module checks
-// the request bodies; refusals come back as KeysErrors with their HTTP status.
+// the request bodies; refusals come back as KeysErrors with their HTTP status. `keysChanged` hears
+// of a key added or a device unlocked: what the node could not sign before may be signable now.
 
-export function keyEndpoints(keys: NodeKeys): Record<string, AdminEndpoint> {
+export function keyEndpoints(keys: NodeKeys, keysChanged: () => void): Record<string, AdminEndpoint> {
   return {
     '/native/admin/keys': {
       allow: 'GET, POST',
       async handle(req, res) {
         if (req.method === 'GET') return json(res, 200, keys.list());
-        json(res, 200, keys.add(await readJson(req)));
+        const key = keys.add(await readJson(req));
+        keysChanged();
+        json(res, 200, key);
       },
     },
     '/native/admin/keys/devices': { allow: 'GET', handle: (_req, res) => json(res, 200, keys.devices()) },
@@ -20,6 +23,7 @@ export function keyEndpoints(keys: NodeKeys): Record<string, AdminEndpoint> {
       allow: 'POST',
       async handle(req, res) {
         keys.unlock(await readJson(req));
+        keysChanged();
         reply(res, 200, undefined, '');
       },
     },

@@ -58,6 +58,8 @@ export function runsBft(consensus: JointConsensus): boolean {
 export class NodeBft {
   private bft: Bft<Uint8Array>;
   private readonly timer = new ConsensusTimer();
+  /** Tries again to sign a view change that could not be signed (psibase's sync-term timer). */
+  private readonly retryTimer = new ConsensusTimer();
   private groups: BftGroup[] = [];
   private self: ProducerName | null = null;
   /** The state last kept on disk (or restored from it). */
@@ -77,8 +79,9 @@ export class NodeBft {
 
   private machine(restored: BftKept<Uint8Array> | undefined): Bft<Uint8Array> {
     return new Bft<Uint8Array>({
-      // docs/p2p.md §5.1: 10 s at psibase's 1 s blocks, scaled with the block interval.
+      // docs/p2p.md §5.1: 10 s (and 30 s for the sync-term retry) at psibase's 1 s blocks, scaled with the block interval.
       baseTimeoutMs: 10 * this.ports.blockIntervalMs,
+      retryViewChangeMs: 30 * this.ports.blockIntervalMs,
       sign: (message) => this.sign(message),
       verify: confirmVerifier(this.ports.chain.executor, (producer) => claimOf(this.ports.chain, producer)),
       ...(restored ? { restored } : {}),
@@ -187,9 +190,15 @@ export class NodeBft {
     return proof ? encodeBlockConfirm(proof) : null;
   }
 
+  /** This node's keys changed (a device unlocked, a key added): a view change it could not sign is signed now (§5.1). */
+  keysChanged(): void {
+    this.step({ type: 'keysChanged' });
+  }
+
   stop(): void {
     this.stopped = true;
     this.timer.clear();
+    this.retryTimer.clear();
   }
 
   /**
@@ -227,6 +236,7 @@ export class NodeBft {
     if (ready.lead !== undefined) chain.lead(ready.lead);
     if (ready.stopTimer) this.timer.clear();
     if (ready.timerMs !== undefined) this.timer.set(ready.timerMs, () => this.step({ type: 'timeout' }));
+    if (ready.retryViewChangeMs !== undefined) this.retryTimer.set(ready.retryViewChangeMs, () => this.step({ type: 'retryViewChange' }));
     const sender = this.sender;
     for (const { to, message } of ready.sends) this.send(to === 'sender' ? 'link' : to, message, sender);
     if (ready.root !== undefined) this.ports.root(ready.root);

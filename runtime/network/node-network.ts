@@ -188,6 +188,11 @@ export class NodeNetwork implements LinkListener {
     this.bft.head(header, id);
   }
 
+  /** The node's keys changed (a device unlocked, a key added): BFT signs what it could not (docs/p2p.md §5.1). */
+  keysChanged(): void {
+    this.bft.keysChanged();
+  }
+
   /** The auxConsensusData of a block this node produces (BFT's commit proof, docs/p2p.md §3.5). */
   auxConsensusData(header: BlockHeader): Uint8Array | null {
     return this.bft.auxConsensusData(header);

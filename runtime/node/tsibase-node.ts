@@ -150,7 +150,7 @@ export class TsibaseNode implements NodeControl {
     this.keys = NodeKeys.open(options.dir, []);
     this.applyKeyModules(config);
     const perf = { transactions: counters, network: () => this.networkFigures(), databaseFiles: [join(dbDir, 'data.mdb')], wasm: () => engine.memoryFigures() };
-    const admin = adminApi(this, { ...keyEndpoints(this.keys), ...perfEndpoints(perf, () => this.chainGauges()) });
+    const admin = adminApi(this, { ...keyEndpoints(this.keys, () => this.network.keysChanged()), ...perfEndpoints(perf, () => this.chainGauges()) });
     this.server = new NodeHttpServer(this.chain, {
       sockets,
       tokens: SessionTokens.fromKeyFile(join(options.dir, 'session-key')),

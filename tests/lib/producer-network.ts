@@ -80,3 +80,11 @@ export async function waitForProducerSet(nodes: readonly RunningNode[], names: r
     }, 40_000);
   }
 }
+
+/** Waits until the node's head commits a block past `num` with a lag of at most 3; returns that head. */
+export function committedPast(node: RunningNode, num: number, what: string, timeoutMs = 60_000): Promise<HeadHeader> {
+  return waitUntil(what, async () => {
+    const header = await headerOf(node);
+    return header.commitNum > num && header.blockNum - header.commitNum <= 3 ? header : undefined;
+  }, timeoutMs);
+}

@@ -74,6 +74,10 @@ export type BftEvent<S> =
   | { readonly type: 'head'; readonly head: BftBlock; readonly commitIndex: number }
   /** The view-change timer asked for is due. */
   | { readonly type: 'timeout' }
+  /** The retry asked for with `retryViewChangeMs` is due. */
+  | { readonly type: 'retryViewChange' }
+  /** This node's keys changed (a device unlocked, a key added): what it could not sign may be signable now. */
+  | { readonly type: 'keysChanged' }
   /** A message whose signature the caller checked against its producer's claim. */
   | { readonly type: 'receive'; readonly message: BftMessage<S> };
 
@@ -93,6 +97,11 @@ export interface BftReady<S> {
   /** Restart the view-change timer to fire after this many milliseconds (replaces the running one). */
   readonly timerMs?: number;
   readonly stopTimer?: boolean;
+  /**
+   * This producer's view change for the current term could not be signed (its key is locked
+   * away): step a 'retryViewChange' after this many milliseconds (replaces a pending one).
+   */
+  readonly retryViewChangeMs?: number;
   /** Start producing blocks of this term (this node leads it and the term is ready). */
   readonly lead?: number;
   readonly stopLeading?: boolean;
@@ -111,7 +120,10 @@ export interface BftReady<S> {
 /** What a BFT producer keeps across a restart so that it never prepares two forks in one term nor forgets what was prepared. */
 export interface BftKept<S> {
   readonly term: number;
-  /** The best block (in fork-choice order) this producer prepared or committed. */
+  /**
+   * The best block (in fork-choice order) this producer prepared or committed, or the committed
+   * block descending from it once the commit has passed it.
+   */
   readonly bestConfirm?: { readonly id: BlockIdHex; readonly num: number; readonly term: number };
   /**
    * The best block this producer saw prepared by a quorum, with the prepares that prove it: its
@@ -123,6 +135,11 @@ export interface BftKept<S> {
 export interface BftOptions<S> {
   /** The view-change timer's start (docs/p2p.md §5.1: 10 s, scaled with --block-interval). */
   readonly baseTimeoutMs: number;
+  /**
+   * How long until a view change that could not be signed is tried again (§5.1: 30 s, scaled
+   * with --block-interval); three view-change timeouts when not given.
+   */
+  readonly retryViewChangeMs?: number;
   /** Signs one of this producer's messages; undefined when it holds no key (nothing is sent then). */
   readonly sign: (message: BftUnsigned<S>) => S | undefined;
   /** Whether `signature` is `producer`'s over a prepare or commit of `blockId` (for view changes and aux data). */

@@ -17,6 +17,8 @@ type PrepareOrCommit<S> = Extract<BftMessage<S>, { kind: 'PrepareMessage' | 'Com
 
 const ZERO_ID = PRE_GENESIS.id;
 const TIMEOUT_GROWTH = 1.5;
+/** psibase's sync-term retry (30 s) against its first view-change timeout (10 s), §5.1. */
+const RETRY_TIMEOUTS = 3;
 /** Prepares and commits for blocks not yet known are held for this many blocks at most. */
 const MAX_WAITING_BLOCKS = 256;
 const MAX_WAITING_PER_BLOCK = 64;
@@ -90,6 +92,7 @@ export class Bft<S> {
   private bestPrepared: BlockOrder | undefined;
   private bestConfirm: BlockOrder | undefined;
   private timeoutMs: number;
+  private readonly retryViewChangeMs: number;
   private timerTerm: number | undefined;
   private readyTerm: number | undefined;
   private leadingTerm: number | undefined;
@@ -98,6 +101,7 @@ export class Bft<S> {
 
   constructor(private readonly options: BftOptions<S>) {
     this.timeoutMs = options.baseTimeoutMs;
+    this.retryViewChangeMs = options.retryViewChangeMs ?? RETRY_TIMEOUTS * options.baseTimeoutMs;
     this.term = options.restored?.term ?? 0;
     const { bestConfirm, bestPrepared } = options.restored ?? {};
     this.bestConfirm = bestConfirm && orderOf(bestConfirm);
@@ -167,6 +171,13 @@ export class Bft<S> {
         break;
       case 'timeout':
         this.onTimeout();
+        break;
+      case 'retryViewChange':
+      case 'keysChanged':
+        if (this.viewOutdated()) {
+          this.log('info', `${event.type === 'keysChanged' ? 'Keys changed' : 'Retry'}: signing the view change of term ${this.term}`);
+          this.syncCurrentTerm();
+        }
         break;
       case 'receive':
         this.receive(event.message);
@@ -410,6 +421,10 @@ export class Bft<S> {
     this.commitIndex = num;
     const committed = this.head && this.ancestorAt(this.head.id, num);
     if (committed) this.committed = orderOf(committed);
+    // A confirmed block the commit passes is on the committed chain for good: the committed
+    // block stands for it in the forbidden-fork rule once its header is forgotten (§5.3).
+    const confirmed = this.bestConfirm;
+    if (committed && confirmed && confirmed.num < num && this.ancestorAt(committed.id, confirmed.num)?.id === confirmed.id) this.bestConfirm = orderOf(committed);
     if (this.pendingCommit && this.pendingCommit.num <= num) this.pendingCommit = undefined;
     for (const [id, header] of this.headers) {
       if (header.num >= num) continue;
@@ -489,10 +504,23 @@ export class Bft<S> {
     const own = this.views[0]?.get(this.self)?.best ?? this.views[1]?.get(this.self)?.best;
     if (own && own.body.term === body.term && own.body.bestPrepared === body.bestPrepared && own.body.prepares.length === body.prepares.length) return;
     const signature = this.options.sign({ kind: 'ViewChangeMessage', body });
-    if (signature === undefined) return this.log('warning', `View change for term ${body.term} not sent: no key for this producer`);
+    if (signature === undefined) {
+      // Tried again later, and at once when the keys change (psibase's sync-term timer, §5.1).
+      if (this.viewOutdated()) this.out.retryViewChangeMs = this.retryViewChangeMs;
+      return this.log('warning', `View change for term ${body.term} not sent: no key for this producer`);
+    }
     const message: ViewChangeMessage<S> = { kind: 'ViewChangeMessage', body, signature };
     this.storeViewChange(message);
     this.out.sends.push({ to: 'all', message });
+  }
+
+  /**
+   * psibase's is_view_outdated: this producer's own view is behind the current term, because its
+   * view change could not be signed (a key on a locked device, §5.1).
+   */
+  private viewOutdated(): boolean {
+    const self = this.self;
+    return this.voting && self !== null && this.groups.some((group, i) => group.producers.includes(self) && this.viewTerm(i, self) !== this.term);
   }
 
   private makeViewChange(): BftViewChange<S> {

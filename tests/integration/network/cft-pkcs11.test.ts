@@ -13,7 +13,6 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { systemAction } from '../../../host-api/boot/system-actions.js';
 import { blockId } from '../../../host-api/chain/index.js';
-import { hexToBytes } from '../../../host-api/encoding/hex.js';
 import { accountNumberFromName } from '../../../host-api/names/index.js';
 import type { Claim } from '../../../host-api/types/index.js';
 import { readBlock } from '../../../runtime/chain/block-log.js';
@@ -21,12 +20,11 @@ import { readBlockSignature } from '../../../runtime/chain/block-signing.js';
 import { verifyDigest } from '../../../runtime/crypto/ecdsa.js';
 import { sha256 } from '../../../runtime/crypto/sha256.js';
 import { LmdbStore } from '../../../runtime/db/lmdb-store.js';
-import type { Device, Key } from '../../../runtime/keys/node-keys.js';
-import { adminRequest } from '../../lib/admin-requests.js';
+import { deviceClaim, unlockDevice } from '../../lib/device-keys.js';
 import { peersOf, waitUntil } from '../../lib/node-network.js';
 import { configuredNodeDir, nodeProcessId } from '../../lib/node-process.js';
 import {
-  clientOf, headerOf, restartProducer, setProducers, startProducer, urlOf, waitForProducerSet, type HeadHeader, type ProducerNode,
+  clientOf, committedPast, headerOf, restartProducer, setProducers, startProducer, urlOf, waitForProducerSet, type ProducerNode,
 } from '../../lib/producer-network.js';
 import { SOFTHSM_MODULE, softHsmToken } from '../../lib/softhsm.js';
 import { testBundle } from '../../lib/test-bundle.js';
@@ -47,23 +45,8 @@ interface Context {
 }
 const cft = suite<Context>('CFT producers with keys on PKCS#11 devices');
 
-/** The node's one SoftHSM token, unlocked with PIN. */
-async function unlockDevice(node: ProducerNode): Promise<string> {
-  const devices = (await adminRequest(node, '/native/admin/keys/devices')).json() as Device[];
-  assert.is(devices.length, 1, `one device on ${node.api}`);
-  const id = devices[0]!.id;
-  const unlocked = await adminRequest(node, '/native/admin/keys/unlock', { json: { device: id, pin: PIN } });
-  assert.is(unlocked.status, 200, unlocked.text());
-  return id;
-}
-
 /** Waits until the node's head commits a block past `num` with a lag of at most 3. */
-function committingPast(node: ProducerNode, num: number, what: string): Promise<HeadHeader> {
-  return waitUntil(what, async () => {
-    const header = await headerOf(node);
-    return header.commitNum > num && header.blockNum - header.commitNum <= 3 ? header : undefined;
-  }, 40_000);
-}
+const committingPast = (node: ProducerNode, num: number, what: string) => committedPast(node, num, what, 40_000);
 
 const unsignedCount = (node: ProducerNode) => node.output().match(UNSIGNED)?.length ?? 0;
 const indexOf = (producer: string) => NAMES.indexOf(producer);
@@ -82,12 +65,7 @@ cft.before(async (ctx) => {
   }
   await waitUntil('three links each', async () => (await Promise.all(ctx.nodes.map(peersOf))).every((p) => p.length === 2));
   ctx.claims = [];
-  for (const node of ctx.nodes) {
-    const device = await unlockDevice(node);
-    const generated = await adminRequest(node, '/native/admin/keys', { json: { service: 'verify-sig', device } });
-    assert.is(generated.status, 200, generated.text());
-    ctx.claims.push({ service: accountNumberFromName('verify-sig'), rawData: hexToBytes((generated.json() as Key).rawData) });
-  }
+  for (const node of ctx.nodes) ctx.claims.push(await deviceClaim(node, await unlockDevice(node, PIN)));
 });
 
 cft.after(async (ctx) => {
@@ -140,7 +118,7 @@ cft('restarted with its device locked, a producer signs nothing until it is unlo
   assert.ok(stalled.commitNum <= lastCommittable, `nothing past block ${lastCommittable} became irreversible (head ${stalled.blockNum} commits ${stalled.commitNum})`);
   assert.not.match(locked.output(), 'Elected leader', 'the locked producer never led');
 
-  await unlockDevice(locked);
+  await unlockDevice(locked, PIN);
   await committingPast(leader, lastCommittable, 'irreversible again once the producer is unlocked');
   const pushed = await clientOf(locked).push([systemAction('root', 'accounts.newAccount', { name: 'unlocked', authService: 'auth-any', requireNew: true })], { waitFor: 'final' });
   assert.is(pushed.trace.error, null);

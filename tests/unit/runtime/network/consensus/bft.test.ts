@@ -142,6 +142,18 @@ test('§5.3 forbidden fork: after preparing a block, a block of the same term on
   assert.equal(kinds(applyHead(bft, z)), ['PrepareMessage'], 'a fork in a later term');
 });
 
+test('§5.3 forbidden fork: a confirmed block the commit has passed is on the committed chain, so the blocks after it are prepared', () => {
+  const { bft } = node(B);
+  ready(bft, 0);
+  const x = block(2, 'x', undefined, 0, A);
+  assert.equal(kinds(applyHead(bft, x)), ['PrepareMessage']);
+  const y = block(3, 'y', x, 0, A);
+  const z = block(4, 'z', y, 0, A);
+  bft.step({ type: 'block', block: y });
+  // B lags: its chain committed y (from a later block's proof) before B prepared anything after x.
+  assert.equal(kinds(applyHead(bft, z, 3)), ['PrepareMessage'], 'x is forgotten below the commit, but it was on the committed chain');
+});
+
 test('§5.2 timer: started when a quorum is in the term; on expiry without a commit it grows x1.5 and the term moves on', () => {
   const { bft, ready: start } = node(B);
   assert.is(start.timerMs, T, 'every producer starts in term 0');
@@ -230,6 +242,40 @@ test('§5.2 a restarted producer keeps its best prepared block and its proof; a 
   const r = receive(restarted.bft, viewChange(1, D));
   assert.is(restarted.bft.currentTerm, 1);
   assert.is(r.lead, 1, 'B leads term 1: its view names x, committed, with no prepares kept, and C and D are no further');
+});
+
+test('§5.1 sync-term retry: a view change that could not be signed is tried again after the retry time and at once when the keys change', () => {
+  let locked = true;
+  const bft = new Bft<Sig>({ baseTimeoutMs: T, retryViewChangeMs: 3 * T, verify, sign: (message) => (locked ? undefined : sign(message)) });
+  const start = bft.step({ type: 'producers', groups: [BFT4], self: B });
+  assert.equal(kinds(start), ['RequestViewMessage'], 'no view change without the key');
+  const jumped = ready(bft, 1, [C, D]).at(-1)!;
+  assert.is(bft.currentTerm, 1, 'C and D are ahead: B follows them to term 1');
+  assert.is(jumped.retryViewChangeMs, 3 * T, 'its view change of term 1 is missing: a retry is asked for');
+  const retried = bft.step({ type: 'retryViewChange' });
+  assert.equal(kinds(retried), [], 'still locked: nothing is sent');
+  assert.is(retried.retryViewChangeMs, 3 * T, 'and the retry is asked for again');
+  locked = false;
+  const unlocked = bft.step({ type: 'keysChanged' });
+  assert.equal(kinds(unlocked), ['ViewChangeMessage'], 'unlocked: the view change goes out at once');
+  assert.is(unlocked.sends[0]!.to, 'all');
+  assert.is((unlocked.sends[0]!.message as Extract<BftMessage<Sig>, { kind: 'ViewChangeMessage' }>).body.term, 1);
+  assert.is(unlocked.retryViewChangeMs, undefined);
+  assert.is(unlocked.timerMs, T, 'B, C and D are a quorum in term 1: the view-change timer runs');
+  const late = bft.step({ type: 'retryViewChange' });
+  assert.equal([kinds(late), late.retryViewChangeMs], [[], undefined], 'a retry due after that finds the view in its term and does nothing');
+});
+
+test('§5.1 sync-term retry: none when the view change was signed, and none for a node that does not vote', () => {
+  const { bft, ready: start } = node(B);
+  assert.is(start.retryViewChangeMs, undefined);
+  for (const event of [{ type: 'keysChanged' }, { type: 'retryViewChange' }] as const) {
+    const r = bft.step(event);
+    assert.equal([kinds(r), r.retryViewChangeMs], [[], undefined], `${event.type}: B's view is in the current term`);
+  }
+  const observer = new Bft<Sig>({ baseTimeoutMs: T, verify, sign: () => undefined });
+  assert.is(observer.step({ type: 'producers', groups: [BFT4], self: E }).retryViewChangeMs, undefined, 'E signs no view change');
+  assert.equal(kinds(observer.step({ type: 'keysChanged' })), []);
 });
 
 test.run();
