@@ -10,6 +10,7 @@ import { DbId } from '../../host-api/abi/databases.js';
 import { blockId as computeBlockId, blockNumOfId } from '../../host-api/chain/block-id.js';
 import type { Consensus } from '../../host-api/types/index.js';
 import { bytesToHex } from '../../host-api/encoding/hex.js';
+import { FracpackError } from '../../host-api/fracpack/index.js';
 import { accountNameFromNumber } from '../../host-api/names/index.js';
 import { JointConsensus, type StateChecksum, type StatusRow } from '../../host-api/types/native.js';
 import { readBlock, writeBlock } from '../chain/block-log.js';
@@ -94,8 +95,13 @@ function stage(store: Store, executor: Executor, content: SnapshotContent, thres
   }
   checkHead(store, status);
   const headers = headerNums(content);
-  if (!local?.head) checkChainId(store, status, headers);
-  validateHeaders(store, validator, headers, blockNum);
+  try {
+    if (!local?.head) checkChainId(store, status, headers);
+    validateHeaders(store, validator, headers, blockNum);
+  } catch (err) {
+    if (err instanceof FracpackError) throw new SnapshotError('SNAPSHOT_BAD_ROW', `a header, signature or aux data row does not decode: ${err.message}`);
+    throw err;
+  }
   const currentOnly = (consensus: JointConsensus) => JointConsensus.pack({ current: consensus.current, next: null });
   if (!equalBytes(currentOnly(validator.consensus), currentOnly(status.consensus))) {
     throw new SnapshotError('SNAPSHOT_HEADERS', `the snapshot's producers are not those its headers prove (validated up to block ${validator.blockNum})`);

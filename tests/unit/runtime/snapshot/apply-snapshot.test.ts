@@ -1,7 +1,8 @@
 // Snapshot files (docs/p2p.md §7.3) made from a real booted chain with the file's own encoders,
 // read back and loaded into other stores: a good one (plain or gzip) becomes the same state, on
-// which the producer's next block applies; damaged, unsigned, headless, other-chain and
-// not-newer ones are refused with a stable code and leave the target store as it was.
+// which the producer's next block applies; damaged, unsigned, headless (no genesis header, or a
+// garbled or foreign one), other-chain and not-newer ones are refused with a stable code and
+// leave the target store as it was.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -154,6 +155,8 @@ test('a damaged, reordered, unsigned or headless snapshot is refused; an empty s
   refused(ctx, node, { ...good, signatures: [stranger] }, 'SNAPSHOT_SIGNATURES');
   refused(ctx, node, { ...good, extra: [] }, 'SNAPSHOT_HEADERS');
   refused(ctx, node, { ...good, extra: good.extra.filter((r) => !(r.db === DbId.blockLog && bytesToHex(r.key) === '00000002')) }, 'SNAPSHOT_HEADERS');
+  const garbled = good.extra.map((r) => (r.db === DbId.blockLog && bytesToHex(r.key) === '00000002' ? { ...r, value: Uint8Array.of(1, 2, 3) } : r));
+  refused(ctx, node, { ...good, extra: garbled }, 'SNAPSHOT_BAD_ROW');
   const otherHead = { ...good.extra.find((r) => r.db === DbId.blockLog && bytesToHex(r.key) !== '00000002')! };
   refused(ctx, node, { ...good, extra: good.extra.map((r) => (r.db === DbId.blockLog && bytesToHex(r.key) === '00000002' ? { ...r, value: otherHead.value } : r)) }, 'SNAPSHOT_HEADERS');
   assert.is(readStatus(node.store), undefined);
