@@ -76,6 +76,8 @@ export const NativeTable = {
   notify: 8,
   /** In nativeSubjective (65): a block's auxConsensusData, keyed by block id (docs/p2p.md §3.5). */
   blockData: 9,
+  /** In nativeSubjective: the ConsensusChangeRows, keyed by the block that started the change (docs/p2p.md §7.3). */
+  consensusChange: 10,
   /** In nativeSubjective: a block's SnapshotRow, keyed by block id (docs/p2p.md §7.2). */
   snapshot: 11,
   scheduledSnapshot: 12,
@@ -117,6 +119,10 @@ export function snapshotKey(blockId: Uint8Array): Uint8Array {
 
 export function scheduledSnapshotKey(blockNum: number): Uint8Array {
   return nativeTableKey(NativeTable.scheduledSnapshot).u32(blockNum).finish();
+}
+
+export function consensusChangeKey(start: number): Uint8Array {
+  return nativeTableKey(NativeTable.consensusChange).u32(start).finish();
 }
 
 export function logTruncateKey(): Uint8Array {

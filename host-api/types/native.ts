@@ -18,6 +18,9 @@ export const NATIVE_SCHEMA = {
   SnapshotStateItem: { Object: { state: 'StateChecksum', signatures: { List: 'StateSignature' } } },
   SnapshotRow: { Object: { id: 'Checksum256', state: { Option: 'SnapshotStateItem' }, other: { List: 'SnapshotStateItem' } } },
   LogTruncateRow: { Object: { start: 'u32' } },
+  // A finished producer change (docs/p2p.md §3.4, §7.3): the blocks that started joint consensus,
+  // that the ending block's producer knew irreversible, and that ended it.
+  ConsensusChangeRow: { Object: { start: 'u32', commit: 'u32', end: 'u32' } },
   // The node <-> transact and node <-> http contracts (docs/system-services.md).
   ProcessTransactionArgs: { Object: { transaction: 'bytes', id: 'Checksum256', speculative: 'bool' } },
   VerifyArgs: { Object: { transactionHash: 'Checksum256', claim: 'Claim', proof: 'bytes' } },
@@ -55,6 +58,7 @@ export type StateSignature = Native<'StateSignature'>;
 export type SnapshotStateItem = Native<'SnapshotStateItem'>;
 export type SnapshotRow = Native<'SnapshotRow'>;
 export type LogTruncateRow = Native<'LogTruncateRow'>;
+export type ConsensusChangeRow = Native<'ConsensusChangeRow'>;
 export type ProcessTransactionArgs = Native<'ProcessTransactionArgs'>;
 export type VerifyArgs = Native<'VerifyArgs'>;
 export type TransactionInfo = Native<'TransactionInfo'>;
@@ -92,6 +96,7 @@ export const StateChecksum = native.type('StateChecksum');
 export const StateSignature = native.type('StateSignature');
 export const SnapshotRow = native.type('SnapshotRow');
 export const LogTruncateRow = native.type('LogTruncateRow');
+export const ConsensusChangeRow = native.type('ConsensusChangeRow');
 
 /** Native tables whose rows a privileged service may write, with the codec that validates them. */
 export const WRITABLE_NATIVE_ROWS: ReadonlyMap<number, TypeCodec | undefined> = new Map<number, TypeCodec | undefined>([

@@ -15,6 +15,7 @@ import { writeBlock } from './block-log.js';
 import { writeBlockSignature } from './block-signing.js';
 import { readStatus, writeStatus } from './chain-state.js';
 import { producersOf, startingConsensus } from './consensus.js';
+import { writeConsensusChange } from './consensus-changes.js';
 import { ChainError } from './errors.js';
 import { TRANSACT, type DecodedTransaction, type TransactionProcessor } from './transaction-processor.js';
 
@@ -60,7 +61,7 @@ export type Sealer = (header: BlockHeader, blockId: Uint8Array) => BlockSeal;
  * pending from block 2 on. Block 2 may set the producers (boot's setProducers does); a change
  * still without producers when block 2 closes names block 2's producer, with unsigned blocks.
  */
-function genesisConsensus(): JointConsensus {
+export function genesisConsensus(): JointConsensus {
   const empty: Consensus = { data: { CftConsensus: { producers: [] } }, services: [], wasmConfig: ENFORCED_WASM_CONFIG };
   return { current: empty, next: { consensus: empty, blockNum: 2 } };
 }
@@ -187,6 +188,12 @@ export class BlockBuilder {
       });
       // Above commitNum the block may yet be replaced by another fork: keep its undo (docs/chain.md §1.6).
       this.store.commitBlock(header.blockNum, header.commitNum);
+      // A block that ends joint consensus records the change it finishes (docs/p2p.md §3.4).
+      const next = status.consensus.next;
+      if (next && next.blockNum <= header.commitNum) {
+        writeConsensusChange(this.store, { start: next.blockNum, commit: header.commitNum, end: header.blockNum });
+        this.store.subjective.commit();
+      }
       return { block, blockId: id };
     } catch (err) {
       this.store.abort();

@@ -22,9 +22,14 @@ export function isEmptyClaim(claim: Claim): boolean {
   return claim.service === 0n && claim.rawData.length === 0;
 }
 
+/** What a block's producer signs (psibase's BlockSignatureInfo). */
+export function blockSignatureInfo(blockId: Uint8Array): Uint8Array {
+  return concatBytes(BLOCK_SIGNING_PREFIX, blockId);
+}
+
 /** The signature of block `blockId` by `signer`. */
 export function signBlock(blockId: Uint8Array, signer: Signer): Uint8Array {
-  return signer(sha256(concatBytes(BLOCK_SIGNING_PREFIX, blockId)));
+  return signer(sha256(blockSignatureInfo(blockId)));
 }
 
 /**
@@ -33,7 +38,7 @@ export function signBlock(blockId: Uint8Array, signer: Signer): Uint8Array {
  */
 export function blockSignatureFailure(executor: Executor, claim: Claim, blockId: Uint8Array, signature: Uint8Array): Promise<Error | undefined> {
   if (isEmptyClaim(claim)) return Promise.resolve(undefined);
-  const signedData = concatBytes(BLOCK_SIGNING_PREFIX, blockId);
+  const signedData = blockSignatureInfo(blockId);
   return firstFailedProof(executor, [{ claim, proof: signature, signedData, digest: sha256(signedData) }]);
 }
 

@@ -1,20 +1,27 @@
 // Putting a snapshot into a node's store (docs/p2p.md §7.3 loading, §7.4 apply_snapshot), from a
 // file or from a peer: the content is checked whole in the store's uncommitted overlays (rows in
-// key order matching the checksum, the head and genesis headers, the producers' signatures), then
+// key order matching the checksum, the head, the consensus-change headers light-validated from
+// this node's chain or from genesis, the signatures of the producers they prove), then
 // the state is replaced in one commit, with the SnapshotRow and LogTruncateRow written. A refused
 // snapshot leaves the store as it was. The snapshot's state is kept, so this node can pass it on.
 
 import { equalBytes } from '../../host-api/encoding/bytes.js';
-import { blockId as computeBlockId } from '../../host-api/chain/block-id.js';
+import { DbId } from '../../host-api/abi/databases.js';
+import { blockId as computeBlockId, blockNumOfId } from '../../host-api/chain/block-id.js';
+import type { Consensus } from '../../host-api/types/index.js';
 import { bytesToHex } from '../../host-api/encoding/hex.js';
+import { FracpackError } from '../../host-api/fracpack/index.js';
 import { accountNameFromNumber } from '../../host-api/names/index.js';
 import { JointConsensus, type StateChecksum, type StatusRow } from '../../host-api/types/native.js';
-import { readBlock } from '../chain/block-log.js';
+import { readBlock, writeBlock } from '../chain/block-log.js';
 import { readStatus } from '../chain/chain-state.js';
+import { writeConsensusChange } from '../chain/consensus-changes.js';
+import { readStoredBlock } from '../chain/stored-block.js';
 import { sha256 } from '../crypto/sha256.js';
 import type { Store } from '../db/store.js';
 import type { Executor } from '../wasm/executor.js';
 import type { KeptStates } from './kept-states.js';
+import { LightValidator } from './light-validator.js';
 import { SnapshotError } from './snapshot-error.js';
 import { encodeRow, fileDbOf, type SnapshotContent } from './snapshot-file.js';
 import { sameChecksum, writeLogStart, writeSnapshotRow } from './snapshot-rows.js';
@@ -31,14 +38,14 @@ export interface LoadedSnapshot {
  * signatures under the snapshot's own verify services). Throws a SnapshotError, with the store
  * unchanged, when the snapshot is refused.
  */
-export function applySnapshot(store: Store, executor: Executor, kept: KeptStates, content: SnapshotContent): LoadedSnapshot {
+export function applySnapshot(store: Store, executor: Executor, kept: KeptStates, content: SnapshotContent, threshold: (consensus: Consensus) => number = weakThreshold): LoadedSnapshot {
   const computed = checksumOf(content);
   if (!sameChecksum(computed, content.checksum)) {
     throw new SnapshotError('SNAPSHOT_CHECKSUM', 'the snapshot rows do not match the checksum in its footer');
   }
   let loaded: LoadedSnapshot;
   try {
-    loaded = stage(store, executor, content);
+    loaded = stage(store, executor, content, threshold);
   } catch (err) {
     store.abort();
     store.subjective.abort();
@@ -64,13 +71,16 @@ function checksumOf(content: SnapshotContent): StateChecksum {
 }
 
 /** Writes the snapshot into the store's uncommitted overlays and checks it there. */
-function stage(store: Store, executor: Executor, content: SnapshotContent): LoadedSnapshot {
+function stage(store: Store, executor: Executor, content: SnapshotContent, threshold: (consensus: Consensus) => number): LoadedSnapshot {
   const local = readStatus(store);
+  const validator = new LightValidator(local, executor);
   for (const db of STATE_DBS) {
     const keys = [...rowsOf(store, db)].map((row) => row.key);
     for (const key of keys) store.remove(db, key);
   }
-  for (const { db, key, value } of [...content.state, ...content.extra]) store.put(db, key, value);
+  for (const { db, key, value } of content.state) store.put(db, key, value);
+  // Headers, signatures and aux data this node has already are its own (psibase keeps them too).
+  for (const { db, key, value } of content.extra) if (store.get(db, key) === undefined) store.put(db, key, value);
   const status = readStatus(store);
   const head = status?.head;
   if (!status || !head) throw new SnapshotError('SNAPSHOT_HEAD', 'the snapshot state has no head block');
@@ -83,26 +93,72 @@ function stage(store: Store, executor: Executor, content: SnapshotContent): Load
       throw new SnapshotError('SNAPSHOT_NOT_NEWER', `the database is at block ${local.head.header.blockNum}, at or past the snapshot's block ${blockNum}`);
     }
   }
-  checkHeaders(store, status);
-  checkSignatures(executor, content, status);
+  checkHead(store, status);
+  const headers = headerNums(content);
+  try {
+    if (!local?.head) checkChainId(store, status, headers);
+    validateHeaders(store, validator, headers, blockNum);
+  } catch (err) {
+    if (err instanceof FracpackError) throw new SnapshotError('SNAPSHOT_BAD_ROW', `a header, signature or aux data row does not decode: ${err.message}`);
+    throw err;
+  }
+  const currentOnly = (consensus: JointConsensus) => JointConsensus.pack({ current: consensus.current, next: null });
+  if (!equalBytes(currentOnly(validator.consensus), currentOnly(status.consensus))) {
+    throw new SnapshotError('SNAPSHOT_HEADERS', `the snapshot's producers are not those its headers prove (validated up to block ${validator.blockNum})`);
+  }
+  checkSignatures(executor, content, status, threshold);
   writeSnapshotRow(store, { id: head.blockId, state: { state: content.checksum, signatures: content.signatures }, other: [] });
+  // Headers carry no transactions: the log holds whole blocks from the snapshot block on.
   writeLogStart(store, blockNum);
   return { blockNum, blockId: head.blockId };
 }
 
-/** The head block's header must be the status row's head; the genesis block's id the chain id. */
-function checkHeaders(store: Store, status: StatusRow): void {
+/**
+ * The status row's head must be its own header's id and carry the hash of the snapshot's
+ * consensus; the head block in the log (this node keeps it, docs/p2p.md §7.3) is that header.
+ */
+function checkHead(store: Store, status: StatusRow): void {
   const head = status.head!;
-  const block = readBlock(store, head.header.blockNum);
-  if (!block || !equalBytes(computeBlockId(block.header), head.blockId)) {
-    throw new SnapshotError('SNAPSHOT_HEAD', `the snapshot does not hold the header of its head block ${head.header.blockNum}`);
-  }
-  if (!equalBytes(block.header.consensusState, sha256(JointConsensus.pack(status.consensus)))) {
+  if (!equalBytes(computeBlockId(head.header), head.blockId)) throw new SnapshotError('SNAPSHOT_HEAD', 'the head block id does not match its header');
+  if (!equalBytes(head.header.consensusState, sha256(JointConsensus.pack(status.consensus)))) {
     throw new SnapshotError('SNAPSHOT_HEAD', `the head block's consensusState is not the hash of the snapshot's consensus`);
   }
-  const genesis = readBlock(store, 2);
-  if (!genesis || !equalBytes(computeBlockId(genesis.header), status.chainId)) {
-    throw new SnapshotError('SNAPSHOT_HEAD', 'the snapshot does not hold the genesis header matching its chain id');
+  const block = readBlock(store, head.header.blockNum);
+  if (!block) writeBlock(store, { header: head.header, transactions: [] });
+  else if (!equalBytes(computeBlockId(block.header), head.blockId)) {
+    throw new SnapshotError('SNAPSHOT_HEAD', `the snapshot's header of block ${head.header.blockNum} is not its head block`);
+  }
+}
+
+/** The block numbers of the headers in the snapshot, ascending. */
+function headerNums(content: SnapshotContent): number[] {
+  return content.extra.filter((r) => r.db === DbId.blockLog).map((r) => blockNumOfKey(r.key)).sort((a, b) => a - b);
+}
+
+function blockNumOfKey(key: Uint8Array): number {
+  if (key.length !== 4) throw new SnapshotError('SNAPSHOT_BAD_ROW', `a block log key of ${key.length} bytes`);
+  return Buffer.from(key).readUInt32BE(0);
+}
+
+/** A new database takes the chain id from the first header: it must be that block (psibase's verifyChainId). */
+function checkChainId(store: Store, status: StatusRow, headers: readonly number[]): void {
+  const first = headers.length > 0 ? readBlock(store, headers[0]!) : undefined;
+  const id = first ? computeBlockId(first.header) : status.head!.blockId;
+  if (!equalBytes(id, status.chainId)) {
+    throw new SnapshotError('SNAPSHOT_HEADERS', `the snapshot's first header (block ${blockNumOfId(id)}) is not the block of its chain id: it cannot be loaded into a new database`);
+  }
+}
+
+/**
+ * Light-validates the headers below the snapshot block after the last block this node knows
+ * (docs/p2p.md §7.3), and records the producer changes they end, as psibase's load-snapshot does.
+ */
+function validateHeaders(store: Store, validator: LightValidator, headers: readonly number[], blockNum: number): void {
+  for (const num of headers) {
+    if (num <= validator.blockNum) continue;
+    if (num >= blockNum) break;
+    const change = validator.push(readStoredBlock(store, num)!.signed);
+    if (change) writeConsensusChange(store, change);
   }
 }
 
@@ -110,14 +166,14 @@ function checkHeaders(store: Store, status: StatusRow): void {
  * Every signature must verify (under the snapshot state's verify services) and at least the weak
  * threshold of current producers must have signed.
  */
-function checkSignatures(executor: Executor, content: SnapshotContent, status: StatusRow): void {
+function checkSignatures(executor: Executor, content: SnapshotContent, status: StatusRow, threshold: (consensus: Consensus) => number): void {
   const consensus = status.consensus.current;
   for (const signature of content.signatures) {
     const failure = stateSignatureFailure(executor, content.checksum, signature);
     if (failure) throw new SnapshotError('SNAPSHOT_SIGNATURES', `the signature of ${accountNameFromNumber(signature.account)} does not verify: ${failure.message}`);
   }
   const producers = signingProducers(consensus, content.signatures);
-  const needed = weakThreshold(consensus);
+  const needed = threshold(consensus);
   if (producers.size < needed) {
     throw new SnapshotError('SNAPSHOT_SIGNATURES', `not enough block producer signatures on the snapshot: ${producers.size} of the ${needed} needed`);
   }

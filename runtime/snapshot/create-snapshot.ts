@@ -6,17 +6,18 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { DbId } from '../../host-api/abi/databases.js';
-import { blockDataKey, blockKey } from '../../host-api/abi/keys.js';
+import { blockKey } from '../../host-api/abi/keys.js';
 import { signDigest, type KeyPair } from '../../host-api/crypto/keys.js';
-import { Block } from '../../host-api/types/index.js';
 import type { StateChecksum, StateSignature, StatusRow } from '../../host-api/types/native.js';
-import { readBlock } from '../chain/block-log.js';
+import { readBlockSignature } from '../chain/block-signing.js';
+import { readConsensusChanges } from '../chain/consensus-changes.js';
 import { producersOf } from '../chain/consensus.js';
 import { LmdbStore } from '../db/lmdb-store.js';
 import { KeptStates } from './kept-states.js';
+import { headerRows, lightHeaderBlocks, lightHeaders } from './light-headers.js';
 import { newestSignedState } from './signed-states.js';
 import { SnapshotError } from './snapshot-error.js';
-import { encodeRow, fileHeader, FileDb, footerRows } from './snapshot-file.js';
+import { encodeRow, fileDbOf, fileHeader, FileDb, footerRows } from './snapshot-file.js';
 import { signState } from './state-signatures.js';
 
 export interface CreateSnapshotOptions {
@@ -25,7 +26,7 @@ export interface CreateSnapshotOptions {
   /** The snapshot file; '-' writes to stdout. */
   readonly file: string;
   readonly gzip?: boolean;
-  /** The whole block log up to the snapshot block, with its signatures (`--blocks`). */
+  /** The whole block log up to the snapshot block, with its signatures, instead of the consensus-change headers (`--blocks`). */
   readonly blocks?: boolean;
   /** Keys of current producers that sign the snapshot too (`--sign`). */
   readonly signWith?: readonly KeyPair[];
@@ -40,23 +41,25 @@ export interface CreatedSnapshot {
 export async function createSnapshot(options: CreateSnapshotOptions): Promise<CreatedSnapshot> {
   const store = LmdbStore.open(join(options.nodeDir, 'db'));
   try {
-    const { blockNum, blockId, rows, checksum, signatures } = newestSignedState(store, KeptStates.of(options.nodeDir), (status, checksum) => (options.signWith ?? []).map((key) => signWithKey(status, checksum, key)));
+    const { blockNum, blockId, rows, checksum, signatures, status } = newestSignedState(store, KeptStates.of(options.nodeDir), (status, checksum) => (options.signWith ?? []).map((key) => signWithKey(status, checksum, key)));
     const parts: Uint8Array[] = [fileHeader(), rows];
-    // Genesis (2) proves the chain id; the snapshot block is the head.
-    const blockNums = options.blocks ? Array.from({ length: blockNum - 1 }, (_, i) => i + 2) : [...new Set([2, blockNum])];
-    for (const num of blockNums) {
-      const block = readBlock(store, num);
-      if (!block) continue;
-      // Headers prove the chain; transactions are not needed (psibase strips them too).
-      const stored = options.blocks ? block : { header: block.header, transactions: [] };
-      parts.push(encodeRow(FileDb.blockLog, blockKey(num), Block.pack(stored)));
+    // The consensus-change headers, which let a new node validate the producers (docs/p2p.md §7.3).
+    const light = lightHeaderBlocks(store, lightHeaders(readConsensusChanges(store), status));
+    // The file's databases in order: block log (3), block proofs (4), aux data (65).
+    const rowsOfLight = light.flatMap(headerRows).sort((a, b) => fileDbOf(a.db) - fileDbOf(b.db));
+    if (options.blocks) {
+      for (let num = 2; num <= blockNum; num++) {
+        const block = store.get(DbId.blockLog, blockKey(num));
+        if (block) parts.push(encodeRow(FileDb.blockLog, blockKey(num), block));
+      }
+      for (let num = 2; num <= blockNum; num++) {
+        const signature = readBlockSignature(store, num);
+        if (signature) parts.push(encodeRow(FileDb.blockProof, blockKey(num), signature));
+      }
     }
-    for (const num of blockNums) {
-      const signature = store.get(DbId.blockProof, blockKey(num));
-      if (signature) parts.push(encodeRow(FileDb.blockProof, blockKey(num), signature));
+    for (const { db, key, value } of rowsOfLight) {
+      if (!options.blocks || db === DbId.nativeSubjective) parts.push(encodeRow(fileDbOf(db), key, value));
     }
-    const aux = store.get(DbId.nativeSubjective, blockDataKey(blockId));
-    if (aux) parts.push(encodeRow(FileDb.nativeSubjective, blockDataKey(blockId), aux));
     parts.push(...footerRows(checksum, signatures));
     const plain = Buffer.concat(parts);
     const out = options.gzip ? gzipSync(plain) : plain;

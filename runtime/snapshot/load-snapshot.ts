@@ -8,13 +8,14 @@ import { Executor } from '../wasm/executor.js';
 import { applySnapshot, type LoadedSnapshot } from './apply-snapshot.js';
 import { KeptStates } from './kept-states.js';
 import { parseSnapshot } from './snapshot-file.js';
+import { fileWeakThreshold } from './state-signatures.js';
 
 /** Loads snapshot file bytes (plain or gzip) into the database of `nodeDir`. */
 export async function loadSnapshot(nodeDir: string, file: Uint8Array): Promise<LoadedSnapshot> {
   const content = parseSnapshot(file);
   const store = LmdbStore.open(join(nodeDir, 'db'));
   try {
-    return applySnapshot(store, new Executor(store, new Engine()), KeptStates.of(nodeDir), content);
+    return applySnapshot(store, new Executor(store, new Engine()), KeptStates.of(nodeDir), content, fileWeakThreshold);
   } finally {
     await store.close();
   }

@@ -21,6 +21,8 @@ export interface SignedState {
   readonly rows: Uint8Array;
   readonly checksum: StateChecksum;
   readonly signatures: StateSignature[];
+  /** The status row of that state. */
+  readonly status: StatusRow;
 }
 
 /** Signatures to add to those a state has: create-snapshot's --sign keys. */
@@ -45,7 +47,7 @@ export function newestSignedState(store: KvReader, kept: KeptStates, more: MoreS
     if (signingProducers(consensus, signatures).size < weakThreshold(consensus)) continue;
     const block = readBlock(store, blockNum);
     if (!block || !equalBytes(computeBlockId(block.header), row.id)) continue;
-    return { blockNum, blockId: row.id, rows: keptRows, checksum, signatures };
+    return { blockNum, blockId: row.id, rows: keptRows, checksum, signatures, status };
   }
   throw new SnapshotError('SNAPSHOT_NONE', 'no verified snapshot available: no kept snapshot state has enough producer signatures (schedule snapshots with transact::setSnapTime)');
 }

@@ -7,6 +7,7 @@ export type SnapshotErrorCode =
   | 'SNAPSHOT_BAD_ROW'         // an unknown database id, databases out of order, or a row that does not decode
   | 'SNAPSHOT_CHECKSUM'        // the rows' KvMerkle roots differ from the footer's checksum, or it is missing
   | 'SNAPSHOT_HEAD'            // the state has no head, or the head block in the file does not match it
+  | 'SNAPSHOT_HEADERS'         // the consensus-change headers are missing or forged, or do not lead to the snapshot's producers
   | 'SNAPSHOT_SIGNATURES'      // a signature fails, or too few producers signed
   | 'SNAPSHOT_OTHER_CHAIN'     // the database holds another chain
   | 'SNAPSHOT_NOT_NEWER'       // the database is already at or past the snapshot's block

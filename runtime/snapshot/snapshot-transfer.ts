@@ -1,18 +1,17 @@
-// A snapshot over P2P (docs/p2p.md §7.4): the sender's BlockHeaderMessages (the genesis header, for
-// the chain id, and the snapshot block's), SnapshotPartMessages covering the service database
-// and then the native one, about 1 MiB each, and the SnapshotVerifyMessage with the checksum and
+// A snapshot over P2P (docs/p2p.md §7.4): the sender's BlockHeaderMessages (the consensus-change
+// headers from genesis on, ending with the snapshot block's), SnapshotPartMessages covering the
+// service database and then the native one, about 1 MiB each, and the SnapshotVerifyMessage with the checksum and
 // signatures; the receiver puts them together into a SnapshotContent for applySnapshot.
 
 import { DbId } from '../../host-api/abi/databases.js';
-import { blockDataKey, blockKey } from '../../host-api/abi/keys.js';
-import { blockId as computeBlockId } from '../../host-api/chain/block-id.js';
 import { equalBytes } from '../../host-api/encoding/bytes.js';
 import { bytesToHex } from '../../host-api/encoding/hex.js';
-import { Block, type SignedBlock } from '../../host-api/types/index.js';
-import { BlockDataRow, type StateChecksum, type StateSignature } from '../../host-api/types/native.js';
-import { readStoredBlock } from '../chain/stored-block.js';
+import type { SignedBlock } from '../../host-api/types/index.js';
+import type { StateChecksum, StateSignature } from '../../host-api/types/native.js';
+import { readConsensusChanges } from '../chain/consensus-changes.js';
 import type { KvEntry, KvReader } from '../db/store.js';
 import type { KeptStates } from './kept-states.js';
+import { headerRows, lightHeaderBlocks, lightHeaders } from './light-headers.js';
 import { newestSignedState } from './signed-states.js';
 import { SnapshotError } from './snapshot-error.js';
 import { encodedRows, storeDbOf, type FileRow, type SnapshotContent } from './snapshot-file.js';
@@ -55,14 +54,9 @@ export function snapshotOffer(store: KvReader, kept: KeptStates): SnapshotOffer 
     if (err instanceof SnapshotError && err.code === 'SNAPSHOT_NONE') return undefined;
     throw err;
   }
-  // Headers only: the transactions are not needed (docs/p2p.md §7.4).
-  const headerOf = (num: number): SignedBlock | undefined => {
-    const signed = readStoredBlock(store, num)?.signed;
-    return signed && { ...signed, block: { header: signed.block.header, transactions: [] } };
-  };
-  const block = headerOf(state.blockNum)!;
-  const genesis = headerOf(2);
-  const headers = genesis && state.blockNum !== 2 ? [genesis, block] : [block];
+  // The consensus-change headers, ending with the snapshot block (docs/p2p.md §7.4).
+  const headers = lightHeaderBlocks(store, lightHeaders(readConsensusChanges(store), state.status));
+  const block = headers[headers.length - 1]!;
   return { block, headers, parts: partsOf(state.blockId, state.rows), verify: { blockId: state.blockId, hash: state.checksum, signatures: state.signatures } };
 }
 
@@ -100,14 +94,7 @@ export class SnapshotReceiver {
   private next: { db: number; lowKey: Uint8Array } | undefined = { db: DbId.service, lowKey: EMPTY };
 
   header(signed: SignedBlock): void {
-    const { header } = signed.block;
-    const key = blockKey(header.blockNum);
-    this.extra.push({ db: DbId.blockLog, key, value: Block.pack({ header, transactions: [] }) });
-    if (signed.signature.length > 0) this.extra.push({ db: DbId.blockProof, key, value: signed.signature });
-    if (signed.auxConsensusData !== null) {
-      const blockId = computeBlockId(header);
-      this.extra.push({ db: DbId.nativeSubjective, key: blockDataKey(blockId), value: BlockDataRow.pack({ blockId, auxConsensusData: signed.auxConsensusData }) });
-    }
+    this.extra.push(...headerRows(signed));
   }
 
   part(part: SnapshotPart): void {

@@ -37,6 +37,11 @@ export function weakThreshold(consensus: Consensus): number {
   return 'CftConsensus' in consensus.data ? 1 : Math.floor((producersOf(consensus).length + 2) / 3);
 }
 
+/** load-snapshot's threshold for a file: 1 for CFT, n/3 + 1 for BFT (psibase's load-snapshot; docs/p2p.md §7.3). */
+export function fileWeakThreshold(consensus: Consensus): number {
+  return 'CftConsensus' in consensus.data ? 1 : Math.floor(producersOf(consensus).length / 3) + 1;
+}
+
 /** The distinct producers of `consensus` among `signatures` (only those that verified should be passed). */
 export function signingProducers(consensus: Consensus, signatures: readonly StateSignature[]): Set<bigint> {
   const names = new Set<bigint>();

@@ -4,7 +4,9 @@
 // started there follows the chain from the snapshot block. A gzip snapshot made from that node
 // (signed through the checksums it received) loads into another; a fresh node linked only to that
 // one gets the snapshot over P2P (§7.4) and syncs, and passes it on to a node that was linked to it
-// while it had nothing. Damaged files, and files of another chain, are refused with the database
+// while it had nothing. Before the snapshots the producer changes its block key twice, so every
+// new node light-validates the producers from genesis through the changes' headers. Damaged files,
+// files with missing or forged headers, and files of another chain, are refused with the database
 // unchanged.
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,9 +14,11 @@ import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { systemAction } from '../../../host-api/boot/system-actions.js';
-import { bytesToHex } from '../../../host-api/encoding/hex.js';
+import { bytesToHex, hexToBytes } from '../../../host-api/encoding/hex.js';
 import { readStatus } from '../../../runtime/chain/chain-state.js';
 import { LmdbStore } from '../../../runtime/db/lmdb-store.js';
+import { encodedRows, encodeRow, fileHeader, FileDb } from '../../../runtime/snapshot/snapshot-file.js';
+import { adminRequest } from '../../lib/admin-requests.js';
 import { runCli } from '../../lib/cli-process.js';
 import { startNode, type RunningNode } from '../../lib/node-process.js';
 import { connectPeer, peersOf, waitUntil } from '../../lib/node-network.js';
@@ -77,6 +81,24 @@ test.before(async (ctx) => {
 test.after(async (ctx) => {
   await Promise.all([ctx.producer, ...ctx.nodes].map((n) => n?.stop()));
   rmSync(ctx.dir, { recursive: true, force: true });
+});
+
+/** A key the node generates in its key store, as prod's claim; joint consensus is over when this returns. */
+async function changeBlockKey(node: RunningNode): Promise<void> {
+  const generated = await adminRequest(node, '/native/admin/keys', { json: { service: 'verify-sig' } });
+  assert.is(generated.status, 200, generated.text());
+  const auth = { service: 'verify-sig', rawData: hexToBytes((generated.json() as { rawData: string }).rawData) };
+  await clientOf(node).push([systemAction('producers', 'producers.setProducers', { prods: [{ name: 'prod', auth }] })], { waitFor: 'final' });
+  // The block after the change's block ends joint consensus (docs/p2p.md §6.1); wait past it.
+  const { num } = await headOf(node);
+  await waitUntil('joint consensus over', async () => (await headOf(node)).num > num + 2, 10_000);
+}
+
+test('the producer changes its block key twice before snapshots: the second change is ended by a block signed with the first key', async (ctx) => {
+  // docs/p2p.md §6.1: each change goes through joint consensus; its ending block is what a new
+  // node's light validation checks against the set before it (§7.3).
+  await changeBlockKey(ctx.producer);
+  await changeBlockKey(ctx.producer);
 });
 
 test('setSnapTime schedules snapshots: the producer keeps their states', async (ctx) => {
@@ -159,6 +181,16 @@ test('damaged snapshots and snapshots of another chain are refused; the database
   await refuse('flipped', flipped, fresh, /do not match the checksum|does not decode|database id|wrong order|ends inside/);
   await refuse('truncated', good.subarray(0, good.length - 5), fresh, /ends inside a row/);
   await refuse('magic', Buffer.concat([Buffer.from([1, 2, 3, 4]), good.subarray(4)]), fresh, /not a snapshot file/);
+  // Headers missing or forged: the producers cannot be light-validated from genesis (docs/p2p.md §7.3).
+  const rows = [...encodedRows(good, 8)];
+  const fileOf = (keep: typeof rows) => Buffer.concat([fileHeader(), ...keep.map((r) => encodeRow(r.fileDb, r.key, r.value))]);
+  const headers = rows.filter((r) => r.fileDb === FileDb.blockLog);
+  assert.ok(headers.length >= 4, `genesis, the changes' headers and the snapshot block (${headers.length})`);
+  await refuse('no-change-start', fileOf(rows.filter((r) => r !== headers[1])), fresh, /consensus-change headers|consensus state does not match/);
+  const proofs = rows.filter((r) => r.fileDb === FileDb.blockProof);
+  assert.ok(proofs.length >= 2, 'the ending block of the second change and the snapshot block are signed');
+  const forged = rows.map((r) => (r === proofs[0] ? { ...r, value: Uint8Array.from(r.value, (b, i) => (i === 12 ? b ^ 1 : b)) } : r));
+  await refuse('forged-signature', fileOf(forged), fresh, /signature of prod does not verify/);
   assert.is(await storedHead(fresh), undefined, 'nothing was loaded');
   // Another chain's node directory keeps its own state.
   const other = await startNode(join(ctx.dir, 'other'), ['-p', 'prod', '--boot', ctx.bundle, '--block-interval', BLOCK_MS]);

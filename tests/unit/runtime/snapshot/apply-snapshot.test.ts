@@ -1,7 +1,8 @@
 // Snapshot files (docs/p2p.md §7.3) made from a real booted chain with the file's own encoders,
 // read back and loaded into other stores: a good one (plain or gzip) becomes the same state, on
-// which the producer's next block applies; damaged, unsigned, headless, other-chain and
-// not-newer ones are refused with a stable code and leave the target store as it was.
+// which the producer's next block applies; damaged, unsigned, headless (no genesis header, or a
+// garbled or foreign one), other-chain and not-newer ones are refused with a stable code and
+// leave the target store as it was.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,11 +10,10 @@ import { gzipSync } from 'node:zlib';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { DbId } from '../../../../host-api/abi/databases.js';
-import { blockKey } from '../../../../host-api/abi/keys.js';
 import { accountNumberFromName } from '../../../../host-api/names/index.js';
 import { bytesToHex } from '../../../../host-api/encoding/hex.js';
-import { Block } from '../../../../host-api/types/index.js';
-import { readBlock } from '../../../../runtime/chain/block-log.js';
+import { readConsensusChanges } from '../../../../runtime/chain/consensus-changes.js';
+import { headerRows, lightHeaderBlocks, lightHeaders } from '../../../../runtime/snapshot/light-headers.js';
 import { readStatus } from '../../../../runtime/chain/chain-state.js';
 import type { Store } from '../../../../runtime/db/store.js';
 import { Engine } from '../../../../runtime/wasm/engine.js';
@@ -45,11 +45,10 @@ function stateChecksum(store: KvReader): StateChecksum {
   return { serviceRoot: serviceRoot!, nativeRoot: nativeRoot! };
 }
 
-/** A snapshot's content straight from a store: its state, the genesis and head headers, prod's signature. */
+/** A snapshot's content straight from a store: its state, its consensus-change headers, prod's signature. */
 function contentOf(store: Store): SnapshotContent {
   const state: FileRow[] = STATE_DBS.flatMap((db) => [...rowsOf(store, db)].map(({ key, value }) => ({ db, key, value })));
-  const head = readStatus(store)!.head!.header.blockNum;
-  const extra = [2, head].map((num) => ({ db: DbId.blockLog as number, key: blockKey(num), value: Block.pack({ header: readBlock(store, num)!.header, transactions: [] }) }));
+  const extra = lightHeaderBlocks(store, lightHeaders(readConsensusChanges(store), readStatus(store)!)).flatMap(headerRows).sort((a, b) => a.db - b.db);
   const checksum = stateChecksum(store);
   const signature = signState(checksum, { name: accountNumberFromName('prod'), auth: EMPTY_CLAIM }, undefined);
   return { state, extra, checksum, signatures: [signature] };
@@ -75,7 +74,7 @@ function refused(ctx: { dirs: string[] }, node: Node, content: SnapshotContent |
     load(ctx, node, typeof content === 'function' ? content() : content);
     assert.unreachable(`expected ${code}`);
   } catch (err) {
-    assert.instance(err, SnapshotError);
+    assert.instance(err, SnapshotError, (err as Error).stack);
     assert.is((err as SnapshotError).code, code, (err as Error).message);
   }
   assert.equal(chainRows(node.store), before, 'the store is unchanged');
@@ -154,8 +153,12 @@ test('a damaged, reordered, unsigned or headless snapshot is refused; an empty s
   refused(ctx, node, { ...good, signatures: [] }, 'SNAPSHOT_SIGNATURES');
   const stranger: StateSignature = { ...good.signatures[0]!, account: accountNumberFromName('alice') };
   refused(ctx, node, { ...good, signatures: [stranger] }, 'SNAPSHOT_SIGNATURES');
-  refused(ctx, node, { ...good, extra: good.extra.slice(0, 1) }, 'SNAPSHOT_HEAD');
-  refused(ctx, node, { ...good, extra: good.extra.slice(1) }, 'SNAPSHOT_HEAD');
+  refused(ctx, node, { ...good, extra: [] }, 'SNAPSHOT_HEADERS');
+  refused(ctx, node, { ...good, extra: good.extra.filter((r) => !(r.db === DbId.blockLog && bytesToHex(r.key) === '00000002')) }, 'SNAPSHOT_HEADERS');
+  const garbled = good.extra.map((r) => (r.db === DbId.blockLog && bytesToHex(r.key) === '00000002' ? { ...r, value: Uint8Array.of(1, 2, 3) } : r));
+  refused(ctx, node, { ...good, extra: garbled }, 'SNAPSHOT_BAD_ROW');
+  const otherHead = { ...good.extra.find((r) => r.db === DbId.blockLog && bytesToHex(r.key) !== '00000002')! };
+  refused(ctx, node, { ...good, extra: good.extra.map((r) => (r.db === DbId.blockLog && bytesToHex(r.key) === '00000002' ? { ...r, value: otherHead.value } : r)) }, 'SNAPSHOT_HEADERS');
   assert.is(readStatus(node.store), undefined);
 });
 
