@@ -7,7 +7,7 @@ import type { Chain } from '../chain/chain.js';
 import { activeSets, nextBlockConsensus, producersOf } from '../chain/consensus.js';
 import { bftMessageOf, bftPreimage, bftWireMessage, confirmVerifier, decodeBlockConfirm, encodeBlockConfirm, type BftWireKind } from './bft-wire.js';
 import { Bft, sameGroup } from './consensus/bft.js';
-import type { BftBlock, BftBlockConfirm, BftEvent, BftGroup, BftKept, BftMessage, BftUnsigned } from './consensus/bft-io.js';
+import type { BftBlock, BftBlockConfirm, BftConfirm, BftEvent, BftGroup, BftKept, BftMessage, BftUnsigned } from './consensus/bft-io.js';
 import { ConsensusTimer } from './consensus-timer.js';
 import { P2PMessageError, type MessageOf, type P2PMessage } from './messages/index.js';
 import { writeLog, type NetworkLog, type PeerId } from './peer-io.js';
@@ -53,6 +53,17 @@ function groupOf(consensus: Consensus): BftGroup {
 /** Whether the current producer set of `consensus` runs BFT. */
 export function runsBft(consensus: JointConsensus): boolean {
   return 'BftConsensus' in consensus.current.data;
+}
+
+/**
+ * After a restart the chain is irreversible up to the block BFT committed last (kept in
+ * consensus-bft.json), if it is still the chain's block there: under BFT a header's commitNum
+ * proves nothing (docs/p2p.md §5.4), so the chain does not learn it from the head.
+ */
+export function restoreBftCommit(chain: Chain, kept: BftKept<Uint8Array> | undefined): void {
+  const committed = kept?.committed;
+  const id = committed && chain.blockIdAt(committed.num);
+  if (id && bytesToHex(id) === committed.id) chain.commitTo(committed.num);
 }
 
 export class NodeBft {
@@ -260,13 +271,17 @@ export class NodeBft {
   }
 }
 
-/** Whether two kept states hold the same term, blocks and prepares. */
+/** Whether two kept states hold the same term, blocks, prepares and commit proof. */
 function sameKept(a: BftKept<Uint8Array> | undefined, b: BftKept<Uint8Array>): boolean {
   const sameBlock = (x: BftKept<Uint8Array>['bestConfirm'], y: BftKept<Uint8Array>['bestConfirm']) =>
     x === y || (x !== undefined && y !== undefined && x.id === y.id && x.num === y.num && x.term === y.term);
-  const [p, q] = [a?.bestPrepared?.prepares ?? [], b.bestPrepared?.prepares ?? []];
+  const sameConfirms = (p: readonly BftConfirm<Uint8Array>[] = [], q: readonly BftConfirm<Uint8Array>[] = []) =>
+    p.length === q.length && p.every((c, i) => c.producer === q[i]!.producer && equalBytes(c.signature, q[i]!.signature));
+  const [x, y] = [a?.committed?.proof, b.committed?.proof];
+  const sameProof = x === y || (x !== undefined && y !== undefined && x.blockNum === y.blockNum && sameConfirms(x.commits, y.commits)
+    && (x.nextCommits === undefined) === (y.nextCommits === undefined) && sameConfirms(x.nextCommits, y.nextCommits));
   return a !== undefined && a.term === b.term && sameBlock(a.bestConfirm, b.bestConfirm) && sameBlock(a.bestPrepared, b.bestPrepared)
-    && p.length === q.length && p.every((c, i) => c.producer === q[i]!.producer && equalBytes(c.signature, q[i]!.signature));
+    && sameConfirms(a.bestPrepared?.prepares, b.bestPrepared?.prepares) && sameBlock(a.committed, b.committed) && sameProof;
 }
 
 function sameGroups(a: readonly BftGroup[], b: readonly BftGroup[]): boolean {

@@ -103,6 +103,9 @@ export class Bft<S> {
     this.bestConfirm = bestConfirm && orderOf(bestConfirm);
     this.bestPrepared = bestPrepared && orderOf(bestPrepared);
     if (bestPrepared) this.confirmations.set(bestPrepared.id, { prepares: new Map(bestPrepared.prepares.map((c) => [c.producer, c.signature])), commits: new Map() });
+    const committed = options.restored?.committed;
+    this.committed = committed && orderOf(committed);
+    if (committed?.proof) this.proofs.set(committed.id, committed.proof);
   }
 
   get role(): BftRole {
@@ -122,10 +125,13 @@ export class Bft<S> {
   get kept(): BftKept<S> {
     const best = this.bestPrepared;
     const prepares = best && this.confirmations.get(best.id)?.prepares;
+    const committed = this.committed;
+    const proof = committed && this.proofs.get(committed.id);
     return {
       term: this.term,
       bestConfirm: this.bestConfirm,
       bestPrepared: best && { ...best, prepares: [...prepares ?? []].map(([producer, signature]) => ({ producer, signature })) },
+      committed: committed && { ...committed, ...(proof ? { proof } : {}) },
     };
   }
 

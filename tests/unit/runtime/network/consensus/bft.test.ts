@@ -232,4 +232,19 @@ test('§5.2 a restarted producer keeps its best prepared block and its proof; a 
   assert.is(r.lead, 1, 'B leads term 1: its view names x, committed, with no prepares kept, and C and D are no further');
 });
 
+test('irreversibility under BFT survives a restart: the committed block is kept with its proof, for the leader\'s aux data', () => {
+  const { bft } = node(B);
+  ready(bft, 0);
+  const x = block(2, 'x', undefined, 0, A);
+  applyHead(bft, x);
+  for (const p of [A, C]) receive(bft, prepare(x, p));
+  for (const p of [A, C]) receive(bft, commit(x, p));
+  const proof = bft.proofOf(x.id);
+  assert.ok(proof);
+  assert.equal(bft.kept.committed, { id: x.id, num: 2, term: 0, proof });
+  const restarted = new Bft<Sig>({ baseTimeoutMs: T, sign, verify, restored: bft.kept });
+  assert.equal(restarted.proofOf(x.id), proof, 'a leader can still prove the block it names as its commitNum');
+  assert.equal(restarted.kept.committed, { id: x.id, num: 2, term: 0, proof }, 'and keeps it until it commits another');
+});
+
 test.run();
