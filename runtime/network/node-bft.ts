@@ -190,6 +190,11 @@ export class NodeBft {
     for (const message of this.bft.viewChanges()) this.send('link', message, peer);
   }
 
+  /** This node sent `peer` block `id`: every prepare and commit held for it follows (psibase's post_send_block, §5.3). */
+  blockSent(peer: PeerId, id: string): void {
+    for (const message of this.bft.confirmsOf(id)) this.send('link', message, peer);
+  }
+
   /** The auxConsensusData of a block this node produces: the commit proof of its commitNum's block (§3.5). */
   auxConsensusData(header: BlockHeader): Uint8Array | null {
     if (!this.active) return null;

@@ -335,6 +335,7 @@ export class NodeNetwork implements LinkListener {
     const ready: SyncReady<SignedBlock> = this.sync.step(event);
     for (const { peer, message } of ready.sends) {
       this.links.send(peer, syncFrameOf(message));
+      if (message.kind === 'BlockMessage') this.bft.blockSent(peer, syncHeaderOf(message.body.block).id);
       // The next block is handed out once this one is on its way, a turn later, so a long
       // stream lets the node serve its other work in between.
       setImmediate(() => { if (!this.stopped) this.step({ type: 'sent', peer }); });

@@ -140,6 +140,18 @@ export class Bft<S> {
     return this.proofs.get(id);
   }
 
+  /**
+   * Every prepare and commit held for block `id`: psibase's post_send_block sends them to a peer
+   * right after the block, so that a node that comes late still learns how far the block got (§5.3).
+   */
+  confirmsOf(id: BlockIdHex): BftMessage<S>[] {
+    const confirmations = this.confirmations.get(id);
+    if (!confirmations) return [];
+    const messages = (kind: 'PrepareMessage' | 'CommitMessage', from: Map<ProducerName, S>) =>
+      [...from].map(([producer, signature]) => ({ kind, body: { blockId: id, producer }, signature }));
+    return [...messages('PrepareMessage', confirmations.prepares), ...messages('CommitMessage', confirmations.commits)];
+  }
+
   /** Every view change held, to send to a new link or on request (psibase's send_all_view_changes, §5.2). */
   viewChanges(): BftMessage<S>[] {
     if (!this.active) return [];

@@ -247,4 +247,23 @@ test('irreversibility under BFT survives a restart: the committed block is kept 
   assert.equal(restarted.kept.committed, { id: x.id, num: 2, term: 0, proof }, 'and keeps it until it commits another');
 });
 
+test('post_send_block: every prepare and commit held for a block is there to follow it to a peer', () => {
+  const { bft } = node(B);
+  ready(bft, 0);
+  const x = block(2, 'x', undefined, 0, A);
+  assert.equal(bft.confirmsOf(x.id), [], 'nothing held for a block not seen');
+  applyHead(bft, x);
+  for (const p of [A, C]) receive(bft, prepare(x, p));
+  receive(bft, commit(x, C));
+  const held = bft.confirmsOf(x.id);
+  const expected = [prepare(x, A), prepare(x, B), prepare(x, C), commit(x, B), commit(x, C)];
+  assert.is(held.length, expected.length);
+  for (const message of expected) assert.ok(held.some((m) => JSON.stringify(m, (_k, v) => (typeof v === 'bigint' ? `${v}` : v)) === JSON.stringify(message, (_k, v) => (typeof v === 'bigint' ? `${v}` : v))), 'its own and those received, signed as they came');
+  const late = node(D).bft;
+  ready(late, 0);
+  late.step({ type: 'block', block: x });
+  for (const message of held) receive(late, message);
+  assert.equal(late.confirmsOf(x.id).filter((m) => m.kind === 'CommitMessage').length, 3, 'a late node learns the commits (its own too, as it prepared the block late)');
+});
+
 test.run();
