@@ -5,6 +5,7 @@ import type { JointConsensus } from '../../host-api/types/native.js';
 import type { BlockSigners } from '../chain/block-signing.js';
 import type { Chain } from '../chain/chain.js';
 import { activeSets, nextBlockConsensus, producersOf } from '../chain/consensus.js';
+import { BlockProducerSets } from './block-producer-sets.js';
 import { bftMessageOf, bftPreimage, bftWireMessage, confirmVerifier, decodeBlockConfirm, encodeBlockConfirm, type BftWireKind } from './bft-wire.js';
 import { Bft, sameGroup } from './consensus/bft.js';
 import type { BftBlock, BftBlockConfirm, BftConfirm, BftEvent, BftGroup, BftKept, BftMessage, BftUnsigned } from './consensus/bft-io.js';
@@ -69,6 +70,8 @@ export function restoreBftCommit(chain: Chain, kept: BftKept<Uint8Array> | undef
 export class NodeBft {
   private bft: Bft<Uint8Array>;
   private readonly timer = new ConsensusTimer();
+  /** The producer sets of the blocks seen, so that a received block is checked against its parent's (§6.1). */
+  private readonly sets = new BlockProducerSets();
   private groups: BftGroup[] = [];
   private self: ProducerName | null = null;
   /** The state last kept on disk (or restored from it). */
@@ -109,6 +112,8 @@ export class NodeBft {
     const chain = this.ports.chain;
     const head = chain.head;
     const groups = this.statusGroups();
+    const status = chain.status;
+    if (head && status) this.sets.applied(head.header, bytesToHex(head.blockId), status.consensus);
     // Block 2 is the first there is (docs/chain.md §1.4).
     for (let num = Math.max(head?.irreversible ?? 2, 2); head && num <= head.header.blockNum; num++) {
       const stored = chain.signedBlockAt(num);
@@ -150,7 +155,9 @@ export class NodeBft {
       if (err instanceof P2PMessageError) return err.message;
       throw err;
     }
-    const header = this.blockOf(block.block.header, id);
+    // Checked against the sets of the block it builds on (§6.1); a block whose parent is unknown here goes nowhere anyway.
+    const consensus = this.sets.received(block.block.header, id);
+    const header = consensus ? this.blockUnder(block.block.header, id, consensus) : this.blockOf(block.block.header, id);
     const refused = this.bft.checkBlock(header, aux);
     if (refused !== undefined) return refused;
     this.step({ type: 'block', block: header, ...(aux ? { aux } : {}) });
@@ -159,12 +166,14 @@ export class NodeBft {
 
   /** A block this node produced, before block sync streams it (and before producersChanged hears of its status row). */
   produced(header: BlockHeader, id: Uint8Array): void {
-    this.step({ type: 'block', block: this.blockOf(header, bytesToHex(id), this.statusGroups()) });
+    this.step({ type: 'block', block: this.appliedBlock(header, bytesToHex(id)) });
   }
 
   /** The head changed: a block applied or produced (§5.3). */
   head(header: BlockHeader, id: Uint8Array): void {
-    this.step({ type: 'head', head: this.blockOf(header, bytesToHex(id)), commitIndex: this.ports.chain.head?.irreversible ?? 0 });
+    const irreversible = this.ports.chain.head?.irreversible ?? 0;
+    this.sets.forgetBelow(irreversible);
+    this.step({ type: 'head', head: this.appliedBlock(header, bytesToHex(id)), commitIndex: irreversible });
   }
 
   /** A BFT message that passed routing's signature check; its signer must be its producer's claim. */
@@ -213,8 +222,24 @@ export class NodeBft {
    * of the blocks at and around the head this node works on (§6.1). They are the sets the last
    * producersChanged gave, which hears of every new status row, unless `groups` says otherwise.
    */
-  private blockOf(header: BlockHeader, id: string, groups: readonly BftGroup[] = this.groups): BftBlock {
-    return { id, num: header.blockNum, previous: bytesToHex(header.previous), term: header.term, producer: header.producer, commitNum: header.commitNum, groups };
+  private blockOf(header: BlockHeader, id: string, groups: readonly BftGroup[] = this.groups, nextSince?: number): BftBlock {
+    return {
+      id, num: header.blockNum, previous: bytesToHex(header.previous), term: header.term, producer: header.producer, commitNum: header.commitNum, groups,
+      ...(nextSince !== undefined ? { nextSince } : {}),
+    };
+  }
+
+  /** A header with the sets of `consensus`, the consensus after the block (psibase's BlockHeaderState, §6.1). */
+  private blockUnder(header: BlockHeader, id: string, consensus: JointConsensus): BftBlock {
+    return this.blockOf(header, id, bftGroups(consensus), consensus.next?.blockNum);
+  }
+
+  /** The head block, applied or produced here: its sets are the status row's (and its children's start from them). */
+  private appliedBlock(header: BlockHeader, id: string): BftBlock {
+    const status = this.ports.chain.status;
+    if (!status) return this.blockOf(header, id);
+    this.sets.applied(header, id, status.consensus);
+    return this.blockUnder(header, id, status.consensus);
   }
 
   /** The producer sets the chain's next block starts under, read from the status row. */

@@ -24,6 +24,11 @@ export interface BftBlock {
   readonly commitNum: number;
   /** The block's producers and, during joint consensus, its next producers (§6.1). */
   readonly groups: readonly BftGroup[];
+  /**
+   * During joint consensus, the block whose change of producers began it: the first block whose
+   * commitNum reaches it ends joint consensus and must prove that commit (§6.1).
+   */
+  readonly nextSince?: number;
 }
 
 /** psibase's ProducerConfirm: one producer's signature over a prepare or commit of a block. */

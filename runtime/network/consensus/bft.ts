@@ -160,12 +160,17 @@ export class Bft<S> {
 
   /**
    * Why a block header is refused, if it is (psibase's on_accept_block_header): a BFT block must
-   * come from its term's leader, and aux data must prove its commit with valid signatures (§5.4).
+   * come from its term's leader, aux data must prove its commit with valid signatures (§5.4), and
+   * a block that ends joint consensus must carry that proof (§6.1): irreversibility, and with it
+   * the end of the old set, never rests on a header's commitNum alone.
    */
   checkBlock(block: BftBlock, aux?: BftBlockConfirm<S>): string | undefined {
-    const [current] = block.groups;
+    const [current, next] = block.groups;
     if (current?.algorithm === 'bft' && bftLeader(current, block.term) !== block.producer) return 'Wrong producer';
-    if (!aux) return undefined;
+    if (!aux) {
+      const endsJoint = next !== undefined && block.nextSince !== undefined && block.commitNum >= block.nextSince;
+      return current?.algorithm === 'bft' && endsJoint ? `Missing irreversibility proof: block ${block.num} ends joint consensus` : undefined;
+    }
     if (aux.blockNum < block.commitNum || aux.blockNum > block.num) return 'blockNum out of range';
     const target = aux.blockNum === block.num ? block : this.ancestorAt(block.previous, aux.blockNum);
     return target && this.verifyConfirms(target, 'CommitMessage', aux.commits, aux.nextCommits);

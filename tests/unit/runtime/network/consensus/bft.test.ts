@@ -266,4 +266,21 @@ test('post_send_block: every prepare and commit held for a block is there to fol
   assert.equal(late.confirmsOf(x.id).filter((m) => m.kind === 'CommitMessage').length, 3, 'a late node learns the commits (its own too, as it prepared the block late)');
 });
 
+test('Missing irreversibility proof: a BFT block that ends joint consensus must carry the commit proof', () => {
+  const NEXT: BftGroup = { algorithm: 'bft', producers: [A, B, C, E] };
+  const { bft } = node(null, [BFT4, NEXT]);
+  const changed = block(2, 'x', undefined, 0, A, [BFT4, NEXT]);
+  const since = { ...changed, nextSince: 2 };
+  bft.step({ type: 'block', block: since });
+  // Block 3 names block 2, where the change began, as irreversible: it ends joint consensus.
+  const ending: BftBlock = { ...block(3, 'y', since, 0, A, [BFT4, NEXT]), commitNum: 2, nextSince: 2 };
+  assert.match(bft.checkBlock(ending) ?? '', /^Missing irreversibility proof/);
+  const commitsOf = (producers: bigint[]) => producers.map((producer) => ({ producer, signature: tokenOf('CommitMessage', since.id, producer) }));
+  const proof = { blockNum: 2, commits: commitsOf([A, B, C]), nextCommits: commitsOf([A, B, E]) };
+  assert.is(bft.checkBlock(ending, proof), undefined, 'with the proof it is taken');
+  assert.is(bft.checkBlock({ ...ending, commitNum: 1 }), undefined, 'a block still in joint consensus needs none');
+  const fromCft: BftBlock = { ...ending, groups: [{ algorithm: 'cft', producers: [A] }, NEXT] };
+  assert.is(bft.checkBlock(fromCft), undefined, 'nor one whose current set is CFT (its header commits)');
+});
+
 test.run();
