@@ -24,6 +24,11 @@ export interface BftBlock {
   readonly commitNum: number;
   /** The block's producers and, during joint consensus, its next producers (§6.1). */
   readonly groups: readonly BftGroup[];
+  /**
+   * During joint consensus, the block whose change of producers began it: the first block whose
+   * commitNum reaches it ends joint consensus and must prove that commit (§6.1).
+   */
+  readonly nextSince?: number;
 }
 
 /** psibase's ProducerConfirm: one producer's signature over a prepare or commit of a block. */
@@ -130,6 +135,12 @@ export interface BftKept<S> {
    * view changes never name less, and can still prove it after a restart.
    */
   readonly bestPrepared?: { readonly id: BlockIdHex; readonly num: number; readonly term: number; readonly prepares: readonly BftConfirm<S>[] };
+  /**
+   * The last block BFT committed, with its commit proof when it has one (a single producer's
+   * has none): after a restart the chain is irreversible up to it, since a header's commitNum
+   * proves nothing under BFT, and a leader can still prove it in its blocks (§5.4).
+   */
+  readonly committed?: { readonly id: BlockIdHex; readonly num: number; readonly term: number; readonly proof?: BftBlockConfirm<S> };
 }
 
 export interface BftOptions<S> {

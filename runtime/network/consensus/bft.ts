@@ -107,6 +107,9 @@ export class Bft<S> {
     this.bestConfirm = bestConfirm && orderOf(bestConfirm);
     this.bestPrepared = bestPrepared && orderOf(bestPrepared);
     if (bestPrepared) this.confirmations.set(bestPrepared.id, { prepares: new Map(bestPrepared.prepares.map((c) => [c.producer, c.signature])), commits: new Map() });
+    const committed = options.restored?.committed;
+    this.committed = committed && orderOf(committed);
+    if (committed?.proof) this.proofs.set(committed.id, committed.proof);
   }
 
   get role(): BftRole {
@@ -126,16 +129,31 @@ export class Bft<S> {
   get kept(): BftKept<S> {
     const best = this.bestPrepared;
     const prepares = best && this.confirmations.get(best.id)?.prepares;
+    const committed = this.committed;
+    const proof = committed && this.proofs.get(committed.id);
     return {
       term: this.term,
       bestConfirm: this.bestConfirm,
       bestPrepared: best && { ...best, prepares: [...prepares ?? []].map(([producer, signature]) => ({ producer, signature })) },
+      committed: committed && { ...committed, ...(proof ? { proof } : {}) },
     };
   }
 
   /** The commit proof of a committed block, for the auxConsensusData of a block whose commitNum it is (§3.5). */
   proofOf(id: BlockIdHex): BftBlockConfirm<S> | undefined {
     return this.proofs.get(id);
+  }
+
+  /**
+   * Every prepare and commit held for block `id`: psibase's post_send_block sends them to a peer
+   * right after the block, so that a node that comes late still learns how far the block got (§5.3).
+   */
+  confirmsOf(id: BlockIdHex): BftMessage<S>[] {
+    const confirmations = this.confirmations.get(id);
+    if (!confirmations) return [];
+    const messages = (kind: 'PrepareMessage' | 'CommitMessage', from: Map<ProducerName, S>) =>
+      [...from].map(([producer, signature]) => ({ kind, body: { blockId: id, producer }, signature }));
+    return [...messages('PrepareMessage', confirmations.prepares), ...messages('CommitMessage', confirmations.commits)];
   }
 
   /** Every view change held, to send to a new link or on request (psibase's send_all_view_changes, §5.2). */
@@ -146,12 +164,17 @@ export class Bft<S> {
 
   /**
    * Why a block header is refused, if it is (psibase's on_accept_block_header): a BFT block must
-   * come from its term's leader, and aux data must prove its commit with valid signatures (§5.4).
+   * come from its term's leader, aux data must prove its commit with valid signatures (§5.4), and
+   * a block that ends joint consensus must carry that proof (§6.1): irreversibility, and with it
+   * the end of the old set, never rests on a header's commitNum alone.
    */
   checkBlock(block: BftBlock, aux?: BftBlockConfirm<S>): string | undefined {
-    const [current] = block.groups;
+    const [current, next] = block.groups;
     if (current?.algorithm === 'bft' && bftLeader(current, block.term) !== block.producer) return 'Wrong producer';
-    if (!aux) return undefined;
+    if (!aux) {
+      const endsJoint = next !== undefined && block.nextSince !== undefined && block.commitNum >= block.nextSince;
+      return current?.algorithm === 'bft' && endsJoint ? `Missing irreversibility proof: block ${block.num} ends joint consensus` : undefined;
+    }
     if (aux.blockNum < block.commitNum || aux.blockNum > block.num) return 'blockNum out of range';
     const target = aux.blockNum === block.num ? block : this.ancestorAt(block.previous, aux.blockNum);
     return target && this.verifyConfirms(target, 'CommitMessage', aux.commits, aux.nextCommits);

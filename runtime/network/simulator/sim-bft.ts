@@ -99,6 +99,12 @@ export class SimBft {
     for (const message of this.bft.viewChanges()) network().deliverRouted(this.index, peerNode, () => node(peerNode).receiveBft(message, this.index), true);
   }
 
+  /** This node sent block `id` to the node at the other end of a link: every prepare and commit held for it follows (§5.3). */
+  blockSent(peerNode: number, id: BlockIdHex): void {
+    const { network, node } = this.context;
+    for (const message of this.bft.confirmsOf(id)) network().deliverRouted(this.index, peerNode, () => node(peerNode).receiveBft(message, this.index), true);
+  }
+
   receive(message: BftMessage<string>, from: number): void {
     this.requester = from;
     this.step({ type: 'receive', message });

@@ -287,7 +287,12 @@ export class SimNode implements LinkEndpoint, ConsensusEndpoint {
     const broken = this.durable.append(ready.committed);
     if (broken) this.fail(`${this.name}: ${broken}`);
     checker.blocksCommitted(this, ready.committed.map((c) => c.block));
-    for (const { peer, message } of ready.sends) network().send(this.index, peer, message);
+    for (const { peer, message } of ready.sends) {
+      network().send(this.index, peer, message);
+      // The prepares and commits held for a block follow it (psibase's post_send_block, docs/p2p.md §5.3).
+      const other = network().peerNode(this.index, peer);
+      if (message.kind === 'BlockMessage' && other !== undefined) this.bft?.blockSent(other, message.body.block.id);
+    }
     for (const { peer, reason } of ready.disconnects) {
       if (reason === NO_COMMON_BLOCK) this.fail(`${this.name} found no common block with link ${peer}`);
       network().close(peer);

@@ -27,6 +27,19 @@ test('no file before the first write; a written state reads back, a later one re
   assert.equal(readConsensusBft(path), { term: 6 });
 }));
 
+test('irreversibility under BFT survives a restart: the committed block and its commit proof read back', () => inTempDir((dir) => {
+  const path = join(dir, 'consensus-bft.json');
+  const proof = { blockNum: 9, commits: [{ producer: 1n, signature: new Uint8Array([9]) }, { producer: 2n, signature: new Uint8Array([8, 7]) }], nextCommits: [{ producer: 4n, signature: new Uint8Array([6]) }] };
+  const kept = { term: 5, committed: { id: ID_B, num: 9, term: 5, proof } };
+  writeConsensusBft(path, kept);
+  assert.equal(readConsensusBft(path), kept);
+  // A single producer's commit has no proof.
+  writeConsensusBft(path, { term: 5, committed: { id: ID_B, num: 9, term: 5 } });
+  assert.equal(readConsensusBft(path), { term: 5, committed: { id: ID_B, num: 9, term: 5 } });
+  writeFileSync(path, JSON.stringify({ term: 5, committed: { id: ID_B, num: 9, term: 5, proof: { blockNum: 9, commits: 'none', nextCommits: null } } }));
+  assertFails(() => readConsensusBft(path), TsibaseError, 'NODE_BAD_CONSENSUS_FILE', [path]);
+}));
+
 test('a file that is not the BFT state is refused, naming the file', () => inTempDir((dir) => {
   const path = join(dir, 'consensus-bft.json');
   writeFileSync(path, JSON.stringify({ term: 1, bestConfirm: null, bestPrepared: { id: ID_A, num: 7, term: 1, prepares: [{ producer: '3', signature: 'xyz' }] } }));

@@ -278,4 +278,55 @@ test('§5.1 sync-term retry: none when the view change was signed, and none for 
   assert.equal(kinds(observer.step({ type: 'keysChanged' })), []);
 });
 
+test('irreversibility under BFT survives a restart: the committed block is kept with its proof, for the leader\'s aux data', () => {
+  const { bft } = node(B);
+  ready(bft, 0);
+  const x = block(2, 'x', undefined, 0, A);
+  applyHead(bft, x);
+  for (const p of [A, C]) receive(bft, prepare(x, p));
+  for (const p of [A, C]) receive(bft, commit(x, p));
+  const proof = bft.proofOf(x.id);
+  assert.ok(proof);
+  assert.equal(bft.kept.committed, { id: x.id, num: 2, term: 0, proof });
+  const restarted = new Bft<Sig>({ baseTimeoutMs: T, sign, verify, restored: bft.kept });
+  assert.equal(restarted.proofOf(x.id), proof, 'a leader can still prove the block it names as its commitNum');
+  assert.equal(restarted.kept.committed, { id: x.id, num: 2, term: 0, proof }, 'and keeps it until it commits another');
+});
+
+test('post_send_block: every prepare and commit held for a block is there to follow it to a peer', () => {
+  const { bft } = node(B);
+  ready(bft, 0);
+  const x = block(2, 'x', undefined, 0, A);
+  assert.equal(bft.confirmsOf(x.id), [], 'nothing held for a block not seen');
+  applyHead(bft, x);
+  for (const p of [A, C]) receive(bft, prepare(x, p));
+  receive(bft, commit(x, C));
+  const held = bft.confirmsOf(x.id);
+  const text = (m: BftMessage<Sig>) => JSON.stringify(m, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}` : v));
+  const expected = [prepare(x, A), prepare(x, B), prepare(x, C), commit(x, B), commit(x, C)];
+  assert.equal(held.map(text).sort(), expected.map(text).sort(), 'its own and those received, signed as they came');
+  const late = node(D).bft;
+  ready(late, 0);
+  late.step({ type: 'block', block: x });
+  for (const message of held) receive(late, message);
+  assert.equal(late.confirmsOf(x.id).filter((m) => m.kind === 'CommitMessage').length, 3, 'a late node learns the commits (its own too, as it prepared the block late)');
+});
+
+test('Missing irreversibility proof: a BFT block that ends joint consensus must carry the commit proof', () => {
+  const NEXT: BftGroup = { algorithm: 'bft', producers: [A, B, C, E] };
+  const { bft } = node(null, [BFT4, NEXT]);
+  const changed = block(2, 'x', undefined, 0, A, [BFT4, NEXT]);
+  const since = { ...changed, nextSince: 2 };
+  bft.step({ type: 'block', block: since });
+  // Block 3 names block 2, where the change began, as irreversible: it ends joint consensus.
+  const ending: BftBlock = { ...block(3, 'y', since, 0, A, [BFT4, NEXT]), commitNum: 2, nextSince: 2 };
+  assert.match(bft.checkBlock(ending) ?? '', /^Missing irreversibility proof/);
+  const commitsOf = (producers: bigint[]) => producers.map((producer) => ({ producer, signature: tokenOf('CommitMessage', since.id, producer) }));
+  const proof = { blockNum: 2, commits: commitsOf([A, B, C]), nextCommits: commitsOf([A, B, E]) };
+  assert.is(bft.checkBlock(ending, proof), undefined, 'with the proof it is taken');
+  assert.is(bft.checkBlock({ ...ending, commitNum: 1 }), undefined, 'a block still in joint consensus needs none');
+  const fromCft: BftBlock = { ...ending, groups: [{ algorithm: 'cft', producers: [A] }, NEXT] };
+  assert.is(bft.checkBlock(fromCft), undefined, 'nor one whose current set is CFT (its header commits)');
+});
+
 test.run();
