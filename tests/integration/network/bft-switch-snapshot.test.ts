@@ -29,11 +29,11 @@ import { testBundle } from '../../lib/test-bundle.js';
 
 const BLOCK_MS = '300';
 const NAMES = ['prod', 'bprod', 'cprod', 'dprod'];
-const CFT_NAMES = NAMES.slice(0, 3);
 /** The producers after the snapshot nodes took over: e, f and one that no node runs. */
 const LAST_NAMES = ['eprod', 'fprod', 'missing'];
 
-interface Context { dir: string; nodes: ProducerNode[]; loaded: ProducerNode[]; fresh: ProducerNode[] }
+/** `cftNames`: the three CFT producers BFT hands the chain back to. */
+interface Context { dir: string; nodes: ProducerNode[]; cftNames: string[]; loaded: ProducerNode[]; fresh: ProducerNode[] }
 const test = suite<Context>('CFT → BFT → CFT, then snapshots of it');
 
 const producer = (dir: string, args: string[]) => startProducer(dir, args, BLOCK_MS);
@@ -42,6 +42,33 @@ const producer = (dir: string, args: string[]) => startProducer(dir, args, BLOCK
 async function headOf(node: RunningNode): Promise<{ id: string; header: HeadHeader }> {
   const { headBlock } = await clientOf(node).graphql('explorer', '{ headBlock { id header { blockNum commitNum term producer } } }') as { headBlock: { id: string; header: HeadHeader } };
   return headBlock;
+}
+
+interface ChainHeader extends HeadHeader { readonly newConsensus: object | null }
+
+async function headerAt(node: RunningNode, num: number): Promise<ChainHeader> {
+  const { block } = await clientOf(node).graphql('explorer', `{ block(num: ${num}) { header { blockNum commitNum term producer newConsensus { __typename } } } }`) as { block: { header: ChainHeader } };
+  return block.header;
+}
+
+/**
+ * The `nth` change of consensus after boot's (docs/p2p.md §6.1): the last block of its joint
+ * consensus (the first whose commitNum reaches the change's block) and the first block after it,
+ * made under the new set alone.
+ */
+async function switchOf(node: RunningNode, nth: number): Promise<{ last: ChainHeader; first: ChainHeader }> {
+  let num = 3;
+  for (let seen = 0; seen < nth; num++) if ((await headerAt(node, num)).newConsensus) seen++;
+  const start = num - 1;
+  let last = await headerAt(node, start);
+  while (last.commitNum < start) last = await headerAt(node, last.blockNum + 1);
+  return { last, first: await headerAt(node, last.blockNum + 1) };
+}
+
+/** BFT's leader of a term: the producers sorted as u64, round robin (§5.1). */
+function bftLeaderOf(term: number): string {
+  const sorted = [...NAMES].sort((x, y) => (accountNumberFromName(x) < accountNumberFromName(y) ? -1 : 1));
+  return sorted[term % sorted.length]!;
 }
 
 /** Waits until `node` has a block past `num` that `peer` has too (the same chain). */
@@ -100,21 +127,29 @@ test('CFT(3) → BFT(4) → CFT(3) through producers::setConsensus, with snapsho
   const [a] = ctx.nodes;
   const claims: Claim[] = [];
   for (const node of ctx.nodes) claims.push(await generatedClaim(node));
-  await setConsensus(a!, 'CftConsensus', CFT_NAMES, claims.slice(0, 3));
-  await waitForProducerSet(ctx.nodes, CFT_NAMES);
+  await setConsensus(a!, 'CftConsensus', NAMES.slice(0, 3), claims.slice(0, 3));
+  await waitForProducerSet(ctx.nodes, NAMES.slice(0, 3));
   await setConsensus(a!, 'BftConsensus', NAMES, claims);
   await waitForProducerSet(ctx.nodes, NAMES);
   // BFT runs: blocks of its round-robin leader are made irreversible by the four's commits.
-  const underBft = await headerOf(a!);
-  const bftHead = await committingPast(a!, underBft.blockNum, 'BFT commits a block after the switch');
-  const sorted = [...NAMES].sort((x, y) => (accountNumberFromName(x) < accountNumberFromName(y) ? -1 : 1));
-  assert.is(bftHead.producer, sorted[bftHead.term % sorted.length], `the BFT leader of term ${bftHead.term}`);
+  const toBft = await switchOf(a!, 2);
+  assert.ok(NAMES.slice(0, 3).includes(toBft.last.producer), 'an old CFT producer leads the joint consensus');
+  assert.ok(toBft.first.term > toBft.last.term, `BFT begins a term of its own (${toBft.first.term} after ${toBft.last.term})`);
+  const bftHead = await committingPast(a!, toBft.first.blockNum, 'BFT commits its own blocks');
+  assert.is(bftHead.producer, bftLeaderOf(bftHead.term), `the BFT leader of term ${bftHead.term}`);
   await clientOf(a!).push([systemAction('transact', 'transact.setSnapTime', { seconds: 5 })], { waitFor: 'final' });
-  await setConsensus(a!, 'CftConsensus', CFT_NAMES, claims.slice(0, 3));
-  await waitForProducerSet(ctx.nodes, CFT_NAMES);
-  const underCft = await headerOf(a!);
-  const cftHead = await committingPast(a!, underCft.blockNum, 'CFT commits a block after the switch back');
-  assert.ok(CFT_NAMES.includes(cftHead.producer), `${cftHead.producer} is a CFT producer`);
+  // Back to three CFT producers, among them BFT's leader: it stays leader of its term under CFT (§6.1).
+  const leader = (await headerOf(a!)).producer;
+  const picked = [leader, ...NAMES.filter((name) => name !== leader).slice(0, 2)];
+  ctx.cftNames = NAMES.filter((name) => picked.includes(name));
+  await setConsensus(a!, 'CftConsensus', ctx.cftNames, ctx.cftNames.map((name) => claims[NAMES.indexOf(name)]!));
+  await waitForProducerSet(ctx.nodes, ctx.cftNames);
+  const toCft = await switchOf(a!, 3);
+  assert.is(toCft.last.producer, leader, 'BFT\'s leader leads the joint consensus');
+  assert.is(toCft.first.producer, leader, 'and then CFT');
+  assert.is(toCft.first.term, toCft.last.term, 'in the same term');
+  const cftHead = await committingPast(a!, toCft.first.blockNum, 'CFT commits its own blocks');
+  assert.ok(ctx.cftNames.includes(cftHead.producer), `${cftHead.producer} is a CFT producer`);
   for (const node of ctx.nodes) {
     assert.not.match(node.output(), 'was refused', node.dir);
     assert.not.match(node.output(), 'Consensus failure', node.dir);
@@ -122,14 +157,15 @@ test('CFT(3) → BFT(4) → CFT(3) through producers::setConsensus, with snapsho
 });
 
 test('snapshots of a stopped producer and of a snapshot-loaded node load; those nodes follow and take over production', async (ctx) => {
-  const [a, b, c] = ctx.nodes as [ProducerNode, ProducerNode, ProducerNode];
+  // a, one of the three CFT producers, is stopped for its snapshot; b and c go on.
+  const [a, b, c] = ctx.cftNames.map((name) => ctx.nodes[NAMES.indexOf(name)]!) as [ProducerNode, ProducerNode, ProducerNode];
   // A snapshot scheduled after the switch back, signed by a CFT producer once irreversible (§7.2).
   const switchedBack = (await headerOf(a)).blockNum;
   const scheduled = await waitUntil('a keeps the state of a snapshot made under CFT', async () => keptSnapshots(a.dir).find((n) => n > switchedBack), 20_000);
   // A kept state is signed once irreversibility moves past its block.
   await committingPast(a, scheduled, `a signs the snapshot of block ${scheduled}`);
   await a.stop();
-  const plain = join(ctx.dir, 'a.snapshot');
+  const plain = join(ctx.dir, 'stopped.snapshot');
   const created = await runCli('', ['create-snapshot', a.dir, plain]);
   assert.is(created.status, 0, created.stderr);
   const eDir = join(ctx.dir, 'e');
