@@ -62,7 +62,7 @@ export class NodeConsensus {
    */
   producersChanged(consensus: JointConsensus, self: ProducerName | null, fromBft?: CftTakeOver): void {
     const groups = producerGroups(consensus);
-    const nextIsBft = consensus.next !== null && 'BftConsensus' in consensus.next.consensus.data;
+    const nextIsBft = !!consensus.next && 'BftConsensus' in consensus.next.consensus.data;
     if (!this.suspended && self === this.self && nextIsBft === this.nextIsBft && sameGroups(groups, this.groups)) return;
     this.suspended = false;
     this.self = self;

@@ -1,8 +1,9 @@
 // docs/p2p.md §6.1 and §7 with real node processes, after psibase's test_snapshot.py: a booted
 // node hands the chain to three CFT producers, then to four BFT producers, schedules snapshots
-// (transact::setSnapTime) and hands it back to three CFT producers; each switch goes through
-// joint consensus (CFT→BFT: an old majority and a new BFT quorum; BFT→CFT: an old BFT quorum and
-// a new majority). Then a stopped producer's database gives a snapshot that loads into a new
+// (transact::setSnapTime) and hands it back to three CFT producers, BFT's leader among them, which
+// goes on leading its term under CFT; each switch goes through joint consensus (CFT→BFT: a leader
+// of the old set, an old majority and a new BFT quorum; BFT→CFT: BFT's leader, an old BFT quorum
+// and a new majority). Then a stopped producer's database gives a snapshot that loads into a new
 // node e, a gzip snapshot of e (stopped) loads into f; e and f follow the chain and become two of
 // three CFT producers that go on making blocks irreversible. A fresh node g linked only to e gets
 // the state by snapshot transfer (§7.4), and so does h, linked to g before g had anything.
