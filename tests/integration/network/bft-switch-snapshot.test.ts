@@ -72,9 +72,9 @@ function bftLeaderOf(term: number): string {
   return sorted[term % sorted.length]!;
 }
 
-/** Waits until `node` has a block past `num` that `peer` has too (the same chain). */
+/** Waits until `node` has a block past `num` that `peer` has too (the same chain); if it never does, says what its log ends with. */
 async function pastBlock(node: RunningNode, peer: RunningNode, num: number): Promise<void> {
-  const head = await waitUntil(`${node.api} past block ${num}`, async () => {
+  const head = await waitUntil(() => `${node.api} past block ${num}; its log ends with:\n${node.output().split('\n').slice(-15).join('\n')}`, async () => {
     const h = await headOf(node);
     return h.header.blockNum > num ? h : undefined;
   }, 30_000);
