@@ -8,6 +8,7 @@ import { activeSets, nextBlockConsensus, producersOf } from '../chain/consensus.
 import { BlockProducerSets } from './block-producer-sets.js';
 import { bftMessageOf, bftPreimage, bftWireMessage, confirmVerifier, decodeBlockConfirm, encodeBlockConfirm, type BftWireKind } from './bft-wire.js';
 import { Bft, sameGroup } from './consensus/bft.js';
+import type { CftTakeOver } from './consensus/cft-io.js';
 import type { BftBlock, BftBlockConfirm, BftConfirm, BftEvent, BftGroup, BftKept, BftMessage, BftUnsigned } from './consensus/bft-io.js';
 import { ConsensusTimer } from './consensus-timer.js';
 import { P2PMessageError, type MessageOf, type P2PMessage } from './messages/index.js';
@@ -105,6 +106,11 @@ export class NodeBft {
   /** Whether this node's BFT takes part now (the current set is BFT). */
   get active(): boolean {
     return this.groups[0]?.algorithm === 'bft';
+  }
+
+  /** Where BFT is while it runs: its term and whether this node leads it (CFT goes on from there, §6.1). */
+  get takeOver(): CftTakeOver | undefined {
+    return this.active ? { term: this.bft.currentTerm, leading: this.bft.role === 'leader' } : undefined;
   }
 
   /**

@@ -218,8 +218,9 @@ export class NodeNetwork implements LinkListener {
       this.consensus.suspend();
       this.bft.producersChanged(consensus, name);
     } else {
+      const fromBft = this.bft.takeOver;
       this.bft.producersChanged(consensus, name);
-      this.consensus.producersChanged(consensus, name);
+      this.consensus.producersChanged(consensus, name, fromBft);
     }
   }
 

@@ -1,7 +1,7 @@
 import type { LogEntry } from '../peer-io.js';
 import type { ProducerName } from '../routing/routing-io.js';
 import { PRE_GENESIS, blockNumOf, compareOrder, type BlockIdHex, type BlockOrder } from '../sync/block-header.js';
-import { cftThreshold } from './cft.js';
+import { bftThreshold, cftThreshold } from './quorum.js';
 import type {
   BftBlock, BftBlockConfirm, BftConfirm, BftEvent, BftGroup, BftKept, BftMessage, BftOptions, BftReady, BftRole, BftViewChange,
 } from './bft-io.js';
@@ -22,11 +22,6 @@ const RETRY_TIMEOUTS = 3;
 /** Prepares and commits for blocks not yet known are held for this many blocks at most. */
 const MAX_WAITING_BLOCKS = 256;
 const MAX_WAITING_PER_BLOCK = 64;
-
-/** A quorum of a BFT producer set of n: floor(2n/3) + 1 (docs/p2p.md §5.1). */
-export function bftThreshold(n: number): number {
-  return Math.floor((n * 2) / 3) + 1;
-}
 
 /** psibase's ProducerSet::threshold: the quorum of the set's own algorithm. */
 function threshold(group: BftGroup): number {

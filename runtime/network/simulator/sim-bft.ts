@@ -1,7 +1,9 @@
-import { Bft } from '../consensus/bft.js';
-import type { BftBlock, BftEvent, BftGroup, BftMessage, BftReady, BftUnsigned } from '../consensus/bft-io.js';
+import { Bft, sameGroup } from '../consensus/bft.js';
+import type { BftBlock, BftEvent, BftGroup, BftKept, BftMessage, BftReady, BftUnsigned } from '../consensus/bft-io.js';
 import type { BlockIdHex } from '../sync/block-header.js';
 import type { ModelBlock } from './model-block.js';
+import { activeSets, type ModelConsensus } from './model-consensus.js';
+import type { CftTakeOver } from '../consensus/cft-io.js';
 import type { DurableChain } from './model-chain.js';
 import { viewTimeoutMs, type ByzantineBehaviour } from './schedule.js';
 import { producerAccount, type NodeContext } from './sim-context.js';
@@ -30,17 +32,31 @@ function signatureOf(kind: string, subject: string, producer: bigint): string {
   return `${kind}/${subject}/${producer}`;
 }
 
-/** A model block as BFT reads it: produced under the schedule's one producer set. */
+/** The sets a consensus holds, as BFT reads them (as the node's bftGroups). */
+function groupsOf(consensus: ModelConsensus): BftGroup[] {
+  return activeSets(consensus).map((set) => ({ algorithm: set.algorithm ?? 'cft', producers: set.producers.map(producerAccount) }));
+}
+
+/**
+ * A model block as BFT reads it: with the sets it was made under and the change it made, as
+ * psibase's BlockHeaderState holds them (docs/p2p.md §6.1), or the schedule's one BFT set in a
+ * run whose sets never change.
+ */
 function bftBlockOf(block: ModelBlock, group: BftGroup): BftBlock {
   // The state before genesis has no producer.
   const producer = !block.producer ? 0n : producerAccount(Number(block.producer.slice(1)));
-  return { id: block.id, num: block.num, previous: block.previous, term: block.term, producer, commitNum: block.commitNum, groups: [group] };
+  const groups = block.consensus ? groupsOf(block.consensus) : [group];
+  return { id: block.id, num: block.num, previous: block.previous, term: block.term, producer, commitNum: block.commitNum, groups };
 }
 
 export class SimBft {
-  private readonly bft: Bft<string>;
+  private bft: Bft<string>;
   private readonly group: BftGroup;
   private readonly self: bigint | null;
+  /** The sets BFT was last told. */
+  private groups: BftGroup[] = [];
+  /** Whether this node has run under a CFT set: a switch to BFT then starts a term of its own (as the node's). */
+  private afterCft = false;
   /** Bumped when the timer is set again or stopped, so that the old one is void. */
   private timerGeneration = 0;
   /** The node a RequestViewMessage being handled came from. */
@@ -54,14 +70,19 @@ export class SimBft {
     private readonly isAlive: () => boolean,
     readonly behaviour: ByzantineBehaviour | undefined,
   ) {
-    const { producerCount, blockIntervalMs } = context.schedule;
+    const { producerCount } = context.schedule;
     this.group = bftGroup(producerCount);
-    this.self = index < producerCount ? producerAccount(index) : null;
-    this.bft = new Bft<string>({
-      baseTimeoutMs: viewTimeoutMs(blockIntervalMs),
+    // A run whose sets change has producers beyond the first ones.
+    this.self = index < producerCount || context.schedule.producerChanges.length > 0 ? producerAccount(index) : null;
+    this.bft = this.machine(durable.bft);
+  }
+
+  private machine(restored: BftKept<string> | undefined): Bft<string> {
+    return new Bft<string>({
+      baseTimeoutMs: viewTimeoutMs(this.context.schedule.blockIntervalMs),
       sign: (message) => this.sign(message),
       verify: (kind, id, producer, signature) => signature === signatureOf(kind, id, producer),
-      restored: durable.bft,
+      ...(restored ? { restored } : {}),
     });
   }
 
@@ -69,13 +90,45 @@ export class SimBft {
     return this.bft.viewTimeoutMs;
   }
 
+  /** Whether BFT takes part now (the current set is BFT). */
+  get active(): boolean {
+    return this.groups[0]?.algorithm === 'bft';
+  }
+
+  /** Where BFT is while it runs: its term and whether this node leads it (as the node's NodeBft.takeOver). */
+  get takeOver(): CftTakeOver | undefined {
+    return this.active ? { term: this.bft.currentTerm, leading: this.bft.role === 'leader' } : undefined;
+  }
+
   /** Starts on the node's chain: the committed block and the executed ones above it, then the head. */
   start(head: ModelBlock | undefined, commitIndex: number): void {
+    this.learnChain();
+    this.step({ type: 'producers', groups: this.groups = [this.group], self: this.self });
+    if (head) this.step({ type: 'head', head: this.bftBlock(head), commitIndex });
+  }
+
+  /** BFT learns the committed block and the executed ones above it. */
+  learnChain(): void {
     for (const block of [this.durable.committedHead, ...this.durable.executed]) {
       if (block) this.step({ type: 'block', block: this.bftBlock(block) });
     }
-    this.step({ type: 'producers', groups: [this.group], self: this.self });
-    if (head) this.step({ type: 'head', head: this.bftBlock(head), commitIndex });
+  }
+
+  /**
+   * The sets the next block starts under, after the head of term `headTerm` (as the node's
+   * NodeBft.producersChanged): BFT taking over from CFT begins a term after the head's.
+   */
+  producersChanged(consensus: ModelConsensus, headTerm: number): void {
+    const groups = groupsOf(consensus);
+    if (groups.length === this.groups.length && groups.every((g, i) => sameGroup(g, this.groups[i]))) return;
+    const switching = !this.active && groups[0]?.algorithm === 'bft';
+    if (groups[0]?.algorithm === 'cft') this.afterCft = true;
+    if (switching && this.afterCft && this.bft.currentTerm <= headTerm) {
+      this.bft = this.machine({ ...this.bft.kept, term: headTerm + 1 });
+      this.learnChain();
+    }
+    this.groups = groups;
+    this.step({ type: 'producers', groups, self: this.self });
   }
 
   /** Why a received block is refused, if it is (a wrong leader, a bad proof). */
@@ -111,9 +164,9 @@ export class SimBft {
     this.requester = undefined;
   }
 
-  /** The commit proof of the block a new block names as its commitNum, for its aux data. */
+  /** The commit proof of the block a new block names as its commitNum, for its aux data (under BFT). */
   proofOf(id: BlockIdHex): ModelBlock['aux'] {
-    return this.bft.proofOf(id);
+    return this.active ? this.bft.proofOf(id) : undefined;
   }
 
   private bftBlock(block: ModelBlock): BftBlock {
@@ -159,7 +212,8 @@ export class SimBft {
 
   private send(to: 'producers' | 'all' | 'sender', message: BftMessage<string>): void {
     const { schedule, network, node } = this.context;
-    const everyone = [...Array(to === 'producers' ? schedule.producerCount : schedule.nodeCount).keys()];
+    const producers = [...new Set(this.groups.flatMap((g) => g.producers.map((p) => Number(p) - 1)))];
+    const everyone = to === 'producers' ? producers : [...Array(schedule.nodeCount).keys()];
     const targets = to === 'sender' ? (this.requester === undefined ? [] : [this.requester]) : everyone.filter((i) => i !== this.index);
     for (const target of targets) network().deliverRouted(this.index, target, () => node(target).receiveBft(message, this.index), true);
   }
