@@ -36,6 +36,11 @@ export class BlockProducerSets {
     return consensus;
   }
 
+  /** The consensus after block `id`, if this node has seen it. */
+  consensusOf(id: string): JointConsensus | undefined {
+    return this.after.get(id)?.consensus;
+  }
+
   /** Blocks below the irreversible one have no children to check any more. */
   forgetBelow(num: number): void {
     for (const [id, after] of this.after) if (after.num < num) this.after.delete(id);

@@ -98,9 +98,20 @@ export class NodeBft {
       baseTimeoutMs: 10 * this.ports.blockIntervalMs,
       retryViewChangeMs: 30 * this.ports.blockIntervalMs,
       sign: (message) => this.sign(message),
-      verify: confirmVerifier(this.ports.chain.executor, (producer) => claimOf(this.ports.chain, producer)),
+      verify: confirmVerifier(this.ports.chain.executor, (producer, blockId, group) => this.claimIn(blockId, producer, group)),
       ...(restored ? { restored } : {}),
     });
+  }
+
+  /**
+   * `producer`'s claim in group `group` of block `blockId`'s sets, which for a block before a
+   * change of claims are not the head's; the head's when the block's sets are not known here.
+   */
+  private claimIn(blockId: string, producer: ProducerName, group: number): Claim | undefined {
+    const consensus = this.sets.consensusOf(blockId);
+    if (!consensus) return claimOf(this.ports.chain, producer);
+    const set = activeSets(consensus)[group];
+    return set && producersOf(set).find((p) => p.name === producer)?.auth;
   }
 
   /** Whether this node's BFT takes part now (the current set is BFT). */

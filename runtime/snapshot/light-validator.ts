@@ -120,7 +120,7 @@ export class LightValidator {
     const hexId = bytesToHex(blockId);
     commits.forEach(({ producer, signature }, i) => {
       if (i > 0 && commits[i - 1]!.producer >= producer) refuse('the commits are not ordered by producer');
-      if (!verify('CommitMessage', hexId, producer, signature)) refuse(`the commit of ${accountNameFromNumber(producer)} for block ${hexId} does not verify`);
+      if (!verify('CommitMessage', hexId, producer, signature, 0)) refuse(`the commit of ${accountNameFromNumber(producer)} for block ${hexId} does not verify`);
     });
   }
 

@@ -153,7 +153,11 @@ export interface BftOptions<S> {
   readonly retryViewChangeMs?: number;
   /** Signs one of this producer's messages; undefined when it holds no key (nothing is sent then). */
   readonly sign: (message: BftUnsigned<S>) => S | undefined;
-  /** Whether `signature` is `producer`'s over a prepare or commit of `blockId` (for view changes and aux data). */
-  readonly verify: (kind: 'PrepareMessage' | 'CommitMessage', blockId: BlockIdHex, producer: ProducerName, signature: S) => boolean;
+  /**
+   * Whether `signature` is `producer`'s over a prepare or commit of `blockId` (for view changes and
+   * aux data), made with its claim in group `group` (0 current, 1 next) of that block's sets: a
+   * producer whose claim changes with the sets signs for each group with that group's claim.
+   */
+  readonly verify: (kind: 'PrepareMessage' | 'CommitMessage', blockId: BlockIdHex, producer: ProducerName, signature: S, group: number) => boolean;
   readonly restored?: BftKept<S>;
 }

@@ -420,9 +420,15 @@ export class Bft<S> {
     return false;
   }
 
+  /**
+   * The proof of a commit: each group's commits, of those whose signature holds for that group
+   * (a producer whose claim differs between the sets signed with one of them).
+   */
   private proofFrom(block: BftBlock, commits: Map<ProducerName, S>): BftBlockConfirm<S> {
     const [current, next] = block.groups;
-    return { blockNum: block.num, commits: sortedConfirms(commits, current!), ...(next ? { nextCommits: sortedConfirms(commits, next) } : {}) };
+    const of = (group: BftGroup, index: number) =>
+      sortedConfirms(commits, group).filter(({ producer, signature }) => this.options.verify('CommitMessage', block.id, producer, signature, index));
+    return { blockNum: block.num, commits: of(current!, 0), ...(next ? { nextCommits: of(next, 1) } : {}) };
   }
 
   /** The head chain is irreversible up to `num` (never beyond the head). */
@@ -453,10 +459,18 @@ export class Bft<S> {
     for (const id of this.waiting.keys()) if (blockNumOf(id) <= num) this.waiting.delete(id);
   }
 
-  /** Each group reaches its own threshold; with `prepares`, a CFT group 1 is not counted (§5.3). */
+  /**
+   * Each group reaches its own threshold; with `prepares`, a CFT group 1 is not counted (§5.3).
+   * In joint consensus a signature counts in a group only if it holds for that group's claim of
+   * its producer (a producer whose claim changes signs for one set).
+   */
   private hasQuorum(block: BftBlock, from: Map<ProducerName, S>, prepares: boolean): boolean {
+    const kind = prepares ? 'PrepareMessage' : 'CommitMessage';
+    const joint = block.groups.length > 1;
+    const counts = (producer: ProducerName, group: number) =>
+      from.has(producer) && (!joint || this.options.verify(kind, block.id, producer, from.get(producer)!, group));
     return block.groups.every((group, i) => (prepares && i === 1 && group.algorithm !== 'bft')
-      || group.producers.filter((p) => from.has(p)).length >= threshold(group));
+      || group.producers.filter((p) => counts(p, i)).length >= threshold(group));
   }
 
   /** §5.3 can_prepare. */
@@ -700,12 +714,12 @@ export class Bft<S> {
     if (wantsNext !== (nextConfirms !== undefined)) return wantsNext ? `${kind}s of the next producers are missing` : `Unexpected ${kind}s of next producers`;
     const lists: [BftGroup, readonly BftConfirm<S>[]][] = [[current!, confirms]];
     if (wantsNext) lists.push([next, nextConfirms!]);
-    for (const [group, list] of lists) {
+    for (const [index, [group, list]] of lists.entries()) {
       for (let i = 0; i < list.length; i++) {
         const { producer, signature } = list[i]!;
         if (i > 0 && list[i - 1]!.producer >= producer) return `${kind}s are not sorted by producer`;
         if (!group.producers.includes(producer)) return `${producer} is not a producer of block ${block.num}`;
-        if (!this.options.verify(kind, block.id, producer, signature)) return `Invalid ${kind} signature of ${producer} for block ${block.num}`;
+        if (!this.options.verify(kind, block.id, producer, signature, index)) return `Invalid ${kind} signature of ${producer} for block ${block.num}`;
       }
       if (list.length < threshold(group)) return `${list.length} ${kind}s for block ${block.num}, fewer than the threshold ${threshold(group)}`;
     }

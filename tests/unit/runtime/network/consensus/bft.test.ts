@@ -330,4 +330,26 @@ test('Missing irreversibility proof: a BFT block that ends joint consensus must 
   assert.is(bft.checkBlock(fromCft), undefined, 'nor one whose current set is CFT (its header commits)');
 });
 
+test('§5.4 a producer whose claim changes with the sets signs for one of them: its commit counts in the proof of that set only', () => {
+  // D's claim in the next set is a new key: its commit (made with its old one) does not verify there.
+  const byGroup = (kind: string, id: string, producer: bigint, signature: Sig, group: number) => verify(kind, id, producer, signature) && !(producer === D && group === 1);
+  const bft = new Bft<Sig>({ baseTimeoutMs: T, sign, verify: byGroup });
+  bft.step({ type: 'producers', groups: [BFT4, BFT4], self: B });
+  ready(bft, 0);
+  const x = block(2, 'x', undefined, 0, A, [BFT4, BFT4]);
+  applyHead(bft, x);
+  for (const p of [A, C, D]) receive(bft, prepare(x, p));
+  for (const p of [D, A]) receive(bft, commit(x, p));
+  assert.is(bft.proofOf(x.id), undefined, 'A, B and D are a quorum of the current set only: D counts not in the next');
+  receive(bft, commit(x, C));
+  const proof = bft.proofOf(x.id);
+  assert.ok(proof, 'committed: A, B and C are a quorum of each set');
+  assert.equal(proof.commits.map((c) => c.producer), [A, B, C, D]);
+  assert.equal(proof.nextCommits?.map((c) => c.producer), [A, B, C], "D's commit is left out of the next set's list");
+  const y: BftBlock = { ...block(3, 'y', x, 0, A, [BFT4, BFT4]), commitNum: 2 };
+  assert.is(bft.checkBlock(y, proof), undefined, 'the proof holds for both sets');
+  const withD = { ...proof, nextCommits: [...proof.nextCommits!, { producer: D, signature: tokenOf('CommitMessage', x.id, D) }] };
+  assert.is(bft.checkBlock(y, withD), `Invalid CommitMessage signature of ${D} for block 2`, 'checked with the claim of the set it is listed for');
+});
+
 test.run();
