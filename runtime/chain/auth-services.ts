@@ -30,27 +30,28 @@ function codeKeyOf(service: AuthService): string {
   return bytesToHex(codeByHashKey(service.codeHash, service.vmType, service.vmVersion));
 }
 
-/**
- * The verify services of the state: code rows with isVerify, in account order (the code table's
- * key order), without those whose code is gone.
- */
-function verifyServices(db: KvReader): AuthService[] {
+/** The code rows with isVerify, in account order (the code table's key order). */
+export function verifyCodeRows(db: KvReader): AuthService[] {
   const services: AuthService[] = [];
-  const stored = new Map<string, boolean>();
   let entry = db.greaterEqual(DbId.native, CODE_PREFIX, CODE_PREFIX.length);
   while (entry) {
     const row = CodeRow.unpack(entry.value);
-    if ((row.flags & CodeFlags.isVerify) !== 0n) {
-      const service = { codeNum: row.codeNum, codeHash: row.codeHash, vmType: row.vmType, vmVersion: row.vmVersion };
-      const key = codeKeyOf(service);
-      if (!stored.has(key)) stored.set(key, db.get(DbId.native, codeByHashKey(row.codeHash, row.vmType, row.vmVersion)) !== undefined);
-      if (stored.get(key)) services.push(service);
-    }
+    if ((row.flags & CodeFlags.isVerify) !== 0n) services.push({ codeNum: row.codeNum, codeHash: row.codeHash, vmType: row.vmType, vmVersion: row.vmVersion });
     const after = new Uint8Array(entry.key.length + 1);
     after.set(entry.key);
     entry = db.greaterEqual(DbId.native, after, CODE_PREFIX.length);
   }
   return services;
+}
+
+/** The verify services a block ends with: the isVerify code rows without those whose code is gone. */
+function verifyServices(db: KvReader): AuthService[] {
+  const stored = new Map<string, boolean>();
+  return verifyCodeRows(db).filter((service) => {
+    const key = codeKeyOf(service);
+    if (!stored.has(key)) stored.set(key, db.get(DbId.native, codeByHashKey(service.codeHash, service.vmType, service.vmVersion)) !== undefined);
+    return stored.get(key)!;
+  });
 }
 
 /** The proof wasm config row, or the row's defaults while none is written. */
