@@ -99,8 +99,8 @@ export const CodeFlags = {
 } as const;
 
 /**
- * The limits the host enforces (docs/host-abi.md §10): the one source for admission, the execution
- * meter and the wasm config the chain advertises (wasm-config.ts).
+ * The limits the host enforces (docs/host-abi.md §10): the one source for admission and the
+ * execution meter. The wasm config the consensus carries is psibase's (wasm-config.ts).
  */
 export const Limits = {
   maxKeySize: 128,
@@ -118,8 +118,6 @@ export const Limits = {
    * frames between nested calls.
    */
   maxStackBytes: 512 * 1024,
-  /** Execution memories a node keeps (advertised for psibase compatibility). */
-  numExecutionMemories: 32,
 } as const;
 
 /** The "not found" size returned by data-returning imports. */

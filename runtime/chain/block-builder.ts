@@ -1,5 +1,5 @@
 import { DbId } from '../../host-api/abi/databases.js';
-import { ENFORCED_WASM_CONFIG } from '../../host-api/abi/wasm-config.js';
+import { GENESIS_WASM_CONFIG } from '../../host-api/abi/wasm-config.js';
 import { databaseStatusKey } from '../../host-api/abi/keys.js';
 import { blockId as computeBlockId } from '../../host-api/chain/block-id.js';
 import { merkleRoot } from '../../host-api/chain/merkle.js';
@@ -11,6 +11,7 @@ import { sha256 } from '../crypto/sha256.js';
 import { counterIndexOf, readCounter } from '../db/event-counters.js';
 import type { Store } from '../db/store.js';
 import type { Executor } from '../wasm/executor.js';
+import { authServicesChange } from './auth-services.js';
 import { writeBlock } from './block-log.js';
 import { writeBlockSignature } from './block-signing.js';
 import { readStatus, writeStatus } from './chain-state.js';
@@ -57,12 +58,13 @@ export interface BlockSeal {
 export type Sealer = (header: BlockHeader, blockId: Uint8Array) => BlockSeal;
 
 /**
- * The consensus a new chain starts from (docs/p2p.md §3.4): no producers yet, and a change
- * pending from block 2 on. Block 2 may set the producers (boot's setProducers does); a change
- * still without producers when block 2 closes names block 2's producer, with unsigned blocks.
+ * The consensus a new chain starts from (docs/p2p.md §3.4): no producers, services or wasm config
+ * yet, and a change pending from block 2 on. Block 2 may set the producers (boot's setProducers
+ * does); a change still without producers when block 2 closes names block 2's producer, with
+ * unsigned blocks. Block 2's verify services and proof wasm config fill in the rest.
  */
 export function genesisConsensus(): JointConsensus {
-  const empty: Consensus = { data: { CftConsensus: { producers: [] } }, services: [], wasmConfig: ENFORCED_WASM_CONFIG };
+  const empty: Consensus = { data: { CftConsensus: { producers: [] } }, services: [], wasmConfig: GENESIS_WASM_CONFIG };
   return { current: empty, next: { consensus: empty, blockNum: 2 } };
 }
 
@@ -103,6 +105,8 @@ export class BlockBuilder {
     readonly header: BlockHeader,
     private readonly startedSingle: boolean,
     private readonly merkleEventsAtStart: bigint,
+    /** The store's code rows version at open: unchanged at close means the verify services are too. */
+    private readonly codeRowsAtStart: number,
   ) {}
 
   /** Opens the block after the head; throws (with nothing written) when it cannot start. */
@@ -130,7 +134,9 @@ export class BlockBuilder {
     };
     if (single) header.commitNum = header.blockNum - 1;
     writeStatus(store, { chainId: previous?.chainId ?? ZERO_ID, head, consensus, current: header });
-    const builder = new BlockBuilder(store, executor, processor, header, single, merkleEventCount(store));
+    // Genesis has no services list to keep: its block always reads the code rows.
+    const codeRowsAtStart = head ? store.nativeRowsVersion : Number.NaN;
+    const builder = new BlockBuilder(store, executor, processor, header, single, merkleEventCount(store), codeRowsAtStart);
     try {
       builder.runTransactHook('startBlock');
     } catch (err) {
@@ -173,14 +179,16 @@ export class BlockBuilder {
       const { header, status } = this.derivedHeader(readStatus(this.store)!);
       const id = computeBlockId(header);
       const { signature } = seal(header, id);
+      // The status row's head leaves authCode out: the block log has it (as psibase does).
+      const headHeader = { ...header, authCode: null };
       const block: Block = { header, transactions: this.included.map((t) => ({ transaction: t.transaction, proofs: t.proofs, subjectiveData: [] })) };
       writeBlock(this.store, block);
       writeBlockSignature(this.store, header.blockNum, signature);
       writeStatus(this.store, {
         ...status,
         chainId: header.blockNum === 2 ? id : status.chainId,
-        head: { header, blockId: id },
-        current: { ...header, previous: id, blockNum: header.blockNum + 1, time: header.time + SECOND, trxMerkleRoot: ZERO_ID, eventMerkleRoot: ZERO_ID },
+        head: { header: headHeader, blockId: id },
+        current: { ...headHeader, previous: id, blockNum: header.blockNum + 1, time: header.time + SECOND, trxMerkleRoot: ZERO_ID, eventMerkleRoot: ZERO_ID },
       });
       // Above commitNum the block may yet be replaced by another fork: keep its undo (docs/chain.md §1.6).
       this.store.commitBlock(header.blockNum, irreversibleAt(status.consensus, header, committed));
@@ -209,11 +217,20 @@ export class BlockBuilder {
 
   /**
    * The header as the block's writes determine it (docs/p2p.md §3.4, writeRevision). A change of
-   * producers made in this block goes into the header as newConsensus (a change still without
-   * producers names this block's producer) and into the status row.
+   * verify services or proof wasm config starts a change of its own, with the same producers,
+   * and puts the new services' code in authCode. A change made in this block goes into the header
+   * as newConsensus (a change still without producers names this block's producer) and into the
+   * status row.
    */
   private derivedHeader(status: StatusRow): { header: BlockHeader; status: StatusRow } {
     let consensus = status.consensus;
+    let authCode: BlockHeader['authCode'] = null;
+    const kept = consensus.next?.consensus ?? consensus.current;
+    const change = authServicesChange(this.store, kept, this.store.nativeRowsVersion !== this.codeRowsAtStart);
+    if (change) {
+      authCode = change.authCode;
+      consensus = { ...consensus, next: { consensus: { data: kept.data, services: change.services, wasmConfig: change.wasmConfig }, blockNum: this.header.blockNum } };
+    }
     let newConsensus: Consensus | null = null;
     if (consensus.next && consensus.next.blockNum === this.header.blockNum) {
       newConsensus = withProducerIfEmpty(consensus.next.consensus, this.header.producer);
@@ -234,6 +251,7 @@ export class BlockBuilder {
       ), sha256),
       eventMerkleRoot: merkleRoot(this.merkleEvents(), sha256),
       newConsensus,
+      authCode,
     };
     return { header, status: { ...status, consensus } };
   }

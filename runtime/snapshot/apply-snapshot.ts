@@ -13,6 +13,7 @@ import { bytesToHex } from '../../host-api/encoding/hex.js';
 import { FracpackError } from '../../host-api/fracpack/index.js';
 import { accountNameFromNumber } from '../../host-api/names/index.js';
 import { JointConsensus, type StateChecksum, type StatusRow } from '../../host-api/types/native.js';
+import { verifyCodeRows } from '../chain/auth-services.js';
 import { readBlock, writeBlock } from '../chain/block-log.js';
 import { readStatus } from '../chain/chain-state.js';
 import { writeConsensusChange } from '../chain/consensus-changes.js';
@@ -94,6 +95,7 @@ function stage(store: Store, executor: Executor, content: SnapshotContent, thres
     }
   }
   checkHead(store, status);
+  checkAuthServices(store, status);
   const headers = headerNums(content);
   try {
     if (!local?.head) checkChainId(store, status, headers);
@@ -127,6 +129,19 @@ function checkHead(store: Store, status: StatusRow): void {
   if (!block) writeBlock(store, { header: head.header, transactions: [] });
   else if (!equalBytes(computeBlockId(block.header), head.blockId)) {
     throw new SnapshotError('SNAPSHOT_HEAD', `the snapshot's header of block ${head.header.blockNum} is not its head block`);
+  }
+}
+
+/**
+ * The state's verify services (its code rows with isVerify) must be those of the consensus the
+ * head carries: the pending one during joint consensus, else the current one (psibase's
+ * load-snapshot; docs/p2p.md §7.3).
+ */
+function checkAuthServices(store: Store, status: StatusRow): void {
+  const consensus = status.consensus.next?.consensus ?? status.consensus.current;
+  const pack = (services: Consensus['services']) => JointConsensus.pack({ current: { ...consensus, services }, next: null });
+  if (!equalBytes(pack(verifyCodeRows(store)), pack(consensus.services))) {
+    throw new SnapshotError('SNAPSHOT_HEAD', 'the verify services of the snapshot state are not those of its head block\'s consensus');
   }
 }
 

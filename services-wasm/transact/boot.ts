@@ -27,6 +27,20 @@ export class ConfigRow {
 const MAX_KEY_SIZE: u32 = 128;
 const MAX_VALUE_SIZE: u32 = 8 << 20;
 
+/**
+ * psibase's wasm config row defaults (docs/chain.md §4): the consensus carries the proof wasm
+ * config, so it must be psibase's for block ids to match; the node enforces its own limits.
+ */
+function defaultWasmConfig(): WasmConfig {
+  const config = new WasmConfig();
+  config.numExecutionMemories = 32;
+  config.vmOptions.maxMutableGlobalBytes = 1024;
+  config.vmOptions.maxPages = 512;
+  config.vmOptions.maxTableElements = 8192;
+  config.vmOptions.maxStackBytes = 1 << 20;
+  return config;
+}
+
 
 export function startBoot(bootTransactions: Array<Checksum256>): void {
   check(statusTable.get() === null, "already started");
@@ -44,9 +58,7 @@ export function finishBoot(): void {
   }
   statusTable.put(new TransactStatus(true, null));
   kv.put(DbId.native, nativeTablePrefix(NativeTable.config), pack<ConfigRow>(new ConfigRow(MAX_KEY_SIZE, MAX_VALUE_SIZE)));
-  // The wasm config rows repeat the limits the chain's consensus advertises, which the node writes
-  // from the limits it enforces: one source, no second copy here.
-  const wasmConfig = pack<WasmConfig>(getStatus().consensus.current.wasmConfig);
+  const wasmConfig = pack<WasmConfig>(defaultWasmConfig());
   kv.put(DbId.native, nativeTablePrefix(NativeTable.transactionWasmConfig), wasmConfig);
   kv.put(DbId.native, nativeTablePrefix(NativeTable.proofWasmConfig), wasmConfig);
 }

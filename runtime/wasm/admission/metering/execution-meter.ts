@@ -31,7 +31,7 @@ export interface ExecutionBudget {
   readonly stackBytes?: number;
 }
 
-/** Default stack budget: the host's limit, the one the chain advertises. */
+/** Default stack budget: the host's limit (docs/host-abi.md §10). */
 export const DEFAULT_STACK_BYTES = Limits.maxStackBytes;
 
 export interface MeterGlobals {

@@ -1,15 +1,17 @@
 // Snapshot files (docs/p2p.md §7.3) made from a real booted chain with the file's own encoders,
 // read back and loaded into other stores: a good one (plain or gzip) becomes the same state, on
 // which the producer's next block applies; damaged, unsigned, headless (no genesis header, or a
-// garbled or foreign one), other-chain and not-newer ones are refused with a stable code and
-// leave the target store as it was.
+// garbled or foreign one), other-chain and not-newer ones, and one whose verify services are not
+// those of its consensus, are refused with a stable code and leave the target store as it was.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { DbId } from '../../../../host-api/abi/databases.js';
+import { CodeFlags, DbId } from '../../../../host-api/abi/databases.js';
+import { codeKey } from '../../../../host-api/abi/keys.js';
+import { equalBytes } from '../../../../host-api/encoding/bytes.js';
 import { accountNumberFromName } from '../../../../host-api/names/index.js';
 import { bytesToHex } from '../../../../host-api/encoding/hex.js';
 import { readConsensusChanges } from '../../../../runtime/chain/consensus-changes.js';
@@ -23,7 +25,7 @@ import { KeptStates } from '../../../../runtime/snapshot/kept-states.js';
 import { SnapshotError } from '../../../../runtime/snapshot/snapshot-error.js';
 import { encodeRow, fileHeader, FileDb, footerRows, parseSnapshot, type FileRow, type SnapshotContent } from '../../../../runtime/snapshot/snapshot-file.js';
 import { readLogStart, readSnapshotRow } from '../../../../runtime/snapshot/snapshot-rows.js';
-import type { StateChecksum, StateSignature } from '../../../../host-api/types/native.js';
+import { CodeRow, type StateChecksum, type StateSignature } from '../../../../host-api/types/native.js';
 import { rowsOf, STATE_DBS } from '../../../../runtime/snapshot/state-rows.js';
 import { KvMerkle } from '../../../../runtime/crypto/kv-merkle.js';
 import type { KvReader } from '../../../../runtime/db/store.js';
@@ -52,6 +54,17 @@ function contentOf(store: Store): SnapshotContent {
   const checksum = stateChecksum(store);
   const signature = signState(checksum, { name: accountNumberFromName('prod'), auth: EMPTY_CLAIM }, undefined);
   return { state, extra, checksum, signatures: [signature] };
+}
+
+/** `content` with other state rows (in key order), their checksum, and prod's signature of it. */
+function withState(content: SnapshotContent, state: FileRow[]): SnapshotContent {
+  const [serviceRoot, nativeRoot] = STATE_DBS.map((db) => {
+    const merkle = new KvMerkle();
+    for (const row of state) if (row.db === db) merkle.push(row.key, row.value);
+    return merkle.root();
+  });
+  const checksum = { serviceRoot: serviceRoot!, nativeRoot: nativeRoot! };
+  return { ...content, state, checksum, signatures: [signState(checksum, { name: accountNumberFromName('prod'), auth: EMPTY_CLAIM }, undefined)] };
 }
 
 const hexRows = (rows: FileRow[]) => rows.map((r) => `${r.db}:${bytesToHex(r.key)}=${bytesToHex(r.value)}`);
@@ -159,6 +172,21 @@ test('a damaged, reordered, unsigned or headless snapshot is refused; an empty s
   refused(ctx, node, { ...good, extra: garbled }, 'SNAPSHOT_BAD_ROW');
   const otherHead = { ...good.extra.find((r) => r.db === DbId.blockLog && bytesToHex(r.key) !== '00000002')! };
   refused(ctx, node, { ...good, extra: good.extra.map((r) => (r.db === DbId.blockLog && bytesToHex(r.key) === '00000002' ? { ...r, value: otherHead.value } : r)) }, 'SNAPSHOT_HEADERS');
+  assert.is(readStatus(node.store), undefined);
+});
+
+test("a snapshot whose code rows with isVerify are not its consensus's verify services is refused", (ctx) => {
+  const node = newNode('');
+  ctx.dirs.push(node.dir);
+  const { good } = ctx;
+  assert.equal(withState(good, good.state).checksum, good.checksum, 'the same rows give the same checksum');
+  const flagged = (name: string, flags: (old: bigint) => bigint) => good.state.map((r) => {
+    if (r.db !== DbId.native || !equalBytes(r.key, codeKey(accountNumberFromName(name)))) return r;
+    const row = CodeRow.unpack(r.value);
+    return { ...r, value: CodeRow.pack({ ...row, flags: flags(row.flags) }) };
+  });
+  refused(ctx, node, withState(good, flagged('accounts', (f) => f | CodeFlags.isVerify)), 'SNAPSHOT_HEAD');
+  refused(ctx, node, withState(good, flagged('verify-sig', (f) => f & ~CodeFlags.isVerify)), 'SNAPSHOT_HEAD');
   assert.is(readStatus(node.store), undefined);
 });
 
