@@ -15,13 +15,11 @@ import * as assert from 'uvu/assert';
 import { bytesToHex } from '../../../host-api/encoding/hex.js';
 import { accountNumberFromName } from '../../../host-api/names/index.js';
 import type { Claim } from '../../../host-api/types/index.js';
-import { deviceClaim, unlockDevice } from '../../lib/device-keys.js';
-import { peersOf, waitUntil } from '../../lib/node-network.js';
-import { configuredNodeDir } from '../../lib/node-process.js';
+import { startDeviceProducers, unlockDevice } from '../../lib/device-keys.js';
+import { waitUntil } from '../../lib/node-network.js';
 import {
-  clientOf, committedPast, headerOf, restartProducer, setConsensus, startProducer, urlOf, type HeadHeader, type ProducerNode,
+  clientOf, committedPast, headerOf, restartProducer, setConsensus, type HeadHeader, type ProducerNode,
 } from '../../lib/producer-network.js';
-import { SOFTHSM_MODULE, softHsmToken } from '../../lib/softhsm.js';
 import { builtBundle } from '../../lib/test-bundle.js';
 
 const BLOCK_MS = '300';
@@ -69,17 +67,7 @@ bft.before(async (ctx) => {
   const bundle = join(ctx.dir, 'test.bundle');
   // The services `make services` built (make test builds them first): no compile in the test.
   writeFileSync(bundle, await builtBundle());
-  ctx.nodes = [];
-  for (const [i, name] of NAMES.entries()) {
-    // A token store per node: each process is its own device's only user.
-    const conf = softHsmToken(join(ctx.dir, `${name}-hsm`), `${name}-token`, PIN, '5678');
-    const dir = configuredNodeDir(ctx.dir, name, { 'pkcs11-modules': [SOFTHSM_MODULE] });
-    const links = ctx.nodes.flatMap((n) => ['--peer', urlOf(n)]);
-    ctx.nodes.push(await startProducer(dir, ['-p', name, ...(i === 0 ? ['--boot', bundle] : links)], BLOCK_MS, { SOFTHSM2_CONF: conf }));
-  }
-  await waitUntil('four links each', async () => (await Promise.all(ctx.nodes.map(peersOf))).every((p) => p.length === 3));
-  ctx.claims = [];
-  for (const node of ctx.nodes) ctx.claims.push(await deviceClaim(node, await unlockDevice(node, PIN)));
+  ({ nodes: ctx.nodes, claims: ctx.claims } = await startDeviceProducers(ctx.dir, NAMES, bundle, BLOCK_MS, PIN));
   await setConsensus(ctx.nodes[0]!, 'BftConsensus', NAMES, ctx.claims);
   await waitForClaims(ctx.nodes, NAMES, ctx.claims);
 });

@@ -20,13 +20,12 @@ import { readBlockSignature } from '../../../runtime/chain/block-signing.js';
 import { verifyDigest } from '../../../runtime/crypto/ecdsa.js';
 import { sha256 } from '../../../runtime/crypto/sha256.js';
 import { LmdbStore } from '../../../runtime/db/lmdb-store.js';
-import { deviceClaim, unlockDevice } from '../../lib/device-keys.js';
-import { peersOf, waitUntil } from '../../lib/node-network.js';
-import { configuredNodeDir, nodeProcessId } from '../../lib/node-process.js';
+import { startDeviceProducers, unlockDevice } from '../../lib/device-keys.js';
+import { waitUntil } from '../../lib/node-network.js';
+import { nodeProcessId } from '../../lib/node-process.js';
 import {
-  clientOf, committedPast, headerOf, restartProducer, setProducers, startProducer, urlOf, waitForProducerSet, type ProducerNode,
+  clientOf, committedPast, headerOf, restartProducer, setProducers, waitForProducerSet, type ProducerNode,
 } from '../../lib/producer-network.js';
-import { SOFTHSM_MODULE, softHsmToken } from '../../lib/softhsm.js';
 import { testBundle } from '../../lib/test-bundle.js';
 
 const BLOCK_MS = '300';
@@ -55,17 +54,7 @@ cft.before(async (ctx) => {
   ctx.dir = mkdtempSync(join(tmpdir(), 'tsibase-cft-pkcs11-'));
   const bundle = join(ctx.dir, 'test.bundle');
   writeFileSync(bundle, await testBundle());
-  ctx.nodes = [];
-  for (const [i, name] of NAMES.entries()) {
-    // A token store per node: each process is its own device's only user.
-    const conf = softHsmToken(join(ctx.dir, `${name}-hsm`), `${name}-token`, PIN, '5678');
-    const dir = configuredNodeDir(ctx.dir, name, { 'pkcs11-modules': [SOFTHSM_MODULE] });
-    const links = ctx.nodes.flatMap((n) => ['--peer', urlOf(n)]);
-    ctx.nodes.push(await startProducer(dir, ['-p', name, ...(i === 0 ? ['--boot', bundle] : links)], BLOCK_MS, { SOFTHSM2_CONF: conf }));
-  }
-  await waitUntil('three links each', async () => (await Promise.all(ctx.nodes.map(peersOf))).every((p) => p.length === 2));
-  ctx.claims = [];
-  for (const node of ctx.nodes) ctx.claims.push(await deviceClaim(node, await unlockDevice(node, PIN)));
+  ({ nodes: ctx.nodes, claims: ctx.claims } = await startDeviceProducers(ctx.dir, NAMES, bundle, BLOCK_MS, PIN));
 });
 
 cft.after(async (ctx) => {
