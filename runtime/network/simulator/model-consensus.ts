@@ -18,6 +18,11 @@ export function consensusAfter(starting: ModelConsensus, num: number, change?: r
   return { producers: starting.producers, next: { producers: [...change].sort((a, b) => a - b), start: num } };
 }
 
+/** The producer sets after a block (`consensus` of a model block): the first producers, 0 .. producerCount - 1, until a run changes them. */
+export function consensusOf(block: { readonly consensus?: ModelConsensus } | undefined, producerCount: number): ModelConsensus {
+  return block?.consensus ?? { producers: [...Array(producerCount).keys()], next: null };
+}
+
 /**
  * The consensus a block starts under, made on a parent whose consensus is `parent` and whose
  * commitNum is `parentCommitNum`: a pending change whose block is irreversible by the parent ends

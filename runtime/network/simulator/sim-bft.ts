@@ -3,6 +3,7 @@ import type { BftBlock, BftEvent, BftGroup, BftMessage, BftReady, BftUnsigned } 
 import type { BlockIdHex } from '../sync/block-header.js';
 import type { ModelBlock } from './model-block.js';
 import type { DurableChain } from './model-chain.js';
+import { consensusGroups, consensusOf, sameProducers, startingConsensus, type ModelConsensus } from './model-consensus.js';
 import { viewTimeoutMs, type ByzantineBehaviour } from './schedule.js';
 import { producerAccount, type NodeContext } from './sim-context.js';
 
@@ -21,26 +22,32 @@ export interface BftNodePorts {
   lead(term: number | undefined): void;
 }
 
-/** The producer set of a BFT schedule: every producer, sorted as u64 (their indices in order). */
-export function bftGroup(producerCount: number): BftGroup {
-  return { algorithm: 'bft', producers: [...Array(producerCount).keys()].map(producerAccount) };
+/** BFT producer sets as model sets (sorted node indexes, so sorted as u64 too): the current one and, during joint consensus, the next. */
+function bftGroups(consensus: ModelConsensus): BftGroup[] {
+  return consensusGroups(consensus).map((producers) => ({ algorithm: 'bft', producers: producers.map(producerAccount) }));
 }
 
 function signatureOf(kind: string, subject: string, producer: bigint): string {
   return `${kind}/${subject}/${producer}`;
 }
 
-/** A model block as BFT reads it: produced under the schedule's one producer set. */
-function bftBlockOf(block: ModelBlock, group: BftGroup): BftBlock {
+/**
+ * A model block as BFT reads it, with its own producer sets (psibase's BlockHeaderState, docs/p2p.md
+ * §6.1): those it started under and, from the block that starts a change to the block that ends
+ * it, the next set too.
+ */
+function bftBlockOf(block: ModelBlock, producerCount: number): BftBlock {
   // The state before genesis has no producer.
   const producer = !block.producer ? 0n : producerAccount(Number(block.producer.slice(1)));
-  return { id: block.id, num: block.num, previous: block.previous, term: block.term, producer, commitNum: block.commitNum, groups: [group] };
+  const groups = bftGroups(consensusOf(block, producerCount));
+  return { id: block.id, num: block.num, previous: block.previous, term: block.term, producer, commitNum: block.commitNum, groups };
 }
 
 export class SimBft {
   private readonly bft: Bft<string>;
-  private readonly group: BftGroup;
-  private readonly self: bigint | null;
+  private readonly self: bigint;
+  /** The producer sets consensus was last told (node indexes). */
+  private groups: (readonly number[])[] = [];
   /** Bumped when the timer is set again or stopped, so that the old one is void. */
   private timerGeneration = 0;
   /** The node a RequestViewMessage being handled came from. */
@@ -54,9 +61,9 @@ export class SimBft {
     private readonly isAlive: () => boolean,
     readonly behaviour: ByzantineBehaviour | undefined,
   ) {
-    const { producerCount, blockIntervalMs } = context.schedule;
-    this.group = bftGroup(producerCount);
-    this.self = index < producerCount ? producerAccount(index) : null;
+    const { blockIntervalMs } = context.schedule;
+    // Every node has a producer name; it votes while it is one of the sets in force.
+    this.self = producerAccount(index);
     this.bft = new Bft<string>({
       baseTimeoutMs: viewTimeoutMs(blockIntervalMs),
       sign: (message) => this.sign(message),
@@ -74,7 +81,7 @@ export class SimBft {
     for (const block of [this.durable.committedHead, ...this.durable.executed]) {
       if (block) this.step({ type: 'block', block: this.bftBlock(block) });
     }
-    this.step({ type: 'producers', groups: [this.group], self: this.self });
+    this.tellProducers(startingConsensus(consensusOf(head, this.context.schedule.producerCount), head?.commitNum ?? 0));
     if (head) this.step({ type: 'head', head: this.bftBlock(head), commitIndex });
   }
 
@@ -89,8 +96,16 @@ export class SimBft {
     if (this.behaviour === 'equivocate') this.confirmAnything(block);
   }
 
+  /**
+   * The head changed. As psinode does (docs/p2p.md §6.1), consensus takes the head block under its
+   * own producer sets, then the sets the next block starts under (the new set alone once the head
+   * ends joint consensus), so that the next set's leader can lead it.
+   */
   head(head: ModelBlock, commitIndex: number): void {
+    const consensus = consensusOf(head, this.context.schedule.producerCount);
+    this.tellProducers(consensus);
     this.step({ type: 'head', head: this.bftBlock(head), commitIndex });
+    this.tellProducers(startingConsensus(consensus, head.commitNum));
   }
 
   /** A new link: the node at its other end gets every view change held (§5.2). */
@@ -111,17 +126,24 @@ export class SimBft {
   }
 
   private bftBlock(block: ModelBlock): BftBlock {
-    return bftBlockOf(block, this.group);
+    return bftBlockOf(block, this.context.schedule.producerCount);
+  }
+
+  /** Consensus learns the producer sets in force when they changed. */
+  private tellProducers(consensus: ModelConsensus): void {
+    const groups = consensusGroups(consensus);
+    if (groups.length === this.groups.length && groups.every((g, i) => sameProducers(g, this.groups[i]!))) return;
+    this.groups = groups;
+    this.step({ type: 'producers', groups: bftGroups(consensus), self: this.self });
   }
 
   private sign(message: BftUnsigned<string>): string {
     const subject = message.kind === 'ViewChangeMessage' ? `${message.body.term}/${message.body.bestPrepared}` : message.body.blockId;
-    return signatureOf(message.kind, subject, this.self!);
+    return signatureOf(message.kind, subject, this.self);
   }
 
   /** An equivocating producer prepares and commits every block it sees, whatever its branch or term. */
   private confirmAnything(block: ModelBlock): void {
-    if (this.self === null) return;
     for (const kind of ['PrepareMessage', 'CommitMessage'] as const) {
       this.send('producers', { kind, body: { blockId: block.id, producer: this.self }, signature: signatureOf(kind, block.id, this.self) });
     }
@@ -153,7 +175,8 @@ export class SimBft {
 
   private send(to: 'producers' | 'all' | 'sender', message: BftMessage<string>): void {
     const { schedule, network, node } = this.context;
-    const everyone = [...Array(to === 'producers' ? schedule.producerCount : schedule.nodeCount).keys()];
+    // To the producers of the sets in force here, as psinode's multicast_producers (§5.3).
+    const everyone = to === 'producers' ? [...new Set(this.groups.flat())] : [...Array(schedule.nodeCount).keys()];
     const targets = to === 'sender' ? (this.requester === undefined ? [] : [this.requester]) : everyone.filter((i) => i !== this.index);
     for (const target of targets) network().deliverRouted(this.index, target, () => node(target).receiveBft(message, this.index), true);
   }

@@ -6,7 +6,7 @@ import type { SyncEvent, SyncReady } from '../sync/sync-io.js';
 import type { SyncMessage } from '../sync/sync-messages.js';
 import type { BftMessage } from '../consensus/bft-io.js';
 import { makeModelBlock, modelHeader, type ModelBlock } from './model-block.js';
-import { consensusAfter, consensusGroups, sameProducers, startingConsensus, type ModelConsensus } from './model-consensus.js';
+import { consensusAfter, consensusGroups, consensusOf, sameProducers, startingConsensus, type ModelConsensus } from './model-consensus.js';
 import type { DurableChain } from './model-chain.js';
 import { electionTimeoutMs, electsLeaders } from './schedule.js';
 import { SimBft } from './sim-bft.js';
@@ -218,8 +218,7 @@ export class SimNode implements LinkEndpoint, ConsensusEndpoint {
 
   /** The producer sets after the head block: the first ones before genesis. */
   private headConsensus(): ModelConsensus {
-    const head = this.sync?.head as ModelBlock | undefined;
-    return head?.consensus ?? { producers: [...Array(this.context.schedule.producerCount).keys()], next: null };
+    return consensusOf(this.sync?.head as ModelBlock | undefined, this.context.schedule.producerCount);
   }
 
   /**
