@@ -35,7 +35,8 @@ export interface Schedule {
   /**
    * BFT producers that break the rules, at most f of 3f + 1: `withhold` takes no part in
    * consensus (it only relays blocks); `equivocate` makes two blocks at each height of its terms,
-   * each sent to some of its links, and prepares and commits every block it sees.
+   * each sent to some of its links (the second without the change of the producer set the first
+   * starts, if it starts one), and prepares and commits every block it sees.
    */
   readonly byzantine: readonly { readonly node: number; readonly behaviour: ByzantineBehaviour }[];
   /** [a, b]: a dials b (and redials it when the link goes). */

@@ -178,7 +178,8 @@ export class SimNode implements LinkEndpoint, ConsensusEndpoint {
     if (failure) this.fail(`${this.name} could not execute its own block ${num}: ${failure}`);
     this.bft?.blockArrived(block);
     this.step({ type: 'produced', block });
-    if (this.bft?.behaviour === 'equivocate') this.equivocate(makeModelBlock({ ...fields, variant: 'twin' }));
+    // The twin of a block that starts a change of the producers leaves it out: the forks differ in their producer sets.
+    if (this.bft?.behaviour === 'equivocate') this.equivocate(makeModelBlock({ ...fields, variant: 'twin', ...(consensus ? { consensus: starting } : {}) }));
   }
 
   /** A second block at the same height in the same term, sent on about half of the links. */
