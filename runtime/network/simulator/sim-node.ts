@@ -173,6 +173,11 @@ export class SimNode implements LinkEndpoint, ConsensusEndpoint {
     const aux = this.bft?.proofOf(sync.headChainAt(sync.commitIndex).id);
     const fields = { previous: sync.head.id, num, producer: this.name, term, commitNum: sync.commitIndex, ...(consensus ? { consensus } : {}), ...(aux ? { aux } : {}) };
     const block = makeModelBlock(fields);
+    // The block that ends joint consensus proves the change irreversible (docs/p2p.md §6.1, §5.4).
+    const start = block.consensus?.next?.start;
+    if (this.bft && start !== undefined && block.commitNum >= start && !(aux && aux.blockNum >= start)) {
+      this.fail(`${this.name} made block ${num}, which ends joint consensus, without a commit proof of block ${start} or later`);
+    }
     this.context.checker.blockProduced(block);
     const failure = this.durable.execute(block);
     if (failure) this.fail(`${this.name} could not execute its own block ${num}: ${failure}`);
