@@ -276,7 +276,8 @@ function sameKept(a: BftKept<Uint8Array> | undefined, b: BftKept<Uint8Array>): b
     x === y || (x !== undefined && y !== undefined && x.id === y.id && x.num === y.num && x.term === y.term);
   const [p, q] = [a?.bestPrepared?.prepares ?? [], b.bestPrepared?.prepares ?? []];
   return a !== undefined && a.term === b.term && sameBlock(a.bestConfirm, b.bestConfirm) && sameBlock(a.bestPrepared, b.bestPrepared)
-    && p.length === q.length && p.every((c, i) => c.producer === q[i]!.producer && equalBytes(c.signature, q[i]!.signature));
+    && p.length === q.length && p.every((c, i) => c.producer === q[i]!.producer && equalBytes(c.signature, q[i]!.signature))
+    && a.committedProof?.id === b.committedProof?.id;
 }
 
 function sameGroups(a: readonly BftGroup[], b: readonly BftGroup[]): boolean {

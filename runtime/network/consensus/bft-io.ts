@@ -130,6 +130,11 @@ export interface BftKept<S> {
    * view changes never name less, and can still prove it after a restart.
    */
   readonly bestPrepared?: { readonly id: BlockIdHex; readonly num: number; readonly term: number; readonly prepares: readonly BftConfirm<S>[] };
+  /**
+   * The commit proof of the committed block (psibase keeps it in a BlockDataRow): a leader
+   * restarted in joint consensus still puts it in the block that ends it, which must carry one (§6.1).
+   */
+  readonly committedProof?: { readonly id: BlockIdHex; readonly proof: BftBlockConfirm<S> };
 }
 
 export interface BftOptions<S> {

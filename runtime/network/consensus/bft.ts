@@ -80,6 +80,8 @@ export class Bft<S> {
   private readonly confirmations = new Map<BlockIdHex, Confirmations<S>>();
   /** The commit proofs of committed blocks (psibase's BlockDataRow), for the leader's aux data. */
   private readonly proofs = new Map<BlockIdHex, BftBlockConfirm<S>>();
+  /** The committed block's proof, kept across a restart (BftKept.committedProof). */
+  private committedProof: BftKept<S>['committedProof'];
   /** Prepares and commits for blocks not known yet (psinode holds them back until the block is there, §5.3). */
   private readonly waiting = new Map<BlockIdHex, PrepareOrCommit<S>[]>();
   /** Validity of view changes already checked (their prepares' signatures). */
@@ -107,6 +109,8 @@ export class Bft<S> {
     this.bestConfirm = bestConfirm && orderOf(bestConfirm);
     this.bestPrepared = bestPrepared && orderOf(bestPrepared);
     if (bestPrepared) this.confirmations.set(bestPrepared.id, { prepares: new Map(bestPrepared.prepares.map((c) => [c.producer, c.signature])), commits: new Map() });
+    this.committedProof = options.restored?.committedProof;
+    if (this.committedProof) this.proofs.set(this.committedProof.id, this.committedProof.proof);
   }
 
   get role(): BftRole {
@@ -130,6 +134,7 @@ export class Bft<S> {
       term: this.term,
       bestConfirm: this.bestConfirm,
       bestPrepared: best && { ...best, prepares: [...prepares ?? []].map(([producer, signature]) => ({ producer, signature })) },
+      committedProof: this.committedProof,
     };
   }
 
@@ -421,6 +426,9 @@ export class Bft<S> {
     this.commitIndex = num;
     const committed = this.head && this.ancestorAt(this.head.id, num);
     if (committed) this.committed = orderOf(committed);
+    // Without it on disk, a leader restarted in joint consensus made the block ending it without a proof (the simulator found it).
+    const proof = committed && this.proofs.get(committed.id);
+    if (proof) this.committedProof = { id: committed.id, proof };
     // A confirmed block the commit passes is on the committed chain for good: the committed
     // block stands for it in the forbidden-fork rule once its header is forgotten (§5.3).
     const confirmed = this.bestConfirm;
