@@ -14,7 +14,7 @@ import type { Executor } from '../wasm/executor.js';
 import { writeBlock } from './block-log.js';
 import { writeBlockSignature } from './block-signing.js';
 import { readStatus, writeStatus } from './chain-state.js';
-import { producersOf, startingConsensus } from './consensus.js';
+import { irreversibleAt, isSingleProducer, producersOf, startingConsensus } from './consensus.js';
 import { writeConsensusChange } from './consensus-changes.js';
 import { ChainError } from './errors.js';
 import { TRANSACT, type DecodedTransaction, type TransactionProcessor } from './transaction-processor.js';
@@ -64,12 +64,6 @@ export type Sealer = (header: BlockHeader, blockId: Uint8Array) => BlockSeal;
 export function genesisConsensus(): JointConsensus {
   const empty: Consensus = { data: { CftConsensus: { producers: [] } }, services: [], wasmConfig: ENFORCED_WASM_CONFIG };
   return { current: empty, next: { consensus: empty, blockNum: 2 } };
-}
-
-/** docs/p2p.md §3.4: one producer and no pending change (or no producers at all). */
-function isSingleProducer(consensus: JointConsensus): boolean {
-  const count = producersOf(consensus.current).length;
-  return count === 0 || (count === 1 && consensus.next === null);
 }
 
 /** A consensus whose producer list is empty gets `producer`, with unsigned blocks (psibase's special case). */
@@ -169,9 +163,11 @@ export class BlockBuilder {
 
   /**
    * Completes the block: roots, id, the sealer's signature or check, block log, status row; one
-   * durable commit. A sealer that throws discards the block.
+   * durable commit. A sealer that throws discards the block. `committed` is the block consensus
+   * made irreversible here: with the header's commitNum where that counts, it bounds the undo
+   * records dropped (a BFT header's commitNum alone proves nothing, docs/p2p.md §5.4).
    */
-  close(seal: Sealer): ClosedBlock {
+  close(seal: Sealer, committed: number): ClosedBlock {
     try {
       this.runTransactHook('endBlock');
       const { header, status } = this.derivedHeader(readStatus(this.store)!);
@@ -187,7 +183,7 @@ export class BlockBuilder {
         current: { ...header, previous: id, blockNum: header.blockNum + 1, time: header.time + SECOND, trxMerkleRoot: ZERO_ID, eventMerkleRoot: ZERO_ID },
       });
       // Above commitNum the block may yet be replaced by another fork: keep its undo (docs/chain.md §1.6).
-      this.store.commitBlock(header.blockNum, header.commitNum);
+      this.store.commitBlock(header.blockNum, irreversibleAt(status.consensus, header, committed));
       // A block that ends joint consensus records the change it finishes (docs/p2p.md §3.4).
       const next = status.consensus.next;
       if (next && next.blockNum <= header.commitNum) {

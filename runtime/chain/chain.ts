@@ -16,7 +16,7 @@ import { readStoredBlock, type StoredBlock } from './stored-block.js';
 import { isEmptyClaim, signBlock, type BlockSigners } from './block-signing.js';
 import { bootBlock, splitBootList } from './boot.js';
 import { readStatus } from './chain-state.js';
-import { activeProducers, isSoleProducer, nextBlockConsensus, producerClaim } from './consensus.js';
+import { activeProducers, irreversibleAt, isSoleProducer, nextBlockConsensus, producerClaim } from './consensus.js';
 import { ChainError } from './errors.js';
 import { ForwardedTransactions, type FinalWaiter, type Forwarder } from './forwarded-transactions.js';
 import { checkLogin } from './login.js';
@@ -133,8 +133,9 @@ export class Chain {
     this.booted = readStatus(store)?.head != null;
     // Passed on again after about one election timeout's worth of slots without a block holding it.
     if (options.forwarder) this.forwarded = new ForwardedTransactions(options.forwarder, 3 * Number(this.intervalUs / 1000n));
-    // A loaded snapshot's block is irreversible (its producers signed it, docs/p2p.md §7.3).
-    this.consensusCommit = readLogStart(store) ?? 0;
+    // A loaded snapshot's block is irreversible (its producers signed it, docs/p2p.md §7.3), and
+    // so is every block whose undo record was dropped before a restart.
+    this.consensusCommit = Math.max(readLogStart(store) ?? 0, this.withoutUndo());
   }
 
   get status(): StatusRow | undefined {
@@ -168,7 +169,7 @@ export class Chain {
       builder.discard();
       return trace;
     }
-    this.committed(builder.close(UNSIGNED));
+    this.committed(builder.close(UNSIGNED, this.consensusCommit));
     this.start();
     return trace;
   }
@@ -192,7 +193,7 @@ export class Chain {
     if (this.open) {
       throw new ChainError('CHAIN_BLOCK_OPEN', `block ${signed.block.header.blockNum} cannot be applied: this node has block ${this.open.builder.blockNum} of its own open`);
     }
-    const replayed = replayBlock(this.store, this.executor, this.processor, this.engine, verified);
+    const replayed = replayBlock(this.store, this.executor, this.processor, this.engine, verified, this.consensusCommit);
     // Only blocks made elsewhere hold transactions this node passed on (it does not produce).
     if (this.forwarded) this.finalWaiters.push(...this.forwarded.included(replayed));
     this.committed(replayed);
@@ -238,8 +239,9 @@ export class Chain {
 
   /** The head block and the last irreversible block number; undefined before block 2. */
   get head(): ChainHead | undefined {
-    const head = this.status?.head;
-    return head ? { header: head.header, blockId: head.blockId, irreversible: this.irreversibleAt(head.header) } : undefined;
+    const status = this.status;
+    const head = status?.head;
+    return head ? { header: head.header, blockId: head.blockId, irreversible: this.irreversibleAt(head.header, status) } : undefined;
   }
 
   /** Block `blockNum` as it is sent to peers: from the block log, its signature and aux data. */
@@ -454,7 +456,7 @@ export class Chain {
     const head = status?.head?.header;
     if (this.leaderTerm !== undefined) {
       // The leader's block names its term and its commit index at slot start (§4 step 7).
-      const commitNum = head ? this.irreversibleAt(head) : 0;
+      const commitNum = head ? this.irreversibleAt(head, status) : 0;
       return { time: this.slotTime(status), producer: this.producerAccount, term: this.leaderTerm ?? 0, commitNum };
     }
     const commitNum = head && isSoleProducer(nextBlockConsensus(status), this.producerAccount) ? head.blockNum : head?.commitNum ?? 0;
@@ -486,7 +488,7 @@ export class Chain {
     this.open = undefined;
     let closed: ClosedBlock;
     try {
-      closed = builder.close(seal);
+      closed = builder.close(seal, this.consensusCommit);
     } catch (err) {
       this.aborted(builder.blockNum, err as Error);
       throw err;
@@ -524,14 +526,25 @@ export class Chain {
   private committed(closed: ClosedBlock): void {
     const { block, blockId } = closed;
     this.booted = true;
-    this.answerFinal(this.irreversibleAt(block.header));
+    // Irreversibility never goes back, also when BFT takes over from a CFT set whose headers made it.
+    this.consensusCommit = Math.max(this.consensusCommit, this.irreversibleAt(block.header));
+    this.answerFinal(this.consensusCommit);
     this.notify(NotifyType.acceptBlock, () => NO_ARGUMENTS);
     this.options.onBlock?.(block.header, blockId);
   }
 
-  /** The irreversible block with `head` as the head: its header's commitNum, or consensus's commit if further. */
-  private irreversibleAt(head: BlockHeader): number {
-    return Math.min(head.blockNum, Math.max(head.commitNum, this.consensusCommit));
+  /**
+   * The irreversible block with `head`, the status row's head, as the head: consensus's commit, or
+   * its header's commitNum if further where that counts (not under BFT, docs/p2p.md §5.4).
+   */
+  private irreversibleAt(head: BlockHeader, status = this.status): number {
+    return status ? irreversibleAt(status.consensus, head, this.consensusCommit) : Math.min(head.blockNum, this.consensusCommit);
+  }
+
+  /** The blocks the store keeps no undo records for any more: those below the first reversible one, or all. */
+  private withoutUndo(): number {
+    const [first] = this.store.reversibleBlocks();
+    return first !== undefined ? first - 1 : this.status?.head?.header.blockNum ?? 0;
   }
 
   /** Answers the `final` waiters of blocks up to `irreversible`. */

@@ -38,6 +38,23 @@ export function startingConsensus(consensus: JointConsensus, head: BlockHeader):
   return next && next.blockNum <= head.commitNum ? { current: next.consensus, next: null } : consensus;
 }
 
+/** docs/p2p.md §3.4: one producer and no pending change (or no producers at all). */
+export function isSingleProducer(consensus: JointConsensus): boolean {
+  const count = producersOf(consensus.current).length;
+  return count === 0 || (count === 1 && consensus.next === null);
+}
+
+/**
+ * The irreversible block with `head` as the head, where `consensus` is the consensus after it
+ * (the status row's) and consensus established `committed` here. A header's commitNum counts
+ * under CFT; under BFT only a single producer's does, and otherwise the commits or commit proofs
+ * BFT checked are what makes blocks irreversible (docs/p2p.md §5.4).
+ */
+export function irreversibleAt(consensus: JointConsensus, head: BlockHeader, committed: number): number {
+  const byHeader = 'CftConsensus' in consensus.current.data || isSingleProducer(consensus) ? head.commitNum : 0;
+  return Math.min(head.blockNum, Math.max(byHeader, committed));
+}
+
 /** The consensus the block after the status row's head starts under. */
 export function nextBlockConsensus(status: StatusRow): JointConsensus {
   return status.head ? startingConsensus(status.consensus, status.head.header) : status.consensus;

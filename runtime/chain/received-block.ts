@@ -120,8 +120,9 @@ export interface ReplayedBlock extends ClosedBlock {
 /**
  * Executes a verified block on the head it was verified against and commits it, keeping its
  * signature and aux data as received. Any failure leaves the store as it was and says why.
+ * `committed` is the block consensus made irreversible here (BlockBuilder.close).
  */
-export function replayBlock(store: Store, executor: Executor, processor: TransactionProcessor, engine: Engine, verified: VerifiedBlock): ReplayedBlock {
+export function replayBlock(store: Store, executor: Executor, processor: TransactionProcessor, engine: Engine, verified: VerifiedBlock, committed: number): ReplayedBlock {
   const { signed } = verified;
   const received = signed.block.header;
   checkFollowsHead(readStatus(store), received);
@@ -149,7 +150,7 @@ export function replayBlock(store: Store, executor: Executor, processor: Transac
         `block ${received.blockNum}: blockId does not match: executing it derives ${bytesToHex(id)}, not ${bytesToHex(verified.blockId)} (differing: ${fields.join(', ') || 'none'})`);
     }
     return { signature: signed.signature };
-  });
+  }, committed);
   keepAuxConsensusData(store, closed.blockId, signed.auxConsensusData);
   return { ...closed, traces };
 }

@@ -67,9 +67,9 @@ export function bftWireMessage(message: BftMessage<Uint8Array>, signer: Claim): 
  * psibase's verifyMsig for one signature: the prepare or commit re-packed with the producer's
  * claim (§2.2: both encodings are canonical) must verify. A producer without a claim fails.
  */
-export function confirmVerifier(executor: Executor, claimOf: (producer: ProducerName) => Claim | undefined): BftOptions<Uint8Array>['verify'] {
-  return (kind, blockId, producer, signature) => {
-    const signer = claimOf(producer);
+export function confirmVerifier(executor: Executor, claimOf: (producer: ProducerName, blockId: string, group: number) => Claim | undefined): BftOptions<Uint8Array>['verify'] {
+  return (kind, blockId, producer, signature, group) => {
+    const signer = claimOf(producer, blockId, group);
     if (!signer) return false;
     const body = { blockId: hexToBytes(blockId), producer, signer };
     return verifiesMessage(executor, signedMessage(kind as 'PrepareMessage', body, signature));

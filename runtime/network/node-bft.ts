@@ -5,9 +5,11 @@ import type { JointConsensus } from '../../host-api/types/native.js';
 import type { BlockSigners } from '../chain/block-signing.js';
 import type { Chain } from '../chain/chain.js';
 import { activeSets, nextBlockConsensus, producersOf } from '../chain/consensus.js';
+import { BlockProducerSets } from './block-producer-sets.js';
 import { bftMessageOf, bftPreimage, bftWireMessage, confirmVerifier, decodeBlockConfirm, encodeBlockConfirm, type BftWireKind } from './bft-wire.js';
 import { Bft, sameGroup } from './consensus/bft.js';
-import type { BftBlock, BftBlockConfirm, BftEvent, BftGroup, BftKept, BftMessage, BftUnsigned } from './consensus/bft-io.js';
+import type { CftTakeOver } from './consensus/cft-io.js';
+import type { BftBlock, BftBlockConfirm, BftConfirm, BftEvent, BftGroup, BftKept, BftMessage, BftUnsigned } from './consensus/bft-io.js';
 import { ConsensusTimer } from './consensus-timer.js';
 import { P2PMessageError, type MessageOf, type P2PMessage } from './messages/index.js';
 import { writeLog, type NetworkLog, type PeerId } from './peer-io.js';
@@ -55,11 +57,24 @@ export function runsBft(consensus: JointConsensus): boolean {
   return 'BftConsensus' in consensus.current.data;
 }
 
+/**
+ * After a restart the chain is irreversible up to the block BFT committed last (kept in
+ * consensus-bft.json), if it is still the chain's block there: under BFT a header's commitNum
+ * proves nothing (docs/p2p.md §5.4), so the chain does not learn it from the head.
+ */
+export function restoreBftCommit(chain: Chain, kept: BftKept<Uint8Array> | undefined): void {
+  const committed = kept?.committed;
+  const id = committed && chain.blockIdAt(committed.num);
+  if (id && bytesToHex(id) === committed.id) chain.commitTo(committed.num);
+}
+
 export class NodeBft {
   private bft: Bft<Uint8Array>;
   private readonly timer = new ConsensusTimer();
   /** Tries again to sign a view change that could not be signed (psibase's sync-term timer). */
   private readonly retryTimer = new ConsensusTimer();
+  /** The producer sets of the blocks seen, so that a received block is checked against its parent's (§6.1). */
+  private readonly sets = new BlockProducerSets();
   private groups: BftGroup[] = [];
   private self: ProducerName | null = null;
   /** The state last kept on disk (or restored from it). */
@@ -83,14 +98,30 @@ export class NodeBft {
       baseTimeoutMs: 10 * this.ports.blockIntervalMs,
       retryViewChangeMs: 30 * this.ports.blockIntervalMs,
       sign: (message) => this.sign(message),
-      verify: confirmVerifier(this.ports.chain.executor, (producer) => claimOf(this.ports.chain, producer)),
+      verify: confirmVerifier(this.ports.chain.executor, (producer, blockId, group) => this.claimIn(blockId, producer, group)),
       ...(restored ? { restored } : {}),
     });
+  }
+
+  /**
+   * `producer`'s claim in group `group` of block `blockId`'s sets, which for a block before a
+   * change of claims are not the head's; the head's when the block's sets are not known here.
+   */
+  private claimIn(blockId: string, producer: ProducerName, group: number): Claim | undefined {
+    const consensus = this.sets.consensusOf(blockId);
+    if (!consensus) return claimOf(this.ports.chain, producer);
+    const set = activeSets(consensus)[group];
+    return set && producersOf(set).find((p) => p.name === producer)?.auth;
   }
 
   /** Whether this node's BFT takes part now (the current set is BFT). */
   get active(): boolean {
     return this.groups[0]?.algorithm === 'bft';
+  }
+
+  /** Where BFT is while it runs: its term and whether this node leads it (CFT goes on from there, §6.1). */
+  get takeOver(): CftTakeOver | undefined {
+    return this.active ? { term: this.bft.currentTerm, leading: this.bft.role === 'leader' } : undefined;
   }
 
   /**
@@ -101,6 +132,8 @@ export class NodeBft {
     const chain = this.ports.chain;
     const head = chain.head;
     const groups = this.statusGroups();
+    const status = chain.status;
+    if (head && status) this.sets.applied(head.header, bytesToHex(head.blockId), status.consensus);
     // Block 2 is the first there is (docs/chain.md §1.4).
     for (let num = Math.max(head?.irreversible ?? 2, 2); head && num <= head.header.blockNum; num++) {
       const stored = chain.signedBlockAt(num);
@@ -142,7 +175,9 @@ export class NodeBft {
       if (err instanceof P2PMessageError) return err.message;
       throw err;
     }
-    const header = this.blockOf(block.block.header, id);
+    // Checked against the sets of the block it builds on (§6.1); a block whose parent is unknown here goes nowhere anyway.
+    const consensus = this.sets.received(block.block.header, id);
+    const header = consensus ? this.blockUnder(block.block.header, id, consensus) : this.blockOf(block.block.header, id);
     const refused = this.bft.checkBlock(header, aux);
     if (refused !== undefined) return refused;
     this.step({ type: 'block', block: header, ...(aux ? { aux } : {}) });
@@ -151,12 +186,14 @@ export class NodeBft {
 
   /** A block this node produced, before block sync streams it (and before producersChanged hears of its status row). */
   produced(header: BlockHeader, id: Uint8Array): void {
-    this.step({ type: 'block', block: this.blockOf(header, bytesToHex(id), this.statusGroups()) });
+    this.step({ type: 'block', block: this.appliedBlock(header, bytesToHex(id)) });
   }
 
   /** The head changed: a block applied or produced (§5.3). */
   head(header: BlockHeader, id: Uint8Array): void {
-    this.step({ type: 'head', head: this.blockOf(header, bytesToHex(id)), commitIndex: this.ports.chain.head?.irreversible ?? 0 });
+    const irreversible = this.ports.chain.head?.irreversible ?? 0;
+    this.sets.forgetBelow(irreversible);
+    this.step({ type: 'head', head: this.appliedBlock(header, bytesToHex(id)), commitIndex: irreversible });
   }
 
   /** A BFT message that passed routing's signature check; its signer must be its producer's claim. */
@@ -180,6 +217,11 @@ export class NodeBft {
   /** A new link: the peer gets every view change held (psibase's send_all_view_changes, §5.2). */
   linkUp(peer: PeerId): void {
     for (const message of this.bft.viewChanges()) this.send('link', message, peer);
+  }
+
+  /** This node sent `peer` block `id`: every prepare and commit held for it follows (psibase's post_send_block, §5.3). */
+  blockSent(peer: PeerId, id: string): void {
+    for (const message of this.bft.confirmsOf(id)) this.send('link', message, peer);
   }
 
   /** The auxConsensusData of a block this node produces: the commit proof of its commitNum's block (§3.5). */
@@ -206,8 +248,24 @@ export class NodeBft {
    * of the blocks at and around the head this node works on (§6.1). They are the sets the last
    * producersChanged gave, which hears of every new status row, unless `groups` says otherwise.
    */
-  private blockOf(header: BlockHeader, id: string, groups: readonly BftGroup[] = this.groups): BftBlock {
-    return { id, num: header.blockNum, previous: bytesToHex(header.previous), term: header.term, producer: header.producer, commitNum: header.commitNum, groups };
+  private blockOf(header: BlockHeader, id: string, groups: readonly BftGroup[] = this.groups, nextSince?: number): BftBlock {
+    return {
+      id, num: header.blockNum, previous: bytesToHex(header.previous), term: header.term, producer: header.producer, commitNum: header.commitNum, groups,
+      ...(nextSince !== undefined ? { nextSince } : {}),
+    };
+  }
+
+  /** A header with the sets of `consensus`, the consensus after the block (psibase's BlockHeaderState, §6.1). */
+  private blockUnder(header: BlockHeader, id: string, consensus: JointConsensus): BftBlock {
+    return this.blockOf(header, id, bftGroups(consensus), consensus.next?.blockNum);
+  }
+
+  /** The head block, applied or produced here: its sets are the status row's (and its children's start from them). */
+  private appliedBlock(header: BlockHeader, id: string): BftBlock {
+    const status = this.ports.chain.status;
+    if (!status) return this.blockOf(header, id);
+    this.sets.applied(header, id, status.consensus);
+    return this.blockUnder(header, id, status.consensus);
   }
 
   /** The producer sets the chain's next block starts under, read from the status row. */
@@ -270,14 +328,17 @@ export class NodeBft {
   }
 }
 
-/** Whether two kept states hold the same term, blocks and prepares. */
+/** Whether two kept states hold the same term, blocks, prepares and commit proof. */
 function sameKept(a: BftKept<Uint8Array> | undefined, b: BftKept<Uint8Array>): boolean {
   const sameBlock = (x: BftKept<Uint8Array>['bestConfirm'], y: BftKept<Uint8Array>['bestConfirm']) =>
     x === y || (x !== undefined && y !== undefined && x.id === y.id && x.num === y.num && x.term === y.term);
-  const [p, q] = [a?.bestPrepared?.prepares ?? [], b.bestPrepared?.prepares ?? []];
+  const sameConfirms = (p: readonly BftConfirm<Uint8Array>[] = [], q: readonly BftConfirm<Uint8Array>[] = []) =>
+    p.length === q.length && p.every((c, i) => c.producer === q[i]!.producer && equalBytes(c.signature, q[i]!.signature));
+  const [x, y] = [a?.committed?.proof, b.committed?.proof];
+  const sameProof = x === y || (x !== undefined && y !== undefined && x.blockNum === y.blockNum && sameConfirms(x.commits, y.commits)
+    && (x.nextCommits === undefined) === (y.nextCommits === undefined) && sameConfirms(x.nextCommits, y.nextCommits));
   return a !== undefined && a.term === b.term && sameBlock(a.bestConfirm, b.bestConfirm) && sameBlock(a.bestPrepared, b.bestPrepared)
-    && p.length === q.length && p.every((c, i) => c.producer === q[i]!.producer && equalBytes(c.signature, q[i]!.signature))
-    && a.committedProof?.id === b.committedProof?.id;
+    && sameConfirms(a.bestPrepared?.prepares, b.bestPrepared?.prepares) && sameBlock(a.committed, b.committed) && sameProof;
 }
 
 function sameGroups(a: readonly BftGroup[], b: readonly BftGroup[]): boolean {

@@ -4,7 +4,7 @@ import { producerGroups } from '../chain/consensus.js';
 import type { BlockHeader, Claim } from '../../host-api/types/index.js';
 import type { JointConsensus } from '../../host-api/types/native.js';
 import { Cft } from './consensus/cft.js';
-import type { CftEvent, CftMessage } from './consensus/cft-io.js';
+import type { CftEvent, CftMessage, CftTakeOver } from './consensus/cft-io.js';
 import { signedMessage, signingPreimage, type MessageOf } from './messages/index.js';
 import type { ConsensusVote } from './consensus-vote-file.js';
 import { ConsensusTimer } from './consensus-timer.js';
@@ -40,6 +40,7 @@ export class NodeConsensus {
   private readonly timer = new ConsensusTimer();
   private self: ProducerName | null = null;
   private groups: ProducerName[][] = [];
+  private nextIsBft = false;
   private stopped = false;
   /** The producers run BFT now (docs/p2p.md §5): this machine waits, neither leading nor timing. */
   private suspended = false;
@@ -55,15 +56,20 @@ export class NodeConsensus {
     this.kept = restored;
   }
 
-  /** The producer sets or this node's name changed (a block, or the configuration). */
-  producersChanged(consensus: JointConsensus, self: ProducerName | null): void {
+  /**
+   * The producer sets or this node's name changed (a block, or the configuration); `fromBft`:
+   * the producers switched from BFT, which left off there (docs/p2p.md §6.1).
+   */
+  producersChanged(consensus: JointConsensus, self: ProducerName | null, fromBft?: CftTakeOver): void {
     const groups = producerGroups(consensus);
-    if (!this.suspended && self === this.self && sameGroups(groups, this.groups)) return;
+    const nextIsBft = !!consensus.next && 'BftConsensus' in consensus.next.consensus.data;
+    if (!this.suspended && self === this.self && nextIsBft === this.nextIsBft && sameGroups(groups, this.groups)) return;
     this.suspended = false;
     this.self = self;
     this.groups = groups;
+    this.nextIsBft = nextIsBft;
     this.ports.chain.followConsensus();
-    this.step({ type: 'producers', groups, self });
+    this.step({ type: 'producers', groups, self, nextIsBft, ...(fromBft ? { fromBft } : {}) });
   }
 
   /** The head changed: a block applied or produced (§4 steps 4, 8, 9). */

@@ -3,7 +3,7 @@ import { accountNumberFromName } from '../../host-api/names/index.js';
 import type { BlockHeader, SignedBlock } from '../../host-api/types/index.js';
 import type { BlockSigners } from '../chain/block-signing.js';
 import type { Chain } from '../chain/chain.js';
-import { activeProducers, isSoleProducer, nextBlockConsensus } from '../chain/consensus.js';
+import { activeProducers, nextBlockConsensus } from '../chain/consensus.js';
 import type { LinkListener, PeerLink, PeerLinks } from './links/peer-links.js';
 import { P2PMessageError, decodeMessage, encodeMessage, type MessageOf, type P2PMessage } from './messages/index.js';
 import type { LoadedSnapshot } from '../snapshot/apply-snapshot.js';
@@ -20,7 +20,7 @@ import { Router, type RoutingEvent, type RoutingReady } from './routing/index.js
 import { BlockSync } from './sync/block-sync.js';
 import type { SyncApply, SyncEvent, SyncReady } from './sync/sync-io.js';
 import { NodeConsensus, type ConsensusPorts } from './node-consensus.js';
-import { NodeBft, runsBft, type BftPorts } from './node-bft.js';
+import { NodeBft, restoreBftCommit, runsBft, type BftPorts } from './node-bft.js';
 import { SyncProgress } from './sync-progress.js';
 import { storedSignedBlock, syncFrameOf, syncHeaderOf, syncMessageOf } from './wire-blocks.js';
 
@@ -70,6 +70,7 @@ export class NodeNetwork implements LinkListener {
 
   constructor(private readonly links: PeerLinks, private readonly chain: Chain, private readonly log: NetworkLog, settings: ConsensusSettings, private readonly snapshots?: SnapshotPorts) {
     this.router = new Router({ routerId: randomId(), verify: (message) => verifiesMessage(chain.executor, message) });
+    restoreBftCommit(chain, settings.bft.restored);
     // The irreversible block is sync's root; the reversible ones above it are already executed.
     const head = chain.head;
     const storedAt = (num: number) => storedSignedBlock(chain.signedBlockAt(num)!);
@@ -217,18 +218,10 @@ export class NodeNetwork implements LinkListener {
       this.consensus.suspend();
       this.bft.producersChanged(consensus, name);
     } else {
+      const fromBft = this.bft.takeOver;
       this.bft.producersChanged(consensus, name);
-      this.consensus.producersChanged(consensus, name);
+      this.consensus.producersChanged(consensus, name, fromBft);
     }
-  }
-
-  /** Whether one producer is the whole of every active set: its headers' commitNum is final. */
-  private soleProducerCommits(): boolean {
-    const status = this.chain.status;
-    if (!status) return false;
-    const consensus = nextBlockConsensus(status);
-    const first = activeProducers(consensus)[0];
-    return first !== undefined && isSoleProducer(consensus, first.name);
   }
 
   private route(event: RoutingEvent): RoutingReady {
@@ -348,6 +341,7 @@ export class NodeNetwork implements LinkListener {
     const ready: SyncReady<SignedBlock> = this.sync.step(event);
     for (const { peer, message } of ready.sends) {
       this.links.send(peer, syncFrameOf(message));
+      if (message.kind === 'BlockMessage') this.bft.blockSent(peer, syncHeaderOf(message.body.block).id);
       // The next block is handed out once this one is on its way, a turn later, so a long
       // stream lets the node serve its other work in between.
       setImmediate(() => { if (!this.stopped) this.step({ type: 'sent', peer }); });
@@ -373,8 +367,8 @@ export class NodeNetwork implements LinkListener {
         this.counters.blocksApplied++;
         if (this.stopped) return;
         this.step({ type: 'applied', id, ok: true });
-        // Under BFT irreversibility comes from the commit proofs (§5.4), not the header, unless one producer makes every block.
-        if (!this.bft.active || this.soleProducerCommits()) this.step({ type: 'commit', num: block.block.header.commitNum });
+        // The chain's irreversible block: under BFT from the commits and commit proofs (§5.4), not the header, unless one producer makes every block.
+        this.step({ type: 'commit', num: this.chain.head!.irreversible });
       },
       (err: Error) => {
         this.counters.blocksRefused++;

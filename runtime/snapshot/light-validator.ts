@@ -18,8 +18,7 @@ import { claimProofError } from '../chain/claim-proofs.js';
 import { nextBlockConsensus, producersOf } from '../chain/consensus.js';
 import { sha256 } from '../crypto/sha256.js';
 import { confirmVerifier, decodeBlockConfirm } from '../network/bft-wire.js';
-import { bftThreshold } from '../network/consensus/bft.js';
-import { cftThreshold } from '../network/consensus/cft.js';
+import { bftThreshold, cftThreshold } from '../network/consensus/quorum.js';
 import type { BftConfirm } from '../network/consensus/bft-io.js';
 import type { Executor } from '../wasm/executor.js';
 import { SnapshotError } from './snapshot-error.js';
@@ -121,7 +120,7 @@ export class LightValidator {
     const hexId = bytesToHex(blockId);
     commits.forEach(({ producer, signature }, i) => {
       if (i > 0 && commits[i - 1]!.producer >= producer) refuse('the commits are not ordered by producer');
-      if (!verify('CommitMessage', hexId, producer, signature)) refuse(`the commit of ${accountNameFromNumber(producer)} for block ${hexId} does not verify`);
+      if (!verify('CommitMessage', hexId, producer, signature, 0)) refuse(`the commit of ${accountNameFromNumber(producer)} for block ${hexId} does not verify`);
     });
   }
 

@@ -24,6 +24,11 @@ export interface BftBlock {
   readonly commitNum: number;
   /** The block's producers and, during joint consensus, its next producers (§6.1). */
   readonly groups: readonly BftGroup[];
+  /**
+   * During joint consensus, the block whose change of producers began it: the first block whose
+   * commitNum reaches it ends joint consensus and must prove that commit (§6.1).
+   */
+  readonly nextSince?: number;
 }
 
 /** psibase's ProducerConfirm: one producer's signature over a prepare or commit of a block. */
@@ -131,10 +136,11 @@ export interface BftKept<S> {
    */
   readonly bestPrepared?: { readonly id: BlockIdHex; readonly num: number; readonly term: number; readonly prepares: readonly BftConfirm<S>[] };
   /**
-   * The commit proof of the committed block (psibase keeps it in a BlockDataRow): a leader
-   * restarted in joint consensus still puts it in the block that ends it, which must carry one (§6.1).
+   * The last block BFT committed, with its commit proof when it has one (a single producer's
+   * has none): after a restart the chain is irreversible up to it, since a header's commitNum
+   * proves nothing under BFT, and a leader can still prove it in its blocks (§5.4).
    */
-  readonly committedProof?: { readonly id: BlockIdHex; readonly proof: BftBlockConfirm<S> };
+  readonly committed?: { readonly id: BlockIdHex; readonly num: number; readonly term: number; readonly proof?: BftBlockConfirm<S> };
 }
 
 export interface BftOptions<S> {
@@ -147,7 +153,11 @@ export interface BftOptions<S> {
   readonly retryViewChangeMs?: number;
   /** Signs one of this producer's messages; undefined when it holds no key (nothing is sent then). */
   readonly sign: (message: BftUnsigned<S>) => S | undefined;
-  /** Whether `signature` is `producer`'s over a prepare or commit of `blockId` (for view changes and aux data). */
-  readonly verify: (kind: 'PrepareMessage' | 'CommitMessage', blockId: BlockIdHex, producer: ProducerName, signature: S) => boolean;
+  /**
+   * Whether `signature` is `producer`'s over a prepare or commit of `blockId` (for view changes and
+   * aux data), made with its claim in group `group` (0 current, 1 next) of that block's sets: a
+   * producer whose claim changes with the sets signs for each group with that group's claim.
+   */
+  readonly verify: (kind: 'PrepareMessage' | 'CommitMessage', blockId: BlockIdHex, producer: ProducerName, signature: S, group: number) => boolean;
   readonly restored?: BftKept<S>;
 }

@@ -1,7 +1,7 @@
 import type { LogEntry } from '../peer-io.js';
 import type { ProducerName } from '../routing/routing-io.js';
 import { PRE_GENESIS, blockNumOf, compareOrder, type BlockIdHex, type BlockOrder } from '../sync/block-header.js';
-import { cftThreshold } from './cft.js';
+import { bftThreshold, cftThreshold } from './quorum.js';
 import type {
   BftBlock, BftBlockConfirm, BftConfirm, BftEvent, BftGroup, BftKept, BftMessage, BftOptions, BftReady, BftRole, BftViewChange,
 } from './bft-io.js';
@@ -22,11 +22,6 @@ const RETRY_TIMEOUTS = 3;
 /** Prepares and commits for blocks not yet known are held for this many blocks at most. */
 const MAX_WAITING_BLOCKS = 256;
 const MAX_WAITING_PER_BLOCK = 64;
-
-/** A quorum of a BFT producer set of n: floor(2n/3) + 1 (docs/p2p.md §5.1). */
-export function bftThreshold(n: number): number {
-  return Math.floor((n * 2) / 3) + 1;
-}
 
 /** psibase's ProducerSet::threshold: the quorum of the set's own algorithm. */
 function threshold(group: BftGroup): number {
@@ -80,8 +75,6 @@ export class Bft<S> {
   private readonly confirmations = new Map<BlockIdHex, Confirmations<S>>();
   /** The commit proofs of committed blocks (psibase's BlockDataRow), for the leader's aux data. */
   private readonly proofs = new Map<BlockIdHex, BftBlockConfirm<S>>();
-  /** The committed block's proof, kept across a restart (BftKept.committedProof). */
-  private committedProof: BftKept<S>['committedProof'];
   /** Prepares and commits for blocks not known yet (psinode holds them back until the block is there, §5.3). */
   private readonly waiting = new Map<BlockIdHex, PrepareOrCommit<S>[]>();
   /** Validity of view changes already checked (their prepares' signatures). */
@@ -109,8 +102,9 @@ export class Bft<S> {
     this.bestConfirm = bestConfirm && orderOf(bestConfirm);
     this.bestPrepared = bestPrepared && orderOf(bestPrepared);
     if (bestPrepared) this.confirmations.set(bestPrepared.id, { prepares: new Map(bestPrepared.prepares.map((c) => [c.producer, c.signature])), commits: new Map() });
-    this.committedProof = options.restored?.committedProof;
-    if (this.committedProof) this.proofs.set(this.committedProof.id, this.committedProof.proof);
+    const committed = options.restored?.committed;
+    this.committed = committed && orderOf(committed);
+    if (committed?.proof) this.proofs.set(committed.id, committed.proof);
   }
 
   get role(): BftRole {
@@ -130,17 +124,31 @@ export class Bft<S> {
   get kept(): BftKept<S> {
     const best = this.bestPrepared;
     const prepares = best && this.confirmations.get(best.id)?.prepares;
+    const committed = this.committed;
+    const proof = committed && this.proofs.get(committed.id);
     return {
       term: this.term,
       bestConfirm: this.bestConfirm,
       bestPrepared: best && { ...best, prepares: [...prepares ?? []].map(([producer, signature]) => ({ producer, signature })) },
-      committedProof: this.committedProof,
+      committed: committed && { ...committed, ...(proof ? { proof } : {}) },
     };
   }
 
   /** The commit proof of a committed block, for the auxConsensusData of a block whose commitNum it is (§3.5). */
   proofOf(id: BlockIdHex): BftBlockConfirm<S> | undefined {
     return this.proofs.get(id);
+  }
+
+  /**
+   * Every prepare and commit held for block `id`: psibase's post_send_block sends them to a peer
+   * right after the block, so that a node that comes late still learns how far the block got (§5.3).
+   */
+  confirmsOf(id: BlockIdHex): BftMessage<S>[] {
+    const confirmations = this.confirmations.get(id);
+    if (!confirmations) return [];
+    const messages = (kind: 'PrepareMessage' | 'CommitMessage', from: Map<ProducerName, S>) =>
+      [...from].map(([producer, signature]) => ({ kind, body: { blockId: id, producer }, signature }));
+    return [...messages('PrepareMessage', confirmations.prepares), ...messages('CommitMessage', confirmations.commits)];
   }
 
   /** Every view change held, to send to a new link or on request (psibase's send_all_view_changes, §5.2). */
@@ -151,12 +159,17 @@ export class Bft<S> {
 
   /**
    * Why a block header is refused, if it is (psibase's on_accept_block_header): a BFT block must
-   * come from its term's leader, and aux data must prove its commit with valid signatures (§5.4).
+   * come from its term's leader, aux data must prove its commit with valid signatures (§5.4), and
+   * a block that ends joint consensus must carry that proof (§6.1): irreversibility, and with it
+   * the end of the old set, never rests on a header's commitNum alone.
    */
   checkBlock(block: BftBlock, aux?: BftBlockConfirm<S>): string | undefined {
-    const [current] = block.groups;
+    const [current, next] = block.groups;
     if (current?.algorithm === 'bft' && bftLeader(current, block.term) !== block.producer) return 'Wrong producer';
-    if (!aux) return undefined;
+    if (!aux) {
+      const endsJoint = next !== undefined && block.nextSince !== undefined && block.commitNum >= block.nextSince;
+      return current?.algorithm === 'bft' && endsJoint ? `Missing irreversibility proof: block ${block.num} ends joint consensus` : undefined;
+    }
     if (aux.blockNum < block.commitNum || aux.blockNum > block.num) return 'blockNum out of range';
     const target = aux.blockNum === block.num ? block : this.ancestorAt(block.previous, aux.blockNum);
     return target && this.verifyConfirms(target, 'CommitMessage', aux.commits, aux.nextCommits);
@@ -407,9 +420,15 @@ export class Bft<S> {
     return false;
   }
 
+  /**
+   * The proof of a commit: each group's commits, of those whose signature holds for that group
+   * (a producer whose claim differs between the sets signed with one of them).
+   */
   private proofFrom(block: BftBlock, commits: Map<ProducerName, S>): BftBlockConfirm<S> {
     const [current, next] = block.groups;
-    return { blockNum: block.num, commits: sortedConfirms(commits, current!), ...(next ? { nextCommits: sortedConfirms(commits, next) } : {}) };
+    const of = (group: BftGroup, index: number) =>
+      sortedConfirms(commits, group).filter(({ producer, signature }) => this.options.verify('CommitMessage', block.id, producer, signature, index));
+    return { blockNum: block.num, commits: of(current!, 0), ...(next ? { nextCommits: of(next, 1) } : {}) };
   }
 
   /** The head chain is irreversible up to `num` (never beyond the head). */
@@ -426,9 +445,6 @@ export class Bft<S> {
     this.commitIndex = num;
     const committed = this.head && this.ancestorAt(this.head.id, num);
     if (committed) this.committed = orderOf(committed);
-    // Without it on disk, a leader restarted in joint consensus made the block ending it without a proof (the simulator found it).
-    const proof = committed && this.proofs.get(committed.id);
-    if (proof) this.committedProof = { id: committed.id, proof };
     // A confirmed block the commit passes is on the committed chain for good: the committed
     // block stands for it in the forbidden-fork rule once its header is forgotten (§5.3).
     const confirmed = this.bestConfirm;
@@ -443,10 +459,18 @@ export class Bft<S> {
     for (const id of this.waiting.keys()) if (blockNumOf(id) <= num) this.waiting.delete(id);
   }
 
-  /** Each group reaches its own threshold; with `prepares`, a CFT group 1 is not counted (§5.3). */
+  /**
+   * Each group reaches its own threshold; with `prepares`, a CFT group 1 is not counted (§5.3).
+   * In joint consensus a signature counts in a group only if it holds for that group's claim of
+   * its producer (a producer whose claim changes signs for one set).
+   */
   private hasQuorum(block: BftBlock, from: Map<ProducerName, S>, prepares: boolean): boolean {
+    const kind = prepares ? 'PrepareMessage' : 'CommitMessage';
+    const joint = block.groups.length > 1;
+    const counts = (producer: ProducerName, group: number) =>
+      from.has(producer) && (!joint || this.options.verify(kind, block.id, producer, from.get(producer)!, group));
     return block.groups.every((group, i) => (prepares && i === 1 && group.algorithm !== 'bft')
-      || group.producers.filter((p) => from.has(p)).length >= threshold(group));
+      || group.producers.filter((p) => counts(p, i)).length >= threshold(group));
   }
 
   /** §5.3 can_prepare. */
@@ -690,12 +714,12 @@ export class Bft<S> {
     if (wantsNext !== (nextConfirms !== undefined)) return wantsNext ? `${kind}s of the next producers are missing` : `Unexpected ${kind}s of next producers`;
     const lists: [BftGroup, readonly BftConfirm<S>[]][] = [[current!, confirms]];
     if (wantsNext) lists.push([next, nextConfirms!]);
-    for (const [group, list] of lists) {
+    for (const [index, [group, list]] of lists.entries()) {
       for (let i = 0; i < list.length; i++) {
         const { producer, signature } = list[i]!;
         if (i > 0 && list[i - 1]!.producer >= producer) return `${kind}s are not sorted by producer`;
         if (!group.producers.includes(producer)) return `${producer} is not a producer of block ${block.num}`;
-        if (!this.options.verify(kind, block.id, producer, signature)) return `Invalid ${kind} signature of ${producer} for block ${block.num}`;
+        if (!this.options.verify(kind, block.id, producer, signature, index)) return `Invalid ${kind} signature of ${producer} for block ${block.num}`;
       }
       if (list.length < threshold(group)) return `${list.length} ${kind}s for block ${block.num}, fewer than the threshold ${threshold(group)}`;
     }

@@ -30,13 +30,25 @@ export type CftEvent =
    * The active producer sets: the current one, and the next one during joint consensus
    * (docs/p2p.md §6.1); `self` is this node's producer name, if it has one.
    */
-  | { readonly type: 'producers'; readonly groups: readonly (readonly ProducerName[])[]; readonly self: ProducerName | null }
+  | {
+    readonly type: 'producers'; readonly groups: readonly (readonly ProducerName[])[]; readonly self: ProducerName | null;
+    /** The next set runs BFT (CFT→BFT joint consensus, §6.1): its quorum is BFT's, and only the current set's producers stand. */
+    readonly nextIsBft?: boolean;
+    /** CFT takes over from BFT (§6.1): BFT's term, and whether this node leads it (it goes on leading it under CFT). */
+    readonly fromBft?: CftTakeOver;
+  }
   /** The election timer asked for is due; `quorumReachable`: routes reach a quorum of producers. */
   | { readonly type: 'timeout'; readonly quorumReachable: boolean }
   /** The head changed (a block applied or produced); `commitIndex` is the node's irreversible block. */
   | { readonly type: 'head'; readonly head: CftHead; readonly commitIndex: number }
   /** A consensus message that passed its signature check. */
   | { readonly type: 'receive'; readonly message: CftMessage };
+
+/** Where BFT left off when the producers switch from BFT to CFT. */
+export interface CftTakeOver {
+  readonly term: number;
+  readonly leading: boolean;
+}
 
 export type CftRole = 'nonvoting' | 'follower' | 'candidate' | 'leader';
 

@@ -1,7 +1,8 @@
 import type { LogEntry } from '../peer-io.js';
 import type { ProducerName } from '../routing/routing-io.js';
 import { AutoTimeout } from './auto-timeout.js';
-import type { CftEvent, CftHead, CftMessage, CftOptions, CftReady, CftRole } from './cft-io.js';
+import { bftThreshold, cftThreshold } from './quorum.js';
+import type { CftEvent, CftHead, CftMessage, CftOptions, CftReady, CftRole, CftTakeOver } from './cft-io.js';
 
 // psibase's crash-fault-tolerant consensus (docs/p2p.md §4): Raft's elections over producers,
 // with blocks as the log. A deterministic state machine: events in, a Ready out; timers are
@@ -9,16 +10,13 @@ import type { CftEvent, CftHead, CftMessage, CftOptions, CftReady, CftRole } fro
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
-/** A quorum of a CFT producer set of n: n/2 + 1 (integer division). */
-export function cftThreshold(n: number): number {
-  return Math.floor(n / 2) + 1;
-}
-
 export class Cft {
   private roleNow: CftRole = 'nonvoting';
   private term = 0;
   private votedFor: ProducerName | null = null;
   private groups: (readonly ProducerName[])[] = [];
+  /** The next set (group 1) runs BFT: CFT→BFT joint consensus (docs/p2p.md §6.1). */
+  private nextIsBft = false;
   private self: ProducerName | null = null;
   /**
    * The producers that granted this candidate their vote this term (itself included), counted per
@@ -62,7 +60,7 @@ export class Cft {
     this.out = { sends: [], log: [] };
     switch (event.type) {
       case 'producers':
-        this.setProducers(event.groups, event.self);
+        this.setProducers(event.groups, event.self, event.nextIsBft ?? false, event.fromBft);
         break;
       case 'timeout':
         this.onTimeout(event.quorumReachable);
@@ -77,10 +75,21 @@ export class Cft {
     return this.out;
   }
 
-  /** §4 step 1-2: a producer of either set follows (the sole producer elects itself); any other node does not vote. */
-  private setProducers(groups: readonly (readonly ProducerName[])[], self: ProducerName | null): void {
+  /**
+   * §4 step 1-2: a producer of either set follows (the sole producer elects itself); any other
+   * node does not vote. Taking over from BFT (§6.1), the term goes on from BFT's and BFT's
+   * leader of it stays leader.
+   */
+  private setProducers(groups: readonly (readonly ProducerName[])[], self: ProducerName | null, nextIsBft: boolean, fromBft: CftTakeOver | undefined): void {
     this.groups = groups.map((g) => [...g]);
     this.self = self;
+    this.nextIsBft = nextIsBft;
+    if (fromBft) {
+      this.updateTerm(fromBft.term);
+      // A role CFT held before BFT ran is stale.
+      if (this.roleNow === 'leader' || this.roleNow === 'candidate') this.roleNow = 'follower';
+      this.granted.clear();
+    }
     if (!this.isProducer()) {
       if (this.roleNow === 'leader') this.out.stopLeading = true;
       if (this.roleNow !== 'nonvoting') this.log('info', `Not a producer any more: stopped voting (term ${this.term})`);
@@ -95,10 +104,12 @@ export class Cft {
       this.updateCommit();
       return;
     }
-    if (this.roleNow === 'nonvoting') {
+    if (this.roleNow === 'nonvoting' || fromBft) {
+      // BFT's timers stopped with it: CFT's election timer starts afresh.
       this.roleNow = 'follower';
       this.restartTimer();
     }
+    if (fromBft?.leading && fromBft.term === this.term) return this.takeLead(`Leader of BFT term ${this.term} goes on leading it under CFT`);
     if (this.isSoleProducer()) {
       this.requestVote();
     } else if (this.roleNow === 'candidate') {
@@ -111,7 +122,7 @@ export class Cft {
 
   /** §4 step 3: a follower, candidate or leader whose timer ran out stands for a new term. */
   private onTimeout(quorumReachable: boolean): void {
-    if (this.roleNow === 'nonvoting') return;
+    if (this.roleNow === 'nonvoting' || !this.mayStand()) return;
     if (quorumReachable) this.timeout.increase();
     this.requestVote();
   }
@@ -214,7 +225,7 @@ export class Cft {
     this.groups.forEach((g, i) => {
       if (g.length === 0) return;
       const confirmed = g.map((p) => this.matchIndex[i]!.get(p) ?? 0).sort((a, b) => a - b);
-      commit = Math.min(commit, confirmed[g.length - cftThreshold(g.length)]!);
+      commit = Math.min(commit, confirmed[g.length - this.quorumOf(i)]!);
     });
     if (commit === Infinity || commit <= this.commitIndex) return;
     this.commitIndex = commit;
@@ -224,13 +235,29 @@ export class Cft {
 
   private checkVotes(): void {
     // An empty set (before genesis installs one) has nothing to count; a candidate wins a quorum of each other set.
-    const won = this.groups.every((g) => g.length === 0 || g.filter((p) => this.granted.has(p)).length >= cftThreshold(g.length));
+    const won = this.groups.every((g, i) => g.length === 0 || g.filter((p) => this.granted.has(p)).length >= this.quorumOf(i));
     if (this.roleNow !== 'candidate' || !won) return;
+    this.takeLead(`Elected leader of term ${this.term}`);
+  }
+
+  private takeLead(why: string): void {
     this.roleNow = 'leader';
+    this.votedFor = this.self;
     this.matchIndex = this.groups.map((g) => new Map(g.map((p) => [p, 0])));
     this.firstOwnBlock = undefined;
     this.out.lead = this.term;
-    this.log('info', `Elected leader of term ${this.term}`);
+    this.log('info', why);
+  }
+
+  /** The quorum of group `i`: a majority, but BFT's for the next set of a CFT→BFT change (§6.1). */
+  private quorumOf(i: number): number {
+    const n = this.groups[i]!.length;
+    return i === 1 && this.nextIsBft ? bftThreshold(n) : cftThreshold(n);
+  }
+
+  /** In CFT→BFT joint consensus the leader comes from the current set: the next set's other producers do not stand (§6.1). */
+  private mayStand(): boolean {
+    return !this.nextIsBft || this.groups[0]!.includes(this.self!);
   }
 
   /** §4 step 4: a newer term is adopted; a leader or candidate falls back to follower. */
@@ -249,6 +276,11 @@ export class Cft {
   /** The timer runs again for T..2T; `reset`: a sign of a live network, which T learns from. */
   private restartTimer(reset = false): void {
     if (reset) this.timeout.reset(this.options.now());
+    if (!this.mayStand()) {
+      this.out.timerMs = undefined;
+      this.out.stopTimer = true;
+      return;
+    }
     this.out.timerMs = this.timeout.ms * (1 + this.options.random());
     this.out.stopTimer = undefined;
   }

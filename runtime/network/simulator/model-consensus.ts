@@ -2,9 +2,14 @@
 // status row keeps them: the set in force after the block and, while a change is pending, the
 // next set with the block that made the change. Producers are node indexes.
 
-export interface ModelConsensus {
+/** A producer set and its algorithm (absent: CFT). */
+export interface ModelSet {
   readonly producers: readonly number[];
-  readonly next: { readonly producers: readonly number[]; readonly start: number } | null;
+  readonly algorithm?: 'bft';
+}
+
+export interface ModelConsensus extends ModelSet {
+  readonly next: (ModelSet & { readonly start: number }) | null;
 }
 
 /**
@@ -12,15 +17,37 @@ export interface ModelConsensus {
  * may start a change (`change`), which it may only when none is pending ("Consensus update
  * pending").
  */
-export function consensusAfter(starting: ModelConsensus, num: number, change?: readonly number[]): ModelConsensus {
+export function consensusAfter(starting: ModelConsensus, num: number, change?: ModelSet): ModelConsensus {
   if (!change) return starting;
   if (starting.next) throw new Error('Consensus update pending');
-  return { producers: starting.producers, next: { producers: [...change].sort((a, b) => a - b), start: num } };
+  return { ...setOf(starting), next: { ...setOf(change), producers: [...change.producers].sort((a, b) => a - b), start: num } };
 }
 
-/** The producer sets after a block (`consensus` of a model block): the first producers, 0 .. producerCount - 1, until a run changes them. */
-export function consensusOf(block: { readonly consensus?: ModelConsensus } | undefined, producerCount: number): ModelConsensus {
-  return block?.consensus ?? { producers: [...Array(producerCount).keys()], next: null };
+/** The set a change asks for. */
+export function modelSetOf(change: { readonly producers: readonly number[]; readonly algorithm: 'cft' | 'bft' }): ModelSet {
+  return change.algorithm === 'bft' ? { producers: change.producers, algorithm: 'bft' } : { producers: change.producers };
+}
+
+/** A set with its algorithm, without anything else. */
+export function setOf(set: ModelSet): ModelSet {
+  return set.algorithm ? { producers: set.producers, algorithm: set.algorithm } : { producers: set.producers };
+}
+
+/** Whether two sets have the same producers and algorithm. */
+export function sameSet(a: ModelSet, b: ModelSet): boolean {
+  return a.algorithm === b.algorithm && sameProducers(a.producers, b.producers);
+}
+
+/**
+ * The producer sets after a block (`consensus` of a model block): until a run changes them, the
+ * first producers, 0 .. producerCount - 1, running the run's first algorithm.
+ */
+export function consensusOf(
+  block: { readonly consensus?: ModelConsensus } | undefined,
+  first: { readonly producerCount: number; readonly algorithm: 'cft' | 'bft' },
+): ModelConsensus {
+  const producers = [...Array(first.producerCount).keys()];
+  return block?.consensus ?? (first.algorithm === 'bft' ? { producers, algorithm: 'bft', next: null } : { producers, next: null });
 }
 
 /**
@@ -29,12 +56,17 @@ export function consensusOf(block: { readonly consensus?: ModelConsensus } | und
  * joint consensus before the block runs (startingConsensus in the node).
  */
 export function startingConsensus(parent: ModelConsensus, parentCommitNum: number): ModelConsensus {
-  return parent.next && parent.next.start <= parentCommitNum ? { producers: parent.next.producers, next: null } : parent;
+  return parent.next && parent.next.start <= parentCommitNum ? { ...setOf(parent.next), next: null } : parent;
 }
 
 /** The active sets: the current one and, during joint consensus, the next one. */
 export function consensusGroups(consensus: ModelConsensus): (readonly number[])[] {
-  return consensus.next ? [consensus.producers, consensus.next.producers] : [consensus.producers];
+  return activeSets(consensus).map((set) => set.producers);
+}
+
+/** The active sets with their algorithms. */
+export function activeSets(consensus: ModelConsensus): ModelSet[] {
+  return consensus.next ? [setOf(consensus), setOf(consensus.next)] : [setOf(consensus)];
 }
 
 export function sameProducers(a: readonly number[], b: readonly number[]): boolean {
@@ -43,6 +75,7 @@ export function sameProducers(a: readonly number[], b: readonly number[]): boole
 
 /** A stable text of a consensus, for block ids. */
 export function consensusText(consensus: ModelConsensus): string {
-  const next = consensus.next ? `>${consensus.next.producers.join(',')}@${consensus.next.start}` : '';
-  return `${consensus.producers.join(',')}${next}`;
+  const text = (set: ModelSet) => `${set.producers.join(',')}${set.algorithm ? `:${set.algorithm}` : ''}`;
+  const next = consensus.next ? `>${text(consensus.next)}@${consensus.next.start}` : '';
+  return `${text(consensus)}${next}`;
 }

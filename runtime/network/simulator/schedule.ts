@@ -6,6 +6,8 @@ import { Random } from '../../testing/random.js';
 export interface ProducerChange {
   readonly at: number;
   readonly producers: readonly number[];
+  /** setConsensus to this algorithm; the same as the set in force: setProducers (docs/p2p.md §6.1). */
+  readonly algorithm: 'cft' | 'bft';
 }
 
 export type Fault =
@@ -24,10 +26,11 @@ export interface Schedule {
   /** CFT elects leaders (docs/p2p.md §4); BFT, with 4 or more producers, takes them in turn (§5). */
   readonly algorithm: 'cft' | 'bft';
   /**
-   * Changes of the producer set (setProducers, docs/p2p.md §6.1), each to a set of node indexes,
-   * asked for at `at`: the leader puts the latest one asked for into its next block that may
-   * hold one, until a block has it. A BFT schedule's sets each hold 4 or more producers, at most
-   * f of them Byzantine.
+   * Changes of the producer set (setProducers or setConsensus, docs/p2p.md §6.1), each to a set
+   * of node indexes, asked for at `at`: the leader puts the latest one asked for into its next
+   * block that may hold one, until a block has it. Some CFT schedules switch to BFT and back
+   * (switchesAlgorithm); a BFT schedule's sets stay BFT, each of 4 or more producers with at most
+   * f of them Byzantine. A schedule does one or the other, never both.
    */
   readonly producerChanges: readonly ProducerChange[];
   /** Whether producers elect leaders with CFT: several of them, or a set that changes. */
@@ -112,9 +115,11 @@ export function drawSchedule(seed: number): Schedule {
     }
     connectHonestNodes(nodeCount, edges, new Set(byzantine.map((b) => b.node)));
   }
-  const producerChanges = algorithm === 'cft'
+  // A CFT run changes its producers or switches algorithm; a BFT run may change its producers.
+  const changes = algorithm === 'cft'
     ? drawProducerChanges(seed, nodeCount)
     : drawBftProducerChanges(seed, nodeCount, byzantine.map((b) => b.node));
+  const producerChanges = algorithm === 'cft' && changes.length === 0 ? drawAlgorithmSwitches(seed, nodeCount) : changes;
   const cft = algorithm === 'cft' && (producerCount > 1 || producerChanges.length > 0);
   return {
     seed,
@@ -144,7 +149,7 @@ function drawProducerChanges(seed: number, nodeCount: number): ProducerChange[] 
   if (random.int(3) !== 0) return [];
   return [...Array(1 + random.int(2))].map(() => {
     const producers = random.subset(nodeCount, 1 + random.int(Math.min(nodeCount, 7)));
-    return { at: random.int(FAULT_WINDOW_MS), producers };
+    return { at: random.int(FAULT_WINDOW_MS), producers, algorithm: 'cft' as const };
   }).sort((a, b) => a.at - b.at);
 }
 
@@ -166,8 +171,28 @@ function drawBftProducerChanges(seed: number, nodeCount: number, byzantine: read
       ...random.subset(byzantine.length, faulty).map((i) => byzantine[i]!),
       ...random.subset(honest.length, size - faulty).map((i) => honest[i]!),
     ];
-    return { at: random.int(FAULT_WINDOW_MS), producers: members.sort((a, b) => a - b) };
+    return { at: random.int(FAULT_WINDOW_MS), producers: members.sort((a, b) => a - b), algorithm: 'bft' as const };
   }).sort((a, b) => a.at - b.at);
+}
+
+/**
+ * A third of the CFT runs of 4 or more nodes that change no producers switch algorithm (§6.1):
+ * in the first half of the fault window to BFT with 4 to 7 of the nodes, in the second back to
+ * CFT with 1 to 7. Drawn from a generator of their own.
+ */
+function drawAlgorithmSwitches(seed: number, nodeCount: number): ProducerChange[] {
+  const random = new Random(seed ^ 0x3a1b5c7d);
+  if (nodeCount < 4 || random.int(3) !== 0) return [];
+  const half = FAULT_WINDOW_MS / 2;
+  return [
+    { at: random.int(half), producers: random.subset(nodeCount, 4 + random.int(Math.min(nodeCount, 7) - 3)), algorithm: 'bft' },
+    { at: half + random.int(half), producers: random.subset(nodeCount, 1 + random.int(Math.min(nodeCount, 7))), algorithm: 'cft' },
+  ];
+}
+
+/** Whether the producers switch between CFT and BFT in this run. */
+export function switchesAlgorithm(schedule: Schedule): boolean {
+  return schedule.producerChanges.some((c) => c.algorithm !== schedule.algorithm);
 }
 
 /**

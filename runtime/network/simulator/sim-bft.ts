@@ -1,9 +1,10 @@
-import { Bft } from '../consensus/bft.js';
-import type { BftBlock, BftEvent, BftGroup, BftMessage, BftReady, BftUnsigned } from '../consensus/bft-io.js';
+import { Bft, sameGroup } from '../consensus/bft.js';
+import type { BftBlock, BftEvent, BftGroup, BftKept, BftMessage, BftReady, BftUnsigned } from '../consensus/bft-io.js';
 import type { BlockIdHex } from '../sync/block-header.js';
 import type { ModelBlock } from './model-block.js';
+import { activeSets, consensusOf, startingConsensus, type ModelConsensus } from './model-consensus.js';
+import type { CftTakeOver } from '../consensus/cft-io.js';
 import type { DurableChain } from './model-chain.js';
-import { consensusGroups, consensusOf, sameProducers, startingConsensus, type ModelConsensus } from './model-consensus.js';
 import { viewTimeoutMs, type ByzantineBehaviour } from './schedule.js';
 import { producerAccount, type NodeContext } from './sim-context.js';
 
@@ -22,32 +23,40 @@ export interface BftNodePorts {
   lead(term: number | undefined): void;
 }
 
-/** BFT producer sets as model sets (sorted node indexes, so sorted as u64 too): the current one and, during joint consensus, the next. */
-function bftGroups(consensus: ModelConsensus): BftGroup[] {
-  return consensusGroups(consensus).map((producers) => ({ algorithm: 'bft', producers: producers.map(producerAccount) }));
+/** The producer set of a BFT schedule: every producer, sorted as u64 (their indices in order). */
+export function bftGroup(producerCount: number): BftGroup {
+  return { algorithm: 'bft', producers: [...Array(producerCount).keys()].map(producerAccount) };
 }
 
 function signatureOf(kind: string, subject: string, producer: bigint): string {
   return `${kind}/${subject}/${producer}`;
 }
 
+/** The sets a consensus holds, as BFT reads them (as the node's bftGroups); node indexes are sorted, so their accounts are sorted as u64 too. */
+function groupsOf(consensus: ModelConsensus): BftGroup[] {
+  return activeSets(consensus).map((set) => ({ algorithm: set.algorithm ?? 'cft', producers: set.producers.map(producerAccount) }));
+}
+
 /**
- * A model block as BFT reads it, with its own producer sets (psibase's BlockHeaderState, docs/p2p.md
- * §6.1): those it started under and, from the block that starts a change to the block that ends
- * it, the next set too.
+ * A model block as BFT reads it: with the sets it was made under and the change it made, as
+ * psibase's BlockHeaderState holds them (docs/p2p.md §6.1), or the schedule's one BFT set in a
+ * run whose sets never change.
  */
-function bftBlockOf(block: ModelBlock, producerCount: number): BftBlock {
+function bftBlockOf(block: ModelBlock, group: BftGroup): BftBlock {
   // The state before genesis has no producer.
   const producer = !block.producer ? 0n : producerAccount(Number(block.producer.slice(1)));
-  const groups = bftGroups(consensusOf(block, producerCount));
+  const groups = block.consensus ? groupsOf(block.consensus) : [group];
   return { id: block.id, num: block.num, previous: block.previous, term: block.term, producer, commitNum: block.commitNum, groups };
 }
 
 export class SimBft {
-  private readonly bft: Bft<string>;
-  private readonly self: bigint;
-  /** The producer sets consensus was last told (node indexes). */
-  private groups: (readonly number[])[] = [];
+  private bft: Bft<string>;
+  private readonly group: BftGroup;
+  private readonly self: bigint | null;
+  /** The sets BFT was last told. */
+  private groups: BftGroup[] = [];
+  /** Whether this node has run under a CFT set: a switch to BFT then starts a term of its own (as the node's). */
+  private afterCft = false;
   /** Bumped when the timer is set again or stopped, so that the old one is void. */
   private timerGeneration = 0;
   /** The node a RequestViewMessage being handled came from. */
@@ -61,14 +70,19 @@ export class SimBft {
     private readonly isAlive: () => boolean,
     readonly behaviour: ByzantineBehaviour | undefined,
   ) {
-    const { blockIntervalMs } = context.schedule;
-    // Every node has a producer name; it votes while it is one of the sets in force.
-    this.self = producerAccount(index);
-    this.bft = new Bft<string>({
-      baseTimeoutMs: viewTimeoutMs(blockIntervalMs),
+    const { producerCount } = context.schedule;
+    this.group = bftGroup(producerCount);
+    // A run whose sets change has producers beyond the first ones.
+    this.self = index < producerCount || context.schedule.producerChanges.length > 0 ? producerAccount(index) : null;
+    this.bft = this.machine(durable.bft);
+  }
+
+  private machine(restored: BftKept<string> | undefined): Bft<string> {
+    return new Bft<string>({
+      baseTimeoutMs: viewTimeoutMs(this.context.schedule.blockIntervalMs),
       sign: (message) => this.sign(message),
       verify: (kind, id, producer, signature) => signature === signatureOf(kind, id, producer),
-      restored: durable.bft,
+      ...(restored ? { restored } : {}),
     });
   }
 
@@ -76,13 +90,48 @@ export class SimBft {
     return this.bft.viewTimeoutMs;
   }
 
-  /** Starts on the node's chain: the committed block and the executed ones above it, then the head. */
+  /** Whether BFT takes part now (the current set is BFT). */
+  get active(): boolean {
+    return this.groups[0]?.algorithm === 'bft';
+  }
+
+  /** Where BFT is while it runs: its term and whether this node leads it (as the node's NodeBft.takeOver). */
+  get takeOver(): CftTakeOver | undefined {
+    return this.active ? { term: this.bft.currentTerm, leading: this.bft.role === 'leader' } : undefined;
+  }
+
+  /**
+   * Starts on the node's chain, in a run that stays BFT: the committed block and the executed ones
+   * above it, the sets the block after the head starts under, then the head.
+   */
   start(head: ModelBlock | undefined, commitIndex: number): void {
+    this.learnChain();
+    this.producersChanged(startingConsensus(consensusOf(head, this.context.schedule), head?.commitNum ?? 0), head?.term ?? 0);
+    if (head) this.step({ type: 'head', head: this.bftBlock(head), commitIndex });
+  }
+
+  /** BFT learns the committed block and the executed ones above it. */
+  learnChain(): void {
     for (const block of [this.durable.committedHead, ...this.durable.executed]) {
       if (block) this.step({ type: 'block', block: this.bftBlock(block) });
     }
-    this.tellProducers(startingConsensus(consensusOf(head, this.context.schedule.producerCount), head?.commitNum ?? 0));
-    if (head) this.step({ type: 'head', head: this.bftBlock(head), commitIndex });
+  }
+
+  /**
+   * The sets the next block starts under, after the head of term `headTerm` (as the node's
+   * NodeBft.producersChanged): BFT taking over from CFT begins a term after the head's.
+   */
+  producersChanged(consensus: ModelConsensus, headTerm: number): void {
+    const groups = groupsOf(consensus);
+    if (groups.length === this.groups.length && groups.every((g, i) => sameGroup(g, this.groups[i]))) return;
+    const switching = !this.active && groups[0]?.algorithm === 'bft';
+    if (groups[0]?.algorithm === 'cft') this.afterCft = true;
+    if (switching && this.afterCft && this.bft.currentTerm <= headTerm) {
+      this.bft = this.machine({ ...this.bft.kept, term: headTerm + 1 });
+      this.learnChain();
+    }
+    this.groups = groups;
+    this.step({ type: 'producers', groups, self: this.self });
   }
 
   /** Why a received block is refused, if it is (a wrong leader, a bad proof). */
@@ -96,16 +145,21 @@ export class SimBft {
     if (this.behaviour === 'equivocate') this.confirmAnything(block);
   }
 
-  /**
-   * The head changed. As psinode does (docs/p2p.md §6.1), consensus takes the head block under its
-   * own producer sets, then the sets the next block starts under (the new set alone once the head
-   * ends joint consensus), so that the next set's leader can lead it.
-   */
+  /** The head changed, the sets the next block starts under told already (producersChanged). */
   head(head: ModelBlock, commitIndex: number): void {
-    const consensus = consensusOf(head, this.context.schedule.producerCount);
-    this.tellProducers(consensus);
     this.step({ type: 'head', head: this.bftBlock(head), commitIndex });
-    this.tellProducers(startingConsensus(consensus, head.commitNum));
+  }
+
+  /**
+   * The head changed, in a run that stays BFT. As psinode does (docs/p2p.md §6.1), consensus takes
+   * the head block under its own producer sets, then the sets the next block starts under (the new
+   * set alone once the head ends joint consensus), so that the next set's leader can lead it.
+   */
+  headUnderItsSets(head: ModelBlock, commitIndex: number): void {
+    const consensus = consensusOf(head, this.context.schedule);
+    this.producersChanged(consensus, head.term);
+    this.head(head, commitIndex);
+    this.producersChanged(startingConsensus(consensus, head.commitNum), head.term);
   }
 
   /** A new link: the node at its other end gets every view change held (§5.2). */
@@ -114,36 +168,35 @@ export class SimBft {
     for (const message of this.bft.viewChanges()) network().deliverRouted(this.index, peerNode, () => node(peerNode).receiveBft(message, this.index), true);
   }
 
+  /** This node sent block `id` to the node at the other end of a link: every prepare and commit held for it follows (§5.3). */
+  blockSent(peerNode: number, id: BlockIdHex): void {
+    const { network, node } = this.context;
+    for (const message of this.bft.confirmsOf(id)) network().deliverRouted(this.index, peerNode, () => node(peerNode).receiveBft(message, this.index), true);
+  }
+
   receive(message: BftMessage<string>, from: number): void {
     this.requester = from;
     this.step({ type: 'receive', message });
     this.requester = undefined;
   }
 
-  /** The commit proof of the block a new block names as its commitNum, for its aux data. */
+  /** The commit proof of the block a new block names as its commitNum, for its aux data (under BFT). */
   proofOf(id: BlockIdHex): ModelBlock['aux'] {
-    return this.bft.proofOf(id);
+    return this.active ? this.bft.proofOf(id) : undefined;
   }
 
   private bftBlock(block: ModelBlock): BftBlock {
-    return bftBlockOf(block, this.context.schedule.producerCount);
-  }
-
-  /** Consensus learns the producer sets in force when they changed. */
-  private tellProducers(consensus: ModelConsensus): void {
-    const groups = consensusGroups(consensus);
-    if (groups.length === this.groups.length && groups.every((g, i) => sameProducers(g, this.groups[i]!))) return;
-    this.groups = groups;
-    this.step({ type: 'producers', groups: bftGroups(consensus), self: this.self });
+    return bftBlockOf(block, this.group);
   }
 
   private sign(message: BftUnsigned<string>): string {
     const subject = message.kind === 'ViewChangeMessage' ? `${message.body.term}/${message.body.bestPrepared}` : message.body.blockId;
-    return signatureOf(message.kind, subject, this.self);
+    return signatureOf(message.kind, subject, this.self!);
   }
 
   /** An equivocating producer prepares and commits every block it sees, whatever its branch or term. */
   private confirmAnything(block: ModelBlock): void {
+    if (this.self === null) return;
     for (const kind of ['PrepareMessage', 'CommitMessage'] as const) {
       this.send('producers', { kind, body: { blockId: block.id, producer: this.self }, signature: signatureOf(kind, block.id, this.self) });
     }
@@ -175,8 +228,8 @@ export class SimBft {
 
   private send(to: 'producers' | 'all' | 'sender', message: BftMessage<string>): void {
     const { schedule, network, node } = this.context;
-    // To the producers of the sets in force here, as psinode's multicast_producers (§5.3).
-    const everyone = to === 'producers' ? [...new Set(this.groups.flat())] : [...Array(schedule.nodeCount).keys()];
+    const producers = [...new Set(this.groups.flatMap((g) => g.producers.map((p) => Number(p) - 1)))];
+    const everyone = to === 'producers' ? producers : [...Array(schedule.nodeCount).keys()];
     const targets = to === 'sender' ? (this.requester === undefined ? [] : [this.requester]) : everyone.filter((i) => i !== this.index);
     for (const target of targets) network().deliverRouted(this.index, target, () => node(target).receiveBft(message, this.index), true);
   }

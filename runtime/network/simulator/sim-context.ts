@@ -3,6 +3,7 @@ import type { BftMessage } from '../consensus/bft-io.js';
 import type { CftMessage } from '../consensus/cft-io.js';
 import type { EventQueue } from './event-queue.js';
 import type { InvariantChecker } from './invariants.js';
+import type { ModelSet } from './model-consensus.js';
 import type { Schedule } from './schedule.js';
 import type { SimNetwork } from './sim-network.js';
 
@@ -23,7 +24,7 @@ export interface NodeContext {
   readonly network: () => SimNetwork;
   readonly node: (index: number) => ConsensusEndpoint;
   /** The producer set last asked for (schedule.producerChanges), if any yet. */
-  readonly wantedProducers: () => readonly number[] | undefined;
+  readonly wantedProducers: () => ModelSet | undefined;
 }
 
 /** A simulated producer's account number: its index plus one (0 is no account). */

@@ -6,9 +6,9 @@ import type { SyncEvent, SyncReady } from '../sync/sync-io.js';
 import type { SyncMessage } from '../sync/sync-messages.js';
 import type { BftMessage } from '../consensus/bft-io.js';
 import { makeModelBlock, modelHeader, type ModelBlock } from './model-block.js';
-import { consensusAfter, consensusGroups, consensusOf, sameProducers, startingConsensus, type ModelConsensus } from './model-consensus.js';
+import { activeSets, consensusAfter, consensusGroups, consensusOf, sameSet, startingConsensus, type ModelConsensus, type ModelSet } from './model-consensus.js';
 import type { DurableChain } from './model-chain.js';
-import { electionTimeoutMs, electsLeaders } from './schedule.js';
+import { electionTimeoutMs, electsLeaders, switchesAlgorithm } from './schedule.js';
 import { SimBft } from './sim-bft.js';
 import { producerAccount, type ConsensusEndpoint, type NodeContext } from './sim-context.js';
 import type { LinkEndpoint } from './sim-network.js';
@@ -34,6 +34,10 @@ export class SimNode implements LinkEndpoint, ConsensusEndpoint {
   private timerGeneration = 0;
   /** The producer sets consensus was last told (node indexes). */
   private groups: (readonly number[])[] = [];
+  /** The same sets with their algorithms. */
+  private sets: ModelSet[] = [];
+  /** The producers run BFT now, in a run that switches algorithm: CFT waits (as the node's NodeConsensus.suspend). */
+  private cftSuspended = false;
 
   constructor(
     readonly index: number,
@@ -56,7 +60,7 @@ export class SimNode implements LinkEndpoint, ConsensusEndpoint {
 
   /** The consensus timeout (CFT's election timeout T, BFT's view-change timeout) while the node runs. */
   get consensusTimeoutMs(): number | undefined {
-    return this.cft?.timeoutMs ?? this.bft?.viewTimeoutMs;
+    return this.bft?.active ? this.bft.viewTimeoutMs : this.cft?.timeoutMs ?? this.bft?.viewTimeoutMs;
   }
 
   get commitIndex(): number | undefined {
@@ -166,16 +170,16 @@ export class SimNode implements LinkEndpoint, ConsensusEndpoint {
     let consensus: ModelConsensus | undefined;
     if (this.context.schedule.producerChanges.length > 0) {
       const wanted = this.context.wantedProducers();
-      const change = wanted && !starting.next && !sameProducers(wanted, starting.producers) ? wanted : undefined;
+      const change = wanted && !starting.next && !sameSet(wanted, starting) ? wanted : undefined;
       consensus = consensusAfter(starting, num, change);
     }
     // A BFT leader proves its commitNum block irreversible in the block's aux data (§5.4).
     const aux = this.bft?.proofOf(sync.headChainAt(sync.commitIndex).id);
     const fields = { previous: sync.head.id, num, producer: this.name, term, commitNum: sync.commitIndex, ...(consensus ? { consensus } : {}), ...(aux ? { aux } : {}) };
     const block = makeModelBlock(fields);
-    // The block that ends joint consensus proves the change irreversible (docs/p2p.md §6.1, §5.4).
+    // A BFT block that ends joint consensus proves the change irreversible (docs/p2p.md §6.1, §5.4).
     const start = block.consensus?.next?.start;
-    if (this.bft && start !== undefined && block.commitNum >= start && !(aux && aux.blockNum >= start)) {
+    if (this.bft && starting.algorithm === 'bft' && start !== undefined && block.commitNum >= start && !(aux && aux.blockNum >= start)) {
       this.fail(`${this.name} made block ${num}, which ends joint consensus, without a commit proof of block ${start} or later`);
     }
     this.context.checker.blockProduced(block);
@@ -203,18 +207,21 @@ export class SimNode implements LinkEndpoint, ConsensusEndpoint {
     if (!cft) return;
     this.cft = new Cft({ random: () => this.context.random.next(), now: () => this.context.queue.now, baseTimeoutMs: electionTimeoutMs(blockIntervalMs), restored: this.durable.vote });
     this.groups = [];
-    this.tellCftHead();
+    this.sets = [];
+    this.cftSuspended = false;
+    if (switchesAlgorithm(this.context.schedule)) {
+      // Both machines, one of them running at a time (as the node's), BFT learning the chain first.
+      this.bft = this.makeBft(undefined);
+      this.bft.learnChain();
+    }
+    this.tellHead();
   }
 
   private startBft(behaviour: 'withhold' | 'equivocate' | undefined): void {
     // A withholding producer takes no part in consensus: it only relays blocks.
     if (behaviour === 'withhold') return;
     const life = this.life;
-    this.bft = new SimBft(this.index, this.durable, this.context, {
-      commit: (num) => this.step({ type: 'commit', num }),
-      root: (id) => this.step({ type: 'root', id }),
-      lead: (term) => { this.leading = term; },
-    }, () => this.life === life && this.alive, behaviour);
+    this.bft = this.makeBft(behaviour);
     // It announces its view at once: on the next turn of the clock, when every node exists.
     this.context.queue.after(0, () => {
       if (this.life !== life || !this.sync) return;
@@ -222,29 +229,56 @@ export class SimNode implements LinkEndpoint, ConsensusEndpoint {
     });
   }
 
+  private makeBft(behaviour: 'withhold' | 'equivocate' | undefined): SimBft {
+    const life = this.life;
+    return new SimBft(this.index, this.durable, this.context, {
+      commit: (num) => this.step({ type: 'commit', num }),
+      root: (id) => this.step({ type: 'root', id }),
+      lead: (term) => { this.leading = term; },
+    }, () => this.life === life && this.alive, behaviour);
+  }
+
   /** The producer sets after the head block: the first ones before genesis. */
   private headConsensus(): ModelConsensus {
-    return consensusOf(this.sync?.head as ModelBlock | undefined, this.context.schedule.producerCount);
+    return consensusOf(this.sync?.head as ModelBlock | undefined, this.context.schedule);
   }
 
   /**
    * Consensus learns the head, and first the producer sets the next block starts under if they
-   * changed (as node-network does).
+   * changed (as node-network does): in a run that switches algorithm, the current set's
+   * algorithm runs; CFT taking over from BFT goes on from where BFT is.
    */
-  private tellCftHead(): void {
-    const groups = consensusGroups(startingConsensus(this.headConsensus(), this.sync!.head.commitNum));
-    if (groups.length !== this.groups.length || groups.some((g, i) => !sameProducers(g, this.groups[i]!))) {
+  private tellHead(): void {
+    const head = this.sync!.head as ModelBlock;
+    const starting = startingConsensus(this.headConsensus(), head.commitNum);
+    const groups = consensusGroups(starting);
+    const sets = activeSets(starting);
+    const changed = sets.length !== this.sets.length || sets.some((set, i) => !sameSet(set, this.sets[i]!));
+    this.sets = sets;
+    if (this.bft && starting.algorithm === 'bft') {
+      if (!this.cftSuspended) {
+        this.cftSuspended = true;
+        this.timerGeneration++;
+        this.leading = undefined;
+      }
+      this.groups = groups;
+      this.bft.producersChanged(starting, head.term);
+    } else if (changed || this.cftSuspended) {
+      const fromBft = this.bft?.takeOver;
+      this.bft?.producersChanged(starting, head.term);
+      this.cftSuspended = false;
       this.groups = groups;
       const self = groups.some((g) => g.includes(this.index)) ? producerAccount(this.index) : null;
-      this.stepCft({ type: 'producers', groups: groups.map((g) => g.map(producerAccount)), self });
+      const nextIsBft = starting.next?.algorithm === 'bft';
+      this.stepCft({ type: 'producers', groups: groups.map((g) => g.map(producerAccount)), self, ...(nextIsBft ? { nextIsBft } : {}), ...(fromBft ? { fromBft } : {}) });
     }
-    const head = this.sync!.head as ModelBlock | undefined;
-    const producer = head?.producer ? producerAccount(Number(head.producer.slice(1))) : 0n;
-    this.stepCft({ type: 'head', head: { num: head?.num ?? 1, term: head?.term ?? 0, producer }, commitIndex: this.sync!.commitIndex });
+    const producer = head.producer ? producerAccount(Number(head.producer.slice(1))) : 0n;
+    this.stepCft({ type: 'head', head: { num: head.num, term: head.term, producer }, commitIndex: this.sync!.commitIndex });
+    if (head.num > 1 && switchesAlgorithm(this.context.schedule)) this.bft?.head(head, this.sync!.commitIndex);
   }
 
   private stepCft(event: Parameters<Cft['step']>[0]): void {
-    if (!this.cft) return;
+    if (!this.cft || this.cftSuspended) return;
     const ready = this.cft.step(event);
     this.durable.vote = { term: this.cft.currentTerm, votedFor: this.cft.vote };
     this.carryOutCft(ready);
@@ -292,7 +326,12 @@ export class SimNode implements LinkEndpoint, ConsensusEndpoint {
     const broken = this.durable.append(ready.committed);
     if (broken) this.fail(`${this.name}: ${broken}`);
     checker.blocksCommitted(this, ready.committed.map((c) => c.block));
-    for (const { peer, message } of ready.sends) network().send(this.index, peer, message);
+    for (const { peer, message } of ready.sends) {
+      network().send(this.index, peer, message);
+      // The prepares and commits held for a block follow it (psibase's post_send_block, docs/p2p.md §5.3).
+      const other = network().peerNode(this.index, peer);
+      if (message.kind === 'BlockMessage' && other !== undefined) this.bft?.blockSent(other, message.body.block.id);
+    }
     for (const { peer, reason } of ready.disconnects) {
       if (reason === NO_COMMON_BLOCK) this.fail(`${this.name} found no common block with link ${peer}`);
       network().close(peer);
@@ -308,9 +347,10 @@ export class SimNode implements LinkEndpoint, ConsensusEndpoint {
         this.step(failure === undefined ? { type: 'applied', id: block.id, ok: true } : { type: 'applied', id: block.id, ok: false, reason: failure });
       });
     }
-    if (ready.head && this.cft) this.tellCftHead();
-    if (ready.head && this.bft) this.bft.head(ready.head as ModelBlock, this.sync!.commitIndex);
-    // A CFT follower trusts the commitNum of the blocks it applies (docs/p2p.md §4 step 10).
-    if (ready.head && !this.producer && this.context.schedule.algorithm === 'cft') this.step({ type: 'commit', num: ready.head.commitNum });
+    if (ready.head && this.cft) this.tellHead();
+    else if (ready.head && this.bft) this.bft.headUnderItsSets(ready.head as ModelBlock, this.sync!.commitIndex);
+    // A CFT follower trusts the commitNum of the blocks it applies (docs/p2p.md §4 step 10); under BFT the proofs count.
+    const underCft = this.bft ? !this.bft.active : this.context.schedule.algorithm === 'cft';
+    if (ready.head && !this.producer && underCft) this.step({ type: 'commit', num: ready.head.commitNum });
   }
 }

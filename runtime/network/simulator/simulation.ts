@@ -3,7 +3,7 @@ import { EventQueue } from './event-queue.js';
 import { compareOrder } from '../sync/block-header.js';
 import { InvariantChecker } from './invariants.js';
 import { DurableChain } from './model-chain.js';
-import { consensusText, sameProducers, startingConsensus } from './model-consensus.js';
+import { consensusText, modelSetOf, sameSet, startingConsensus } from './model-consensus.js';
 import { convergenceBoundMs, drawSchedule, electsLeaders, livenessBoundMs, type Schedule } from './schedule.js';
 import { SimNetwork } from './sim-network.js';
 import { SimNode } from './sim-node.js';
@@ -27,7 +27,10 @@ export function runSimulation(seed: number): SimulationResult {
   const logs = [...Array(schedule.nodeCount)].map(() => new DurableChain());
   const checker = new InvariantChecker(() => queue.now);
   const nodes: SimNode[] = [];
-  const wantedProducers = () => schedule.producerChanges.filter((c) => c.at <= queue.now).at(-1)?.producers;
+  const wantedProducers = () => {
+    const change = schedule.producerChanges.filter((c) => c.at <= queue.now).at(-1);
+    return change && modelSetOf(change);
+  };
   // The network dials only once the clock runs, so the nodes may be made after it (BFT's announce at once).
   const network = new SimNetwork(queue, random, schedule, nodes);
   const context = { queue, random, schedule, checker, network: () => network, node: (i: number) => nodes[i]!, wantedProducers };
@@ -61,10 +64,11 @@ export function runSimulation(seed: number): SimulationResult {
   const honest = nodes.filter((n) => !n.byzantine);
   const best = honest.map((n) => n.head!).reduce((a, b) => (compareOrder(b, a) > 0 ? b : a));
   // Every change asked for was made: the last set asked for is the one in force, joint consensus over.
-  const wanted = schedule.producerChanges.at(-1)?.producers;
+  const last = schedule.producerChanges.at(-1);
+  const wanted = last && modelSetOf(last);
   const inForce = best.consensus && startingConsensus(best.consensus, best.commitNum);
-  if (wanted && (!inForce || inForce.next || !sameProducers(inForce.producers, wanted))) {
-    checker.fail(`the producers asked for last, ${wanted.join(',')}, are not the set in force at the best head ${best.num}: ${inForce ? consensusText(inForce) : 'no change made'}`);
+  if (wanted && (!inForce || inForce.next || !sameSet(inForce, wanted))) {
+    checker.fail(`the producers asked for last, ${wanted.producers.join(',')} (${last.algorithm}), are not the set in force at the best head ${best.num}: ${inForce ? consensusText(inForce) : 'no change made'}`);
   }
   const bound = convergenceBoundMs(schedule, best.num);
   const deadline = lastSlot + bound;

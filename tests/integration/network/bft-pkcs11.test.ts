@@ -137,7 +137,12 @@ bft('no node holds the fourth key: the other three make blocks irreversible and 
   await setConsensus(ctx.nodes[0]!, 'BftConsensus', NAMES, claims);
   await waitForClaims(ctx.nodes, NAMES, claims);
   const inForce = await headerOf(ctx.nodes[0]!);
-  for (const node of ctx.nodes) await committedPast(node, inForce.blockNum, `${node.api} irreversible past block ${inForce.blockNum}`);
+  try {
+    for (const node of ctx.nodes) await committedPast(node, inForce.blockNum, `${node.api} irreversible past block ${inForce.blockNum}`);
+  } catch (e) {
+    for (const node of ctx.nodes) { console.log('=====', node.dir, node.api, JSON.stringify(await headerOf(node).catch(() => null))); console.log(node.output().split('\n').slice(-80).join('\n')); }
+    throw e;
+  }
   await waitUntil('the fourth node fails to sign its BFT messages', async () => count(fourth, UNSIGNED) > unsignedBefore);
 });
 

@@ -4,7 +4,8 @@
 // in steady state a header's commitNum is two below its blockNum (one miss allowed, as in
 // psibase's own test), a transaction pushed with wait_for=final returns on every node, with one
 // producer stopped the other three go on making blocks irreversible, and all four stopped and
-// started again resume blocks and irreversibility. A follower linked to the four checks every
+// started again resume blocks and irreversibility (each keeps the block it had irreversible: a
+// BFT header's commitNum proves nothing, §5.4, so that comes from consensus-bft.json). A follower linked to the four checks every
 // block it gets (its term's leader, the commit proof in auxConsensusData) and refuses none.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -42,6 +43,17 @@ function bftLeaderOf(term: number): string {
 /** The term a producer kept in consensus-bft.json (docs/p2p.md §5.2). */
 function keptTerm(node: ProducerNode): number {
   return (JSON.parse(readFileSync(join(node.dir, 'consensus-bft.json'), 'utf8')) as { term: number }).term;
+}
+
+/** The last block BFT committed on a producer, as consensus-bft.json keeps it. */
+function keptCommitted(node: ProducerNode): number {
+  return (JSON.parse(readFileSync(join(node.dir, 'consensus-bft.json'), 'utf8')) as { committed: { num: number } | null }).committed?.num ?? 0;
+}
+
+/** The node's irreversible block, as its metrics say. */
+async function irreversibleOf(node: RunningNode): Promise<number> {
+  const metrics = (await adminRequest(node, '/native/admin/metrics')).text();
+  return Number(/^tsibase_irreversible_block_number (\d+)$/m.exec(metrics)?.[1]);
 }
 
 /** Waits until the node's head commits a block past `num` with a lag of at most 3. */
@@ -135,8 +147,13 @@ bft('all four stopped and started again: blocks and irreversibility resume', asy
   const before = await headerOf(ctx.nodes[1]!);
   const stopped = ctx.nodes;
   await Promise.all(stopped.map((n) => n.stop()));
+  const committed = stopped.map(keptCommitted);
   ctx.nodes = [];
   for (const node of stopped) ctx.nodes.push(await restartProducer(node));
+  for (const [i, node] of ctx.nodes.entries()) {
+    assert.ok(committed[i]! > 2, `${node.dir} kept block ${committed[i]} as committed`);
+    assert.ok(await irreversibleOf(node) >= committed[i]!, `${node.dir} is irreversible up to block ${committed[i]} again after its restart`);
+  }
   const after = await committingPast(ctx.nodes[0]!, before.blockNum, 'commits again after the restart');
   for (const node of ctx.nodes.slice(1)) await committingPast(node, after.commitNum - 1, `${node.api} follows`);
 });

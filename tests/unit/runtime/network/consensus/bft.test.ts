@@ -3,7 +3,8 @@
 // consensus counting. Signatures are tokens naming what was signed; verify checks the token.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { Bft, bftLeader, bftThreshold } from '../../../../../runtime/network/consensus/bft.js';
+import { Bft, bftLeader } from '../../../../../runtime/network/consensus/bft.js';
+import { bftThreshold } from '../../../../../runtime/network/consensus/quorum.js';
 import type { BftBlock, BftGroup, BftKept, BftMessage, BftReady, BftUnsigned } from '../../../../../runtime/network/consensus/bft-io.js';
 import { PRE_GENESIS } from '../../../../../runtime/network/sync/block-header.js';
 
@@ -261,7 +262,9 @@ test('§6.1 a leader restarted in BFT→BFT joint consensus still holds its comm
   restarted.step({ type: 'producers', groups, self: A });
   restarted.step({ type: 'head', head: x, commitIndex: 2 });
   assert.equal(restarted.proofOf(x.id), proof, 'the proof survived the restart');
-  const ending = { ...block(3, 'y', x, 0, A, groups), commitNum: 2 };
+  // Block 3 names block 2, where the change began, as irreversible: it ends joint consensus and must carry the proof.
+  const ending: BftBlock = { ...block(3, 'y', x, 0, A, groups), commitNum: 2, nextSince: 2 };
+  assert.match(restarted.checkBlock(ending) ?? '', /^Missing irreversibility proof/);
   assert.is(restarted.checkBlock(ending, restarted.proofOf(x.id)), undefined, 'and proves the change irreversible in the block that ends joint consensus');
 });
 
@@ -297,6 +300,79 @@ test('§5.1 sync-term retry: none when the view change was signed, and none for 
   const observer = new Bft<Sig>({ baseTimeoutMs: T, verify, sign: () => undefined });
   assert.is(observer.step({ type: 'producers', groups: [BFT4], self: E }).retryViewChangeMs, undefined, 'E signs no view change');
   assert.equal(kinds(observer.step({ type: 'keysChanged' })), []);
+});
+
+test('irreversibility under BFT survives a restart: the committed block is kept with its proof, for the leader\'s aux data', () => {
+  const { bft } = node(B);
+  ready(bft, 0);
+  const x = block(2, 'x', undefined, 0, A);
+  applyHead(bft, x);
+  for (const p of [A, C]) receive(bft, prepare(x, p));
+  for (const p of [A, C]) receive(bft, commit(x, p));
+  const proof = bft.proofOf(x.id);
+  assert.ok(proof);
+  assert.equal(bft.kept.committed, { id: x.id, num: 2, term: 0, proof });
+  const restarted = new Bft<Sig>({ baseTimeoutMs: T, sign, verify, restored: bft.kept });
+  assert.equal(restarted.proofOf(x.id), proof, 'a leader can still prove the block it names as its commitNum');
+  assert.equal(restarted.kept.committed, { id: x.id, num: 2, term: 0, proof }, 'and keeps it until it commits another');
+});
+
+test('post_send_block: every prepare and commit held for a block is there to follow it to a peer', () => {
+  const { bft } = node(B);
+  ready(bft, 0);
+  const x = block(2, 'x', undefined, 0, A);
+  assert.equal(bft.confirmsOf(x.id), [], 'nothing held for a block not seen');
+  applyHead(bft, x);
+  for (const p of [A, C]) receive(bft, prepare(x, p));
+  receive(bft, commit(x, C));
+  const held = bft.confirmsOf(x.id);
+  const text = (m: BftMessage<Sig>) => JSON.stringify(m, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}` : v));
+  const expected = [prepare(x, A), prepare(x, B), prepare(x, C), commit(x, B), commit(x, C)];
+  assert.equal(held.map(text).sort(), expected.map(text).sort(), 'its own and those received, signed as they came');
+  const late = node(D).bft;
+  ready(late, 0);
+  late.step({ type: 'block', block: x });
+  for (const message of held) receive(late, message);
+  assert.equal(late.confirmsOf(x.id).filter((m) => m.kind === 'CommitMessage').length, 3, 'a late node learns the commits (its own too, as it prepared the block late)');
+});
+
+test('Missing irreversibility proof: a BFT block that ends joint consensus must carry the commit proof', () => {
+  const NEXT: BftGroup = { algorithm: 'bft', producers: [A, B, C, E] };
+  const { bft } = node(null, [BFT4, NEXT]);
+  const changed = block(2, 'x', undefined, 0, A, [BFT4, NEXT]);
+  const since = { ...changed, nextSince: 2 };
+  bft.step({ type: 'block', block: since });
+  // Block 3 names block 2, where the change began, as irreversible: it ends joint consensus.
+  const ending: BftBlock = { ...block(3, 'y', since, 0, A, [BFT4, NEXT]), commitNum: 2, nextSince: 2 };
+  assert.match(bft.checkBlock(ending) ?? '', /^Missing irreversibility proof/);
+  const commitsOf = (producers: bigint[]) => producers.map((producer) => ({ producer, signature: tokenOf('CommitMessage', since.id, producer) }));
+  const proof = { blockNum: 2, commits: commitsOf([A, B, C]), nextCommits: commitsOf([A, B, E]) };
+  assert.is(bft.checkBlock(ending, proof), undefined, 'with the proof it is taken');
+  assert.is(bft.checkBlock({ ...ending, commitNum: 1 }), undefined, 'a block still in joint consensus needs none');
+  const fromCft: BftBlock = { ...ending, groups: [{ algorithm: 'cft', producers: [A] }, NEXT] };
+  assert.is(bft.checkBlock(fromCft), undefined, 'nor one whose current set is CFT (its header commits)');
+});
+
+test('§5.4 a producer whose claim changes with the sets signs for one of them: its commit counts in the proof of that set only', () => {
+  // D's claim in the next set is a new key: its commit (made with its old one) does not verify there.
+  const byGroup = (kind: string, id: string, producer: bigint, signature: Sig, group: number) => verify(kind, id, producer, signature) && !(producer === D && group === 1);
+  const bft = new Bft<Sig>({ baseTimeoutMs: T, sign, verify: byGroup });
+  bft.step({ type: 'producers', groups: [BFT4, BFT4], self: B });
+  ready(bft, 0);
+  const x = block(2, 'x', undefined, 0, A, [BFT4, BFT4]);
+  applyHead(bft, x);
+  for (const p of [A, C, D]) receive(bft, prepare(x, p));
+  for (const p of [D, A]) receive(bft, commit(x, p));
+  assert.is(bft.proofOf(x.id), undefined, 'A, B and D are a quorum of the current set only: D counts not in the next');
+  receive(bft, commit(x, C));
+  const proof = bft.proofOf(x.id);
+  assert.ok(proof, 'committed: A, B and C are a quorum of each set');
+  assert.equal(proof.commits.map((c) => c.producer), [A, B, C, D]);
+  assert.equal(proof.nextCommits?.map((c) => c.producer), [A, B, C], "D's commit is left out of the next set's list");
+  const y: BftBlock = { ...block(3, 'y', x, 0, A, [BFT4, BFT4]), commitNum: 2 };
+  assert.is(bft.checkBlock(y, proof), undefined, 'the proof holds for both sets');
+  const withD = { ...proof, nextCommits: [...proof.nextCommits!, { producer: D, signature: tokenOf('CommitMessage', x.id, D) }] };
+  assert.is(bft.checkBlock(y, withD), `Invalid CommitMessage signature of ${D} for block 2`, 'checked with the claim of the set it is listed for');
 });
 
 test.run();

@@ -2,7 +2,8 @@
 // consensus and the election timer.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { Cft, cftThreshold } from '../../../../../runtime/network/consensus/cft.js';
+import { Cft } from '../../../../../runtime/network/consensus/cft.js';
+import { cftThreshold } from '../../../../../runtime/network/consensus/quorum.js';
 import type { CftHead, CftMessage, CftReady } from '../../../../../runtime/network/consensus/cft-io.js';
 
 const [A, B, C, D, E] = [1n, 2n, 3n, 4n, 5n];
@@ -169,6 +170,64 @@ test('§4 step 4: a candidate that applies a block of its own term by another pr
   cft.step({ type: 'head', head: head(3, 1, C), commitIndex: 0 });
   assert.is(cft.role, 'follower');
   assert.is(receive(cft, vote(1, A, D)).lead, undefined, 'a third vote does not make a second leader of term 1');
+});
+
+test('§6.1 CFT→BFT joint consensus: the new BFT set counts with its own quorum, for votes and for commits', () => {
+  // Old CFT A, B, C; new BFT A, B, D (BFT's quorum of three is all three, a majority is two).
+  const { cft } = node(A, [[A, B, C]]);
+  cft.step({ type: 'producers', groups: [[A, B, C], [A, B, D]], self: A, nextIsBft: true });
+  cft.step({ type: 'timeout', quorumReachable: false });
+  assert.is(receive(cft, vote(1, A, B)).lead, undefined, 'a majority of the BFT set is not its quorum');
+  assert.is(receive(cft, vote(1, A, D)).lead, 1);
+  cft.step({ type: 'head', head: head(4, 1, A), commitIndex: 0 });
+  assert.is(receive(cft, confirm(1, B, 4)).commit, undefined, 'two of the BFT set confirmed');
+  assert.is(receive(cft, confirm(1, D, 4)).commit, 4);
+});
+
+test('§6.1 CFT→BFT joint consensus: producers only of the new set start no elections', () => {
+  const { cft } = node(null, []);
+  const ready = cft.step({ type: 'producers', groups: [[A, B, C], [A, B, D]], self: D, nextIsBft: true });
+  assert.is(cft.role, 'follower', 'it votes');
+  assert.is(ready.timerMs, undefined);
+  assert.is(cft.step({ type: 'timeout', quorumReachable: true }).sends.length, 0, 'a stale timer makes no candidate');
+  assert.is(cft.step({ type: 'head', head: head(3, 1, A), commitIndex: 0 }).timerMs, undefined);
+  const granted = receive(cft, request(2, A, 3, 1));
+  assert.is((granted.sends[0]!.message as Extract<CftMessage, { kind: 'RequestVoteResponse' }>).body.voteGranted, true, 'it still votes');
+  // Under CFT→CFT joint consensus a new producer stands.
+  const cftNext = node(D, [[A, B, C], [A, B, D]]);
+  assert.ok(cftNext.ready.timerMs !== undefined);
+});
+
+test('§6.1 BFT→CFT: the term goes on from BFT\'s; BFT\'s leader stays leader of it, the others follow it', () => {
+  const leader = node(null, []).cft;
+  const led = leader.step({ type: 'producers', groups: [[A, B, C]], self: A, fromBft: { term: 7, leading: true } });
+  assert.is(leader.role, 'leader');
+  assert.is(led.lead, 7);
+  assert.is(leader.currentTerm, 7);
+  assert.is(leader.vote, A, 'it votes for no one else in its term');
+  assert.ok(led.timerMs !== undefined, 'a leader whose commits stall steps down');
+  leader.step({ type: 'head', head: head(20, 7, A), commitIndex: 18 });
+  assert.is(receive(leader, confirm(7, B, 20)).commit, 20);
+  const follower = node(null, []).cft;
+  const follows = follower.step({ type: 'producers', groups: [[A, B, C]], self: B, fromBft: { term: 7, leading: false } });
+  assert.is(follower.role, 'follower');
+  assert.is(follower.currentTerm, 7);
+  assert.ok(follows.timerMs !== undefined);
+  const confirmed = follower.step({ type: 'head', head: head(20, 7, A), commitIndex: 18 });
+  assert.equal(confirmed.sends.map((s) => s.to), [A], 'it confirms the leader\'s block of the term');
+  // BFT's leader that is no producer of the CFT set does not lead.
+  const gone = node(null, []).cft;
+  assert.is(gone.step({ type: 'producers', groups: [[A, B, C]], self: D, fromBft: { term: 7, leading: true } }).lead, undefined);
+  assert.is(gone.role, 'nonvoting');
+});
+
+test('§6.1 BFT→CFT: a CFT leader from before BFT ran is no leader when CFT takes over again', () => {
+  const cft = leaderOfThree(2, 3);
+  const ready = cft.step({ type: 'producers', groups: [[A, B, C]], self: A, fromBft: { term: 4, leading: false } });
+  assert.ok(ready.stopLeading);
+  assert.is(ready.lead, undefined);
+  assert.is(cft.role, 'follower');
+  assert.is(cft.currentTerm, 4);
 });
 
 test('a producer leaving the sets stops leading and voting', () => {

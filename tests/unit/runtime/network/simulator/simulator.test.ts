@@ -1,6 +1,7 @@
 // Block sync, CFT and BFT in the in-process network simulator (docs/p2p.md "What we build" item
 // 7): seeded schedules of one producer or several taking the lead, with link loss, duplicates,
-// partitions, crashes, producer-set changes and (BFT) up to f Byzantine producers in each set; the
+// partitions, crashes, producer-set changes (CFT and BFT), switches from CFT to BFT and back, and
+// (BFT) up to f Byzantine producers in each set; the
 // invariants checked after every step on the honest nodes (one leader per CFT term, one
 // irreversible block per height, nothing irreversible reverts), every honest node at the best head
 // within the bound, the last producer set asked for in force at the end (joint consensus over),
@@ -12,7 +13,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { runSimulations } from '../../../../../runtime/network/simulator/run-simulations.js';
-import { drawSchedule } from '../../../../../runtime/network/simulator/schedule.js';
+import { drawSchedule, switchesAlgorithm } from '../../../../../runtime/network/simulator/schedule.js';
 import { runSimulation } from '../../../../../runtime/network/simulator/simulation.js';
 
 test('300 seeded schedules keep every invariant and converge', () => {
@@ -56,6 +57,20 @@ test('a third of the BFT schedules change the producer set, to 4 to 7 nodes of w
     }
   }
   assert.ok(withByzantine > 10, `only ${withByzantine} new sets with a Byzantine producer`);
+});
+
+test('some CFT schedules switch to BFT with 4 to 7 producers and back to CFT with 1 to 7 (docs/p2p.md §6.1)', () => {
+  const switching = [...Array(300).keys()].map((i) => drawSchedule(i + 1)).filter(switchesAlgorithm);
+  assert.ok(switching.length >= 20, `${switching.length} schedules switch`);
+  for (const s of switching) {
+    assert.equal(s.producerChanges.map((c) => c.algorithm), ['bft', 'cft'], `seed ${s.seed}`);
+    assert.ok(s.producerChanges[0]!.producers.length >= 4, `seed ${s.seed}: BFT with fewer than 4`);
+    assert.is(s.byzantine.length, 0);
+  }
+  const backSizes = new Set(switching.map((s) => s.producerChanges[1]!.producers.length));
+  assert.ok(backSizes.has(1) && [...backSizes].some((n) => n > 3), `back to CFT with ${[...backSizes].join(', ')} producers`);
+  const bft = [...Array(300).keys()].map((i) => drawSchedule(i + 1)).filter((s) => s.algorithm === 'bft');
+  assert.ok(bft.every((s) => !switchesAlgorithm(s)), 'a BFT schedule changes its producers but never switches algorithm');
 });
 
 test('a seed reproduces its run exactly', () => {
