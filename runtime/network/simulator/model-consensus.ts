@@ -39,6 +39,18 @@ export function sameSet(a: ModelSet, b: ModelSet): boolean {
 }
 
 /**
+ * The producer sets after a block (`consensus` of a model block): until a run changes them, the
+ * first producers, 0 .. producerCount - 1, running the run's first algorithm.
+ */
+export function consensusOf(
+  block: { readonly consensus?: ModelConsensus } | undefined,
+  first: { readonly producerCount: number; readonly algorithm: 'cft' | 'bft' },
+): ModelConsensus {
+  const producers = [...Array(first.producerCount).keys()];
+  return block?.consensus ?? (first.algorithm === 'bft' ? { producers, algorithm: 'bft', next: null } : { producers, next: null });
+}
+
+/**
  * The consensus a block starts under, made on a parent whose consensus is `parent` and whose
  * commitNum is `parentCommitNum`: a pending change whose block is irreversible by the parent ends
  * joint consensus before the block runs (startingConsensus in the node).

@@ -20,7 +20,7 @@ export interface Schedule {
   /**
    * Nodes 0 .. producerCount - 1 are the first producers: one produces alone (its blocks
    * irreversible `commitLag` blocks later); two or more run `algorithm`, as does a set that
-   * changes (CFT only).
+   * changes.
    */
   readonly producerCount: number;
   /** CFT elects leaders (docs/p2p.md §4); BFT, with 4 or more producers, takes them in turn (§5). */
@@ -28,8 +28,9 @@ export interface Schedule {
   /**
    * Changes of the producer set (setProducers or setConsensus, docs/p2p.md §6.1), each to a set
    * of node indexes, asked for at `at`: the leader puts the latest one asked for into its next
-   * block that may hold one, until a block has it. CFT schedules only; some switch to BFT and
-   * back (switchesAlgorithm).
+   * block that may hold one, until a block has it. Some CFT schedules switch to BFT and back
+   * (switchesAlgorithm); a BFT schedule's sets stay BFT, each of 4 or more producers with at most
+   * f of them Byzantine. A schedule does one or the other, never both.
    */
   readonly producerChanges: readonly ProducerChange[];
   /** Whether producers elect leaders with CFT: several of them, or a set that changes. */
@@ -37,7 +38,8 @@ export interface Schedule {
   /**
    * BFT producers that break the rules, at most f of 3f + 1: `withhold` takes no part in
    * consensus (it only relays blocks); `equivocate` makes two blocks at each height of its terms,
-   * each sent to some of its links, and prepares and commits every block it sees.
+   * each sent to some of its links (the second without the change of the producer set the first
+   * starts, if it starts one), and prepares and commits every block it sees.
    */
   readonly byzantine: readonly { readonly node: number; readonly behaviour: ByzantineBehaviour }[];
   /** [a, b]: a dials b (and redials it when the link goes). */
@@ -113,7 +115,10 @@ export function drawSchedule(seed: number): Schedule {
     }
     connectHonestNodes(nodeCount, edges, new Set(byzantine.map((b) => b.node)));
   }
-  const changes = algorithm === 'cft' ? drawProducerChanges(seed, nodeCount) : [];
+  // A CFT run changes its producers or switches algorithm; a BFT run may change its producers.
+  const changes = algorithm === 'cft'
+    ? drawProducerChanges(seed, nodeCount)
+    : drawBftProducerChanges(seed, nodeCount, byzantine.map((b) => b.node));
   const producerChanges = algorithm === 'cft' && changes.length === 0 ? drawAlgorithmSwitches(seed, nodeCount) : changes;
   const cft = algorithm === 'cft' && (producerCount > 1 || producerChanges.length > 0);
   return {
@@ -145,6 +150,28 @@ function drawProducerChanges(seed: number, nodeCount: number): ProducerChange[] 
   return [...Array(1 + random.int(2))].map(() => {
     const producers = random.subset(nodeCount, 1 + random.int(Math.min(nodeCount, 7)));
     return { at: random.int(FAULT_WINDOW_MS), producers, algorithm: 'cft' as const };
+  }).sort((a, b) => a.at - b.at);
+}
+
+/**
+ * A third of the BFT runs change the producer set once or twice within the fault window (BFT→BFT
+ * joint consensus, docs/p2p.md §6.1), each new set 4 to 7 nodes of which at most f are Byzantine,
+ * so that safety must still hold in every set. Drawn from a generator of their own, so the rest
+ * of each seed's run is as before.
+ */
+function drawBftProducerChanges(seed: number, nodeCount: number, byzantine: readonly number[]): ProducerChange[] {
+  const random = new Random(seed ^ 0x2bf7c1e3);
+  if (random.int(3) !== 0) return [];
+  const honest = [...Array(nodeCount).keys()].filter((n) => !byzantine.includes(n));
+  return [...Array(1 + random.int(2))].map(() => {
+    const size = 4 + random.int(Math.min(nodeCount, 7) - 3);
+    // As many Byzantine members as the set tolerates at most, and enough honest nodes for the rest.
+    const faulty = Math.max(size - honest.length, random.int(Math.min(byzantine.length, maxFaulty(size)) + 1));
+    const members = [
+      ...random.subset(byzantine.length, faulty).map((i) => byzantine[i]!),
+      ...random.subset(honest.length, size - faulty).map((i) => honest[i]!),
+    ];
+    return { at: random.int(FAULT_WINDOW_MS), producers: members.sort((a, b) => a - b), algorithm: 'bft' as const };
   }).sort((a, b) => a.at - b.at);
 }
 
@@ -215,13 +242,15 @@ export function livenessBoundMs(schedule: Schedule, largestTimeoutMs: number): n
 }
 
 /**
- * BFT: the honest producers may have to pass through up to f terms whose leader is Byzantine,
+ * BFT: the honest producers may have to pass through up to f terms whose leader is Byzantine (f
+ * of each set the run passes through, since a change of the set starts the round robin afresh),
  * plus a few whose views were out of step when the faults ended, each lasting one view-change
  * timeout, which grows x1.5 at each term without a commit; then a round of blocks, prepares and
  * commits.
  */
 function bftLivenessBoundMs(schedule: Schedule, largestTimeoutMs: number): number {
-  const terms = maxFaulty(schedule.producerCount) + 4;
+  const sets = [schedule.producerCount, ...schedule.producerChanges.map((c) => c.producers.length)];
+  const terms = sets.reduce((sum, n) => sum + maxFaulty(n), 0) + 4;
   let total = 0;
   for (let t = 0, timeout = largestTimeoutMs; t < terms; t++, timeout *= 1.5) total += timeout;
   return total + 20 * schedule.blockIntervalMs;

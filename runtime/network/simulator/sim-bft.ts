@@ -2,7 +2,7 @@ import { Bft, sameGroup } from '../consensus/bft.js';
 import type { BftBlock, BftEvent, BftGroup, BftKept, BftMessage, BftReady, BftUnsigned } from '../consensus/bft-io.js';
 import type { BlockIdHex } from '../sync/block-header.js';
 import type { ModelBlock } from './model-block.js';
-import { activeSets, type ModelConsensus } from './model-consensus.js';
+import { activeSets, consensusOf, startingConsensus, type ModelConsensus } from './model-consensus.js';
 import type { CftTakeOver } from '../consensus/cft-io.js';
 import type { DurableChain } from './model-chain.js';
 import { viewTimeoutMs, type ByzantineBehaviour } from './schedule.js';
@@ -32,7 +32,7 @@ function signatureOf(kind: string, subject: string, producer: bigint): string {
   return `${kind}/${subject}/${producer}`;
 }
 
-/** The sets a consensus holds, as BFT reads them (as the node's bftGroups). */
+/** The sets a consensus holds, as BFT reads them (as the node's bftGroups); node indexes are sorted, so their accounts are sorted as u64 too. */
 function groupsOf(consensus: ModelConsensus): BftGroup[] {
   return activeSets(consensus).map((set) => ({ algorithm: set.algorithm ?? 'cft', producers: set.producers.map(producerAccount) }));
 }
@@ -100,10 +100,13 @@ export class SimBft {
     return this.active ? { term: this.bft.currentTerm, leading: this.bft.role === 'leader' } : undefined;
   }
 
-  /** Starts on the node's chain: the committed block and the executed ones above it, then the head. */
+  /**
+   * Starts on the node's chain, in a run that stays BFT: the committed block and the executed ones
+   * above it, the sets the block after the head starts under, then the head.
+   */
   start(head: ModelBlock | undefined, commitIndex: number): void {
     this.learnChain();
-    this.step({ type: 'producers', groups: this.groups = [this.group], self: this.self });
+    this.producersChanged(startingConsensus(consensusOf(head, this.context.schedule), head?.commitNum ?? 0), head?.term ?? 0);
     if (head) this.step({ type: 'head', head: this.bftBlock(head), commitIndex });
   }
 
@@ -142,8 +145,21 @@ export class SimBft {
     if (this.behaviour === 'equivocate') this.confirmAnything(block);
   }
 
+  /** The head changed, the sets the next block starts under told already (producersChanged). */
   head(head: ModelBlock, commitIndex: number): void {
     this.step({ type: 'head', head: this.bftBlock(head), commitIndex });
+  }
+
+  /**
+   * The head changed, in a run that stays BFT. As psinode does (docs/p2p.md §6.1), consensus takes
+   * the head block under its own producer sets, then the sets the next block starts under (the new
+   * set alone once the head ends joint consensus), so that the next set's leader can lead it.
+   */
+  headUnderItsSets(head: ModelBlock, commitIndex: number): void {
+    const consensus = consensusOf(head, this.context.schedule);
+    this.producersChanged(consensus, head.term);
+    this.head(head, commitIndex);
+    this.producersChanged(startingConsensus(consensus, head.commitNum), head.term);
   }
 
   /** A new link: the node at its other end gets every view change held (§5.2). */

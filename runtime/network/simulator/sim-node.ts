@@ -6,7 +6,7 @@ import type { SyncEvent, SyncReady } from '../sync/sync-io.js';
 import type { SyncMessage } from '../sync/sync-messages.js';
 import type { BftMessage } from '../consensus/bft-io.js';
 import { makeModelBlock, modelHeader, type ModelBlock } from './model-block.js';
-import { activeSets, consensusAfter, consensusGroups, sameSet, startingConsensus, type ModelConsensus, type ModelSet } from './model-consensus.js';
+import { activeSets, consensusAfter, consensusGroups, consensusOf, sameSet, startingConsensus, type ModelConsensus, type ModelSet } from './model-consensus.js';
 import type { DurableChain } from './model-chain.js';
 import { electionTimeoutMs, electsLeaders, switchesAlgorithm } from './schedule.js';
 import { SimBft } from './sim-bft.js';
@@ -177,12 +177,18 @@ export class SimNode implements LinkEndpoint, ConsensusEndpoint {
     const aux = this.bft?.proofOf(sync.headChainAt(sync.commitIndex).id);
     const fields = { previous: sync.head.id, num, producer: this.name, term, commitNum: sync.commitIndex, ...(consensus ? { consensus } : {}), ...(aux ? { aux } : {}) };
     const block = makeModelBlock(fields);
+    // A BFT block that ends joint consensus proves the change irreversible (docs/p2p.md §6.1, §5.4).
+    const start = block.consensus?.next?.start;
+    if (this.bft && starting.algorithm === 'bft' && start !== undefined && block.commitNum >= start && !(aux && aux.blockNum >= start)) {
+      this.fail(`${this.name} made block ${num}, which ends joint consensus, without a commit proof of block ${start} or later`);
+    }
     this.context.checker.blockProduced(block);
     const failure = this.durable.execute(block);
     if (failure) this.fail(`${this.name} could not execute its own block ${num}: ${failure}`);
     this.bft?.blockArrived(block);
     this.step({ type: 'produced', block });
-    if (this.bft?.behaviour === 'equivocate') this.equivocate(makeModelBlock({ ...fields, variant: 'twin' }));
+    // The twin of a block that starts a change of the producers leaves it out: the forks differ in their producer sets.
+    if (this.bft?.behaviour === 'equivocate') this.equivocate(makeModelBlock({ ...fields, variant: 'twin', ...(consensus ? { consensus: starting } : {}) }));
   }
 
   /** A second block at the same height in the same term, sent on about half of the links. */
@@ -234,8 +240,7 @@ export class SimNode implements LinkEndpoint, ConsensusEndpoint {
 
   /** The producer sets after the head block: the first ones before genesis. */
   private headConsensus(): ModelConsensus {
-    const head = this.sync?.head as ModelBlock | undefined;
-    return head?.consensus ?? { producers: [...Array(this.context.schedule.producerCount).keys()], next: null };
+    return consensusOf(this.sync?.head as ModelBlock | undefined, this.context.schedule);
   }
 
   /**
@@ -343,7 +348,7 @@ export class SimNode implements LinkEndpoint, ConsensusEndpoint {
       });
     }
     if (ready.head && this.cft) this.tellHead();
-    else if (ready.head && this.bft) this.bft.head(ready.head as ModelBlock, this.sync!.commitIndex);
+    else if (ready.head && this.bft) this.bft.headUnderItsSets(ready.head as ModelBlock, this.sync!.commitIndex);
     // A CFT follower trusts the commitNum of the blocks it applies (docs/p2p.md §4 step 10); under BFT the proofs count.
     const underCft = this.bft ? !this.bft.active : this.context.schedule.algorithm === 'cft';
     if (ready.head && !this.producer && underCft) this.step({ type: 'commit', num: ready.head.commitNum });

@@ -1,6 +1,6 @@
-// A BFT producer's term and best prepared and confirmed blocks survive a restart (docs/p2p.md
-// §5.2): written atomically, read back exactly (signatures too), absent before the first write,
-// and a damaged file is refused by name.
+// A BFT producer's term, best prepared and confirmed blocks and its last committed block with its
+// commit proof survive a restart (docs/p2p.md §5.2, §5.4, §6.1): written atomically, read back
+// exactly (signatures too), absent before the first write, and a damaged file is refused by name.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
@@ -20,6 +20,7 @@ test('no file before the first write; a written state reads back, a later one re
     term: 5,
     bestConfirm: { id: ID_B, num: 9, term: 5 },
     bestPrepared: { id: ID_A, num: 7, term: 4, prepares: [{ producer: 0xffff_ffff_ffff_fff0n, signature: new Uint8Array([1, 2, 255]) }, { producer: 3n, signature: new Uint8Array(0) }] },
+    committed: { id: ID_A, num: 7, term: 4, proof: { blockNum: 7, commits: [{ producer: 2n, signature: new Uint8Array([9]) }], nextCommits: [{ producer: 5n, signature: new Uint8Array([8, 7]) }] } },
   };
   writeConsensusBft(path, kept);
   assert.equal(readConsensusBft(path), kept);
@@ -36,6 +37,9 @@ test('irreversibility under BFT survives a restart: the committed block and its 
   // A single producer's commit has no proof.
   writeConsensusBft(path, { term: 5, committed: { id: ID_B, num: 9, term: 5 } });
   assert.equal(readConsensusBft(path), { term: 5, committed: { id: ID_B, num: 9, term: 5 } });
+  const outsideJoint = { term: 7, committed: { id: ID_B, num: 9, term: 5, proof: { blockNum: 9, commits: [{ producer: 4n, signature: new Uint8Array([1]) }] } } };
+  writeConsensusBft(path, outsideJoint);
+  assert.equal(readConsensusBft(path), outsideJoint, 'a proof without next commits reads back without them');
   writeFileSync(path, JSON.stringify({ term: 5, committed: { id: ID_B, num: 9, term: 5, proof: { blockNum: 9, commits: 'none', nextCommits: null } } }));
   assertFails(() => readConsensusBft(path), TsibaseError, 'NODE_BAD_CONSENSUS_FILE', [path]);
 }));

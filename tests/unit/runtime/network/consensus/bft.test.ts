@@ -245,6 +245,29 @@ test('§5.2 a restarted producer keeps its best prepared block and its proof; a 
   assert.is(r.lead, 1, 'B leads term 1: its view names x, committed, with no prepares kept, and C and D are no further');
 });
 
+test('§6.1 a leader restarted in BFT→BFT joint consensus still holds its committed block\'s proof, which the block ending joint consensus carries', () => {
+  const groups: BftGroup[] = [BFT4, { algorithm: 'bft', producers: [B, C, D, E] }];
+  const { bft } = node(A, groups);
+  ready(bft, 0, [A, B, C, D, E]);
+  const x = block(2, 'x', undefined, 0, A, groups);
+  applyHead(bft, x);
+  for (const p of [B, C, D, E]) receive(bft, prepare(x, p));
+  const commits = [B, C, D, E].map((p) => receive(bft, commit(x, p)).commit);
+  assert.ok(commits.includes(2), 'x is committed by quorums of both sets');
+  const proof = bft.proofOf(x.id)!;
+  assert.equal(proof.nextCommits?.map((c) => c.producer), [B, C, D], 'the commits of the new set too, as they were at its quorum');
+  // A restarted node learns its blocks, then its producers and its head, as the simulator and the node start.
+  const restarted = new Bft<Sig>({ baseTimeoutMs: T, sign, verify, restored: bft.kept });
+  restarted.step({ type: 'block', block: x });
+  restarted.step({ type: 'producers', groups, self: A });
+  restarted.step({ type: 'head', head: x, commitIndex: 2 });
+  assert.equal(restarted.proofOf(x.id), proof, 'the proof survived the restart');
+  // Block 3 names block 2, where the change began, as irreversible: it ends joint consensus and must carry the proof.
+  const ending: BftBlock = { ...block(3, 'y', x, 0, A, groups), commitNum: 2, nextSince: 2 };
+  assert.match(restarted.checkBlock(ending) ?? '', /^Missing irreversibility proof/);
+  assert.is(restarted.checkBlock(ending, restarted.proofOf(x.id)), undefined, 'and proves the change irreversible in the block that ends joint consensus');
+});
+
 test('§5.1 sync-term retry: a view change that could not be signed is tried again after the retry time and at once when the keys change', () => {
   let locked = true;
   const bft = new Bft<Sig>({ baseTimeoutMs: T, retryViewChangeMs: 3 * T, verify, sign: (message) => (locked ? undefined : sign(message)) });

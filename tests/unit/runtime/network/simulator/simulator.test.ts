@@ -1,14 +1,14 @@
 // Block sync, CFT and BFT in the in-process network simulator (docs/p2p.md "What we build" item
 // 7): seeded schedules of one producer or several taking the lead, with link loss, duplicates,
-// partitions, crashes, (CFT) producer-set changes, switches from CFT to BFT and back, and (BFT) up
-// to f Byzantine producers; the
+// partitions, crashes, producer-set changes (CFT and BFT), switches from CFT to BFT and back, and
+// (BFT) up to f Byzantine producers in each set; the
 // invariants checked after every step on the honest nodes (one leader per CFT term, one
 // irreversible block per height, nothing irreversible reverts), every honest node at the best head
 // within the bound, the last producer set asked for in force at the end (joint consensus over),
 // and with several
 // producers irreversibility moving on within the stated bound after the faults (schedule.ts
-// livenessBoundMs: for CFT eight election timeouts at the timeout the faults left, for BFT f + 4
-// view-change timeouts growing x1.5 from it, plus 20 slots). `make simulate` runs thousands; a
+// livenessBoundMs: for CFT eight election timeouts at the timeout the faults left, for BFT the f of
+// every set plus 4 view-change timeouts growing x1.5 from it, plus 20 slots). `make simulate` runs thousands; a
 // failing seed replays with `node scripts/simulate.js 1 <seed>`.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -43,6 +43,22 @@ test('the schedules include BFT networks of 4 to 7 producers with up to f Byzant
   assert.ok(bft.some((s) => s.byzantine.length === 2), 'two Byzantine among 7');
 });
 
+test('a third of the BFT schedules change the producer set, to 4 to 7 nodes of which at most f are Byzantine', () => {
+  const bft = [...Array(600).keys()].map((i) => drawSchedule(i + 1)).filter((s) => s.algorithm === 'bft');
+  const changing = bft.filter((s) => s.producerChanges.length > 0);
+  assert.ok(changing.length > bft.length / 5 && changing.length < bft.length / 2, `${changing.length} of ${bft.length}`);
+  let withByzantine = 0;
+  for (const s of changing) {
+    for (const { producers } of s.producerChanges) {
+      assert.ok(producers.length >= 4 && producers.length <= 7, `seed ${s.seed}: a set of ${producers.length}`);
+      const faulty = s.byzantine.filter((b) => producers.includes(b.node)).length;
+      assert.ok(faulty <= Math.floor((producers.length - 1) / 3), `seed ${s.seed}: more than f Byzantine in ${producers.join(',')}`);
+      if (faulty > 0) withByzantine++;
+    }
+  }
+  assert.ok(withByzantine > 10, `only ${withByzantine} new sets with a Byzantine producer`);
+});
+
 test('some CFT schedules switch to BFT with 4 to 7 producers and back to CFT with 1 to 7 (docs/p2p.md §6.1)', () => {
   const switching = [...Array(300).keys()].map((i) => drawSchedule(i + 1)).filter(switchesAlgorithm);
   assert.ok(switching.length >= 20, `${switching.length} schedules switch`);
@@ -53,6 +69,8 @@ test('some CFT schedules switch to BFT with 4 to 7 producers and back to CFT wit
   }
   const backSizes = new Set(switching.map((s) => s.producerChanges[1]!.producers.length));
   assert.ok(backSizes.has(1) && [...backSizes].some((n) => n > 3), `back to CFT with ${[...backSizes].join(', ')} producers`);
+  const bft = [...Array(300).keys()].map((i) => drawSchedule(i + 1)).filter((s) => s.algorithm === 'bft');
+  assert.ok(bft.every((s) => !switchesAlgorithm(s)), 'a BFT schedule changes its producers but never switches algorithm');
 });
 
 test('a seed reproduces its run exactly', () => {
