@@ -5,6 +5,7 @@ import { equalBytes } from '../../host-api/encoding/bytes.js';
 import { bytesToHex } from '../../host-api/encoding/hex.js';
 import { coreSchema, type BlockHeaderCode, type Consensus, type WasmConfig } from '../../host-api/types/index.js';
 import { CodeByHashRow, CodeRow, WasmConfigRow } from '../../host-api/types/native.js';
+import { rowsOf } from '../db/prefix-rows.js';
 import type { KvReader } from '../db/store.js';
 
 // The verify services and the proof wasm config are part of the consensus (docs/p2p.md §3.4,
@@ -33,13 +34,9 @@ function codeKeyOf(service: AuthService): string {
 /** The code rows with isVerify, in account order (the code table's key order). */
 export function verifyCodeRows(db: KvReader): AuthService[] {
   const services: AuthService[] = [];
-  let entry = db.greaterEqual(DbId.native, CODE_PREFIX, CODE_PREFIX.length);
-  while (entry) {
+  for (const entry of rowsOf(db, DbId.native, CODE_PREFIX)) {
     const row = CodeRow.unpack(entry.value);
     if ((row.flags & CodeFlags.isVerify) !== 0n) services.push({ codeNum: row.codeNum, codeHash: row.codeHash, vmType: row.vmType, vmVersion: row.vmVersion });
-    const after = new Uint8Array(entry.key.length + 1);
-    after.set(entry.key);
-    entry = db.greaterEqual(DbId.native, after, CODE_PREFIX.length);
   }
   return services;
 }

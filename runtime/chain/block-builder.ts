@@ -13,7 +13,7 @@ import type { Store } from '../db/store.js';
 import type { Executor } from '../wasm/executor.js';
 import { authServicesChange } from './auth-services.js';
 import { writeBlock } from './block-log.js';
-import { writeBlockSignature } from './block-signing.js';
+import { EMPTY_CLAIM, writeBlockSignature } from './block-signing.js';
 import { readStatus, writeStatus } from './chain-state.js';
 import { irreversibleAt, isSingleProducer, producersOf, startingConsensus } from './consensus.js';
 import { writeConsensusChange } from './consensus-changes.js';
@@ -71,7 +71,7 @@ export function genesisConsensus(): JointConsensus {
 /** A consensus whose producer list is empty gets `producer`, with unsigned blocks (psibase's special case). */
 function withProducerIfEmpty(consensus: Consensus, producer: bigint): Consensus {
   if (producersOf(consensus).length > 0) return consensus;
-  const producers = [{ name: producer, auth: { service: 0n, rawData: new Uint8Array(0) } }];
+  const producers = [{ name: producer, auth: EMPTY_CLAIM }];
   const data = 'CftConsensus' in consensus.data ? { CftConsensus: { producers } } : { BftConsensus: { producers } };
   return { ...consensus, data };
 }

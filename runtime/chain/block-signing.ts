@@ -18,6 +18,9 @@ const BLOCK_SIGNING_PREFIX = Uint8Array.of(0x00, 0xce, 0xa8, 0x42);
 /** The signer a node holds for a producer's claim, or undefined when it holds none. */
 export type BlockSigners = (claim: Claim) => Signer | undefined;
 
+/** The claim of a producer without a key: its blocks and messages are unsigned. */
+export const EMPTY_CLAIM: Claim = Object.freeze({ service: 0n, rawData: new Uint8Array(0) });
+
 export function isEmptyClaim(claim: Claim): boolean {
   return claim.service === 0n && claim.rawData.length === 0;
 }

@@ -1,6 +1,7 @@
 import { DbId } from '../../host-api/abi/databases.js';
 import { consensusChangeKey, NativeTable, nativeTableKey } from '../../host-api/abi/keys.js';
 import { ConsensusChangeRow } from '../../host-api/types/native.js';
+import { rowsOf } from '../db/prefix-rows.js';
 import type { KvReader, KvWriter } from '../db/store.js';
 
 // The finished producer changes (docs/p2p.md §3.4, §7.3): psibase's subjective ConsensusChangeRow
@@ -16,13 +17,5 @@ export function writeConsensusChange(db: KvWriter, row: ConsensusChangeRow): voi
 
 /** Every recorded change, by start block ascending. */
 export function readConsensusChanges(db: KvReader): ConsensusChangeRow[] {
-  const rows: ConsensusChangeRow[] = [];
-  let row = db.greaterEqual(DbId.nativeSubjective, PREFIX, PREFIX.length);
-  while (row) {
-    rows.push(ConsensusChangeRow.unpack(row.value));
-    const next = new Uint8Array(row.key.length + 1);
-    next.set(row.key);
-    row = db.greaterEqual(DbId.nativeSubjective, next, PREFIX.length);
-  }
-  return rows;
+  return [...rowsOf(db, DbId.nativeSubjective, PREFIX)].map((row) => ConsensusChangeRow.unpack(row.value));
 }

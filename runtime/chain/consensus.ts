@@ -1,5 +1,6 @@
 import type { BlockHeader, Claim, Consensus, Producer } from '../../host-api/types/index.js';
 import type { JointConsensus, StatusRow } from '../../host-api/types/native.js';
+import { EMPTY_CLAIM } from './block-signing.js';
 
 // Reading the producer set out of the status row's consensus (docs/p2p.md §3.1, §3.3).
 
@@ -7,6 +8,11 @@ import type { JointConsensus, StatusRow } from '../../host-api/types/native.js';
 export function producersOf(consensus: Consensus): Producer[] {
   const data = consensus.data;
   return 'CftConsensus' in data ? data.CftConsensus.producers : data.BftConsensus.producers;
+}
+
+/** `producer`'s claim among `producers` (the first listed), if it is one of them. */
+export function claimAmong(producers: readonly Producer[], producer: bigint): Claim | undefined {
+  return producers.find((p) => p.name === producer)?.auth;
 }
 
 /** The active producers: the current set's and, during joint consensus, the next set's (docs/p2p.md §6.1). */
@@ -68,6 +74,6 @@ export function nextBlockConsensus(status: StatusRow): JointConsensus {
  * unsigned.
  */
 export function producerClaim(status: StatusRow | undefined, producer: bigint): Claim | undefined {
-  if (!status) return { service: 0n, rawData: new Uint8Array(0) };
-  return activeProducers(nextBlockConsensus(status)).find((p) => p.name === producer)?.auth;
+  if (!status) return EMPTY_CLAIM;
+  return claimAmong(activeProducers(nextBlockConsensus(status)), producer);
 }

@@ -2,9 +2,9 @@ import { equalBytes } from '../../host-api/encoding/bytes.js';
 import { bytesToHex } from '../../host-api/encoding/hex.js';
 import type { BlockHeader, Claim, Consensus, SignedBlock } from '../../host-api/types/index.js';
 import type { JointConsensus } from '../../host-api/types/native.js';
-import type { BlockSigners } from '../chain/block-signing.js';
+import { EMPTY_CLAIM, type BlockSigners } from '../chain/block-signing.js';
 import type { Chain } from '../chain/chain.js';
-import { activeSets, nextBlockConsensus, producersOf } from '../chain/consensus.js';
+import { activeSets, claimAmong, nextBlockConsensus, producersOf } from '../chain/consensus.js';
 import { BlockProducerSets } from './block-producer-sets.js';
 import { bftMessageOf, bftPreimage, bftWireMessage, confirmVerifier, decodeBlockConfirm, encodeBlockConfirm, type BftWireKind } from './bft-wire.js';
 import { Bft, sameGroup } from './consensus/bft.js';
@@ -111,7 +111,7 @@ export class NodeBft {
     const consensus = this.sets.consensusOf(blockId);
     if (!consensus) return claimOf(this.ports.chain, producer);
     const set = activeSets(consensus)[group];
-    return set && producersOf(set).find((p) => p.name === producer)?.auth;
+    return set && claimAmong(producersOf(set), producer);
   }
 
   /** Whether this node's BFT takes part now (the current set is BFT). */
@@ -312,7 +312,7 @@ export class NodeBft {
       signer = claimOf(this.ports.chain, message.body.producer);
       if (!signer) return;
     }
-    const wire = bftWireMessage(message, signer ?? { service: 0n, rawData: new Uint8Array(0) });
+    const wire = bftWireMessage(message, signer ?? EMPTY_CLAIM);
     if (to === 'producers') this.ports.multicastProducers(wire);
     else if (to === 'all') this.ports.sendToLinks(wire);
     else if (peer !== undefined) this.ports.sendToLinks(wire, peer);

@@ -2,7 +2,7 @@ import { equalBytes } from '../../host-api/encoding/bytes.js';
 import type { Claim } from '../../host-api/types/index.js';
 import { isEmptyClaim, type BlockSigners } from '../chain/block-signing.js';
 import type { Chain } from '../chain/chain.js';
-import { activeProducers } from '../chain/consensus.js';
+import { activeProducers, claimAmong } from '../chain/consensus.js';
 import { sha256 } from '../crypto/sha256.js';
 import type { ProducerName } from './routing/routing-io.js';
 
@@ -12,7 +12,7 @@ import type { ProducerName } from './routing/routing-io.js';
 /** The claim of one of the active producers of the chain's status row; undefined for anyone else. */
 export function claimOf(chain: Chain, producer: ProducerName): Claim | undefined {
   const status = chain.status;
-  return status ? activeProducers(status.consensus).find((p) => p.name === producer)?.auth : undefined;
+  return status ? claimAmong(activeProducers(status.consensus), producer) : undefined;
 }
 
 export function sameClaim(a: Claim, b: Claim): boolean {

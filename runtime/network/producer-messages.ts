@@ -1,6 +1,7 @@
 import { accountNumberFromName, methodNumberFromName } from '../../host-api/names/index.js';
 import { Action } from '../../host-api/types/index.js';
 import { FracpackError } from '../../host-api/fracpack/index.js';
+import { EMPTY_CLAIM } from '../chain/block-signing.js';
 import { signedMessage, type MessageOf } from './messages/index.js';
 
 // Transactions passed to the producers in a WasmProducerMessage (docs/p2p.md §2.2, type 64, inside
@@ -11,7 +12,6 @@ import { signedMessage, type MessageOf } from './messages/index.js';
 const HTTP_SERVER = accountNumberFromName('http');
 const R_TRANSACT = accountNumberFromName('transact+1');
 const RECV = methodNumberFromName('recv');
-const NO_CLAIM = { service: 0n, rawData: new Uint8Array(0) };
 
 /**
  * The message that passes `packed` on. A node that is not a producer holds no producer claim:
@@ -19,7 +19,7 @@ const NO_CLAIM = { service: 0n, rawData: new Uint8Array(0) };
  */
 export function transactionMessage(packed: Uint8Array): MessageOf<'WasmProducerMessage'> {
   const data = Action.pack({ sender: HTTP_SERVER, service: R_TRANSACT, method: RECV, rawData: packed });
-  return signedMessage('WasmProducerMessage', { data, producer: 0n, signer: NO_CLAIM }, new Uint8Array(0));
+  return signedMessage('WasmProducerMessage', { data, producer: 0n, signer: EMPTY_CLAIM }, new Uint8Array(0));
 }
 
 /** The packed SignedTransaction a WasmProducerMessage carries, or undefined when it carries anything else. */

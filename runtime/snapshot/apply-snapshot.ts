@@ -26,7 +26,8 @@ import { LightValidator } from './light-validator.js';
 import { SnapshotError } from './snapshot-error.js';
 import { encodeRow, fileDbOf, type SnapshotContent } from './snapshot-file.js';
 import { sameChecksum, writeLogStart, writeSnapshotRow } from './snapshot-rows.js';
-import { rowsOf, StateMerkle, STATE_DBS } from './state-rows.js';
+import { rowsOf } from '../db/prefix-rows.js';
+import { StateMerkle, STATE_DBS } from './state-rows.js';
 import { signingProducers, stateSignatureFailure, weakThreshold } from './state-signatures.js';
 
 export interface LoadedSnapshot {

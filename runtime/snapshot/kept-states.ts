@@ -11,7 +11,8 @@ import { replaceFile } from '../fs/atomic-file.js';
 import type { KvReader } from '../db/store.js';
 import { encodeRow, fileDbOf } from './snapshot-file.js';
 import type { StateChecksum } from '../../host-api/types/native.js';
-import { rowsOf, StateMerkle, STATE_DBS } from './state-rows.js';
+import { rowsOf } from '../db/prefix-rows.js';
+import { StateMerkle, STATE_DBS } from './state-rows.js';
 
 /** How many kept states stay on disk: the newest, and the one before while the newest is being signed. */
 const KEPT = 2;

@@ -13,20 +13,19 @@ import { accountNameFromNumber } from '../../host-api/names/index.js';
 import type { Claim, Consensus, SignedBlock } from '../../host-api/types/index.js';
 import { JointConsensus, type ConsensusChangeRow, type StatusRow } from '../../host-api/types/native.js';
 import { genesisConsensus } from '../chain/block-builder.js';
-import { blockSignatureInfo, isEmptyClaim } from '../chain/block-signing.js';
+import { blockSignatureInfo, EMPTY_CLAIM, isEmptyClaim } from '../chain/block-signing.js';
 import { claimProofError } from '../chain/claim-proofs.js';
-import { nextBlockConsensus, producersOf } from '../chain/consensus.js';
+import { claimAmong, nextBlockConsensus, producersOf } from '../chain/consensus.js';
 import { sha256 } from '../crypto/sha256.js';
 import { confirmVerifier, decodeBlockConfirm } from '../network/bft-wire.js';
-import { bftThreshold, cftThreshold } from '../network/consensus/quorum.js';
+import { quorumOf } from '../network/consensus/quorum.js';
 import type { BftConfirm } from '../network/consensus/bft-io.js';
 import type { Executor } from '../wasm/executor.js';
 import { SnapshotError } from './snapshot-error.js';
 
 /** A quorum of a set (psibase's strongThreshold). */
 function strongThreshold(consensus: Consensus): number {
-  const n = producersOf(consensus).length;
-  return 'CftConsensus' in consensus.data ? cftThreshold(n) : bftThreshold(n);
+  return quorumOf('CftConsensus' in consensus.data ? 'cft' : 'bft', producersOf(consensus).length);
 }
 
 const refuse = (message: string): never => {
@@ -127,8 +126,8 @@ export class LightValidator {
   /** A producer's claim in `consensus`; a set without producers signs with the empty claim. */
   private claimOf(consensus: Consensus, producer: bigint, blockNum: number | undefined): Claim {
     const producers = producersOf(consensus);
-    if (producers.length === 0) return { service: 0n, rawData: new Uint8Array(0) };
-    return producers.find((p) => p.name === producer)?.auth
+    if (producers.length === 0) return EMPTY_CLAIM;
+    return claimAmong(producers, producer)
       ?? refuse(`${accountNameFromNumber(producer)} is not an active producer${blockNum === undefined ? '' : ` (header ${blockNum})`}`);
   }
 }

@@ -12,7 +12,8 @@ import type { KeptStates } from './kept-states.js';
 import { SnapshotError } from './snapshot-error.js';
 import { encodedRows, storeDbOf } from './snapshot-file.js';
 import { SNAPSHOT_PREFIX, sameChecksum } from './snapshot-rows.js';
-import { rowsOf, StateMerkle } from './state-rows.js';
+import { rowsOf } from '../db/prefix-rows.js';
+import { StateMerkle } from './state-rows.js';
 import { signingProducers, weakThreshold } from './state-signatures.js';
 
 export interface SignedState {

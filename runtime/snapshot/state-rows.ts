@@ -4,7 +4,6 @@
 import { DbId } from '../../host-api/abi/databases.js';
 import type { StateChecksum } from '../../host-api/types/native.js';
 import { KvMerkle } from '../crypto/kv-merkle.js';
-import type { KvEntry, KvReader } from '../db/store.js';
 
 /** The databases whose rows are the state, in the order a snapshot holds them. */
 export const STATE_DBS = [DbId.service, DbId.native] as const;
@@ -19,17 +18,5 @@ export class StateMerkle {
 
   checksum(): StateChecksum {
     return { serviceRoot: this.merkles.get(DbId.service)!.root(), nativeRoot: this.merkles.get(DbId.native)!.root() };
-  }
-}
-
-/** Every row of `db` whose key starts with `prefix`, ascending. */
-export function* rowsOf(reader: KvReader, db: number, prefix: Uint8Array = new Uint8Array(0)): Generator<KvEntry> {
-  let row = reader.greaterEqual(db, prefix, prefix.length);
-  while (row) {
-    yield row;
-    // The next key after `row.key` is itself followed by a zero byte.
-    const next = new Uint8Array(row.key.length + 1);
-    next.set(row.key);
-    row = reader.greaterEqual(db, next, prefix.length);
   }
 }

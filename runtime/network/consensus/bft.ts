@@ -1,7 +1,7 @@
 import type { LogEntry } from '../peer-io.js';
 import type { ProducerName } from '../routing/routing-io.js';
 import { PRE_GENESIS, blockNumOf, compareOrder, type BlockIdHex, type BlockOrder } from '../sync/block-header.js';
-import { bftThreshold, cftThreshold } from './quorum.js';
+import { bftThreshold, quorumOf } from './quorum.js';
 import type {
   BftBlock, BftBlockConfirm, BftConfirm, BftEvent, BftGroup, BftKept, BftMessage, BftOptions, BftReady, BftRole, BftViewChange,
 } from './bft-io.js';
@@ -23,9 +23,9 @@ const RETRY_TIMEOUTS = 3;
 const MAX_WAITING_BLOCKS = 256;
 const MAX_WAITING_PER_BLOCK = 64;
 
-/** psibase's ProducerSet::threshold: the quorum of the set's own algorithm. */
+/** The quorum of a group under its own algorithm. */
 function threshold(group: BftGroup): number {
-  return group.algorithm === 'bft' ? bftThreshold(group.producers.length) : cftThreshold(group.producers.length);
+  return quorumOf(group.algorithm, group.producers.length);
 }
 
 /** The leader of a term: the producers, sorted as u64, taken round robin (§5.1). */
@@ -45,6 +45,11 @@ interface Confirmations<S> {
   readonly commits: Map<ProducerName, S>;
   /** A later block's aux data proved it committed: commit it once it is on the head chain. */
   committedByBlock?: boolean;
+  /**
+   * In joint consensus, whether a producer's prepare or commit holds for its claim in a group
+   * (key `kind:group:producer`): checked once, as it is a signature check.
+   */
+  readonly verdicts: Map<string, boolean>;
 }
 
 function orderOf(block: BlockOrder): BlockOrder {
@@ -101,7 +106,7 @@ export class Bft<S> {
     const { bestConfirm, bestPrepared } = options.restored ?? {};
     this.bestConfirm = bestConfirm && orderOf(bestConfirm);
     this.bestPrepared = bestPrepared && orderOf(bestPrepared);
-    if (bestPrepared) this.confirmations.set(bestPrepared.id, { prepares: new Map(bestPrepared.prepares.map((c) => [c.producer, c.signature])), commits: new Map() });
+    if (bestPrepared) this.confirmations.set(bestPrepared.id, { prepares: new Map(bestPrepared.prepares.map((c) => [c.producer, c.signature])), commits: new Map(), verdicts: new Map() });
     const committed = options.restored?.committed;
     this.committed = committed && orderOf(committed);
     if (committed?.proof) this.proofs.set(committed.id, committed.proof);
@@ -279,7 +284,10 @@ export class Bft<S> {
     const target = aux.blockNum === block.num ? block : this.ancestorAt(block.previous, aux.blockNum);
     if (!target || target.num <= this.commitIndex) return;
     const confirmations = this.confirmationsOf(target.id);
-    for (const { producer, signature } of [...aux.commits, ...(aux.nextCommits ?? [])]) confirmations.commits.set(producer, signature);
+    for (const { producer, signature } of [...aux.commits, ...(aux.nextCommits ?? [])]) {
+      confirmations.commits.set(producer, signature);
+      for (const group of [0, 1]) confirmations.verdicts.delete(`CommitMessage:${group}:${producer}`);
+    }
     this.proofs.set(target.id, aux);
     this.setView(target.term);
     this.bestPrepared = maxOrder(this.bestPrepared, target);
@@ -376,7 +384,7 @@ export class Bft<S> {
     const confirmations = this.confirmationsOf(block.id);
     if (!counts || confirmations.prepares.has(producer)) return;
     confirmations.prepares.set(producer, signature);
-    if (!this.hasQuorum(block, confirmations.prepares, true)) return;
+    if (!this.hasQuorum(block, true)) return;
     if (!this.bestPrepared || compareOrder(block, this.bestPrepared) > 0) {
       this.bestPrepared = orderOf(block);
       this.setView(block.term);
@@ -388,8 +396,8 @@ export class Bft<S> {
     const confirmations = this.confirmationsOf(block.id);
     if (confirmations.commits.has(producer)) return;
     confirmations.commits.set(producer, signature);
-    if (!this.hasQuorum(block, confirmations.commits, false) || block.num <= this.commitIndex) return;
-    if (!this.proofs.has(block.id)) this.proofs.set(block.id, this.proofFrom(block, confirmations.commits));
+    if (!this.hasQuorum(block, false) || block.num <= this.commitIndex) return;
+    if (!this.proofs.has(block.id)) this.proofs.set(block.id, this.proofFrom(block));
     this.commitBlock(block, 'a quorum of producers');
     this.bestPrepared = maxOrder(this.bestPrepared, block);
   }
@@ -424,10 +432,10 @@ export class Bft<S> {
    * The proof of a commit: each group's commits, of those whose signature holds for that group
    * (a producer whose claim differs between the sets signed with one of them).
    */
-  private proofFrom(block: BftBlock, commits: Map<ProducerName, S>): BftBlockConfirm<S> {
+  private proofFrom(block: BftBlock): BftBlockConfirm<S> {
+    const commits = this.confirmationsOf(block.id).commits;
     const [current, next] = block.groups;
-    const of = (group: BftGroup, index: number) =>
-      sortedConfirms(commits, group).filter(({ producer, signature }) => this.options.verify('CommitMessage', block.id, producer, signature, index));
+    const of = (group: BftGroup, index: number) => sortedConfirms(commits, group).filter(({ producer }) => this.countsIn(block, 'CommitMessage', producer, index));
     return { blockNum: block.num, commits: of(current!, 0), ...(next ? { nextCommits: of(next, 1) } : {}) };
   }
 
@@ -464,13 +472,29 @@ export class Bft<S> {
    * In joint consensus a signature counts in a group only if it holds for that group's claim of
    * its producer (a producer whose claim changes signs for one set).
    */
-  private hasQuorum(block: BftBlock, from: Map<ProducerName, S>, prepares: boolean): boolean {
+  private hasQuorum(block: BftBlock, prepares: boolean): boolean {
     const kind = prepares ? 'PrepareMessage' : 'CommitMessage';
-    const joint = block.groups.length > 1;
-    const counts = (producer: ProducerName, group: number) =>
-      from.has(producer) && (!joint || this.options.verify(kind, block.id, producer, from.get(producer)!, group));
+    const confirmations = this.confirmationsOf(block.id);
+    const from = prepares ? confirmations.prepares : confirmations.commits;
     return block.groups.every((group, i) => (prepares && i === 1 && group.algorithm !== 'bft')
-      || group.producers.filter((p) => counts(p, i)).length >= threshold(group));
+      || group.producers.filter((p) => from.has(p) && this.countsIn(block, kind, p, i)).length >= threshold(group));
+  }
+
+  /**
+   * Whether `producer`'s held prepare or commit of `block` counts in group `group`: always with
+   * one set (the node checked it against the producer's claim); in joint consensus only if it
+   * holds for that group's claim, as a producer whose claim changes signs for one set.
+   */
+  private countsIn(block: BftBlock, kind: 'PrepareMessage' | 'CommitMessage', producer: ProducerName, group: number): boolean {
+    if (block.groups.length === 1) return true;
+    const confirmations = this.confirmationsOf(block.id);
+    const key = `${kind}:${group}:${producer}`;
+    let verdict = confirmations.verdicts.get(key);
+    if (verdict === undefined) {
+      const signature = (kind === 'PrepareMessage' ? confirmations.prepares : confirmations.commits).get(producer)!;
+      confirmations.verdicts.set(key, verdict = this.options.verify(kind, block.id, producer, signature, group));
+    }
+    return verdict;
   }
 
   /** §5.3 can_prepare. */
@@ -780,7 +804,7 @@ export class Bft<S> {
 
   private confirmationsOf(id: BlockIdHex): Confirmations<S> {
     let confirmations = this.confirmations.get(id);
-    if (!confirmations) this.confirmations.set(id, confirmations = { prepares: new Map(), commits: new Map() });
+    if (!confirmations) this.confirmations.set(id, confirmations = { prepares: new Map(), commits: new Map(), verdicts: new Map() });
     return confirmations;
   }
 

@@ -10,3 +10,8 @@ export function cftThreshold(n: number): number {
 export function bftThreshold(n: number): number {
   return Math.floor((n * 2) / 3) + 1;
 }
+
+/** psibase's ProducerSet::threshold: the quorum of a set of n under its own algorithm. */
+export function quorumOf(algorithm: 'cft' | 'bft', n: number): number {
+  return algorithm === 'bft' ? bftThreshold(n) : cftThreshold(n);
+}

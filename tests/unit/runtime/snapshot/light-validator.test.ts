@@ -35,7 +35,8 @@ import { headerRows, lightHeaderBlocks, lightHeaders } from '../../../../runtime
 import { LightValidator } from '../../../../runtime/snapshot/light-validator.js';
 import { SnapshotError } from '../../../../runtime/snapshot/snapshot-error.js';
 import type { FileRow, SnapshotContent } from '../../../../runtime/snapshot/snapshot-file.js';
-import { rowsOf, StateMerkle, STATE_DBS } from '../../../../runtime/snapshot/state-rows.js';
+import { rowsOf } from '../../../../runtime/db/prefix-rows.js';
+import { StateMerkle, STATE_DBS } from '../../../../runtime/snapshot/state-rows.js';
 import { signState } from '../../../../runtime/snapshot/state-signatures.js';
 import { testBundle } from '../../../lib/test-bundle.js';
 import { applyRange, chainRows, inBlock, newNode, transaction } from '../chain/chain-nodes.js';
