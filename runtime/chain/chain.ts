@@ -44,10 +44,12 @@ export interface ChainOptions {
   /** The keys this node signs its blocks with, for a producer claim that asks for signatures. */
   readonly blockSigners?: BlockSigners;
   /**
-   * The auxConsensusData of a block this node produced, kept with it before it is announced
-   * (BFT's commit proof, docs/p2p.md §3.5); none when absent or null.
+   * The auxConsensusData of a block this node produces whose header names `commitNum`, kept with
+   * it before it is announced (BFT's commit proof of that block, docs/p2p.md §3.5); none when
+   * absent or null. Asked when the block opens: commits that come in while it is open move the
+   * commit index on, and consensus keeps no proofs of the blocks below it.
    */
-  readonly auxConsensusData?: (header: BlockHeader) => Uint8Array | null;
+  readonly auxConsensusData?: (commitNum: number) => Uint8Array | null;
   /** Called after each block is committed, with its header and id. */
   readonly onBlock?: (header: BlockHeader, id: Uint8Array) => void;
   /** Open HTTP requests, which callbacks may answer (deferred replies). */
@@ -82,6 +84,7 @@ export interface ChainHead {
 interface OpenBlock {
   readonly builder: BlockBuilder;
   readonly seal: Sealer;
+  readonly auxConsensusData: Uint8Array | null;
 }
 
 const EMPTY = new Uint8Array(0);
@@ -120,6 +123,8 @@ export class Chain {
   private leaderTerm: number | null | undefined;
   /** The irreversible block consensus has established here (a leader's commit index). */
   private consensusCommit = 0;
+  /** Production stopped for good (close). */
+  private closed = false;
   /** The received blocks being applied, one after another, in the order they came. */
   private applying: Promise<unknown> = Promise.resolve();
 
@@ -367,7 +372,7 @@ export class Chain {
 
   /** Starts (or resumes after a restart) block production when this node is an active producer. */
   start(): void {
-    if (this.timer || !this.hasChain || !this.produces()) return;
+    if (this.closed || this.timer || !this.hasChain || !this.produces()) return;
     this.schedule();
   }
 
@@ -418,6 +423,12 @@ export class Chain {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     if (this.open) this.closeReporting();
+  }
+
+  /** Stops production for good, before the store closes: nothing that comes later starts it again. */
+  close(): void {
+    this.closed = true;
+    this.stop();
   }
 
   private produces(): boolean {
@@ -478,13 +489,14 @@ export class Chain {
     if (!this.produces()) throw new ChainError('CHAIN_NO_PRODUCER', `this node does not produce blocks now: '${this.producerName}' is not the leader`);
     const status = this.status;
     const seal = this.blockSealer(status);
-    const builder = BlockBuilder.open(this.store, this.executor, this.processor, this.blockStart(status));
-    this.open = { builder, seal };
+    const start = this.blockStart(status);
+    const builder = BlockBuilder.open(this.store, this.executor, this.processor, start);
+    this.open = { builder, seal, auxConsensusData: this.options.auxConsensusData?.(start.commitNum) ?? null };
     return builder;
   }
 
   private closeBlock(): void {
-    const { builder, seal } = this.open!;
+    const { builder, seal, auxConsensusData } = this.open!;
     this.open = undefined;
     let closed: ClosedBlock;
     try {
@@ -493,7 +505,7 @@ export class Chain {
       this.aborted(builder.blockNum, err as Error);
       throw err;
     }
-    keepAuxConsensusData(this.store, closed.blockId, this.options.auxConsensusData?.(closed.block.header) ?? null);
+    keepAuxConsensusData(this.store, closed.blockId, auxConsensusData);
     this.committed(closed);
   }
 
@@ -573,7 +585,8 @@ export class Chain {
     this.timer = setTimeout(() => {
       this.timer = undefined;
       if (this.open) this.closeReporting();
-      if (this.produces()) this.schedule();
+      // Closing the block may have started the next one already (consensus made this node lead on it).
+      this.start();
     }, Math.max(0, closeAt - this.now()));
   }
 

@@ -225,9 +225,9 @@ export class NodeBft {
   }
 
   /** The auxConsensusData of a block this node produces: the commit proof of its commitNum's block (§3.5). */
-  auxConsensusData(header: BlockHeader): Uint8Array | null {
+  auxConsensusData(commitNum: number): Uint8Array | null {
     if (!this.active) return null;
-    const committed = this.ports.chain.blockIdAt(header.commitNum);
+    const committed = this.ports.chain.blockIdAt(commitNum);
     const proof = committed && this.bft.proofOf(bytesToHex(committed));
     return proof ? encodeBlockConfirm(proof) : null;
   }

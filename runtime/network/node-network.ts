@@ -194,9 +194,9 @@ export class NodeNetwork implements LinkListener {
     this.bft.keysChanged();
   }
 
-  /** The auxConsensusData of a block this node produces (BFT's commit proof, docs/p2p.md §3.5). */
-  auxConsensusData(header: BlockHeader): Uint8Array | null {
-    return this.bft.auxConsensusData(header);
+  /** The auxConsensusData of a block this node produces naming `commitNum` (BFT's commit proof, docs/p2p.md §3.5). */
+  auxConsensusData(commitNum: number): Uint8Array | null {
+    return this.bft.auxConsensusData(commitNum);
   }
 
   /**

@@ -128,7 +128,7 @@ export class TsibaseNode implements NodeControl {
         for (const signed of this.snapshots.blockCommitted(header, id, irreversible)) this.network.floodStateChecksum(signed);
       },
       forwarder: (packed) => this.network.forward(packed),
-      auxConsensusData: (header) => this.network.auxConsensusData(header),
+      auxConsensusData: (commitNum) => this.network.auxConsensusData(commitNum),
     });
     this.snapshots = new NodeSnapshots(this.store, this.chain.executor, KeptStates.of(options.dir),
       (claim) => this.keys.claimSigner(claim), () => accountNumberFromName(this.chain.producer),
@@ -255,7 +255,7 @@ export class TsibaseNode implements NodeControl {
     this.network.stop();
     await this.links.stop(request.restart);
     this.logSockets.closeAll(request.restart);
-    this.chain.stop();
+    this.chain.close();
     await this.server.close(request.force);
     this.keys.close();
     await this.store.close();

@@ -24,17 +24,22 @@ const CHAIN_DBS = [0, 1, 2, 3, 4, 5, 6, 7];
 export type Failure = Error & { code?: string };
 
 /** A chain in its own temporary LMDB directory. */
-export interface Node { dir: string; store: LmdbStore; chain: Chain; blocks: string[] }
+/** `afterBlock`: what the node does after each block, as consensus does on a new head. */
+export interface Node { dir: string; store: LmdbStore; chain: Chain; blocks: string[]; afterBlock?: () => void }
 
 export function openNode(dir: string, producer: string, blockKey?: KeyPair, blocks: string[] = []): Node {
   const store = LmdbStore.open(dir);
-  const chain = new Chain(store, new Engine(), {
+  const node: Partial<Node> = { dir, store, blocks };
+  node.chain = new Chain(store, new Engine(), {
     producer,
     blockIntervalMs: 100,
     blockSigners: (claim) => (blockKey && equalBytes(claim.rawData, blockKey.publicKey) ? (digest) => signDigest(blockKey, digest) : undefined),
-    onBlock: (_header, id) => blocks.push(bytesToHex(id)),
+    onBlock: (_header, id) => {
+      blocks.push(bytesToHex(id));
+      node.afterBlock?.();
+    },
   });
-  return { dir, store, chain, blocks };
+  return node as Node;
 }
 
 export function newNode(producer: string, blockKey?: KeyPair): Node {
