@@ -54,12 +54,20 @@ function startProducer(ctx: { dir: string; bundle: string }): Promise<RunningNod
   return startNode(join(ctx.dir, 'producer'), ['-p', 'prod', '--boot', ctx.bundle, '--p2p', '--block-interval', BLOCK_MS]);
 }
 
-/** Waits until `node` has `peer`'s head block. */
+/**
+ * Waits until `node` is as far as `peer`'s head was, then checks that its head block is `peer`'s
+ * block there. Its head, not `peer`'s old head: a node that loaded a snapshot made after that
+ * head holds none of the blocks before the snapshot's.
+ */
 async function caughtUp(node: RunningNode, peer: RunningNode): Promise<void> {
   const target = await headOf(peer);
   await waitUntil(`${node.api} at block ${target.num}`, async () => (await headOf(node)).num >= target.num, 30_000);
-  const { block } = await clientOf(node).graphql('explorer', `{ block(num: ${target.num}) { id } }`) as { block: { id: string } | null };
-  assert.is(block?.id, target.id, `${node.api} follows the same chain`);
+  const head = await headOf(node);
+  const id = await waitUntil(`${peer.api} has block ${head.num}`, async () => {
+    const { block } = await clientOf(peer).graphql('explorer', `{ block(num: ${head.num}) { id } }`) as { block: { id: string } | null };
+    return block?.id;
+  });
+  assert.is(head.id, id, `${node.api} follows the same chain`);
 }
 
 /** Starts a node on a loaded directory, linked to `peer`, and waits until it has `peer`'s head block. */
