@@ -44,6 +44,7 @@ function runUvu(dir, files) {
       stdio: ['ignore', 'pipe', 'inherit'],
       env: { ...process.env, FORCE_COLOR: '0' },
     });
+    const names = new Set(files);
     let out = '';
     let current;
     let since = Date.now();
@@ -67,7 +68,7 @@ function runUvu(dir, files) {
       const lines = (partial + text).split('\n');
       partial = lines.pop();
       for (const line of lines) {
-        if (files.includes(line.trim())) {
+        if (names.has(line.trim())) {
           current = line.trim();
           since = Date.now();
         }

@@ -106,7 +106,10 @@ export class Bft<S> {
     const { bestConfirm, bestPrepared } = options.restored ?? {};
     this.bestConfirm = bestConfirm && orderOf(bestConfirm);
     this.bestPrepared = bestPrepared && orderOf(bestPrepared);
-    if (bestPrepared) this.confirmations.set(bestPrepared.id, { prepares: new Map(bestPrepared.prepares.map((c) => [c.producer, c.signature])), commits: new Map(), verdicts: new Map() });
+    if (bestPrepared) {
+      const { prepares } = this.confirmationsOf(bestPrepared.id);
+      for (const { producer, signature } of bestPrepared.prepares) prepares.set(producer, signature);
+    }
     const committed = options.restored?.committed;
     this.committed = committed && orderOf(committed);
     if (committed?.proof) this.proofs.set(committed.id, committed.proof);
