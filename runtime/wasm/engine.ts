@@ -4,9 +4,11 @@ import {
   type AdmissionOptions, type FuelCounter, type MeterGlobals,
 } from './admission/index.js';
 import { WebAssemblyJs, type WasmInstanceObject, type WasmModuleObject } from './admission/webassembly-api.js';
+import type { HostImportName } from '../../host-api/abi/imports.js';
 import { Caller, type HostState } from './host-state.js';
 import { linkHostImports } from './linker.js';
 import { InstancePool } from './instance-pool.js';
+import { LinkedInstance } from './linked-instance.js';
 import { ModuleCache } from './module-cache.js';
 
 export interface EngineOptions {
@@ -29,14 +31,8 @@ interface CompiledCode {
   readonly pool: InstancePool | undefined;
   /** Size of the binary V8 compiled: the estimate of its machine code, whose size V8 does not tell. */
   readonly binaryBytes: number;
-}
-
-/** An instance in its fresh state, the Caller its imports act through, and where it goes back. */
-export interface Instantiated {
-  readonly instance: WasmInstanceObject;
-  readonly caller: Caller;
-  /** Takes the instance back once its context has ended (undefined: not reusable). */
-  readonly pool: InstancePool | undefined;
+  /** The host functions the module imports: all an instance of it is linked to. */
+  readonly hostImports: readonly HostImportName[];
 }
 
 /**
@@ -53,8 +49,6 @@ export class Engine {
   private readonly pooling: boolean;
   private readonly meterImports: Record<string, Record<string, unknown>>;
   private readonly fuel: FuelCounter;
-  /** The Caller of every instance the engine made, kept with it through the pool. */
-  private readonly callers = new WeakMap<WasmInstanceObject, Caller>();
 
   constructor(options: EngineOptions = {}) {
     this.cache = new ModuleCache(options.cacheCapacity);
@@ -68,25 +62,25 @@ export class Engine {
   /**
    * An instance in its initial state (new memory, globals at their initial values), its Caller
    * attached to `state`: an idle one reset, or a new one. Instantiation runs metered start code
-   * (which may call imports), so the state's counters must be loaded.
+   * (which may call imports), so the state's counters must be loaded. `release()` the instance
+   * when its context ends.
    */
-  instantiate(codeHash: Uint8Array, code: () => Uint8Array, state: HostState): Instantiated {
-    const { module, pool } = this.compiled(codeHash, code);
+  instantiate(codeHash: Uint8Array, code: () => Uint8Array, state: HostState): LinkedInstance {
+    const { module, pool, hostImports } = this.compiled(codeHash, code);
     const reused = pool?.take();
     if (reused) {
       // Charged as the start code was when the instance was made; running out shows at the next metered block.
-      this.fuel.charge(reused.startFuel);
-      const caller = this.callers.get(reused.instance)!;
-      caller.attach(state);
-      return { instance: reused.instance, caller, pool };
+      this.fuel.charge(pool!.startFuel);
+      reused.caller.attach(state);
+      return reused;
     }
     const caller = new Caller();
     caller.attach(state);
     const fuelBefore = this.meterGlobals.fuel.value;
-    const instance = new WebAssemblyJs.Instance(module, { env: linkHostImports(caller), ...this.meterImports });
-    this.callers.set(instance, caller);
-    pool?.adopt(instance, Number(fuelBefore - this.meterGlobals.fuel.value));
-    return { instance, caller, pool };
+    const imports = { env: linkHostImports(caller, hostImports), ...this.meterImports };
+    const instance: WasmInstanceObject = new WebAssemblyJs.Instance(module, imports);
+    const restore = pool?.adopt(instance, Number(fuelBefore - this.meterGlobals.fuel.value));
+    return new LinkedInstance(instance, caller, restore, restore && pool);
   }
 
   /**
@@ -124,6 +118,7 @@ export class Engine {
         module: new WebAssemblyJs.Module(binary),
         pool: poolable ? new InstancePool(admitted.mutableGlobals) : undefined,
         binaryBytes: binary.length,
+        hostImports: admitted.imports,
       };
       this.cache.set(key, compiled);
     }

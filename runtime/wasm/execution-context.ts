@@ -255,11 +255,7 @@ export class ExecutionContext implements HostState {
     if (this.mode === 'verify' && (code.flags & CodeFlags.isVerify) === 0n) {
       throw new HostError('HOST_ACCESS_DENIED', `service '${accountNameFromNumber(service)}' is not a verify service and cannot run in verify mode`);
     }
-    const { instance: wasm, caller, pool } = this.engine.instantiate(code.codeHash, code.code, this);
-    const instance = new ServiceInstance(service, code.flags, wasm, () => {
-      caller.detach();
-      pool?.give(wasm);
-    });
+    const instance = new ServiceInstance(service, code.flags, this.engine.instantiate(code.codeHash, code.code, this));
     this.instances.set(service, instance);
     return instance;
   }

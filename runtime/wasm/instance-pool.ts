@@ -1,6 +1,7 @@
 import type { MutableGlobal } from './admission/index.js';
 import type { WasmInstanceObject, WasmMemory } from './admission/webassembly-api.js';
 import { InstanceRestorer, type RestoreInstance } from './instance-restorer.js';
+import type { InstanceHome, LinkedInstance } from './linked-instance.js';
 
 const MAX_IDLE = 8;
 
@@ -10,36 +11,40 @@ const MAX_IDLE = 8;
  * exact: admission guarantees the state is memory plus mutable globals (all exported), and an
  * instance whose memory grew is dropped instead of reused.
  */
-export class InstancePool {
-  private readonly idle: WasmInstanceObject[] = [];
+export class InstancePool implements InstanceHome {
+  private readonly idle: LinkedInstance[] = [];
   private restorer: InstanceRestorer | undefined;
-  /** Fuel the module's start code used; a reused instance is charged the same, so fuel never depends on the pool. */
-  private startFuel = 0;
-  private readonly restores = new WeakMap<WasmInstanceObject, RestoreInstance>();
+  private fuel = 0;
 
   constructor(private readonly globals: readonly MutableGlobal[]) {}
 
+  /** Fuel the module's start code used; a reused instance is charged the same, so fuel never depends on the pool. */
+  get startFuel(): number {
+    return this.fuel;
+  }
+
   /**
    * Takes a just-created instance into the pool's care: the first one's memory image becomes the
-   * start-up image, and each one's globals are recorded while it is fresh.
+   * start-up image, and each one's globals are recorded while it is fresh. Returns how to reset
+   * it, or undefined when it has no memory to pool.
    */
-  adopt(instance: WasmInstanceObject, startFuel: number): void {
+  adopt(instance: WasmInstanceObject, startFuel: number): RestoreInstance | undefined {
     const memory = instance.exports.memory as WasmMemory | undefined;
-    if (!memory) return;
+    if (!memory) return undefined;
     if (!this.restorer) {
       const bytes = new Uint8Array(memory.buffer);
       let end = bytes.length;
       while (end > 0 && bytes[end - 1] === 0) end--;
       this.restorer = new InstanceRestorer(this.globals, bytes.subarray(0, end), bytes.length);
-      this.startFuel = startFuel;
+      this.fuel = startFuel;
     }
-    this.restores.set(instance, this.restorer.attach(instance));
+    return this.restorer.attach(instance);
   }
 
-  /** An idle instance reset to its fresh state with the start fuel to charge for it, or undefined. */
-  take(): { instance: WasmInstanceObject; startFuel: number } | undefined {
-    for (let instance = this.idle.pop(); instance; instance = this.idle.pop()) {
-      if (this.restores.get(instance)!()) return { instance, startFuel: this.startFuel };
+  /** An idle instance reset to its fresh state, or undefined. */
+  take(): LinkedInstance | undefined {
+    for (let linked = this.idle.pop(); linked; linked = this.idle.pop()) {
+      if (linked.restore!()) return linked;
     }
     return undefined;
   }
@@ -47,11 +52,11 @@ export class InstancePool {
   /** Bytes of the linear memories of the idle instances. */
   idleMemoryBytes(): number {
     let bytes = 0;
-    for (const instance of this.idle) bytes += (instance.exports.memory as WasmMemory).buffer.byteLength;
+    for (const { instance } of this.idle) bytes += (instance.exports.memory as WasmMemory).buffer.byteLength;
     return bytes;
   }
 
-  give(instance: WasmInstanceObject): void {
-    if (this.restores.has(instance) && this.idle.length < MAX_IDLE) this.idle.push(instance);
+  give(linked: LinkedInstance): void {
+    if (this.idle.length < MAX_IDLE) this.idle.push(linked);
   }
 }

@@ -24,6 +24,12 @@ function ownerPrefixOf(service: bigint): Uint8Array | null {
   return prefix;
 }
 
+/** An instance the engine lends a context; `release` gives it back. */
+export interface LentInstance {
+  readonly instance: WasmInstanceObject;
+  release(): void;
+}
+
 interface ServiceExports {
   readonly memory: WasmMemory;
   readonly called?: (receiver: bigint, sender: bigint) => void;
@@ -54,15 +60,18 @@ export class ServiceInstance {
   constructor(
     readonly service: bigint,
     readonly flags: bigint,
-    readonly instance: WasmInstanceObject,
-    /** Called when the context ends: the instance leaves it (and goes back to its pool, if any). */
-    readonly release: () => void,
+    private readonly linked: LentInstance,
   ) {
-    this.exports = instance.exports as unknown as ServiceExports;
+    this.exports = linked.instance.exports as unknown as ServiceExports;
     this.ownerPrefix = ownerPrefixOf(service);
     if (!(this.exports.memory instanceof WebAssemblyJs.Memory)) {
       throw new HostError('HOST_BAD_ARGUMENT', `service '${this.name}' does not export its memory`);
     }
+  }
+
+  /** Called when the context ends: the instance leaves it (and goes back to its pool, if any). */
+  release(): void {
+    this.linked.release();
   }
 
   /** The service's account name (decoded only when a message needs it). */

@@ -1,6 +1,5 @@
 import { dbAccess } from '../../../host-api/abi/databases.js';
 import { HostError } from '../errors.js';
-import type { Caller } from '../host-state.js';
 import type { ImportGroup } from './import-group.js';
 import { chargeHostCall } from './fuel-schedule.js';
 
@@ -12,32 +11,30 @@ function eventService(value: Uint8Array): bigint | undefined {
   return new DataView(value.buffer, value.byteOffset + 2, 8).getBigUint64(0, true);
 }
 
-export function eventImports(host: Caller): ImportGroup {
-  return {
-    putSequential(db: number, ptr: number, len: number): bigint {
-      const ctx = host.context;
-      const inst = ctx.frame.instance;
-      if (dbAccess(ctx.mode, db).events !== 'append') {
-        throw new HostError('HOST_ACCESS_DENIED', `putSequential: database ${db} does not take events in ${ctx.mode} mode`);
-      }
-      const value = inst.view(ptr, len, 'putSequential');
-      if (eventService(value) !== inst.service) {
-        throw new HostError('HOST_BAD_ARGUMENT', `putSequential: the event must name its own service '${inst.name}' as its first member`);
-      }
-      chargeHostCall(ctx.meter, value.length, 1);
-      const id = ctx.store.putSequential(db, value);
-      inst.clearResult();
-      return id;
-    },
-    getSequential(db: number, id: bigint): number {
-      const ctx = host.context;
-      const inst = ctx.frame.instance;
-      if (dbAccess(ctx.mode, db).events !== 'read') {
-        throw new HostError('HOST_ACCESS_DENIED', `getSequential: database ${db} cannot be read by id in ${ctx.mode} mode`);
-      }
-      const event = ctx.store.getSequential(db, BigInt.asUintN(64, id));
-      chargeHostCall(ctx.meter, event?.length ?? 0, 1);
-      return inst.resultOrNone(event);
-    },
-  };
-}
+export const eventImports: ImportGroup = {
+  putSequential: (host) => (db: number, ptr: number, len: number): bigint => {
+    const ctx = host.context;
+    const inst = ctx.frame.instance;
+    if (dbAccess(ctx.mode, db).events !== 'append') {
+      throw new HostError('HOST_ACCESS_DENIED', `putSequential: database ${db} does not take events in ${ctx.mode} mode`);
+    }
+    const value = inst.view(ptr, len, 'putSequential');
+    if (eventService(value) !== inst.service) {
+      throw new HostError('HOST_BAD_ARGUMENT', `putSequential: the event must name its own service '${inst.name}' as its first member`);
+    }
+    chargeHostCall(ctx.meter, value.length, 1);
+    const id = ctx.store.putSequential(db, value);
+    inst.clearResult();
+    return id;
+  },
+  getSequential: (host) => (db: number, id: bigint): number => {
+    const ctx = host.context;
+    const inst = ctx.frame.instance;
+    if (dbAccess(ctx.mode, db).events !== 'read') {
+      throw new HostError('HOST_ACCESS_DENIED', `getSequential: database ${db} cannot be read by id in ${ctx.mode} mode`);
+    }
+    const event = ctx.store.getSequential(db, BigInt.asUintN(64, id));
+    chargeHostCall(ctx.meter, event?.length ?? 0, 1);
+    return inst.resultOrNone(event);
+  },
+};

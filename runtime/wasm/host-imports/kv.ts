@@ -23,51 +23,49 @@ function orderedLookup(host: Caller, name: string, lookup: 'greaterEqual' | 'les
   };
 }
 
-export function kvImports(host: Caller): ImportGroup {
-  return {
-    kvPut(db: number, kptr: number, klen: number, vptr: number, vlen: number): void {
-      const ctx = host.context;
-      const inst = ctx.frame.instance;
-      const key = inst.view(kptr, klen, 'kvPut key');
-      checkWrite(ctx, inst, 'kvPut', db, key);
-      const limits = ctx.sizeLimits;
-      if (key.length > limits.maxKeySize) throw new HostError('HOST_BAD_ARGUMENT', `kvPut: key of ${key.length} bytes exceeds the limit of ${limits.maxKeySize}`);
-      if (vlen >>> 0 > limits.maxValueSize) throw new HostError('HOST_BAD_ARGUMENT', `kvPut: value of ${vlen >>> 0} bytes exceeds the limit of ${limits.maxValueSize}`);
-      const value = inst.view(vptr, vlen, 'kvPut value');
-      chargeHostCall(ctx.meter, key.length + value.length, 1);
-      const store = backingDb(ctx, db);
-      if (db === DbId.native) admitStoredCode(ctx, inst.name, validateNativeWrite(key, value), () => store.get(db, key) !== undefined);
-      store.put(db, key, value);
-      inst.clearResult();
-    },
-    kvRemove(db: number, kptr: number, klen: number): void {
-      const ctx = host.context;
-      const inst = ctx.frame.instance;
-      const key = inst.view(kptr, klen, 'kvRemove key');
-      checkWrite(ctx, inst, 'kvRemove', db, key);
-      chargeHostCall(ctx.meter, key.length, 1);
-      backingDb(ctx, db).remove(db, key);
-      inst.clearResult();
-    },
-    kvGet(db: number, kptr: number, klen: number): number {
-      const ctx = host.context;
-      const inst = ctx.frame.instance;
-      const key = inst.view(kptr, klen, 'kvGet key');
-      checkRead(ctx, inst, 'kvGet', db, key);
-      const value = backingDb(ctx, db).get(db, key);
-      chargeHostCall(ctx.meter, key.length + (value?.length ?? 0), 1);
-      return inst.resultOrNone(value);
-    },
-    kvGreaterEqual: orderedLookup(host, 'kvGreaterEqual', 'greaterEqual'),
-    kvLessThan: orderedLookup(host, 'kvLessThan', 'lessThan'),
-    kvMax(db: number, kptr: number, klen: number): number {
-      const ctx = host.context;
-      const inst = ctx.frame.instance;
-      const prefix = inst.view(kptr, klen, 'kvMax prefix');
-      checkMaxPrefix(ctx, inst, db, prefix);
-      const entry = backingDb(ctx, db).max(db, prefix);
-      chargeHostCall(ctx.meter, prefix.length + (entry ? entry.key.length + entry.value.length : 0), 1);
-      return inst.resultOrNone(entry?.value, entry?.key);
-    },
-  };
-}
+export const kvImports: ImportGroup = {
+  kvPut: (host) => (db: number, kptr: number, klen: number, vptr: number, vlen: number): void => {
+    const ctx = host.context;
+    const inst = ctx.frame.instance;
+    const key = inst.view(kptr, klen, 'kvPut key');
+    checkWrite(ctx, inst, 'kvPut', db, key);
+    const limits = ctx.sizeLimits;
+    if (key.length > limits.maxKeySize) throw new HostError('HOST_BAD_ARGUMENT', `kvPut: key of ${key.length} bytes exceeds the limit of ${limits.maxKeySize}`);
+    if (vlen >>> 0 > limits.maxValueSize) throw new HostError('HOST_BAD_ARGUMENT', `kvPut: value of ${vlen >>> 0} bytes exceeds the limit of ${limits.maxValueSize}`);
+    const value = inst.view(vptr, vlen, 'kvPut value');
+    chargeHostCall(ctx.meter, key.length + value.length, 1);
+    const store = backingDb(ctx, db);
+    if (db === DbId.native) admitStoredCode(ctx, inst.name, validateNativeWrite(key, value), () => store.get(db, key) !== undefined);
+    store.put(db, key, value);
+    inst.clearResult();
+  },
+  kvRemove: (host) => (db: number, kptr: number, klen: number): void => {
+    const ctx = host.context;
+    const inst = ctx.frame.instance;
+    const key = inst.view(kptr, klen, 'kvRemove key');
+    checkWrite(ctx, inst, 'kvRemove', db, key);
+    chargeHostCall(ctx.meter, key.length, 1);
+    backingDb(ctx, db).remove(db, key);
+    inst.clearResult();
+  },
+  kvGet: (host) => (db: number, kptr: number, klen: number): number => {
+    const ctx = host.context;
+    const inst = ctx.frame.instance;
+    const key = inst.view(kptr, klen, 'kvGet key');
+    checkRead(ctx, inst, 'kvGet', db, key);
+    const value = backingDb(ctx, db).get(db, key);
+    chargeHostCall(ctx.meter, key.length + (value?.length ?? 0), 1);
+    return inst.resultOrNone(value);
+  },
+  kvGreaterEqual: (host) => orderedLookup(host, 'kvGreaterEqual', 'greaterEqual'),
+  kvLessThan: (host) => orderedLookup(host, 'kvLessThan', 'lessThan'),
+  kvMax: (host) => (db: number, kptr: number, klen: number): number => {
+    const ctx = host.context;
+    const inst = ctx.frame.instance;
+    const prefix = inst.view(kptr, klen, 'kvMax prefix');
+    checkMaxPrefix(ctx, inst, db, prefix);
+    const entry = backingDb(ctx, db).max(db, prefix);
+    chargeHostCall(ctx.meter, prefix.length + (entry ? entry.key.length + entry.value.length : 0), 1);
+    return inst.resultOrNone(entry?.value, entry?.key);
+  },
+};

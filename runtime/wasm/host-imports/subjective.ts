@@ -1,6 +1,6 @@
 import { Limits, isSubjectiveMode } from '../../../host-api/abi/databases.js';
 import { HostError } from '../errors.js';
-import type { Caller, HostState } from '../host-state.js';
+import type { HostState } from '../host-state.js';
 import type { ImportGroup } from './import-group.js';
 import { chargeHostCall } from './fuel-schedule.js';
 
@@ -19,28 +19,26 @@ function popView(ctx: HostState, what: string): number {
   return view;
 }
 
-export function subjectiveImports(host: Caller): ImportGroup {
-  return {
-    checkoutSubjective(): void {
-      const ctx = host.context;
-      chargeHostCall(ctx.meter, 0);
-      requireSubjectiveMode(ctx, 'checkoutSubjective');
-      if (ctx.subjectiveViews.length >= Limits.maxSubjectiveDepth) {
-        throw new HostError('HOST_LIMIT', `checkoutSubjective: views nest at most ${Limits.maxSubjectiveDepth} deep`);
-      }
-      ctx.subjectiveViews.push(ctx.store.subjective.checkpoint());
-    },
-    commitSubjective(): number {
-      const ctx = host.context;
-      chargeHostCall(ctx.meter, 0);
-      ctx.store.subjective.release(popView(ctx, 'commitSubjective'));
-      if (ctx.subjectiveViews.length === 0) ctx.store.subjective.commit();
-      return 1;
-    },
-    abortSubjective(): void {
-      const ctx = host.context;
-      chargeHostCall(ctx.meter, 0);
-      ctx.store.subjective.rollback(popView(ctx, 'abortSubjective'));
-    },
-  };
-}
+export const subjectiveImports: ImportGroup = {
+  checkoutSubjective: (host) => (): void => {
+    const ctx = host.context;
+    chargeHostCall(ctx.meter, 0);
+    requireSubjectiveMode(ctx, 'checkoutSubjective');
+    if (ctx.subjectiveViews.length >= Limits.maxSubjectiveDepth) {
+      throw new HostError('HOST_LIMIT', `checkoutSubjective: views nest at most ${Limits.maxSubjectiveDepth} deep`);
+    }
+    ctx.subjectiveViews.push(ctx.store.subjective.checkpoint());
+  },
+  commitSubjective: (host) => (): number => {
+    const ctx = host.context;
+    chargeHostCall(ctx.meter, 0);
+    ctx.store.subjective.release(popView(ctx, 'commitSubjective'));
+    if (ctx.subjectiveViews.length === 0) ctx.store.subjective.commit();
+    return 1;
+  },
+  abortSubjective: (host) => (): void => {
+    const ctx = host.context;
+    chargeHostCall(ctx.meter, 0);
+    ctx.store.subjective.rollback(popView(ctx, 'abortSubjective'));
+  },
+};

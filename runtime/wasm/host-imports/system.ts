@@ -1,7 +1,7 @@
 import { randomFillSync } from 'node:crypto';
 import { isSubjectiveMode } from '../../../host-api/abi/databases.js';
 import { HostError } from '../errors.js';
-import type { Caller, HostState } from '../host-state.js';
+import type { HostState } from '../host-state.js';
 import type { ImportGroup } from './import-group.js';
 import type { ServiceInstance } from '../service-instance.js';
 import { chargeHostCall } from './fuel-schedule.js';
@@ -25,60 +25,58 @@ function cpuNanoseconds(ctx: HostState): bigint {
   return process.hrtime.bigint() - ctx.startedAt!;
 }
 
-export function systemImports(host: Caller): ImportGroup {
-  return {
-    clockTimeGet(id: number, outPtr: number): number {
-      const ctx = host.context;
-      const inst = ctx.frame.instance;
-      subjectiveOnly(ctx, 'clockTimeGet');
-      let ns: bigint;
-      switch (id) {
-        case 0: ns = BigInt(Math.round((performance.timeOrigin + performance.now()) * 1e6)); break;
-        case 1: ns = process.hrtime.bigint(); break;
-        case 2:
-        case 3: ns = cpuNanoseconds(ctx); break;
-        default: return EINVAL;
-      }
-      const out = inst.view(outPtr, 8, 'clockTimeGet');
-      chargeHostCall(ctx.meter, out.length);
-      new DataView(out.buffer, out.byteOffset, 8).setBigUint64(0, ns, true);
-      inst.clearResult();
-      return 0;
-    },
-    getRandom(ptr: number, len: number): void {
-      const ctx = host.context;
-      const inst = ctx.frame.instance;
-      subjectiveOnly(ctx, 'getRandom');
-      const out = inst.view(ptr, len, 'getRandom');
-      chargeHostCall(ctx.meter, out.length);
-      randomFillSync(out);
-    },
-    setMaxTransactionTime(_ns: bigint): void {
-      // psibase's CPU timer for a transaction. Every execution here is bounded by fuel instead,
-      // the same on every node, so the privileged caller is checked and the limit has nothing to set.
-      const ctx = host.context;
-      const inst = ctx.frame.instance;
-      privilegedOnly(inst, 'setMaxTransactionTime');
-      chargeHostCall(ctx.meter, 0);
-      inst.clearResult();
-    },
-    socketSend(fd: number, ptr: number, len: number): number {
-      const ctx = host.context;
-      const inst = ctx.frame.instance;
-      subjectiveOnly(ctx, 'socketSend');
-      privilegedOnly(inst, 'socketSend');
-      // A view, not a copy: the reply is decoded (its fields copied out) before the import returns.
-      const data = inst.view(ptr, len, 'socketSend');
-      chargeHostCall(ctx.meter, data.length);
-      return ctx.sockets ? ctx.sockets.send(fd, data) : EBADF;
-    },
-    socketAutoClose(fd: number, on: number): number {
-      const ctx = host.context;
-      const inst = ctx.frame.instance;
-      subjectiveOnly(ctx, 'socketAutoClose');
-      privilegedOnly(inst, 'socketAutoClose');
-      chargeHostCall(ctx.meter, 0);
-      return ctx.sockets ? ctx.sockets.autoClose(fd, on !== 0) : EBADF;
-    },
-  };
-}
+export const systemImports: ImportGroup = {
+  clockTimeGet: (host) => (id: number, outPtr: number): number => {
+    const ctx = host.context;
+    const inst = ctx.frame.instance;
+    subjectiveOnly(ctx, 'clockTimeGet');
+    let ns: bigint;
+    switch (id) {
+      case 0: ns = BigInt(Math.round((performance.timeOrigin + performance.now()) * 1e6)); break;
+      case 1: ns = process.hrtime.bigint(); break;
+      case 2:
+      case 3: ns = cpuNanoseconds(ctx); break;
+      default: return EINVAL;
+    }
+    const out = inst.view(outPtr, 8, 'clockTimeGet');
+    chargeHostCall(ctx.meter, out.length);
+    new DataView(out.buffer, out.byteOffset, 8).setBigUint64(0, ns, true);
+    inst.clearResult();
+    return 0;
+  },
+  getRandom: (host) => (ptr: number, len: number): void => {
+    const ctx = host.context;
+    const inst = ctx.frame.instance;
+    subjectiveOnly(ctx, 'getRandom');
+    const out = inst.view(ptr, len, 'getRandom');
+    chargeHostCall(ctx.meter, out.length);
+    randomFillSync(out);
+  },
+  setMaxTransactionTime: (host) => (_ns: bigint): void => {
+    // psibase's CPU timer for a transaction. Every execution here is bounded by fuel instead,
+    // the same on every node, so the privileged caller is checked and the limit has nothing to set.
+    const ctx = host.context;
+    const inst = ctx.frame.instance;
+    privilegedOnly(inst, 'setMaxTransactionTime');
+    chargeHostCall(ctx.meter, 0);
+    inst.clearResult();
+  },
+  socketSend: (host) => (fd: number, ptr: number, len: number): number => {
+    const ctx = host.context;
+    const inst = ctx.frame.instance;
+    subjectiveOnly(ctx, 'socketSend');
+    privilegedOnly(inst, 'socketSend');
+    // A view, not a copy: the reply is decoded (its fields copied out) before the import returns.
+    const data = inst.view(ptr, len, 'socketSend');
+    chargeHostCall(ctx.meter, data.length);
+    return ctx.sockets ? ctx.sockets.send(fd, data) : EBADF;
+  },
+  socketAutoClose: (host) => (fd: number, on: number): number => {
+    const ctx = host.context;
+    const inst = ctx.frame.instance;
+    subjectiveOnly(ctx, 'socketAutoClose');
+    privilegedOnly(inst, 'socketAutoClose');
+    chargeHostCall(ctx.meter, 0);
+    return ctx.sockets ? ctx.sockets.autoClose(fd, on !== 0) : EBADF;
+  },
+};

@@ -56,11 +56,11 @@ function withInstance<T>(chain: TestChain, code: Uint8Array, use: (instance: Was
   // Instantiation runs the module's metered start code: give it fuel and stack, as a running context does.
   fuel.value = 1n << 40n;
   stack.value = 1 << 20;
-  const { instance, pool } = chain.engine.instantiate(new Uint8Array(32).fill(7), () => code, ctx);
+  const linked = chain.engine.instantiate(new Uint8Array(32).fill(7), () => code, ctx);
   try {
-    return use(instance);
+    return use(linked.instance);
   } finally {
-    pool?.give(instance);
+    linked.release();
   }
 }
 
