@@ -27,18 +27,33 @@ class Answers<T> {
     const known = this.byKey.get(id);
     if (known !== undefined) return known ?? undefined;
     const answer = read();
-    const bytes = id.length + (answer === undefined ? 0 : size(answer));
-    if (bytes > MAX_CACHED_VALUE) return answer;
-    if (this.byKey.size >= MAX_LOOKUPS || this.bytes + bytes > MAX_BYTES) this.clear();
-    this.byKey.set(id, answer ?? null);
-    this.bytes += bytes;
+    this.keep(id, answer, size);
     return answer;
+  }
+
+  /** Sets the answer for `id` (one a commit has just made true), replacing any it had. */
+  replace(id: string, answer: T | undefined, size: (answer: T) => number): void {
+    const known = this.byKey.get(id);
+    if (known !== undefined) {
+      this.byKey.delete(id);
+      this.bytes -= id.length + (known === null ? 0 : size(known));
+    }
+    this.keep(id, answer, size);
   }
 
   clear(): void {
     this.byKey.clear();
     this.bytes = 0;
   }
+
+  private keep(id: string, answer: T | undefined, size: (answer: T) => number): void {
+    const bytes = id.length + (answer === undefined ? 0 : size(answer));
+    if (bytes > MAX_CACHED_VALUE) return;
+    if (this.byKey.size >= MAX_LOOKUPS || this.bytes + bytes > MAX_BYTES) this.clear();
+    this.byKey.set(id, answer ?? null);
+    this.bytes += bytes;
+  }
+
 }
 
 const valueSize = (value: Uint8Array): number => value.length;
@@ -47,7 +62,8 @@ const entrySize = (entry: KvEntry): number => entry.key.length + entry.value.len
 /**
  * A CommittedTable that answers get, first and last from memory after the first time. Walks
  * (ascending, descending) go to the table: they serve lookups that merge uncommitted writes.
- * The owner calls `invalidate` whenever the table's committed content may have changed.
+ * The owner reports each committed write (`wrote`), and calls `invalidate` whenever the table's
+ * committed content may have changed otherwise.
  */
 export class CommittedReadCache implements CommittedTable {
   private readonly values = new Answers<Uint8Array>();
@@ -74,6 +90,17 @@ export class CommittedReadCache implements CommittedTable {
 
   descending(bound: Uint8Array | undefined): Iterator<KvEntry> {
     return this.table.descending(bound);
+  }
+
+  /**
+   * A commit that succeeded wrote `value` (null: removed) at `keyString`: a point lookup of it
+   * answers the new value (a row written in one block is often read in the next), and the
+   * ordered lookups, which the write may have changed, start over.
+   */
+  wrote(keyString: string, value: Uint8Array | null): void {
+    this.values.replace(keyString, value ?? undefined, valueSize);
+    this.firsts.clear();
+    this.lasts.clear();
   }
 
   invalidate(): void {

@@ -99,10 +99,12 @@ export class LmdbEnvironment {
         }
       });
       this.replaceUndoBlocks(undoBlocks);
-    } finally {
-      // Also after a failed commit: what the databases hold is LMDB's to say again.
+    } catch (err) {
+      // After a failed commit what the databases hold is LMDB's to say again.
       for (const db of written) this.tables[db].invalidate();
+      throw err;
     }
+    overlay.forEachEntry((db, binaryKey, value) => this.tables[db].wrote(binaryKey, value));
   }
 
   /** Block numbers whose undo record is kept (reversible blocks), ascending. */

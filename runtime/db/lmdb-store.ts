@@ -32,16 +32,20 @@ export class LmdbStore implements Store {
   private readonly chainOverlay = new WriteOverlay();
   private readonly subjectiveOverlay = new WriteOverlay();
   private readonly chain: LmdbUndoScope;
+  // Both by database id, read on every access: an array index costs less than a map lookup.
   /** The overlay of each persisted database's undo domain. */
-  private readonly overlays = new Map<number, WriteOverlay>();
-  /** The committed content of the databases held in memory (session). */
-  private readonly inMemory = new Map<number, MemoryTable>(sessionDbIds.map((db) => [db, new MemoryTable()]));
+  private readonly overlays: WriteOverlay[] = [];
+  /** The committed content of each persisted database: LMDB's, or a MemoryTable for those held in memory (session). */
+  private readonly committedTables: CommittedTable[] = [];
 
   private constructor(private readonly environment: LmdbEnvironment) {
+    const inMemory = new Map<number, MemoryTable>(sessionDbIds.map((db) => [db, new MemoryTable()]));
     this.chain = new LmdbUndoScope(this.chainOverlay, environment);
-    this.subjective = new LmdbUndoScope(this.subjectiveOverlay, environment, this.inMemory);
-    for (const db of chainDbIds) this.overlays.set(db, this.chainOverlay);
-    for (const db of [...subjectiveDbIds, ...sessionDbIds]) this.overlays.set(db, this.subjectiveOverlay);
+    this.subjective = new LmdbUndoScope(this.subjectiveOverlay, environment, inMemory);
+    for (const db of chainDbIds) this.overlays[db] = this.chainOverlay;
+    for (const db of [...subjectiveDbIds, ...sessionDbIds]) this.overlays[db] = this.subjectiveOverlay;
+    for (const db of [...chainDbIds, ...subjectiveDbIds]) this.committedTables[db] = environment.committed(db);
+    for (const [db, table] of inMemory) this.committedTables[db] = table;
   }
 
   /** Opens (creating if needed) the LMDB environment in `directory`. */
@@ -151,7 +155,7 @@ export class LmdbStore implements Store {
   }
 
   private committed(db: number): CommittedTable {
-    return this.inMemory.get(db) ?? this.environment.committed(db);
+    return this.committedTables[db]!;
   }
 
   private noteWrite(db: number, key: Uint8Array): void {
@@ -159,7 +163,7 @@ export class LmdbStore implements Store {
   }
 
   private overlayOf(db: number): WriteOverlay {
-    const overlay = this.overlays.get(db);
+    const overlay = this.overlays[db];
     if (overlay !== undefined) return overlay;
     if (db === DbId.temporary) {
       throw new TsibaseError('DB_NOT_PERSISTED',

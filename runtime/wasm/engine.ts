@@ -1,7 +1,7 @@
 import { toBinaryString } from '../db/binary-string.js';
 import {
-  admitModule, createMeterGlobals, fuelCounterOf, meterImportObject,
-  type AdmissionOptions, type FuelCounter, type MeterGlobals,
+  admitModule, createMeterGlobals, meterImportObject,
+  type AdmissionOptions, type MeterGlobals,
 } from './admission/index.js';
 import { WebAssemblyJs, type WasmInstanceObject, type WasmModuleObject } from './admission/webassembly-api.js';
 import type { HostImportName } from '../../host-api/abi/imports.js';
@@ -48,7 +48,6 @@ export class Engine {
   private readonly metering: boolean;
   private readonly pooling: boolean;
   private readonly meterImports: Record<string, Record<string, unknown>>;
-  private readonly fuel: FuelCounter;
 
   constructor(options: EngineOptions = {}) {
     this.cache = new ModuleCache(options.cacheCapacity);
@@ -56,7 +55,6 @@ export class Engine {
     this.metering = options.metering ?? true;
     this.pooling = options.pooling ?? true;
     this.meterImports = meterImportObject(this.meterGlobals);
-    this.fuel = fuelCounterOf(this.meterGlobals.fuel);
   }
 
   /**
@@ -70,7 +68,7 @@ export class Engine {
     const reused = pool?.take();
     if (reused) {
       // Charged as the start code was when the instance was made; running out shows at the next metered block.
-      this.fuel.charge(pool!.startFuel);
+      this.meterGlobals.fuelCounter.charge(pool!.startFuel);
       reused.caller.attach(state);
       return reused;
     }

@@ -39,5 +39,5 @@ export {
   type MeterGlobals,
   type ExecutionLimitCode,
 } from './metering/execution-meter.js';
-export { fuelCounterOf, type FuelCounter } from './metering/fuel-counter.js';
+export type { FuelCounter } from './metering/fuel-counter.js';
 export { FUEL_IMPORT_NAME, METER_IMPORT_MODULE, STACK_IMPORT_NAME } from './metering/meter-imports.js';

@@ -1,7 +1,7 @@
 import { Limits } from '../../../../host-api/abi/databases.js';
 import { TsibaseError } from '../../../../host-api/errors.js';
 import { WebAssemblyJs, type WasmGlobal } from '../webassembly-api.js';
-import { fuelCounterOf, type FuelCounter } from './fuel-counter.js';
+import { createFuelCounter, type FuelCounter } from './fuel-counter.js';
 import { FUEL_IMPORT_NAME, METER_IMPORT_MODULE, STACK_IMPORT_NAME } from './meter-imports.js';
 
 export type ExecutionLimitCode = 'WASM_FUEL_EXHAUSTED' | 'WASM_STACK_OVERFLOW';
@@ -31,24 +31,31 @@ export interface ExecutionBudget {
   readonly stackBytes?: number;
 }
 
+/** Fuel budgets are below this: the counter is a signed i64. */
+const FUEL_LIMIT = 1n << 63n;
+
 /** Default stack budget: the host's limit (docs/host-abi.md §10). */
 export const DEFAULT_STACK_BYTES = Limits.maxStackBytes;
 
 export interface MeterGlobals {
   readonly fuel: WasmGlobal<bigint>;
   readonly stack: WasmGlobal<number>;
+  /** Fast access to `fuel` from JavaScript. */
+  readonly fuelCounter: FuelCounter;
 }
 
 /** A fresh pair of counter globals, as metered modules import them. */
 export function createMeterGlobals(fuel = 0n, stackBytes = 0): MeterGlobals {
+  const fuelGlobal = new WebAssemblyJs.Global({ value: 'i64', mutable: true }, fuel);
   return {
-    fuel: new WebAssemblyJs.Global({ value: 'i64', mutable: true }, fuel),
+    fuel: fuelGlobal,
     stack: new WebAssemblyJs.Global({ value: 'i32', mutable: true }, stackBytes),
+    fuelCounter: createFuelCounter(fuelGlobal),
   };
 }
 
 /** The import object entry that gives metered instances these counters. */
-export function meterImportObject(globals: MeterGlobals): Record<string, Record<string, unknown>> {
+export function meterImportObject(globals: Pick<MeterGlobals, 'fuel' | 'stack'>): Record<string, Record<string, unknown>> {
   return { [METER_IMPORT_MODULE]: { [FUEL_IMPORT_NAME]: globals.fuel, [STACK_IMPORT_NAME]: globals.stack } };
 }
 
@@ -60,7 +67,7 @@ export class ExecutionMeter {
   readonly fuel: WasmGlobal<bigint>;
   readonly stack: WasmGlobal<number>;
   readonly budget: Required<ExecutionBudget>;
-  private counter: FuelCounter | undefined;
+  private readonly counter: FuelCounter;
 
   /**
    * `globals`, when given, are counters shared with other meters (an engine whose instances
@@ -70,13 +77,14 @@ export class ExecutionMeter {
     this.budget = { stackBytes: DEFAULT_STACK_BYTES, ...budget };
     // The counters are a signed i64 and a signed i32 that start non-negative.
     const { fuel, stackBytes } = this.budget;
-    if (fuel < 0n || fuel >= 1n << 63n) throw new RangeError(`fuel budget out of range: ${fuel}`);
+    if (fuel < 0n || fuel >= FUEL_LIMIT) throw new RangeError(`fuel budget out of range: ${fuel}`);
     if (!Number.isInteger(stackBytes) || stackBytes < 0 || stackBytes > 0x7fffffff) {
       throw new RangeError(`stack budget out of range: ${stackBytes}`);
     }
     const counters = globals ?? createMeterGlobals(fuel, stackBytes);
     this.fuel = counters.fuel;
     this.stack = counters.stack;
+    this.counter = counters.fuelCounter;
   }
 
   /** The import object entry every metered instance of this context needs. */
@@ -97,7 +105,7 @@ export class ExecutionMeter {
 
   /** chargeFuel for an amount below 2^53, without BigInts: host imports charge on most calls. */
   chargeHostFuel(units: number): void {
-    if (this.fastFuel().charge(units) !== 0) throw this.fuelExhausted();
+    if (this.counter.charge(units) !== 0) throw this.fuelExhausted();
   }
 
   /**
@@ -105,14 +113,14 @@ export class ExecutionMeter {
    * below 2^53 (every real budget), which spares the BigInts; exact either way.
    */
   fuelValue(): FuelValue {
-    const value = this.fastFuel().get();
+    const value = this.counter.get();
     // Rounded only at 2^53 or more, where it is no longer a safe integer: read it exactly then.
     return Number.isSafeInteger(value) ? value : this.fuel.value;
   }
 
   /** Loads the fuel counter with `value` (as a context starts running). */
   loadFuel(value: FuelValue): void {
-    if (typeof value === 'number') this.fastFuel().set(value);
+    if (typeof value === 'number') this.counter.set(value);
     else this.fuel.value = value;
   }
 
@@ -137,10 +145,6 @@ export class ExecutionMeter {
     if (this.fuel.value < 0n) return this.fuelExhausted();
     if (this.stack.value < 0) return this.stackOverflow();
     return undefined;
-  }
-
-  private fastFuel(): FuelCounter {
-    return (this.counter ??= fuelCounterOf(this.fuel));
   }
 
   private fuelExhausted(): ExecutionLimitError {

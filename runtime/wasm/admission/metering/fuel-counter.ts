@@ -49,16 +49,10 @@ function counterModuleBytes(): Uint8Array {
 }
 
 let counterModule: WasmModuleObject | undefined;
-const counters = new WeakMap<WasmGlobal<bigint>, FuelCounter>();
 
-/** The fast access to `fuel`, made once per counter (an engine's counter serves all its contexts). */
-export function fuelCounterOf(fuel: WasmGlobal<bigint>): FuelCounter {
-  let counter = counters.get(fuel);
-  if (!counter) {
-    counterModule ??= new WebAssemblyJs.Module(counterModuleBytes());
-    const exports = new WebAssemblyJs.Instance(counterModule, { [METER_IMPORT_MODULE]: { [FUEL_IMPORT_NAME]: fuel } }).exports;
-    counter = { charge: exports.charge as FuelCounter['charge'], set: exports.set as FuelCounter['set'], get: exports.get as FuelCounter['get'] };
-    counters.set(fuel, counter);
-  }
-  return counter;
+/** Fast access to `fuel` (a small instance over it): made once per counter, by its owner. */
+export function createFuelCounter(fuel: WasmGlobal<bigint>): FuelCounter {
+  counterModule ??= new WebAssemblyJs.Module(counterModuleBytes());
+  const exports = new WebAssemblyJs.Instance(counterModule, { [METER_IMPORT_MODULE]: { [FUEL_IMPORT_NAME]: fuel } }).exports;
+  return { charge: exports.charge as FuelCounter['charge'], set: exports.set as FuelCounter['set'], get: exports.get as FuelCounter['get'] };
 }

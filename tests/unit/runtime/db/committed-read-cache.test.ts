@@ -70,6 +70,36 @@ test('invalidate makes the next lookups read the table again', () => {
   assert.is(entryHex(cache.last(undefined)), entryHex(entry([1], [11])));
 });
 
+test('a committed write is answered from memory; the ordered lookups read the table again', () => {
+  const table = new CountingTable([entry([1], [10]), entry([2], [20])]);
+  const cache = new CommittedReadCache(table);
+  assert.is(hex(cache.get(bytes(1))), '0a');
+  assert.is(entryHex(cache.first(bytes(0))), entryHex(entry([1], [10])));
+  const reads = table.reads;
+  // The commit: key 1 rewritten, key 2 removed, key 3 added.
+  table.entries = [entry([1], [11]), entry([3], [30])];
+  cache.wrote('\x01', Uint8Array.of(11));
+  cache.wrote('\x02', null);
+  cache.wrote('\x03', Uint8Array.of(30));
+  assert.is(hex(cache.get(bytes(1))), '0b', 'the rewritten value');
+  assert.is(cache.get(bytes(2)), undefined, 'the removed key');
+  assert.is(hex(cache.get(bytes(3))), '1e', 'the added key');
+  assert.is(table.reads, reads, 'none of them read the table');
+  assert.is(entryHex(cache.first(bytes(2))), entryHex(entry([3], [30])));
+  assert.is(table.reads, reads + 1, 'first reads the table again');
+});
+
+test('a committed write too large to hold drops what was held for its key', () => {
+  const big = new Uint8Array(64 * 1024).fill(7);
+  const table = new CountingTable([entry([1], [10])]);
+  const cache = new CommittedReadCache(table);
+  assert.is(hex(cache.get(bytes(1))), '0a');
+  table.entries = [{ key: bytes(1), value: big }];
+  cache.wrote('\x01', big);
+  assert.is(cache.get(bytes(1))?.length, big.length);
+  assert.is(table.reads, 2, 'read from the table, not the old answer');
+});
+
 test('large values are read through every time', () => {
   const big = new Uint8Array(64 * 1024).fill(7);
   const table = new CountingTable([{ key: bytes(1), value: big }]);
