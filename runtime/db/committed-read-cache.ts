@@ -62,7 +62,7 @@ const entrySize = (entry: KvEntry): number => entry.key.length + entry.value.len
 /**
  * A CommittedTable that answers get, first and last from memory after the first time. Walks
  * (ascending, descending) go to the table: they serve lookups that merge uncommitted writes.
- * The owner reports each committed write (`wrote`), and calls `invalidate` whenever the table's
+ * The owner reports what each commit wrote (`wrote`), and calls `invalidate` whenever the table's
  * committed content may have changed otherwise.
  */
 export class CommittedReadCache implements CommittedTable {
@@ -93,12 +93,12 @@ export class CommittedReadCache implements CommittedTable {
   }
 
   /**
-   * A commit that succeeded wrote `value` (null: removed) at `keyString`: a point lookup of it
-   * answers the new value (a row written in one block is often read in the next), and the
-   * ordered lookups, which the write may have changed, start over.
+   * A commit that succeeded wrote `rows` (by binary-string key; null: removed): point lookups of
+   * them answer the new values (a row written in one block is often read in the next), and the
+   * ordered lookups, which the writes may have changed, start over.
    */
-  wrote(keyString: string, value: Uint8Array | null): void {
-    this.values.replace(keyString, value ?? undefined, valueSize);
+  wrote(rows: ReadonlyMap<string, Uint8Array | null>): void {
+    for (const [key, value] of rows) this.values.replace(key, value ?? undefined, valueSize);
     this.firsts.clear();
     this.lasts.clear();
   }

@@ -104,7 +104,7 @@ export class LmdbEnvironment {
       for (const db of written) this.tables[db].invalidate();
       throw err;
     }
-    overlay.forEachEntry((db, binaryKey, value) => this.tables[db].wrote(binaryKey, value));
+    for (const db of written) this.tables[db].wrote(overlay.table(db)!.values);
   }
 
   /** Block numbers whose undo record is kept (reversible blocks), ascending. */

@@ -24,8 +24,14 @@ const CHAIN_DBS = [0, 1, 2, 3, 4, 5, 6, 7];
 export type Failure = Error & { code?: string };
 
 /** A chain in its own temporary LMDB directory. */
-/** `afterBlock`: what the node does after each block, as consensus does on a new head. */
-export interface Node { dir: string; store: LmdbStore; chain: Chain; blocks: string[]; afterBlock?: () => void }
+export interface Node {
+  dir: string;
+  store: LmdbStore;
+  chain: Chain;
+  blocks: string[];
+  /** What the node does after each block, as consensus does on a new head. */
+  afterBlock?: () => void;
+}
 
 export function openNode(dir: string, producer: string, blockKey?: KeyPair, blocks: string[] = []): Node {
   const store = LmdbStore.open(dir);

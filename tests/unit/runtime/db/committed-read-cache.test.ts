@@ -78,9 +78,7 @@ test('a committed write is answered from memory; the ordered lookups read the ta
   const reads = table.reads;
   // The commit: key 1 rewritten, key 2 removed, key 3 added.
   table.entries = [entry([1], [11]), entry([3], [30])];
-  cache.wrote('\x01', Uint8Array.of(11));
-  cache.wrote('\x02', null);
-  cache.wrote('\x03', Uint8Array.of(30));
+  cache.wrote(new Map([['\x01', Uint8Array.of(11)], ['\x02', null], ['\x03', Uint8Array.of(30)]]));
   assert.is(hex(cache.get(bytes(1))), '0b', 'the rewritten value');
   assert.is(cache.get(bytes(2)), undefined, 'the removed key');
   assert.is(hex(cache.get(bytes(3))), '1e', 'the added key');
@@ -95,7 +93,7 @@ test('a committed write too large to hold drops what was held for its key', () =
   const cache = new CommittedReadCache(table);
   assert.is(hex(cache.get(bytes(1))), '0a');
   table.entries = [{ key: bytes(1), value: big }];
-  cache.wrote('\x01', big);
+  cache.wrote(new Map([['\x01', big]]));
   assert.is(cache.get(bytes(1))?.length, big.length);
   assert.is(table.reads, 2, 'read from the table, not the old answer');
 });
