@@ -6,6 +6,7 @@
 
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { equalBytes } from '../../host-api/encoding/bytes.js';
 import { bytesToHex, hexToBytes } from '../../host-api/encoding/hex.js';
 import { replaceFile } from '../fs/atomic-file.js';
 import type { KvReader } from '../db/store.js';
@@ -16,6 +17,9 @@ import { StateMerkle, STATE_DBS } from './state-rows.js';
 
 /** How many kept states stay on disk: the newest, and the one before while the newest is being signed. */
 const KEPT = 2;
+
+/** Whether the state of a block has the signatures a peer needs to take it. */
+export type IsSigned = (blockId: Uint8Array) => boolean;
 /** Rows are written in batches of about this many bytes. */
 const BATCH_BYTES = 1 << 20;
 
@@ -27,8 +31,11 @@ export class KeptStates {
     return new KeptStates(join(nodeDir, 'snapshot-states'));
   }
 
-  /** Copies the state `reader` holds now as the state of block `blockNum`/`blockId`; returns its checksum. */
-  keep(blockNum: number, blockId: Uint8Array, reader: KvReader): StateChecksum {
+  /**
+   * Copies the state `reader` holds now as the state of block `blockNum`/`blockId`; returns its
+   * checksum. Older states are dropped as `prune` says.
+   */
+  keep(blockNum: number, blockId: Uint8Array, reader: KvReader, isSigned: IsSigned): StateChecksum {
     mkdirSync(this.directory, { recursive: true });
     const file = this.fileOf(blockNum, blockId);
     const temporary = `${file}.tmp`;
@@ -57,16 +64,16 @@ export class KeptStates {
       closeSync(fd);
     }
     renameSync(temporary, file);
-    this.prune();
+    this.prune(isSigned);
     return merkle.checksum();
   }
 
-  /** Keeps `rows` (encoded as snapshot rows) as the state of block `blockNum`/`blockId`. */
+  /** Keeps `rows` (encoded as snapshot rows) of a signed state, block `blockNum`/`blockId`, as the newest. */
   write(blockNum: number, blockId: Uint8Array, rows: Uint8Array): void {
     mkdirSync(this.directory, { recursive: true });
     const file = this.fileOf(blockNum, blockId);
     replaceFile(file, rows);
-    this.prune();
+    this.prune((id) => equalBytes(id, blockId));
   }
 
   /** The kept rows of block `blockNum`/`blockId` as the file holds them, if kept. */
@@ -87,8 +94,17 @@ export class KeptStates {
     return join(this.directory, `${String(blockNum).padStart(10, '0')}-${bytesToHex(blockId)}.rows`);
   }
 
-  private prune(): void {
-    const files = readdirSync(this.directory).filter((f) => f.endsWith('.rows')).sort();
-    for (const old of files.slice(0, Math.max(0, files.length - KEPT))) rmSync(join(this.directory, old), { force: true });
+  /**
+   * Keeps the KEPT newest states, and the newest signed one as well when none of those is signed
+   * yet; drops the rest. So a node whose newer states wait for their signatures (or never get
+   * them, as states kept while catching up do) can still send a peer a snapshot.
+   */
+  private prune(isSigned: IsSigned): void {
+    const states = this.list();
+    const old = states.slice(0, Math.max(0, states.length - KEPT));
+    const newestSigned = states.slice(old.length).some((s) => isSigned(s.blockId))
+      ? undefined
+      : old.filter((s) => isSigned(s.blockId)).pop();
+    for (const s of old) if (s !== newestSigned) rmSync(this.fileOf(s.blockNum, s.blockId), { force: true });
   }
 }

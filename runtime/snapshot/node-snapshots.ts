@@ -23,7 +23,7 @@ import type { KeptStates } from './kept-states.js';
 import type { SnapshotContent } from './snapshot-file.js';
 import { snapshotOffer, type SnapshotOffer } from './snapshot-transfer.js';
 import { isScheduledSnapshot, readSnapshotRow, sameChecksum, writeSnapshotRow } from './snapshot-rows.js';
-import { signState, signingProducer, stateSignatureFailure } from './state-signatures.js';
+import { enoughSignatures, signState, signingProducer, stateSignatureFailure } from './state-signatures.js';
 
 /** The body of a StateChecksumMessage (docs/p2p.md §2.2, type 42). */
 export type StateChecksumBody = MessageBody<'StateChecksumMessage'>;
@@ -67,7 +67,7 @@ export class NodeSnapshots {
    */
   blockCommitted(header: BlockHeader, blockId: Uint8Array, irreversible: number): StateChecksumBody[] {
     if (isScheduledSnapshot(this.store, header.blockNum)) {
-      const checksum = this.kept.keep(header.blockNum, blockId, this.store);
+      const checksum = this.kept.keep(header.blockNum, blockId, this.store, (id) => this.isSigned(id));
       this.record(blockId, checksum, undefined);
       this.unsigned.push({ blockNum: header.blockNum, blockId, checksum });
     }
@@ -96,6 +96,16 @@ export class NodeSnapshots {
       signed.push({ blockId: u.blockId, state: u.checksum, signature });
     }
     return signed;
+  }
+
+  /**
+   * Whether the kept state of `blockId` has the signatures a peer needs, counted against the head's
+   * producers (newestSignedState counts them against the state's own, read from its file).
+   */
+  private isSigned(blockId: Uint8Array): boolean {
+    const signatures = readSnapshotRow(this.store, blockId)?.state?.signatures;
+    const status = readStatus(this.store);
+    return signatures !== undefined && status !== undefined && enoughSignatures(status.consensus.current, signatures);
   }
 
   private ownSignature(status: StatusRow, checksum: StateChecksum): StateSignature | undefined {

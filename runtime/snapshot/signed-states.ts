@@ -14,7 +14,7 @@ import { encodedRows, storeDbOf } from './snapshot-file.js';
 import { SNAPSHOT_PREFIX, sameChecksum } from './snapshot-rows.js';
 import { rowsOf } from '../db/prefix-rows.js';
 import { StateMerkle } from './state-rows.js';
-import { signingProducers, weakThreshold } from './state-signatures.js';
+import { enoughSignatures } from './state-signatures.js';
 
 export interface SignedState {
   readonly blockNum: number;
@@ -44,8 +44,7 @@ export function newestSignedState(store: KvReader, kept: KeptStates, more: MoreS
       throw new SnapshotError('SNAPSHOT_CHECKSUM', `the kept state of block ${blockNum} does not match its recorded checksum`);
     }
     const signatures = [...row.state.signatures, ...more(status, checksum)];
-    const consensus = status.consensus.current;
-    if (signingProducers(consensus, signatures).size < weakThreshold(consensus)) continue;
+    if (!enoughSignatures(status.consensus.current, signatures)) continue;
     const block = readBlock(store, blockNum);
     if (!block || !equalBytes(computeBlockId(block.header), row.id)) continue;
     return { blockNum, blockId: row.id, rows: keptRows, checksum, signatures, status };

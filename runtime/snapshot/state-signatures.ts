@@ -42,6 +42,11 @@ export function fileWeakThreshold(consensus: Consensus): number {
   return 'CftConsensus' in consensus.data ? 1 : Math.floor(producersOf(consensus).length / 3) + 1;
 }
 
+/** Whether `signatures` are enough for a peer to take a snapshot under `consensus` (weakThreshold). */
+export function enoughSignatures(consensus: Consensus, signatures: readonly StateSignature[]): boolean {
+  return signingProducers(consensus, signatures).size >= weakThreshold(consensus);
+}
+
 /** The distinct producers of `consensus` among `signatures` (only those that verified should be passed). */
 export function signingProducers(consensus: Consensus, signatures: readonly StateSignature[]): Set<bigint> {
   const names = new Set<bigint>();
