@@ -59,9 +59,10 @@ export class Engine {
 
   /**
    * An instance in its initial state (new memory, globals at their initial values), its Caller
-   * attached to `state`: an idle one reset, or a new one. Instantiation runs metered start code
-   * (which may call imports), so the state's counters must be loaded. `release()` the instance
-   * when its context ends.
+   * attached to `state`: an idle one reset, or a new one. Instantiation runs metered start code,
+   * so the state's counters must be loaded; the start code reaches no state (its imports refuse),
+   * so every new instance starts as the pool's reset ones do. `release()` the instance when its
+   * context ends.
    */
   instantiate(codeHash: Uint8Array, code: () => Uint8Array, state: HostState): LinkedInstance {
     const { module, pool, hostImports } = this.compiled(codeHash, code);
@@ -73,11 +74,11 @@ export class Engine {
       return reused;
     }
     const caller = new Caller();
-    caller.attach(state);
     const fuelBefore = this.meterGlobals.fuel.value;
     const imports = { env: linkHostImports(caller, hostImports), ...this.meterImports };
     const instance: WasmInstanceObject = new WebAssemblyJs.Instance(module, imports);
     const restore = pool?.adopt(instance, Number(fuelBefore - this.meterGlobals.fuel.value));
+    caller.attach(state);
     return new LinkedInstance(instance, caller, restore, restore && pool);
   }
 

@@ -99,17 +99,25 @@ export interface HostState {
 /**
  * The state one instance's imports reach: set while the instance belongs to a context, cleared
  * when the context gives it back, so a pooled instance never sees a context it is not part of.
+ * None is set while the module's start function runs: what it leaves must be the module's alone,
+ * since a reused instance does not run it again (docs/host-abi.md §7).
  */
 export class Caller {
   private state: HostState | undefined;
+  private started = false;
 
   get context(): HostState {
-    if (!this.state) throw new HostError('HOST_BAD_ARGUMENT', 'a host import was called by an instance outside an execution context');
+    if (!this.state) {
+      throw this.started
+        ? new HostError('HOST_BAD_ARGUMENT', 'a host import was called by an instance outside an execution context')
+        : new HostError('HOST_ACCESS_DENIED', "a module's start function called a host import; host imports are available from the start export on");
+    }
     return this.state;
   }
 
   attach(state: HostState): void {
     this.state = state;
+    this.started = true;
   }
 
   detach(): void {
