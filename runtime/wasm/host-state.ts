@@ -104,11 +104,12 @@ export interface HostState {
  */
 export class Caller {
   private state: HostState | undefined;
-  private started = false;
+  /** False until the first attach: until then the module's start function is what runs. */
+  private instantiated = false;
 
   get context(): HostState {
     if (!this.state) {
-      throw this.started
+      throw this.instantiated
         ? new HostError('HOST_BAD_ARGUMENT', 'a host import was called by an instance outside an execution context')
         : new HostError('HOST_ACCESS_DENIED', "a module's start function called a host import; host imports are available from the start export on");
     }
@@ -117,7 +118,7 @@ export class Caller {
 
   attach(state: HostState): void {
     this.state = state;
-    this.started = true;
+    this.instantiated = true;
   }
 
   detach(): void {
