@@ -53,7 +53,6 @@ class Answers<T> {
     this.byKey.set(id, answer ?? null);
     this.bytes += bytes;
   }
-
 }
 
 const valueSize = (value: Uint8Array): number => value.length;

@@ -17,11 +17,11 @@ import { StateMerkle, STATE_DBS } from './state-rows.js';
 
 /** How many kept states stay on disk: the newest, and the one before while the newest is being signed. */
 const KEPT = 2;
+/** Rows are written in batches of about this many bytes. */
+const BATCH_BYTES = 1 << 20;
 
 /** Whether the state of a block has the signatures a peer needs to take it. */
 export type IsSigned = (blockId: Uint8Array) => boolean;
-/** Rows are written in batches of about this many bytes. */
-const BATCH_BYTES = 1 << 20;
 
 export class KeptStates {
   constructor(private readonly directory: string) {}

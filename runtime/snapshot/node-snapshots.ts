@@ -19,7 +19,7 @@ import type { Executor } from '../wasm/executor.js';
 import { readBlock } from '../chain/block-log.js';
 import { blockId as computeBlockId, blockNumOfId } from '../../host-api/chain/block-id.js';
 import { applySnapshot, type LoadedSnapshot } from './apply-snapshot.js';
-import type { KeptStates } from './kept-states.js';
+import type { IsSigned, KeptStates } from './kept-states.js';
 import type { SnapshotContent } from './snapshot-file.js';
 import { snapshotOffer, type SnapshotOffer } from './snapshot-transfer.js';
 import { isScheduledSnapshot, readSnapshotRow, sameChecksum, writeSnapshotRow } from './snapshot-rows.js';
@@ -67,7 +67,7 @@ export class NodeSnapshots {
    */
   blockCommitted(header: BlockHeader, blockId: Uint8Array, irreversible: number): StateChecksumBody[] {
     if (isScheduledSnapshot(this.store, header.blockNum)) {
-      const checksum = this.kept.keep(header.blockNum, blockId, this.store, (id) => this.isSigned(id));
+      const checksum = this.kept.keep(header.blockNum, blockId, this.store, this.signedStates());
       this.record(blockId, checksum, undefined);
       this.unsigned.push({ blockNum: header.blockNum, blockId, checksum });
     }
@@ -99,13 +99,16 @@ export class NodeSnapshots {
   }
 
   /**
-   * Whether the kept state of `blockId` has the signatures a peer needs, counted against the head's
-   * producers (newestSignedState counts them against the state's own, read from its file).
+   * Whether a kept state has the signatures a peer needs, counted against the head's producers
+   * (newestSignedState counts them against the state's own, read from its file). The status is
+   * read once, for all the states one pruning asks about.
    */
-  private isSigned(blockId: Uint8Array): boolean {
-    const signatures = readSnapshotRow(this.store, blockId)?.state?.signatures;
-    const status = readStatus(this.store);
-    return signatures !== undefined && status !== undefined && enoughSignatures(status.consensus.current, signatures);
+  private signedStates(): IsSigned {
+    const consensus = readStatus(this.store)?.consensus.current;
+    return (blockId) => {
+      const signatures = readSnapshotRow(this.store, blockId)?.state?.signatures;
+      return signatures !== undefined && consensus !== undefined && enoughSignatures(consensus, signatures);
+    };
   }
 
   private ownSignature(status: StatusRow, checksum: StateChecksum): StateSignature | undefined {

@@ -77,9 +77,9 @@ export class Engine {
     const fuelBefore = this.meterGlobals.fuel.value;
     const imports = { env: linkHostImports(caller, hostImports), ...this.meterImports };
     const instance: WasmInstanceObject = new WebAssemblyJs.Instance(module, imports);
-    const restore = pool?.adopt(instance, Number(fuelBefore - this.meterGlobals.fuel.value));
+    const place = pool?.adopt(instance, Number(fuelBefore - this.meterGlobals.fuel.value));
     caller.attach(state);
-    return new LinkedInstance(instance, caller, restore, restore && pool);
+    return new LinkedInstance(instance, caller, place);
   }
 
   /**

@@ -1,7 +1,7 @@
 import type { MutableGlobal } from './admission/index.js';
 import type { WasmInstanceObject, WasmMemory } from './admission/webassembly-api.js';
-import { InstanceRestorer, type RestoreInstance } from './instance-restorer.js';
-import type { InstanceHome, LinkedInstance } from './linked-instance.js';
+import { InstanceRestorer } from './instance-restorer.js';
+import type { InstanceHome, LinkedInstance, PoolPlace } from './linked-instance.js';
 
 const MAX_IDLE = 8;
 
@@ -25,10 +25,10 @@ export class InstancePool implements InstanceHome {
 
   /**
    * Takes a just-created instance into the pool's care: the first one's memory image becomes the
-   * start-up image, and each one's globals are recorded while it is fresh. Returns how to reset
-   * it, or undefined when it has no memory to pool.
+   * start-up image, and each one's globals are recorded while it is fresh. Returns its place in
+   * the pool, or undefined when it has no memory to pool.
    */
-  adopt(instance: WasmInstanceObject, startFuel: number): RestoreInstance | undefined {
+  adopt(instance: WasmInstanceObject, startFuel: number): PoolPlace | undefined {
     const memory = instance.exports.memory as WasmMemory | undefined;
     if (!memory) return undefined;
     if (!this.restorer) {
@@ -38,13 +38,13 @@ export class InstancePool implements InstanceHome {
       this.restorer = new InstanceRestorer(this.globals, bytes.subarray(0, end), bytes.length);
       this.fuel = startFuel;
     }
-    return this.restorer.attach(instance);
+    return { restore: this.restorer.attach(instance), home: this };
   }
 
   /** An idle instance reset to its fresh state, or undefined. */
   take(): LinkedInstance | undefined {
     for (let linked = this.idle.pop(); linked; linked = this.idle.pop()) {
-      if (linked.restore!()) return linked;
+      if (linked.reset()) return linked;
     }
     return undefined;
   }
