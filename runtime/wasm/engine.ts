@@ -1,7 +1,7 @@
 import { toBinaryString } from '../db/binary-string.js';
 import {
-  admitModule, createMeterGlobals, meterImportObject,
-  type AdmissionOptions, type MeterGlobals,
+  admitModule, createMeterGlobals, hostSuppliedImports,
+  type AdmissionOptions, type MemoryLimits, type MeterGlobals,
 } from './admission/index.js';
 import { WebAssemblyJs, type WasmInstanceObject, type WasmModuleObject } from './admission/webassembly-api.js';
 import type { HostImportName } from '../../host-api/abi/imports.js';
@@ -9,6 +9,7 @@ import { Caller, type HostState } from './host-state.js';
 import { linkHostImports } from './linker.js';
 import { InstancePool } from './instance-pool.js';
 import { LinkedInstance } from './linked-instance.js';
+import { MemoryPool } from './memory-pool.js';
 import { ModuleCache } from './module-cache.js';
 
 export interface EngineOptions {
@@ -33,13 +34,16 @@ interface CompiledCode {
   readonly binaryBytes: number;
   /** The host functions the module imports: all an instance of it is linked to. */
   readonly hostImports: readonly HostImportName[];
+  /** The limits of the memory the module imports; undefined when it has none. */
+  readonly memory: MemoryLimits | undefined;
 }
 
 /**
  * Compiles service code once per code hash (admission, then V8) and instantiates it: each
- * instance gets its own host imports, acting on the state its Caller is attached to, and the one
- * pair of meter globals that the running context loads with its budget. The engine knows nothing
- * of execution contexts.
+ * instance gets its own host imports, acting on the state its Caller is attached to, the one
+ * pair of meter globals that the running context loads with its budget, and a zeroed memory
+ * (recycled from a dropped instance when one is idle). The engine knows nothing of execution
+ * contexts.
  */
 export class Engine {
   readonly meterGlobals: MeterGlobals = createMeterGlobals();
@@ -47,25 +51,24 @@ export class Engine {
   private readonly admission: AdmissionOptions;
   private readonly metering: boolean;
   private readonly pooling: boolean;
-  private readonly meterImports: Record<string, Record<string, unknown>>;
+  private readonly memories = new MemoryPool();
 
   constructor(options: EngineOptions = {}) {
     this.cache = new ModuleCache(options.cacheCapacity);
     this.admission = options.admission ?? {};
     this.metering = options.metering ?? true;
     this.pooling = options.pooling ?? true;
-    this.meterImports = meterImportObject(this.meterGlobals);
   }
 
   /**
-   * An instance in its initial state (new memory, globals at their initial values), its Caller
+   * An instance in its initial state (zeroed memory, globals at their initial values), its Caller
    * attached to `state`: an idle one reset, or a new one. Instantiation runs metered start code,
    * so the state's counters must be loaded; the start code reaches no state (its imports refuse),
    * so every new instance starts as the pool's reset ones do. `release()` the instance when its
    * context ends.
    */
   instantiate(codeHash: Uint8Array, code: () => Uint8Array, state: HostState): LinkedInstance {
-    const { module, pool, hostImports } = this.compiled(codeHash, code);
+    const { module, pool, hostImports, memory: limits } = this.compiled(codeHash, code);
     const reused = pool?.take();
     if (reused) {
       // Charged as the start code was when the instance was made; running out shows at the next metered block.
@@ -75,11 +78,12 @@ export class Engine {
     }
     const caller = new Caller();
     const fuelBefore = this.meterGlobals.fuel.value;
-    const imports = { env: linkHostImports(caller, hostImports), ...this.meterImports };
+    const lent = limits && { memory: this.memories.take(limits), limits, home: this.memories };
+    const imports = { env: linkHostImports(caller, hostImports), ...hostSuppliedImports(this.meterGlobals, lent?.memory) };
     const instance: WasmInstanceObject = new WebAssemblyJs.Instance(module, imports);
     const place = pool?.adopt(instance, Number(fuelBefore - this.meterGlobals.fuel.value));
     caller.attach(state);
-    return new LinkedInstance(instance, caller, place);
+    return new LinkedInstance(instance, caller, place, lent);
   }
 
   /**
@@ -93,11 +97,12 @@ export class Engine {
 
   /**
    * For the perf report: bytes of the linear memories the engine holds (those of idle pooled
-   * instances; running ones belong to their contexts) and an estimate of its compiled code (the
-   * size of the cached binaries: V8 reports no machine-code size per module).
+   * instances and the idle recycled memories; running ones belong to their contexts) and an
+   * estimate of its compiled code (the size of the cached binaries: V8 reports no machine-code
+   * size per module).
    */
   memoryFigures(): { wasmMemory: number; wasmCode: number } {
-    let wasmMemory = 0, wasmCode = 0;
+    let wasmMemory = this.memories.idleBytes(), wasmCode = 0;
     for (const { pool, binaryBytes } of this.cache.values()) {
       wasmMemory += pool?.idleMemoryBytes() ?? 0;
       wasmCode += binaryBytes;
@@ -118,6 +123,7 @@ export class Engine {
         pool: poolable ? new InstancePool(admitted.mutableGlobals) : undefined,
         binaryBytes: binary.length,
         hostImports: admitted.imports,
+        memory: admitted.memory,
       };
       this.cache.set(key, compiled);
     }

@@ -116,6 +116,11 @@ export class Caller {
     return this.state;
   }
 
+  /** True while the instance belongs to a context. */
+  get attached(): boolean {
+    return this.state !== undefined;
+  }
+
   attach(state: HostState): void {
     this.state = state;
     this.instantiated = true;

@@ -6,8 +6,9 @@ import type { InstanceHome, LinkedInstance, PoolPlace } from './linked-instance.
 const MAX_IDLE = 8;
 
 /**
- * Idle instances of one module, reset to their fresh state before reuse. A fresh instance costs
- * a new memory (tens of µs in V8); a reset costs rewriting the start-up memory. The reset is
+ * Idle instances of one module, reset to their fresh state before reuse. A new instance costs an
+ * instantiation (tens of µs in V8, more with a new memory); a reset costs rewriting the start-up
+ * memory. The reset is
  * exact: admission guarantees the state is memory plus mutable globals (all exported), and an
  * instance whose memory grew is dropped instead of reused.
  */
@@ -56,7 +57,9 @@ export class InstancePool implements InstanceHome {
     return bytes;
   }
 
-  give(linked: LinkedInstance): void {
-    if (this.idle.length < MAX_IDLE) this.idle.push(linked);
+  give(linked: LinkedInstance): boolean {
+    if (this.idle.length >= MAX_IDLE) return false;
+    this.idle.push(linked);
+    return true;
   }
 }

@@ -7,7 +7,8 @@ import type { ValueTypeCode } from './binary/wasm-constants.js';
 import { checkHostImports } from './checks/host-imports.js';
 import { checkResourceLimits } from './checks/resource-limits.js';
 import { planMetering } from './metering/plan-metering.js';
-import { RESERVED_EXPORT_PREFIX, exportGlobalsOnly, globalExportName, mutableGlobalIndices, rewriteModule } from './rewrite-module.js';
+import type { MemoryLimits } from './host-supplied-imports.js';
+import { RESERVED_EXPORT_PREFIX, globalExportName, mutableGlobalIndices, rewriteModule } from './rewrite-module.js';
 import { WebAssemblyJs } from './webassembly-api.js';
 
 /** A mutable global of an admitted module, exported under a name admission gives it. */
@@ -17,13 +18,13 @@ export interface MutableGlobal {
 }
 
 export interface AdmittedModule {
-  /** The metered module, ready for `new WebAssembly.Module`. */
+  /** The metered module, ready for `new WebAssembly.Module`; its memory is imported (host-supplied-imports.ts). */
   readonly bytes: Uint8Array;
   /** Host ABI functions the module imports, each once. */
   readonly imports: readonly HostImportName[];
   readonly exports: readonly { readonly name: string; readonly kind: ExportKind }[];
-  /** The module's memory after admission, in 64 KiB pages; undefined when it has none. */
-  readonly memory: { readonly initial: number; readonly maximum: number } | undefined;
+  /** The limits of the memory the module imports, in 64 KiB pages; undefined when it has none. */
+  readonly memory: MemoryLimits | undefined;
   /** The module's mutable globals, each under the export name admission gives it. */
   readonly mutableGlobals: readonly MutableGlobal[];
   /**
@@ -31,7 +32,7 @@ export interface AdmittedModule {
    * memory.init, table.init or table.copy), so restoring those two recreates a fresh instance.
    */
   readonly resettable: boolean;
-  /** The module without metering (mutable globals exported): for measuring metering only. */
+  /** The module without metering (memory imported, mutable globals exported): for measuring metering only. */
   readonly unmeteredBytes: () => Uint8Array;
 }
 
@@ -59,7 +60,7 @@ export function admitModule(bytes: Uint8Array, options: AdmissionOptions = {}): 
   const { plans, stackCharges, entryPoints } = planMetering(module);
   confirmValid(bytes, 'module');
 
-  const metered = rewriteModule(module, { plans, stackCharges, checksOnReturn: entryPoints, memoryMaximum, bulkShift });
+  const metered = rewriteModule(module, { metering: { plans, stackCharges, checksOnReturn: entryPoints, bulkShift }, memoryMaximum });
   confirmValid(metered, 'metered module');
 
   const memory = module.memories[0];
@@ -70,7 +71,7 @@ export function admitModule(bytes: Uint8Array, options: AdmissionOptions = {}): 
     memory: memory && { initial: memory.initial, maximum: memoryMaximum },
     mutableGlobals: mutableGlobalIndices(module).map((index) => ({ exportName: globalExportName(index), type: module.globals[index]!.type })),
     resettable: plans.every((plan) => !plan.usesSegmentState),
-    unmeteredBytes: () => exportGlobalsOnly(module),
+    unmeteredBytes: () => rewriteModule(module, { memoryMaximum }),
   };
 }
 

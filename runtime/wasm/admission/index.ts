@@ -6,7 +6,10 @@
 //   (host-api/abi/imports.ts) with their exact signatures, within the limits of docs/host-abi.md §10.
 //   Anything else throws AdmissionError with a stable code (WASM_MALFORMED, WASM_INVALID,
 //   WASM_FORBIDDEN_IMPORT, WASM_FORBIDDEN_FEATURE, WASM_LIMIT) and a message naming the reason.
-// - The returned bytes are metered: the memory maximum is capped, every function charges fuel
+// - The module's memory becomes an import from module `tsibase` (`memory`, the module's initial
+//   size and its maximum capped), so the host supplies each instance's memory; pass it to
+//   importObject (host-supplied-imports.ts, docs/host-abi.md §7).
+// - The returned bytes are metered: every function charges fuel
 //   (one unit per instruction, structure free, bulk memory one more per 64 bytes; charged per
 //   region up front, so an early exit may pay for code it skipped, identically on every node), and
 //   every frame (an upper-bound estimate) counts against a stack budget: functions that break the
@@ -33,11 +36,11 @@ export {
   ExecutionMeter,
   createMeterGlobals,
   fuelValueOf,
-  meterImportObject,
   type ExecutionBudget,
   type FuelValue,
   type MeterGlobals,
   type ExecutionLimitCode,
 } from './metering/execution-meter.js';
 export type { FuelCounter } from './metering/fuel-counter.js';
-export { FUEL_IMPORT_NAME, METER_IMPORT_MODULE, STACK_IMPORT_NAME } from './metering/meter-imports.js';
+export { FUEL_IMPORT_NAME, STACK_IMPORT_NAME } from './metering/meter-imports.js';
+export { HOST_SUPPLIED_MODULE, MEMORY_IMPORT_NAME, hostSuppliedImports, type MemoryLimits, type MeterCounters } from './host-supplied-imports.js';

@@ -8,73 +8,70 @@ import {
   SectionId,
   ValueType,
 } from './binary/wasm-constants.js';
+import { HOST_SUPPLIED_MODULE, MEMORY_IMPORT_NAME } from './host-supplied-imports.js';
 import type { FunctionPlan } from './metering/analyse-function.js';
 import { emitMeteredFunction } from './metering/emit-metered-function.js';
-import {
-  FUEL_IMPORT_NAME,
-  METER_GLOBAL_COUNT,
-  METER_IMPORT_MODULE,
-  STACK_IMPORT_NAME,
-} from './metering/meter-imports.js';
+import { FUEL_IMPORT_NAME, METER_GLOBAL_COUNT, STACK_IMPORT_NAME } from './metering/meter-imports.js';
 import { rewriteNameSection } from './rewrite-name-section.js';
 
-export interface RewriteSettings {
+/** How every function is metered. */
+export interface MeteringSettings {
   /** Metering plan of every defined function, in order. */
   readonly plans: readonly FunctionPlan[];
   /** Stack bytes each defined function reserves (see stackCharges). */
   readonly stackCharges: readonly number[];
   /** Which defined functions check fuel on return (see hostEntryPoints). */
   readonly checksOnReturn: readonly boolean[];
-  /** Maximum pages written for the memory (when the module has one). */
-  readonly memoryMaximum: number;
   /** Bulk memory operations cost 1 fuel per 2^bulkShift bytes. */
   readonly bulkShift: number;
 }
 
+export interface RewriteSettings {
+  /** Absent writes the module unmetered: only for measuring what metering costs (bench/host). */
+  readonly metering?: MeteringSettings;
+  /** Maximum pages written for the memory (when the module has one). */
+  readonly memoryMaximum: number;
+}
+
 /**
- * Writes the admitted module: the meter globals appended to the imports, the memory maximum
- * capped, global indices of exports moved past the meter globals, and every body metered.
- * All other sections are copied byte for byte, in place (the `name` section is adjusted).
+ * Writes the admitted module: the module's memory turned into an import of the host's with its
+ * maximum capped, its mutable globals exported, and, when metered, the meter globals added to the
+ * imports, global indices moved past them and every body metered. All other sections are copied
+ * byte for byte, in place (the `name` section is adjusted to the moved indices).
  */
 export function rewriteModule(module: WasmModule, settings: RewriteSettings): Uint8Array {
   const writer = new ModuleWriter(module.bytes.length * 2 + 256);
   const { out } = writer;
+  const { metering } = settings;
 
   let importsWritten = false;
   let exportsWritten = false;
   for (const section of module.sections) {
     const order = SECTION_ORDER[section.id];
     if (!importsWritten && order !== undefined && order >= SECTION_ORDER[SectionId.import]!) {
-      writer.section(SectionId.import, (w) => writeImports(w, module));
+      writer.section(SectionId.import, (w) => writeImports(w, module, settings));
       importsWritten = true;
       if (section.id === SectionId.import) continue;
     }
     if (!exportsWritten && order !== undefined && order >= SECTION_ORDER[SectionId.export]!) {
-      writer.section(SectionId.export, (w) => writeExports(w, module));
+      writer.section(SectionId.export, (w) => writeExports(w, module, metering ? METER_GLOBAL_COUNT : 0));
       exportsWritten = true;
       if (section.id === SectionId.export) continue;
     }
-    switch (section.id) {
-      case SectionId.memory:
-        writer.section(SectionId.memory, (w) => writeMemory(w, module, settings.memoryMaximum));
-        break;
-      case SectionId.code:
-        writer.section(SectionId.code, (w) => writeCode(w, module, settings));
-        break;
-      case SectionId.custom:
-        if (section.customName === 'name') {
-          const names = rewriteNameSection(module.bytes, section.start, section.end);
-          if (names !== undefined) out.u8(SectionId.custom).u32(names.length).bytes(names);
-          break;
-        }
-        copySection(out, module, section);
-        break;
-      default:
-        copySection(out, module, section);
+    if (section.id === SectionId.memory) continue; // imported instead
+    if (metering && section.id === SectionId.code) {
+      writer.section(SectionId.code, (w) => writeCode(w, module, metering));
+      continue;
     }
+    if (metering && section.id === SectionId.custom && section.customName === 'name') {
+      const names = rewriteNameSection(module.bytes, section.start, section.end);
+      if (names !== undefined) out.u8(SectionId.custom).u32(names.length).bytes(names);
+      continue;
+    }
+    copySection(out, module, section);
   }
-  if (!importsWritten) writer.section(SectionId.import, (w) => writeImports(w, module));
-  if (!exportsWritten) writer.section(SectionId.export, (w) => writeExports(w, module));
+  if (!importsWritten) writer.section(SectionId.import, (w) => writeImports(w, module, settings));
+  if (!exportsWritten) writer.section(SectionId.export, (w) => writeExports(w, module, metering ? METER_GLOBAL_COUNT : 0));
   return writer.finish();
 }
 
@@ -82,23 +79,25 @@ function copySection(out: ByteWriter, module: WasmModule, section: SectionRange)
   out.u8(section.id).u32(section.end - section.start).copy(module.bytes, section.start, section.end);
 }
 
-function writeImports(w: ByteWriter, module: WasmModule): void {
-  w.u32(module.imports.length + METER_GLOBAL_COUNT);
+function writeImports(w: ByteWriter, module: WasmModule, settings: RewriteSettings): void {
+  const memories = module.memories.length;
+  w.u32(module.imports.length + (settings.metering ? METER_GLOBAL_COUNT : 0) + memories);
   for (const entry of module.imports) {
     w.name(entry.module).name(entry.name).u8(ExternalKind.function).u32(entry.typeIndex);
   }
-  // Order fixes the global indices: FUEL_GLOBAL_INDEX, STACK_GLOBAL_INDEX.
-  w.name(METER_IMPORT_MODULE).name(FUEL_IMPORT_NAME).u8(ExternalKind.global).u8(ValueType.i64).u8(1);
-  w.name(METER_IMPORT_MODULE).name(STACK_IMPORT_NAME).u8(ExternalKind.global).u8(ValueType.i32).u8(1);
-}
-
-function writeMemory(w: ByteWriter, module: WasmModule, maximum: number): void {
-  w.u32(module.memories.length);
-  for (const memory of module.memories) w.u8(0x01).u32(memory.initial).u32(maximum);
+  if (settings.metering) {
+    // Order fixes the global indices: FUEL_GLOBAL_INDEX, STACK_GLOBAL_INDEX.
+    w.name(HOST_SUPPLIED_MODULE).name(FUEL_IMPORT_NAME).u8(ExternalKind.global).u8(ValueType.i64).u8(1);
+    w.name(HOST_SUPPLIED_MODULE).name(STACK_IMPORT_NAME).u8(ExternalKind.global).u8(ValueType.i32).u8(1);
+  }
+  // The one memory (admission allows no more) keeps index 0: the module imports no other.
+  for (const memory of module.memories) {
+    w.name(HOST_SUPPLIED_MODULE).name(MEMORY_IMPORT_NAME).u8(ExternalKind.memory).u8(0x01).u32(memory.initial).u32(settings.memoryMaximum);
+  }
 }
 
 /** `globalShift`: how far global indices moved (the meter globals come first when metered). */
-function writeExports(w: ByteWriter, module: WasmModule, globalShift = METER_GLOBAL_COUNT): void {
+function writeExports(w: ByteWriter, module: WasmModule, globalShift: number): void {
   const mutable = mutableGlobalIndices(module);
   w.u32(module.exports.length + mutable.length);
   for (const entry of module.exports) {
@@ -107,29 +106,6 @@ function writeExports(w: ByteWriter, module: WasmModule, globalShift = METER_GLO
   }
   // Every mutable global is exported too, so the host can reset a reused instance exactly.
   for (const index of mutable) w.name(globalExportName(index)).u8(ExternalKind.global).u32(index + globalShift);
-}
-
-/**
- * The module unchanged but for the exports of its mutable globals: no metering. Only for
- * measuring what metering costs with everything else equal (bench/host).
- */
-export function exportGlobalsOnly(module: WasmModule): Uint8Array {
-  const writer = new ModuleWriter(module.bytes.length + 256);
-  let exportsWritten = false;
-  const writeExportSection = () => {
-    writer.section(SectionId.export, (w) => writeExports(w, module, 0));
-    exportsWritten = true;
-  };
-  for (const section of module.sections) {
-    const order = SECTION_ORDER[section.id];
-    if (!exportsWritten && order !== undefined && order >= SECTION_ORDER[SectionId.export]!) {
-      writeExportSection();
-      if (section.id === SectionId.export) continue;
-    }
-    copySection(writer.out, module, section);
-  }
-  if (!exportsWritten) writeExportSection();
-  return writer.finish();
 }
 
 /** Indices (in the module's own global space) of its mutable globals. */
@@ -145,7 +121,7 @@ export function globalExportName(index: number): string {
 /** Export names starting with this are added by admission; modules may not use it themselves. */
 export const RESERVED_EXPORT_PREFIX = '__tsibase_';
 
-function writeCode(w: ByteWriter, module: WasmModule, settings: RewriteSettings): void {
+function writeCode(w: ByteWriter, module: WasmModule, settings: MeteringSettings): void {
   const body = new ByteWriter();
   w.u32(settings.plans.length);
   settings.plans.forEach((plan, i) => {

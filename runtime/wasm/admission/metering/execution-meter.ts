@@ -1,8 +1,8 @@
 import { Limits } from '../../../../host-api/abi/databases.js';
 import { TsibaseError } from '../../../../host-api/errors.js';
-import { WebAssemblyJs, type WasmGlobal } from '../webassembly-api.js';
+import { WebAssemblyJs, type WasmGlobal, type WasmMemory } from '../webassembly-api.js';
 import { createFuelCounter, type FuelCounter } from './fuel-counter.js';
-import { FUEL_IMPORT_NAME, METER_IMPORT_MODULE, STACK_IMPORT_NAME } from './meter-imports.js';
+import { hostSuppliedImports } from '../host-supplied-imports.js';
 
 export type ExecutionLimitCode = 'WASM_FUEL_EXHAUSTED' | 'WASM_STACK_OVERFLOW';
 
@@ -54,11 +54,6 @@ export function createMeterGlobals(fuel = 0n, stackBytes = 0): MeterGlobals {
   };
 }
 
-/** The import object entry that gives metered instances these counters. */
-export function meterImportObject(globals: Pick<MeterGlobals, 'fuel' | 'stack'>): Record<string, Record<string, unknown>> {
-  return { [METER_IMPORT_MODULE]: { [FUEL_IMPORT_NAME]: globals.fuel, [STACK_IMPORT_NAME]: globals.stack } };
-}
-
 /**
  * The fuel and stack counters of one execution context (one transaction, query or callback),
  * shared by all its instances through the imported meter globals.
@@ -87,9 +82,9 @@ export class ExecutionMeter {
     this.counter = counters.fuelCounter;
   }
 
-  /** The import object entry every metered instance of this context needs. */
-  importObject(): Record<string, Record<string, unknown>> {
-    return meterImportObject(this);
+  /** The import object entry of what the host supplies to an instance of this context: these counters and its `memory`. */
+  importObject(memory?: WasmMemory): Record<string, Record<string, unknown>> {
+    return hostSuppliedImports(this, memory);
   }
 
   /** Fuel used so far (more than the budget once exhausted: the charge that crossed zero counts). */

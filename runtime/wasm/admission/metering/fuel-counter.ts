@@ -2,7 +2,8 @@ import { ByteWriter } from '../binary/byte-writer.js';
 import { ModuleWriter } from '../binary/module-writer.js';
 import { ExternalKind, FUNCTION_TYPE_FORM, Opcode, SectionId, ValueType } from '../binary/wasm-constants.js';
 import { WebAssemblyJs, type WasmGlobal, type WasmModuleObject } from '../webassembly-api.js';
-import { FUEL_IMPORT_NAME, METER_IMPORT_MODULE } from './meter-imports.js';
+import { HOST_SUPPLIED_MODULE } from '../host-supplied-imports.js';
+import { FUEL_IMPORT_NAME } from './meter-imports.js';
 
 // The host reads, loads and charges the fuel counter on every context and most host calls. From
 // JavaScript an i64 global is a BigInt on every read and write (about 75 ns each, measured on
@@ -31,7 +32,7 @@ function counterModuleBytes(): Uint8Array {
     w.u8(FUNCTION_TYPE_FORM).u32(1).u8(ValueType.f64).u32(0);
     w.u8(FUNCTION_TYPE_FORM).u32(0).u32(1).u8(ValueType.f64);
   });
-  module.section(SectionId.import, (w) => w.u32(1).name(METER_IMPORT_MODULE).name(FUEL_IMPORT_NAME).u8(ExternalKind.global).u8(ValueType.i64).u8(1));
+  module.section(SectionId.import, (w) => w.u32(1).name(HOST_SUPPLIED_MODULE).name(FUEL_IMPORT_NAME).u8(ExternalKind.global).u8(ValueType.i64).u8(1));
   module.section(SectionId.function, (w) => w.u32(3).u32(0).u32(1).u32(2));
   module.section(SectionId.export, (w) => w.u32(3)
     .name('charge').u8(ExternalKind.function).u32(0)
@@ -53,6 +54,6 @@ let counterModule: WasmModuleObject | undefined;
 /** Fast access to `fuel` (a small instance over it): made once per counter, by its owner. */
 export function createFuelCounter(fuel: WasmGlobal<bigint>): FuelCounter {
   counterModule ??= new WebAssemblyJs.Module(counterModuleBytes());
-  const exports = new WebAssemblyJs.Instance(counterModule, { [METER_IMPORT_MODULE]: { [FUEL_IMPORT_NAME]: fuel } }).exports;
+  const exports = new WebAssemblyJs.Instance(counterModule, { [HOST_SUPPLIED_MODULE]: { [FUEL_IMPORT_NAME]: fuel } }).exports;
   return { charge: exports.charge as FuelCounter['charge'], set: exports.set as FuelCounter['set'], get: exports.get as FuelCounter['get'] };
 }

@@ -1,8 +1,6 @@
-// The two globals that metered code imports, shared by every instance of one execution context.
-// Admission prepends them to the global index space; the host creates them (ExecutionMeter).
-
-/** Import module of the meter globals; guests may only import from `env`, so no name can clash. */
-export const METER_IMPORT_MODULE = 'tsibase';
+// The two globals that metered code imports (from HOST_SUPPLIED_MODULE), shared by every instance of
+// one execution context. Admission prepends them to the global index space; the host creates them
+// (ExecutionMeter).
 
 /** Mutable i64: fuel left. Charged at every basic block; exhaustion traps once it is negative. */
 export const FUEL_IMPORT_NAME = 'fuel';

@@ -70,8 +70,10 @@ export interface MeteredInstance {
 /** Admits and instantiates a module with a fresh meter; `env` supplies host functions. */
 export function instantiateMetered(bytes: Uint8Array, budget: ExecutionBudget, env: Record<string, unknown> = {}): MeteredInstance {
   const meter = new ExecutionMeter(budget);
-  const module = new WebAssemblyJs.Module(admitModule(bytes).bytes);
-  const instance = new WebAssemblyJs.Instance(module, { env, ...meter.importObject() });
+  const admitted = admitModule(bytes);
+  const module = new WebAssemblyJs.Module(admitted.bytes);
+  const memory = admitted.memory && new WebAssemblyJs.Memory(admitted.memory);
+  const instance = new WebAssemblyJs.Instance(module, { env, ...meter.importObject(memory) });
   return { exports: instance.exports as MeteredInstance['exports'], meter };
 }
 

@@ -4,9 +4,10 @@ import * as assert from 'uvu/assert';
 import { admitModule } from '../../../../runtime/wasm/admission/index.js';
 import { assertRefused, instantiateMetered, leb, moduleWithCode, vec, wat } from './admission-helpers.js';
 
+/** The admitted module's memory type (imported from the host: `(import "tsibase" "memory" (memory …))`). */
 async function memoryLine(module: string): Promise<string> {
   const text = await print(admitModule(await wat(module)).bytes);
-  return /\(memory [^\n]*\)/.exec(text)![0];
+  return /\(memory \(;0;\)[^)\n]*\)/.exec(text)![0];
 }
 
 test('the memory maximum is set to the 512-page cap when absent or larger', async () => {
