@@ -81,4 +81,15 @@ test('a memory goes only to a module that imports the same limits', async ({ cha
   withInstance(engine, chain.store, code, (instance) => assert.is(memoryOf(instance), dropped));
 });
 
+test('a memory of more than 32 pages is left to the garbage collector: zeroing it would cost more than a new one', async ({ chain, engine }) => {
+  const large = await wat('(module (memory (export "memory") 33))');
+  const dropped = withInstance(engine, chain.store, large, memoryOf);
+  assert.is(engine.memoryFigures().wasmMemory, 0);
+  withInstance(engine, chain.store, large, (instance) => assert.is.not(memoryOf(instance), dropped));
+  const small = await wat('(module (memory (export "memory") 32))');
+  const kept = withInstance(engine, chain.store, small, memoryOf);
+  assert.is(engine.memoryFigures().wasmMemory, 32 * 65536);
+  withInstance(engine, chain.store, small, (instance) => assert.is(memoryOf(instance), kept));
+});
+
 test.run();
