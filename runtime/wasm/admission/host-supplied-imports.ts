@@ -3,9 +3,9 @@ import type { WasmGlobal, WasmMemory } from './webassembly-api.js';
 
 // What an admitted module imports from the host besides the `env` functions: the meter globals
 // (metering/meter-imports.ts) and its linear memory. Admission turns a module's own memory into
-// an import with the same limits, so the host decides where a new instance's memory comes from:
-// a new one, or one recycled and zeroed back to its start-up size, which no instance can tell
-// apart (docs/host-abi.md §7).
+// an import (its initial size, its maximum capped), so the host decides where a new instance's
+// memory comes from: a new one, or one recycled and zeroed back to its start-up size, which no
+// instance can tell apart (docs/host-abi.md §7).
 
 /** Import module of what the host supplies; guests may only import from `env`, so no name can clash. */
 export const HOST_SUPPLIED_MODULE = 'tsibase';
