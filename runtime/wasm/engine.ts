@@ -81,7 +81,8 @@ export class Engine {
     const lent = limits && { memory: this.memories.take(limits), limits, home: this.memories };
     const imports = { env: linkHostImports(caller, hostImports), ...hostSuppliedImports(this.meterGlobals, lent?.memory) };
     const instance: WasmInstanceObject = new WebAssemblyJs.Instance(module, imports);
-    const place = pool?.adopt(instance, Number(fuelBefore - this.meterGlobals.fuel.value));
+    // The pool resets memory and globals together: only an instance with a memory is pooled.
+    const place = pool && lent && pool.adopt(instance, lent.memory, Number(fuelBefore - this.meterGlobals.fuel.value));
     caller.attach(state);
     return new LinkedInstance(instance, caller, place, lent);
   }

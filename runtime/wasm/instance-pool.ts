@@ -25,13 +25,11 @@ export class InstancePool implements InstanceHome {
   }
 
   /**
-   * Takes a just-created instance into the pool's care: the first one's memory image becomes the
-   * start-up image, and each one's globals are recorded while it is fresh. Returns its place in
-   * the pool, or undefined when it has no memory to pool.
+   * Takes a just-created instance, with the memory it imports, into the pool's care: the first
+   * one's memory image becomes the start-up image, and each one's globals are recorded while it
+   * is fresh. Returns its place in the pool.
    */
-  adopt(instance: WasmInstanceObject, startFuel: number): PoolPlace | undefined {
-    const memory = instance.exports.memory as WasmMemory | undefined;
-    if (!memory) return undefined;
+  adopt(instance: WasmInstanceObject, memory: WasmMemory, startFuel: number): PoolPlace {
     if (!this.restorer) {
       const bytes = new Uint8Array(memory.buffer);
       let end = bytes.length;
@@ -39,7 +37,7 @@ export class InstancePool implements InstanceHome {
       this.restorer = new InstanceRestorer(this.globals, bytes.subarray(0, end), bytes.length);
       this.fuel = startFuel;
     }
-    return { restore: this.restorer.attach(instance), home: this };
+    return { restore: this.restorer.attach(instance, memory), home: this };
   }
 
   /** An idle instance reset to its fresh state, or undefined. */
@@ -53,7 +51,7 @@ export class InstancePool implements InstanceHome {
   /** Bytes of the linear memories of the idle instances. */
   idleMemoryBytes(): number {
     let bytes = 0;
-    for (const { instance } of this.idle) bytes += (instance.exports.memory as WasmMemory).buffer.byteLength;
+    for (const linked of this.idle) bytes += linked.memoryBytes();
     return bytes;
   }
 

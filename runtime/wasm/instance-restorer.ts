@@ -3,7 +3,7 @@ import { ByteWriter } from './admission/binary/byte-writer.js';
 import { ModuleWriter } from './admission/binary/module-writer.js';
 import { PREFIX_MISC, PREFIX_SIMD } from './admission/binary/opcodes.js';
 import {
-  BLOCK_TYPE_EMPTY, ExternalKind, FUNCTION_TYPE_FORM, MiscOpcode, Opcode, PASSIVE_DATA_SEGMENT, SectionId, SimdOpcode, ValueType,
+  BLOCK_TYPE_EMPTY, ExternalKind, FUNCTION_TYPE_FORM, MiscOpcode, Opcode, PAGE_BYTES, PASSIVE_DATA_SEGMENT, SectionId, SimdOpcode, ValueType,
   type ValueTypeCode,
 } from './admission/binary/wasm-constants.js';
 import { WebAssemblyJs, type WasmInstanceObject, type WasmMemory, type WasmModuleObject } from './admission/webassembly-api.js';
@@ -13,7 +13,6 @@ export type RestoreInstance = () => boolean;
 
 const IMPORT_MODULE = 'instance';
 const MEMORY_IMPORT = 'memory';
-const PAGE_BYTES = 65536;
 
 /**
  * Resets pooled instances of one module in a single call into wasm instead of many host steps
@@ -35,9 +34,12 @@ export class InstanceRestorer {
     this.module = new WebAssemblyJs.Module(restorerModule(globals.map((g) => g.type), image, memoryBytes));
   }
 
-  /** Records the instance's present globals as the state `reset` returns it to (call while it is fresh). */
-  attach(instance: WasmInstanceObject): RestoreInstance {
-    const imports: Record<string, unknown> = { [MEMORY_IMPORT]: instance.exports.memory as WasmMemory };
+  /**
+   * Records the instance's present globals as the state `reset` returns it to (call while it is
+   * fresh); `memory` is the one the instance imports.
+   */
+  attach(instance: WasmInstanceObject, memory: WasmMemory): RestoreInstance {
+    const imports: Record<string, unknown> = { [MEMORY_IMPORT]: memory };
     this.globals.forEach((global, i) => {
       imports[globalImportName(i)] = instance.exports[global.exportName];
     });

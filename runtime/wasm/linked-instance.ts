@@ -41,6 +41,11 @@ export class LinkedInstance {
     private readonly lent: LentMemory | undefined,
   ) {}
 
+  /** Bytes of the instance's linear memory (grown ones included); 0 when it has none. */
+  memoryBytes(): number {
+    return this.lent?.memory.buffer.byteLength ?? 0;
+  }
+
   /** Puts the instance back in its fresh state; false if it cannot be (or is not pooled). */
   reset(): boolean {
     return this.place?.restore() ?? false;

@@ -1,7 +1,7 @@
 import type { MemoryLimits } from './admission/index.js';
+import { PAGE_BYTES } from './admission/binary/wasm-constants.js';
 import { WebAssemblyJs, type WasmMemory } from './admission/webassembly-api.js';
 
-const PAGE_BYTES = 65536;
 /** Idle memories kept for one pair of limits. */
 const MAX_IDLE_PER_LIMITS = 8;
 /** Bytes of idle memory kept in all. */

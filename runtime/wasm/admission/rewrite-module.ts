@@ -43,6 +43,7 @@ export function rewriteModule(module: WasmModule, settings: RewriteSettings): Ui
   const writer = new ModuleWriter(module.bytes.length * 2 + 256);
   const { out } = writer;
   const { metering } = settings;
+  const globalShift = metering ? METER_GLOBAL_COUNT : 0;
 
   let importsWritten = false;
   let exportsWritten = false;
@@ -54,7 +55,7 @@ export function rewriteModule(module: WasmModule, settings: RewriteSettings): Ui
       if (section.id === SectionId.import) continue;
     }
     if (!exportsWritten && order !== undefined && order >= SECTION_ORDER[SectionId.export]!) {
-      writer.section(SectionId.export, (w) => writeExports(w, module, metering ? METER_GLOBAL_COUNT : 0));
+      writer.section(SectionId.export, (w) => writeExports(w, module, globalShift));
       exportsWritten = true;
       if (section.id === SectionId.export) continue;
     }
@@ -71,7 +72,7 @@ export function rewriteModule(module: WasmModule, settings: RewriteSettings): Ui
     copySection(out, module, section);
   }
   if (!importsWritten) writer.section(SectionId.import, (w) => writeImports(w, module, settings));
-  if (!exportsWritten) writer.section(SectionId.export, (w) => writeExports(w, module, metering ? METER_GLOBAL_COUNT : 0));
+  if (!exportsWritten) writer.section(SectionId.export, (w) => writeExports(w, module, globalShift));
   return writer.finish();
 }
 

@@ -3,6 +3,9 @@
 export const WASM_MAGIC = [0x00, 0x61, 0x73, 0x6d] as const;
 export const WASM_VERSION = [0x01, 0x00, 0x00, 0x00] as const;
 
+/** Bytes in one page of linear memory, the unit of memory sizes and limits. */
+export const PAGE_BYTES = 65536;
+
 export const SectionId = {
   custom: 0,
   type: 1,

@@ -2,7 +2,7 @@ import { Limits } from '../../../../host-api/abi/databases.js';
 import { TsibaseError } from '../../../../host-api/errors.js';
 import { WebAssemblyJs, type WasmGlobal, type WasmMemory } from '../webassembly-api.js';
 import { createFuelCounter, type FuelCounter } from './fuel-counter.js';
-import { hostSuppliedImports } from '../host-supplied-imports.js';
+import { hostSuppliedImports, type MeterCounters } from '../host-supplied-imports.js';
 
 export type ExecutionLimitCode = 'WASM_FUEL_EXHAUSTED' | 'WASM_STACK_OVERFLOW';
 
@@ -37,9 +37,7 @@ const FUEL_LIMIT = 1n << 63n;
 /** Default stack budget: the host's limit (docs/host-abi.md §10). */
 export const DEFAULT_STACK_BYTES = Limits.maxStackBytes;
 
-export interface MeterGlobals {
-  readonly fuel: WasmGlobal<bigint>;
-  readonly stack: WasmGlobal<number>;
+export interface MeterGlobals extends MeterCounters {
   /** Fast access to `fuel` from JavaScript. */
   readonly fuelCounter: FuelCounter;
 }
