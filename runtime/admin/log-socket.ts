@@ -2,14 +2,14 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import { hasForeignOrigin, isAdminRequest } from '../http/admin-access.js';
-import { closingReply, type WireRequest } from '../http/wire/index.js';
+import { closingReply, endWithReply, type WireRequest } from '../http/wire/index.js';
 import { LogWebSocketSession, type LogSubscriptions } from '../log/index.js';
 
 const LOG_PATH = '/native/admin/log';
 
 /** A refusal written on the upgrade socket itself, which has no WireResponse. */
 function refuse(socket: Duplex, status: number, body: string): void {
-  socket.end(closingReply(status, { 'Content-Type': 'text/html' }, body));
+  endWithReply(socket, closingReply(status, { 'Content-Type': 'text/html' }, body));
 }
 
 /**

@@ -117,7 +117,8 @@ export class NodeHttpServer {
    * spec with the address and port it really got. TLS files that do not serve are a ConfigError.
    */
   async listen(spec: ListenSpec, baseDir: string, tls?: TlsSpec): Promise<ListenSpec> {
-    const server = new WireServer(spec.protocol === 'https' ? createHttpsServer(baseDir, tls!) : createServer(), {
+    // A TLS handshake is given the time a request head is (the one in force as the listener opens).
+    const server = new WireServer(spec.protocol === 'https' ? createHttpsServer(baseDir, tls!, this.requestTimeoutMs) : createServer(), {
       request: (req, res) => this.onRequest(req, res),
       upgrade: (req, socket, head) => this.options.onUpgrade?.(req, socket, head) ?? false,
     }, MAX_REQUEST_BYTES, spec.protocol === 'local' ? undefined : this.connectionLimit);
@@ -129,6 +130,11 @@ export class NodeHttpServer {
     }
     const address = await server.listen({ port: spec.port, address: spec.address }) as AddressInfo;
     return { protocol: spec.protocol, address: address.address, port: address.port };
+  }
+
+  /** The http and https connections open now (upgraded ones included; local sockets are not counted). */
+  get openConnections(): number {
+    return this.connectionLimit.openConnections;
   }
 
   /** Stops listening. Open connections are closed; with `force` they are dropped without a reply. */

@@ -150,7 +150,7 @@ export class TsibaseNode implements NodeControl {
     this.keys = NodeKeys.open(options.dir, []);
     this.applyKeyModules(config);
     const perf = { transactions: counters, network: () => this.networkFigures(), databaseFiles: [join(dbDir, 'data.mdb')], wasm: () => engine.memoryFigures() };
-    const admin = adminApi(this, { ...keyEndpoints(this.keys, () => this.network.keysChanged()), ...perfEndpoints(perf, () => this.chainGauges()) });
+    const admin = adminApi(this, { ...keyEndpoints(this.keys, () => this.network.keysChanged()), ...perfEndpoints(perf, () => this.nodeGauges()) });
     this.server = new NodeHttpServer(this.chain, {
       sockets,
       tokens: SessionTokens.fromKeyFile(join(options.dir, 'session-key')),
@@ -275,8 +275,8 @@ export class TsibaseNode implements NodeControl {
     return { links: this.links.list().length, ...this.network.counters };
   }
 
-  /** Chain figures for the metrics next to the perf report's. */
-  private chainGauges(): ExtraGauge[] {
+  /** The chain, link and connection figures the metrics give next to the perf report's. */
+  private nodeGauges(): ExtraGauge[] {
     const head = this.chain.head;
     const { links, blocksReceived, blocksApplied, blocksRefused } = this.networkFigures();
     return [
@@ -286,6 +286,7 @@ export class TsibaseNode implements NodeControl {
       { name: 'tsibase_blocks_received', help: 'blocks received from peers since the node started', value: blocksReceived },
       { name: 'tsibase_blocks_applied', help: 'received blocks applied since the node started', value: blocksApplied },
       { name: 'tsibase_blocks_refused', help: 'received blocks refused since the node started', value: blocksRefused },
+      { name: 'tsibase_http_connections', help: 'http and https connections open (upgraded ones included), which max_connections bounds', value: this.server.openConnections },
     ];
   }
 

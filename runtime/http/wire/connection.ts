@@ -1,4 +1,5 @@
 import type { Socket } from 'node:net';
+import { LINGER_MS, endWithReply } from './closing-socket.js';
 import { NO_BODY, bodyReaderFor, type BodyReader } from './request-body.js';
 import { listsToken } from './fields.js';
 import { parseRequestHead, type RequestHead } from './request-head.js';
@@ -22,8 +23,9 @@ export interface ConnectionSettings {
   readonly keepAliveMs: number;
   /**
    * The time a request head may take to arrive, from its first byte (from the connection's
-   * opening for the first request), in ms; also the time a body may take, plus its size's worth
-   * at MIN_BODY_BYTES_PER_SECOND. A deadline, not an idle timer: bytes dripped in do not extend it.
+   * opening for the first request), in ms; also the time a body may take, and replies written
+   * may take to be read, plus their size's worth at MIN_BYTES_PER_SECOND. Deadlines, not idle
+   * timers: bytes dripped in (or read out) do not extend them.
    */
   readonly requestTimeoutMs: number;
   /** The listener is closing: each connection closes after the reply it is writing. */
@@ -37,11 +39,19 @@ export interface ConnectionSettings {
 const MAX_HEAD_BYTES = 16 * 1024;
 /** Requests received but not answered past which reading pauses. */
 const MAX_UNANSWERED = 64;
-/** The slowest a body may arrive (past the request timeout): 20 MiB takes at most 5 minutes more. */
-const MIN_BODY_BYTES_PER_SECOND = 64 * 1024;
+/** The slowest a body may arrive, or replies be read (past the request timeout): 20 MiB takes at most 5 minutes more. */
+const MIN_BYTES_PER_SECOND = 64 * 1024;
 
-/** How long a closing connection reads on for the client to take the last reply. */
-const LINGER_MS = 5_000;
+/** The time `bytes` may take at the slowest rate allowed, in ms. */
+const transferAllowance = (bytes: number) => (bytes * 1000) / MIN_BYTES_PER_SECOND;
+
+/**
+ * What a connection not being served waits for when its deadline passes (docs/http.md §9): the
+ * client to read what was written ('read') or to close after the last reply ('linger') or
+ * to send a first byte ('silence'), all three dropped without a word; the rest of a request's
+ * head or body (408); or its next request ('idle', closed).
+ */
+type Wait = 'read' | 'linger' | 'silence' | 'head' | 'body' | 'idle';
 
 const HEAD_END = Buffer.from('\r\n\r\n', 'latin1');
 const CONTINUE = Buffer.from('HTTP/1.1 100 Continue\r\n\r\n', 'latin1');
@@ -73,11 +83,19 @@ export class Connection implements ReplySink, TurnWriter {
   private headSince = Date.now();
   /** Nothing received yet: a connection that never asks is closed without a reply. */
   private silent = true;
+  /** Since when the socket has held written bytes the client has not taken (ms), and how many were written since. */
+  private writeSince = 0;
+  private writeBytes = 0;
+  /** When the node ended its side (ms; 0: not yet); the socket is dropped LINGER_MS later. */
+  private lingerSince = 0;
+
+  private readonly onData = (chunk: Buffer) => this.receive(chunk);
+  private readonly onClose = () => this.closed();
 
   constructor(readonly socket: Socket, private readonly settings: ConnectionSettings) {
     socket.setNoDelay(true);
-    socket.on('data', (chunk: Buffer) => this.receive(chunk));
-    socket.on('close', () => this.closed());
+    socket.on('data', this.onData);
+    socket.on('close', this.onClose);
     // A reset by the client is its 'close' too; nothing to answer.
     socket.on('error', () => {});
   }
@@ -163,13 +181,12 @@ export class Connection implements ReplySink, TurnWriter {
   /** Hands the socket to the upgrade handler, or answers 404 and closes. */
   private upgrade(head: RequestHead, rest: Buffer): void {
     if (this.unwritten.length > 0) return this.refuse(badRequest('protocol upgrade behind unanswered requests'));
-    this.socket.removeAllListeners('data');
-    this.socket.removeAllListeners('close');
+    // Only the connection's own: others (the connection limit's count) stay with the socket.
+    this.socket.off('data', this.onData);
+    this.socket.off('close', this.onClose);
     this.settings.release(this);
     const req = new WireRequest(head, NO_BODY, this.socket);
-    if (!this.settings.handlers.upgrade(req, this.socket, rest)) {
-      this.socket.end(closingReply(404, {}, ''));
-    }
+    if (!this.settings.handlers.upgrade(req, this.socket, rest)) endWithReply(this.socket, closingReply(404, {}, ''));
   }
 
   /** Answers a request the node cannot take (after the replies before it) and closes. */
@@ -203,6 +220,11 @@ export class Connection implements ReplySink, TurnWriter {
     const data = this.ready.length === 1 ? this.ready[0]! : Buffer.concat(this.ready);
     this.ready.length = 0;
     const finishing = this.readyFinishing.splice(0);
+    if (this.socket.writableLength === 0) {
+      this.writeSince = Date.now();
+      this.writeBytes = 0;
+    }
+    this.writeBytes += data.length;
     const flushed = this.socket.write(data, finishing.length === 0 ? undefined : () => finishing.forEach((r) => r.finished()));
     if (this.closeAfterWrite || (this.settings.closing && this.isIdle())) {
       this.ending = true;
@@ -243,20 +265,45 @@ export class Connection implements ReplySink, TurnWriter {
   }
 
   /**
-   * Closes a connection idle past the keep-alive time, or one that never sent a byte within the
-   * request timeout; refuses (408) a request whose head or body has not arrived by its deadline.
+   * What the connection waits for now, or undefined while a request of it is being served: each
+   * wait has a deadline (`deadline`) that nothing the client does extends, whatever the
+   * connection's state (reading paused included).
    */
-  checkTimeouts(now: number): void {
-    if (this.destroyed || this.ending || this.paused) return;
+  private waiting(): Wait | undefined {
+    if (this.lingerSince !== 0) return 'linger';
+    // Replies the client does not read: it cannot hold the connection by not reading either.
+    if (this.socket.writableLength > 0) return 'read';
+    if (this.unwritten.length > 0) return undefined;
+    if (this.reading) return 'body';
+    if (this.silent) return 'silence';
+    if (this.input !== undefined) return 'head';
+    return this.settings.keepAliveMs > 0 ? 'idle' : undefined;
+  }
+
+  /** When `wait` ends (ms). */
+  private deadline(wait: Wait): number {
     const timeout = this.settings.requestTimeoutMs;
-    if (this.reading) {
-      const allowed = timeout + (this.reading.body.knownSize * 1000) / MIN_BODY_BYTES_PER_SECOND;
-      if (now - this.reading.since > allowed) this.refuse(new WireError(408, 'HTTP_REQUEST_TIMEOUT', `the request body did not arrive within ${Math.ceil(allowed / 1000)} s`));
-    } else if (this.silent) {
-      if (now - this.headSince > timeout) this.destroy();
-    } else if (this.input !== undefined) {
-      if (now - this.headSince > timeout) this.refuse(new WireError(408, 'HTTP_REQUEST_TIMEOUT', `the request head did not arrive within ${Math.ceil(timeout / 1000)} s`));
-    } else if (this.isIdle() && this.settings.keepAliveMs > 0 && now - this.idleSince >= this.settings.keepAliveMs) {
+    switch (wait) {
+      case 'linger': return this.lingerSince + LINGER_MS;
+      case 'read': return this.writeSince + timeout + transferAllowance(this.writeBytes);
+      case 'body': return this.reading!.since + timeout + transferAllowance(this.reading!.body.knownSize);
+      case 'silence':
+      case 'head': return this.headSince + timeout;
+      case 'idle': return this.idleSince + this.settings.keepAliveMs;
+    }
+  }
+
+  /** Ends the connection if what it waits for has not come by its deadline (408 for a late head or body). */
+  checkTimeouts(now: number): void {
+    if (this.destroyed) return;
+    const wait = this.waiting();
+    if (wait === undefined) return;
+    const deadline = this.deadline(wait);
+    if (now <= deadline) return;
+    if (wait === 'head' || wait === 'body') {
+      const allowed = (deadline - (wait === 'head' ? this.headSince : this.reading!.since)) / 1000;
+      this.refuse(new WireError(408, 'HTTP_REQUEST_TIMEOUT', `the request ${wait} did not arrive within ${+allowed.toFixed(1)} s`));
+    } else {
       this.destroy();
     }
   }
@@ -272,7 +319,7 @@ export class Connection implements ReplySink, TurnWriter {
    */
   private closeGracefully(): void {
     this.socket.end();
-    setTimeout(() => this.destroy(), LINGER_MS).unref();
+    this.lingerSince = Date.now();
   }
 
   destroy(): void {

@@ -1,3 +1,4 @@
+export { endWithReply } from './closing-socket.js';
 export type { WireHandlers } from './connection.js';
 export { ConnectionLimit } from './connection-limit.js';
 export type { RequestHeaders } from './request-head.js';

@@ -1,5 +1,6 @@
 import type { AddressInfo, Server, Socket } from 'node:net';
 import { Server as TlsServer } from 'node:tls';
+import { endWithReply } from './closing-socket.js';
 import { Connection, type ConnectionSettings, type WireHandlers } from './connection.js';
 import type { ConnectionLimit } from './connection-limit.js';
 import { closingReply } from './response-head.js';
@@ -36,7 +37,8 @@ export class WireServer implements ConnectionSettings {
     } else {
       server.on('connection', (socket: Socket) => {
         if (this.admits(socket)) this.connections.add(new Connection(socket, this));
-        else refuseConnection(socket);
+        // Answered without reading its request; the 503 should reach a client still sending.
+        else endWithReply(socket, TOO_MANY_CONNECTIONS, REFUSAL_LINGER_MS);
       });
     }
     this.sweep = setInterval(() => {
@@ -86,13 +88,4 @@ export class WireServer implements ConnectionSettings {
   dropConnections(): void {
     for (const connection of this.connections) connection.destroy();
   }
-}
-
-/** Answers 503 and closes, without reading the client's request. */
-function refuseConnection(socket: Socket): void {
-  socket.on('error', () => {});
-  socket.end(TOO_MANY_CONNECTIONS);
-  // Reading on (discarding) lets the 503 reach a client still sending, instead of a reset.
-  socket.resume();
-  setTimeout(() => socket.destroy(), REFUSAL_LINGER_MS).unref();
 }

@@ -4,7 +4,7 @@ import type { Duplex } from 'node:stream';
 import { setTimeout as delay } from 'node:timers/promises';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import { text } from '../../http/replies.js';
-import { closingReply, type WireRequest, type WireResponse } from '../../http/wire/index.js';
+import { closingReply, endWithReply, type WireRequest, type WireResponse } from '../../http/wire/index.js';
 import type { NetworkLog, PeerId } from '../peer-io.js';
 import { duplicateNotices, outgoingYields, type LinkIdentity } from './duplicate-links.js';
 import { LinkError } from './link-error.js';
@@ -181,7 +181,7 @@ export class PeerLinks {
     if (!isP2PEndpoint(req.headers.host ?? '', path)) return false;
     const refusal = this.refusal(req);
     if (refusal) {
-      socket.end(closingReply(refusal.status, refusal.headers, refusal.body));
+      endWithReply(socket, closingReply(refusal.status, refusal.headers, refusal.body));
       return true;
     }
     // ws reads the request's method, url and headers, which a WireRequest has as Node's does.
