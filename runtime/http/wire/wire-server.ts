@@ -34,6 +34,9 @@ export class WireServer implements ConnectionSettings {
         if (!this.admits(socket)) socket.destroy();
       });
       server.on('secureConnection', (socket: Socket) => this.connections.add(new Connection(socket, this)));
+      // A handshake that fails, or outlasts the server's handshakeTimeout, is reported here and
+      // its socket left open (Node.js 20): dropped, or a client could hold it by never finishing.
+      server.on('tlsClientError', (_err: Error, socket: Socket) => socket.destroy());
     } else {
       server.on('connection', (socket: Socket) => {
         if (this.admits(socket)) this.connections.add(new Connection(socket, this));

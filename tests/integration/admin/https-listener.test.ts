@@ -3,6 +3,7 @@
 // TLS files that cannot serve stop the start with an error naming the field.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:https';
+import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TLSSocket } from 'node:tls';
@@ -34,8 +35,11 @@ function httpsGet(port: string, path: string, ca: string): Promise<HttpsReply> {
 
 /** A node directory whose config.json has one https listener on a free port and `tls`. */
 function httpsNodeDir(dir: string, name: string, tls: Record<string, unknown>): string {
-  return configuredNodeDir(dir, name, { listen: [{ protocol: 'https', address: '127.0.0.1', port: 0 }], tls });
+  return configuredNodeDir(dir, name, { listen: [{ protocol: 'https', address: '127.0.0.1', port: 0 }], tls, http_timeout: HTTP_TIMEOUT_MS * 1000 });
 }
+
+/** The nodes' http_timeout: also the time a TLS handshake may take (docs/http.md §9). */
+const HTTP_TIMEOUT_MS = 2_000;
 
 /** The output of a node start that must fail. */
 function failedStart(nodeDir: string): Promise<string> {
@@ -89,6 +93,25 @@ test('a key that is not the certificate\'s stops the start with an error naming 
   const output = await failedStart(nodeDir);
   assert.match(output, 'exited (1)');
   assert.match(output, 'tls: the certificate and key make no TLS context');
+});
+
+test('a TLS handshake that is never finished is dropped by the request timeout', async (ctx) => {
+  const started = Date.now();
+  // One connection says nothing; the other sends the first bytes of a ClientHello and stops.
+  const silent = connect(Number(ctx.node.port), '127.0.0.1');
+  const partial = connect(Number(ctx.node.port), '127.0.0.1', () => partial.write(Buffer.from([0x16, 0x03, 0x01, 0x02, 0x00, 0x01])));
+  const closedAt = (socket: Socket) => new Promise<number>((resolve) => {
+    socket.on('error', () => {});
+    socket.once('close', () => resolve(Date.now()));
+  });
+  const guard = setTimeout(() => {
+    silent.destroy(new Error('kept open'));
+    partial.destroy(new Error('kept open'));
+  }, 30_000);
+  const closed = await Promise.all([closedAt(silent), closedAt(partial)]);
+  clearTimeout(guard);
+  // The sweep and a loaded machine may add a little; a node without the deadline keeps them 120 s.
+  for (const at of closed) assert.ok(at - started <= HTTP_TIMEOUT_MS + 2_000, `dropped after ${at - started} ms`);
 });
 
 test.run();
