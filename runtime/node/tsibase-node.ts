@@ -15,6 +15,7 @@ import { readConfigFile, writeConfigFile } from '../config/config-file.js';
 import { checkServable } from '../config/servable-config.js';
 import { defaultConfig, parseServerConfig, type ListenSpec, type ServerConfig } from '../config/server-config.js';
 import { LmdbStore } from '../db/lmdb-store.js';
+import { DirectoryLock } from '../fs/directory-lock.js';
 import { defaultLocalHosts } from '../http/local-hosts.js';
 import { NodeHttpServer } from '../http/server.js';
 import { SessionTokens } from '../http/session-tokens.js';
@@ -91,7 +92,7 @@ export class TsibaseNode implements NodeControl {
   /** Scheduled snapshots: kept states and signed checksums (docs/p2p.md §7.2). */
   private readonly snapshots: NodeSnapshots;
 
-  private constructor(private readonly options: NodeStartOptions, config: ServerConfig) {
+  private constructor(private readonly options: NodeStartOptions, config: ServerConfig, private readonly lock: DirectoryLock) {
     this.current = config;
     this.logging = new Logging(config.loggers, { directory: options.dir });
     this.logSockets = new LogSockets(this.logging);
@@ -170,11 +171,22 @@ export class TsibaseNode implements NodeControl {
   }
 
   /**
-   * Opens the node directory (creating it and its configuration file), listens, then boots if
+   * Opens the node directory (creating it and its configuration file) and takes its lock
+   * (docs/administration.md §8 item 4: one process per node directory), listens, then boots if
    * asked: while it starts up the listeners answer the status (`startup`) and 503 to the rest.
    */
   static async start(options: NodeStartOptions): Promise<TsibaseNode> {
     mkdirSync(options.dir, { recursive: true });
+    const lock = DirectoryLock.take(options.dir);
+    try {
+      return await TsibaseNode.startLocked(options, lock);
+    } catch (err) {
+      lock.release();
+      throw err;
+    }
+  }
+
+  private static async startLocked(options: NodeStartOptions, lock: DirectoryLock): Promise<TsibaseNode> {
     const stored = readConfigFile(options.dir);
     const fromFile = stored === undefined ? defaultConfig() : parseServerConfig(stored, defaultConfig(), options.dir);
     if (stored === undefined) writeConfigFile(options.dir, fromFile);
@@ -186,7 +198,7 @@ export class TsibaseNode implements NodeControl {
       ...(options.p2p !== undefined ? { p2p: options.p2p } : {}),
       ...(options.peers !== undefined ? { peers: options.peers } : {}),
     };
-    const node = new TsibaseNode(options, config);
+    const node = new TsibaseNode(options, config, lock);
     try {
       for (const spec of config.listen) node.listeners.push(await node.server.listen(spec, options.dir, config.tls));
       node.network.start();
@@ -260,6 +272,7 @@ export class TsibaseNode implements NodeControl {
     this.keys.close();
     await this.store.close();
     await this.logging.close();
+    this.lock.release();
   }
 
   private applyKeyModules(config: ServerConfig): void {

@@ -1,5 +1,6 @@
 // create-snapshot (docs/p2p.md §7.3): the newest snapshot whose checksum enough producers signed
-// and whose state this node kept, written in psibase's file format. The node should be stopped.
+// and whose state this node kept, written in psibase's file format. The node must be stopped: the
+// directory's lock (runtime/fs/directory-lock.ts) refuses a node directory in use.
 
 import { equalBytes } from '../../host-api/encoding/bytes.js';
 import { writeFileSync } from 'node:fs';
@@ -13,6 +14,7 @@ import { readBlockSignature } from '../chain/block-signing.js';
 import { readConsensusChanges } from '../chain/consensus-changes.js';
 import { producersOf } from '../chain/consensus.js';
 import { LmdbStore } from '../db/lmdb-store.js';
+import { DirectoryLock } from '../fs/directory-lock.js';
 import { KeptStates } from './kept-states.js';
 import { headerRows, lightHeaderBlocks, lightHeaders } from './light-headers.js';
 import { newestSignedState } from './signed-states.js';
@@ -39,6 +41,16 @@ export interface CreatedSnapshot {
 }
 
 export async function createSnapshot(options: CreateSnapshotOptions): Promise<CreatedSnapshot> {
+  // Held while the state is read: a node started meanwhile could prune the kept state read.
+  const lock = DirectoryLock.take(options.nodeDir);
+  try {
+    return await snapshotOf(options);
+  } finally {
+    lock.release();
+  }
+}
+
+async function snapshotOf(options: CreateSnapshotOptions): Promise<CreatedSnapshot> {
   const store = LmdbStore.open(join(options.nodeDir, 'db'));
   try {
     const { blockNum, blockId, rows, checksum, signatures, status } = newestSignedState(store, KeptStates.of(options.nodeDir), (status, checksum) => (options.signWith ?? []).map((key) => signWithKey(status, checksum, key)));

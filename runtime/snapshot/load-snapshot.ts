@@ -1,8 +1,11 @@
 // load-snapshot (docs/p2p.md §7.3): a snapshot file into a node directory's database, which is
-// created if needed. A refused file leaves the database as it was.
+// created if needed. A refused file leaves the database as it was; a node directory in use by
+// another process (runtime/fs/directory-lock.ts) is refused before anything is read.
 
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { LmdbStore } from '../db/lmdb-store.js';
+import { DirectoryLock } from '../fs/directory-lock.js';
 import { Engine } from '../wasm/engine.js';
 import { Executor } from '../wasm/executor.js';
 import { applySnapshot, type LoadedSnapshot } from './apply-snapshot.js';
@@ -12,11 +15,17 @@ import { fileWeakThreshold } from './state-signatures.js';
 
 /** Loads snapshot file bytes (plain or gzip) into the database of `nodeDir`. */
 export async function loadSnapshot(nodeDir: string, file: Uint8Array): Promise<LoadedSnapshot> {
-  const content = parseSnapshot(file);
-  const store = LmdbStore.open(join(nodeDir, 'db'));
+  mkdirSync(nodeDir, { recursive: true });
+  const lock = DirectoryLock.take(nodeDir);
   try {
-    return applySnapshot(store, new Executor(store, new Engine()), KeptStates.of(nodeDir), content, fileWeakThreshold);
+    const content = parseSnapshot(file);
+    const store = LmdbStore.open(join(nodeDir, 'db'));
+    try {
+      return applySnapshot(store, new Executor(store, new Engine()), KeptStates.of(nodeDir), content, fileWeakThreshold);
+    } finally {
+      await store.close();
+    }
   } finally {
-    await store.close();
+    lock.release();
   }
 }

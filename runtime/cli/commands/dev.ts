@@ -1,5 +1,6 @@
-import { rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import type { ListenSpec } from '../../config/server-config.js';
+import { DirectoryLock } from '../../fs/directory-lock.js';
 import type { TsibaseNode } from '../../node/tsibase-node.js';
 import { defaultBundlePath } from '../../package-paths.js';
 import { option, parseArgs, UsageError } from '../args.js';
@@ -45,6 +46,16 @@ function announce(node: TsibaseNode, data: string): void {
   console.log(`Deploy a service with 'tsibase deploy -i -r <account> <file.wasm>'; 'tsibase new-service <name>' starts one.`);
 }
 
+/** Deletes the dev chain's data, unless another process runs on it (which keeps it). */
+function resetData(data: string): void {
+  const lock = existsSync(data) ? DirectoryLock.take(data) : undefined;
+  try {
+    rmSync(data, { recursive: true, force: true });
+  } finally {
+    lock?.release();
+  }
+}
+
 export async function devCommand(argv: string[]): Promise<number> {
   const args = parseArgs(argv, [{ name: 'listen', short: 'l' }, { name: 'data' }, { name: 'reset', flag: true }]);
   if (args.positional.length > 0) throw new UsageError(`unexpected argument '${args.positional[0]}'\n\n${DEV_USAGE}`);
@@ -52,7 +63,7 @@ export async function devCommand(argv: string[]): Promise<number> {
   const data = option(args, 'data') ?? DEV_DATA;
   if (!process.env[SUPERVISED_ENV]) {
     // Only here: a restarted child must keep the chain it has.
-    if (args.options.has('reset')) rmSync(data, { recursive: true, force: true });
+    if (args.options.has('reset')) resetData(data);
     return superviseNode(['dev', ...argv]);
   }
   const options = { dir: data, producer: DEV_PRODUCER, hosts: [DEV_HOST], listen: [listen], blockIntervalMs: 1000, blockLogInterval: DEV_BLOCK_LOG_INTERVAL };
