@@ -148,8 +148,8 @@ export class Cft {
    * What routes reach changed (docs/p2p.md "What we build" 5): a follower that can no longer
    * reach the leader of its term does not wait out the election timeout, whose purpose is to
    * notice a leader that is silent. The followers stand in turn, the first after the lost leader
-   * in the producers' order at once and each other one slot later, so that a single candidate
-   * usually asks for the votes and wins them.
+   * in the producers' order within a quarter of a slot and each other one a slot later, so that a
+   * single candidate usually asks for the votes and wins them.
    */
   private onRoutes(reachable: readonly ProducerName[]): void {
     const lost = this.leader !== null && this.reachable.has(this.leader) && !reachable.includes(this.leader);
@@ -179,6 +179,7 @@ export class Cft {
     }
     this.term++;
     this.votedFor = self;
+    this.leader = null;
     this.granted = new Set([self]);
     this.roleNow = 'candidate';
     this.restartTimer();
