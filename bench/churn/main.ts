@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { Pool } from 'undici';
 import { nodeProcessId } from '../../tests/lib/node-process.js';
 import { headerOf, restartProducer, type ProducerNode } from '../../tests/lib/producer-network.js';
-import { allCaughtUp, leaderOf, quantile, startNetwork } from '../lib/producer-network.js';
+import { PRODUCERS, allCaughtUp, quantile, startNetwork } from '../lib/producer-network.js';
 import { postTransaction, preparedTransfers, pushUrl } from '../lib/transfers.js';
 
 const BLOCK_MS = 1000;
@@ -60,11 +60,15 @@ class Nodes {
     }
   }
 
-  /** Kills the leader with SIGKILL and starts it again on its directory and port. */
+  /**
+   * Kills the leader with SIGKILL and starts it again on its directory and port: the producer of
+   * the newest head among the nodes that are up (one just restarted may still be behind).
+   */
   async killLeader(): Promise<void> {
-    const asked = this.list[this.up.indexOf(true)]!;
-    const leader = await leaderOf(this.list, asked);
-    const i = this.list.indexOf(leader);
+    const heads = await Promise.all(this.list.filter((_, i) => this.up[i]).map(headerOf));
+    const newest = heads.reduce((a, b) => (b.term > a.term || (b.term === a.term && b.blockNum > a.blockNum) ? b : a));
+    const i = PRODUCERS.indexOf(newest.producer);
+    const leader = this.list[i]!;
     this.up[i] = false;
     this.kills[i]!++;
     process.kill(nodeProcessId(leader), 'SIGKILL');

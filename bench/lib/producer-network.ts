@@ -26,9 +26,9 @@ export async function startNetwork(dir: string, blockMs: number): Promise<Produc
   return nodes;
 }
 
-/** The node whose producer made the head block of `asked`. */
-export async function leaderOf(nodes: readonly ProducerNode[], asked: ProducerNode = nodes[0]!): Promise<ProducerNode> {
-  const { producer } = await headerOf(asked);
+/** The node whose producer made the head block. */
+export async function leaderOf(nodes: readonly ProducerNode[]): Promise<ProducerNode> {
+  const { producer } = await headerOf(nodes[0]!);
   const leader = nodes[PRODUCERS.indexOf(producer)];
   if (!leader) throw new Error(`the head was made by ${producer}, not one of ${PRODUCERS.join(', ')}`);
   return leader;
