@@ -10,17 +10,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { peersOf, waitUntil } from '../../tests/lib/node-network.js';
 import { nodeProcessId, startNode, type RunningNode } from '../../tests/lib/node-process.js';
-import {
-  headerOf, setProducers, startProducer, urlOf, waitForProducerSet, type ProducerNode,
-} from '../../tests/lib/producer-network.js';
+import { headerOf, type ProducerNode } from '../../tests/lib/producer-network.js';
 import { SECONDS, closedLoopRate } from '../lib/closed-loop.js';
 import { cpuSeconds } from '../lib/cpu-time.js';
 import { formatRate } from '../lib/measure.js';
+import { BUNDLE, PRODUCERS, allCaughtUp, leaderOf, quantile, startNetwork } from '../lib/producer-network.js';
 import { CONCURRENCY, preparedTransfers, transferPusher } from '../lib/transfers.js';
 
-const PRODUCERS = ['prod', 'bprod', 'cprod'];
 /** Block intervals measured, with the push-to-final p50 target at each (seconds). */
 const LATENCY_RUNS = [{ blockMs: 1000, target: 2.5 }, { blockMs: 250, target: 0.75 }];
 /** Pushes a second, round the nodes, for LATENCY_SECONDS: few enough to leave the blocks small. */
@@ -28,42 +25,8 @@ const PUSHES_PER_SECOND = 6;
 const LATENCY_SECONDS = 12;
 /** Enough transfers for twice bench/chain's target through the closed loop's warm-up and window. */
 const LOAD_TRANSFERS = 36_000;
-const BUNDLE = join(process.cwd(), 'build', 'default.bundle');
-
-/** Three producers, fully linked, with the producer set in force (joint consensus over). */
-async function startNetwork(dir: string, blockMs: number): Promise<ProducerNode[]> {
-  const ms = String(blockMs);
-  const nodes: ProducerNode[] = [];
-  try {
-    nodes.push(await startProducer(join(dir, 'a'), ['-p', PRODUCERS[0]!, '--boot', BUNDLE], ms));
-    nodes.push(await startProducer(join(dir, 'b'), ['-p', PRODUCERS[1]!, '--peer', urlOf(nodes[0]!)], ms));
-    nodes.push(await startProducer(join(dir, 'c'), ['-p', PRODUCERS[2]!, '--peer', urlOf(nodes[0]!), '--peer', urlOf(nodes[1]!)], ms));
-    await waitUntil('three links each', async () => (await Promise.all(nodes.map(peersOf))).every((p) => p.length === 2));
-    await setProducers(nodes[0]!, PRODUCERS);
-    await waitForProducerSet(nodes, PRODUCERS);
-  } catch (err) {
-    await Promise.all(nodes.map((n) => n.stop()));
-    throw err;
-  }
-  return nodes;
-}
-
-/** The node whose producer made the head block. */
-async function leaderOf(nodes: readonly ProducerNode[]): Promise<ProducerNode> {
-  const { producer } = await headerOf(nodes[0]!);
-  const leader = nodes[PRODUCERS.indexOf(producer)];
-  if (!leader) throw new Error(`the head was made by ${producer}, not one of ${PRODUCERS.join(', ')}`);
-  return leader;
-}
 
 interface Latencies { readonly all: number[]; readonly leader: number[]; readonly followers: number[] }
-
-/** Every node has the blocks the leader had when asked (the accounts and balances for the transfers). */
-async function allCaughtUp(nodes: readonly ProducerNode[]): Promise<void> {
-  // A transfer applied on one node is in a block at most one past its head.
-  const holding = Math.max(...(await Promise.all(nodes.map(headerOf))).map((h) => h.blockNum)) + 1;
-  for (const node of nodes) await waitUntil(`block ${holding} on ${node.api}`, async () => (await headerOf(node)).blockNum >= holding);
-}
 
 /**
  * Pushes `bodies` with wait_for=final round the nodes, PUSHES_PER_SECOND on average (open loop:
@@ -88,12 +51,6 @@ async function finalLatencies(nodes: readonly ProducerNode[], bodies: readonly U
     await Promise.all(pushers.map((p) => p.close()));
   }
   return { all: [...byLeader, ...byFollowers], leader: byLeader, followers: byFollowers };
-}
-
-/** The `p` quantile (0..1) of `values`, nearest rank. */
-function quantile(values: readonly number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)]!;
 }
 
 interface LoadResult {

@@ -5,7 +5,7 @@
 import { createPrivateKey, sign } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Pool } from 'undici';
+import { Pool, type Dispatcher } from 'undici';
 import {
   SignedTransaction, Transaction, TransactionTrace, compileSchema, generateKeyPair, privateKeyToPkcs8, systemAction,
 } from '../../host-api/index.js';
@@ -69,7 +69,7 @@ export interface PushOptions {
 
 /** Pushes `bodies` in order to the node at `api` over pipelined keep-alive connections. */
 export function transferPusher(api: string, bodies: readonly Uint8Array[], options: PushOptions = {}): TransferPusher {
-  const url = new URL(serviceUrl(api, 'transact', `/push_transaction?wait_for=${options.waitFor ?? 'applied'}`));
+  const url = pushUrl(api, options.waitFor ?? 'applied');
   // The client shares this machine's two cores with the node: keep it cheap (fracpack traces,
   // a few pipelined keep-alive connections).
   const pool = new Pool(`http://127.0.0.1:${url.port}`, { connections: CONNECTIONS, pipelining: options.pipelining ?? PIPELINING });
@@ -78,19 +78,40 @@ export function transferPusher(api: string, bodies: readonly Uint8Array[], optio
     push: async () => {
       const body = bodies[next++];
       if (!body) throw new Error(`all ${bodies.length} prepared transfers were pushed`);
-      // Pipelined for real: undici holds a POST until the connection is idle unless it is marked
-      // idempotent (a transaction is: the chain refuses a duplicate) and non-blocking.
-      const r = await pool.request({
-        path: `${url.pathname}${url.search}`, method: 'POST', idempotent: true, blocking: false, body,
-        headers: { 'content-type': 'application/octet-stream', accept: 'application/octet-stream', host: url.host },
-      });
-      const trace = TransactionTrace.unpack(new Uint8Array(await r.body.arrayBuffer()));
+      const answer = await postTransaction(pool, url, body);
       // A failed transfer makes the figure meaningless: stop the run.
-      if (r.statusCode !== 200 || trace.error !== null) throw new Error(`transfer failed (${r.statusCode}): ${trace.error}`);
+      if (answer.error !== null) throw new Error(`transfer failed (${answer.status}): ${answer.error}`);
     },
     pushed: () => Math.min(next, bodies.length),
     close: () => pool.close(),
   };
+}
+
+/** A push's answer: its HTTP status, and the trace's error (or the body's text when it is no trace). */
+export interface PushAnswer {
+  readonly status: number;
+  readonly error: string | null;
+}
+
+/**
+ * POSTs one packed transaction to `url` (push_transaction with its query) through `pool`; a
+ * refused or dropped connection rejects.
+ */
+export async function postTransaction(pool: Dispatcher, url: URL, body: Uint8Array): Promise<PushAnswer> {
+  // Pipelined for real: undici holds a POST until the connection is idle unless it is marked
+  // idempotent (a transaction is: the chain refuses a duplicate) and non-blocking.
+  const r = await pool.request({
+    path: `${url.pathname}${url.search}`, method: 'POST', idempotent: true, blocking: false, body,
+    headers: { 'content-type': 'application/octet-stream', accept: 'application/octet-stream', host: url.host },
+  });
+  const bytes = new Uint8Array(await r.body.arrayBuffer());
+  if (r.statusCode !== 200) return { status: r.statusCode, error: new TextDecoder().decode(bytes) };
+  return { status: r.statusCode, error: TransactionTrace.unpack(bytes).error };
+}
+
+/** The URL of push_transaction on the node at `api`, answering once the transaction is `waitFor`. */
+export function pushUrl(api: string, waitFor: 'applied' | 'final'): URL {
+  return new URL(serviceUrl(api, 'transact', `/push_transaction?wait_for=${waitFor}`));
 }
 
 /** Pushes every prepared transfer with CONCURRENCY in flight; transfers per second over the whole run. */

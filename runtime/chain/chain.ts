@@ -19,6 +19,8 @@ import { readStatus } from './chain-state.js';
 import { activeProducers, irreversibleAt, isSoleProducer, nextBlockConsensus, producerClaim } from './consensus.js';
 import { ChainError } from './errors.js';
 import { ForwardedTransactions, type FinalWaiter, type Forwarder } from './forwarded-transactions.js';
+import { HeldTransactions } from './held-transactions.js';
+import { sha256 } from '../crypto/sha256.js';
 import { checkLogin } from './login.js';
 import { replayBlock, verifyReceivedBlock } from './received-block.js';
 import { readLogStart } from '../snapshot/snapshot-rows.js';
@@ -112,6 +114,8 @@ export class Chain {
   private finalWaiters: FinalWaiter[] = [];
   /** Transactions passed on to the producers, waiting for a block that holds them. */
   private readonly forwarded: ForwardedTransactions | undefined;
+  /** Transactions passed on to this producer while another leads: its first blocks when it leads. */
+  private readonly held = new HeldTransactions();
   /** Whether block 2 exists; a chain never goes away, so it is read once and then only set. */
   private booted: boolean;
   /** Pushed transactions not yet applied (their proofs are being verified). */
@@ -199,8 +203,11 @@ export class Chain {
       throw new ChainError('CHAIN_BLOCK_OPEN', `block ${signed.block.header.blockNum} cannot be applied: this node has block ${this.open.builder.blockNum} of its own open`);
     }
     const replayed = replayBlock(this.store, this.executor, this.processor, this.engine, verified, this.consensusCommit);
-    // Only blocks made elsewhere hold transactions this node passed on (it does not produce).
-    if (this.forwarded) this.finalWaiters.push(...this.forwarded.included(replayed));
+    let ids: string[] | undefined;
+    const idsOf = () => (ids ??= replayed.block.transactions.map((t) => bytesToHex(sha256(t.transaction))));
+    // Only blocks made elsewhere hold transactions this node passed on or holds (it does not produce).
+    if (this.forwarded) this.finalWaiters.push(...this.forwarded.included(replayed, idsOf));
+    if (this.held.size > 0) this.held.included(idsOf());
     this.committed(replayed);
     return replayed;
   }
@@ -305,12 +312,13 @@ export class Chain {
       counters?.failed(trx.id, trace.error);
       return trace;
     }
-    const waiting = forwarded.forward(trx.id, packed, waitFor, Number(trx.expiration) * 1000 - this.now());
-    if (!waiting) {
+    let included: TransactionTrace;
+    try {
+      included = await forwarded.forward(trx.id, packed, waitFor, Number(trx.expiration) * 1000 - this.now());
+    } catch (err) {
       counters?.failed(trx.id, 'no producer reachable');
-      throw new ChainError('CHAIN_NO_PRODUCER', `this node does not produce blocks, and no producer is reachable through its peers to pass the transaction on to`);
+      throw err;
     }
-    const included = await waiting;
     if (included.error === null) counters?.succeeded(trx.id);
     else counters?.failed(trx.id, included.error);
     return included;
@@ -386,10 +394,38 @@ export class Chain {
     this.stop();
   }
 
-  /** Consensus elected this node leader of `term` (docs/p2p.md §4 step 7): it produces. */
+  /**
+   * Consensus elected this node leader of `term` (docs/p2p.md §4 step 7): it produces, and its
+   * first block takes the transactions it holds for other nodes and those it passed on itself
+   * ("What we build" 4), which the leader it passed them to may never have put in a block.
+   */
   lead(term: number): void {
     this.leaderTerm = term;
     this.start();
+    if (!this.produces()) return;
+    // A held one that fails here was never acknowledged: its own node answers for it.
+    for (const packed of this.held.take(this.now())) this.push(packed, 'applied').catch(() => undefined);
+    for (const waiting of this.forwarded?.takeAll() ?? []) {
+      this.push(waiting.packed, waiting.waitFor).then(waiting.resolve, (err: Error) => waiting.resolve({ actionTraces: [], error: err.message }));
+    }
+  }
+
+  /** A producer is reachable that was not: transactions waiting to be in a block are passed on at once. */
+  producerReached(): void {
+    this.forwarded?.routesChanged();
+  }
+
+  /**
+   * A transaction another node passed on to the producers ("What we build" 4): the leader applies
+   * it; another active producer holds it for when it leads; any other node drops it. The trace
+   * (the leader's), or undefined; a transaction that cannot be decoded rejects.
+   */
+  async passedOn(packed: Uint8Array): Promise<TransactionTrace | undefined> {
+    if (this.produces()) return this.push(packed, 'applied');
+    if (!this.forwarded || !this.isActiveProducer()) return undefined;
+    const trx = decodeTransaction(packed);
+    this.held.hold(bytesToHex(trx.id), packed, Number(trx.expiration) * 1000);
+    return undefined;
   }
 
   /** A newer term began, or this leader's commits stalled: it stops producing. */

@@ -52,7 +52,7 @@ export class NodeConsensus {
     const kept = ports.votes.restored;
     const headTerm = ports.chain.head?.header.term ?? 0;
     const restored = kept && kept.term >= headTerm ? kept : { term: headTerm, votedFor: null };
-    this.cft = new Cft({ random: Math.random, now: Date.now, baseTimeoutMs: 3 * ports.blockIntervalMs, restored });
+    this.cft = new Cft({ random: Math.random, now: Date.now, baseTimeoutMs: 3 * ports.blockIntervalMs, promptElectionMs: ports.blockIntervalMs, restored });
     this.kept = restored;
   }
 
@@ -88,6 +88,11 @@ export class NodeConsensus {
     }
     const { signer: _signer, ...fields } = body as typeof body & { signer: Claim };
     this.step({ type: 'receive', message: { kind: message.kind, body: fields } as CftMessage });
+  }
+
+  /** The producers that routes reach changed: a follower that lost its leader stands promptly (docs/p2p.md "What we build" 5). */
+  routesChanged(reachable: readonly ProducerName[]): void {
+    this.step({ type: 'routes', reachable });
   }
 
   /** BFT took over: the timer stops and this node stops leading until CFT is back. */

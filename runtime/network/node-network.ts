@@ -67,6 +67,8 @@ export class NodeNetwork implements LinkListener {
   /** Snapshots being received, by link (docs/p2p.md §7.4). */
   private readonly receivingSnapshots = new Map<PeerId, SnapshotReceiver>();
   private stopped = false;
+  /** The producers routes reached after the last routing step, as consensus was told them. */
+  private reachable = '';
 
   constructor(private readonly links: PeerLinks, private readonly chain: Chain, private readonly log: NetworkLog, settings: ConsensusSettings, private readonly snapshots?: SnapshotPorts) {
     this.router = new Router({ routerId: randomId(), verify: (message) => verifiesMessage(chain.executor, message) });
@@ -235,7 +237,19 @@ export class NodeNetwork implements LinkListener {
     for (const { name, at } of ready.timers) this.setRouterTimer(name, at);
     for (const { peer, reason } of ready.disconnects) this.links.close(peer, reason);
     writeLog(this.log, ready.log);
+    this.routesChanged();
     return ready;
+  }
+
+  /** Consensus learns at once when a producer is reached, or reached no more (docs/p2p.md "What we build" 5). */
+  private routesChanged(): void {
+    const reachable = this.router.reachable().sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    const key = reachable.join();
+    if (key === this.reachable || this.stopped) return;
+    const before = new Set(this.reachable.split(','));
+    this.reachable = key;
+    this.consensus.routesChanged(reachable);
+    if (reachable.some((p) => !before.has(String(p)))) this.chain.producerReached();
   }
 
   private setRouterTimer(name: 'seqno', at: number): void {
@@ -329,10 +343,9 @@ export class NodeNetwork implements LinkListener {
   private receiveTransaction(peer: PeerId, message: MessageOf<'WasmProducerMessage'>): void {
     const packed = forwardedTransaction(message);
     if (!packed) return this.log.debug(`link ${peer}: a producer message that is not a transaction was ignored`);
-    // Every producer gets it; only the one producing now applies it (others would pass it on again).
-    if (!this.chain.producing) return;
-    this.chain.push(packed, 'applied').then(
-      (trace) => { if (trace.error !== null) this.log.debug(`a transaction from link ${peer} failed: ${trace.error}`); },
+    // Every producer gets it; only the one producing now applies it, the others hold it for when they lead.
+    this.chain.passedOn(packed).then(
+      (trace) => { if (trace && trace.error !== null) this.log.debug(`a transaction from link ${peer} failed: ${trace.error}`); },
       (err: Error) => this.log.debug(`a transaction from link ${peer} was refused: ${err.message}`),
     );
   }

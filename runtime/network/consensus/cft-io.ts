@@ -42,7 +42,9 @@ export type CftEvent =
   /** The head changed (a block applied or produced); `commitIndex` is the node's irreversible block. */
   | { readonly type: 'head'; readonly head: CftHead; readonly commitIndex: number }
   /** A consensus message that passed its signature check. */
-  | { readonly type: 'receive'; readonly message: CftMessage };
+  | { readonly type: 'receive'; readonly message: CftMessage }
+  /** The producers that routes reach changed: these are reached now (docs/p2p.md §A). */
+  | { readonly type: 'routes'; readonly reachable: readonly ProducerName[] };
 
 /** Where BFT left off when the producers switch from BFT to CFT. */
 export interface CftTakeOver {
@@ -80,6 +82,11 @@ export interface CftOptions {
   readonly now: () => number;
   /** The base of the election timeout T (docs/p2p.md §4: 3 s, scaled with --block-interval). */
   readonly baseTimeoutMs: number;
+  /**
+   * The turn of a prompt election, one slot: a follower that lost its route to its leader stands
+   * after its place among the reachable followers times this (plus up to a quarter of it).
+   */
+  readonly promptElectionMs: number;
   /**
    * The term and vote kept from before a restart: a node that voted must not vote again in the
    * same term (Raft's persistent state), so the caller keeps both (Cft.currentTerm, Cft.vote).

@@ -28,6 +28,14 @@ export class Cft {
   /** The first block this leader produced in its term: a confirm below it is of another term. */
   private firstOwnBlock: number | undefined;
   private head: CftHead = { num: 0, term: 0, producer: 0n };
+  /** The producer whose block of the current term this node applied: the term's leader, once known. */
+  private leader: ProducerName | null = null;
+  /** The producers routes reach now (the last `routes` event). */
+  private reachable = new Set<ProducerName>();
+  /** The leader this follower lost its route to, while a prompt election for its term is due. */
+  private lostLeader: ProducerName | null = null;
+  /** The timer running is a prompt election's, not the election timeout. */
+  private promptArmed = false;
   private commitIndex = 0;
   private readonly timeout: AutoTimeout;
   private out!: Mutable<CftReady>;
@@ -70,6 +78,9 @@ export class Cft {
         break;
       case 'receive':
         this.receive(event.message);
+        break;
+      case 'routes':
+        this.onRoutes(event.reachable);
         break;
     }
     return this.out;
@@ -120,11 +131,44 @@ export class Cft {
     }
   }
 
-  /** §4 step 3: a follower, candidate or leader whose timer ran out stands for a new term. */
+  /**
+   * §4 step 3: a follower, candidate or leader whose timer ran out stands for a new term. A
+   * prompt election stands only while still due, and is no sign that T is too short.
+   */
   private onTimeout(quorumReachable: boolean): void {
     if (this.roleNow === 'nonvoting' || !this.mayStand()) return;
-    if (quorumReachable) this.timeout.increase();
+    const prompt = this.promptArmed;
+    this.promptArmed = false;
+    if (prompt && !this.promptDue()) return this.restartTimer();
+    if (!prompt && quorumReachable) this.timeout.increase();
     this.requestVote();
+  }
+
+  /**
+   * What routes reach changed (docs/p2p.md "What we build" 5): a follower that can no longer
+   * reach the leader of its term does not wait out the election timeout, whose purpose is to
+   * notice a leader that is silent. The followers stand in turn, the first after the lost leader
+   * in the producers' order within a quarter of a slot and each other one a slot later, so that a
+   * single candidate usually asks for the votes and wins them.
+   */
+  private onRoutes(reachable: readonly ProducerName[]): void {
+    const lost = this.leader !== null && this.reachable.has(this.leader) && !reachable.includes(this.leader);
+    this.reachable = new Set(reachable);
+    if (this.lostLeader !== null && this.reachable.has(this.lostLeader)) this.lostLeader = null;
+    if (!lost || this.roleNow !== 'follower' || !this.mayStand()) return;
+    this.lostLeader = this.leader;
+    const order = [...new Set(this.groups.flat())];
+    const at = order.indexOf(this.leader!);
+    const after = [...order.slice(at + 1), ...order.slice(0, at)].filter((p) => p === this.self || this.reachable.has(p));
+    const turn = Math.max(0, after.indexOf(this.self!));
+    this.promptArmed = true;
+    this.out.timerMs = (turn + this.options.random() / 4) * this.options.promptElectionMs;
+    this.out.stopTimer = undefined;
+  }
+
+  /** A prompt election is due: this follower lost its route to its leader, and has seen no other leader nor granted a vote since. */
+  private promptDue(): boolean {
+    return this.lostLeader !== null && this.roleNow === 'follower' && (this.leader === null || this.leader === this.lostLeader) && !this.reachable.has(this.lostLeader);
   }
 
   private requestVote(): void {
@@ -135,6 +179,7 @@ export class Cft {
     }
     this.term++;
     this.votedFor = self;
+    this.leader = null;
     this.granted = new Set([self]);
     this.roleNow = 'candidate';
     this.restartTimer();
@@ -161,6 +206,7 @@ export class Cft {
       }
       return;
     }
+    if (head.term === this.term && head.producer !== this.self) this.leader = head.producer;
     if (head.term >= this.term) this.restartTimer(true);
     // Another producer leads this term (its block says so): a candidate gives up (Raft).
     if (this.roleNow === 'candidate' && head.term === this.term && head.producer !== this.self) {
@@ -189,6 +235,8 @@ export class Cft {
     const granted = term >= this.term && (this.votedFor === null || this.votedFor === candidateId) && upToDate;
     if (granted) {
       this.votedFor = candidateId;
+      // The candidate stands for the lost leader's successor: this node waits for it.
+      this.lostLeader = null;
       this.restartTimer(true);
     }
     this.out.sends.push({
@@ -265,6 +313,7 @@ export class Cft {
     if (term <= this.term) return;
     this.term = term;
     this.votedFor = null;
+    this.leader = null;
     this.granted.clear();
     if (this.roleNow === 'leader') {
       this.out.stopLeading = true;
@@ -273,14 +322,20 @@ export class Cft {
     if (this.roleNow === 'leader' || this.roleNow === 'candidate') this.roleNow = 'follower';
   }
 
-  /** The timer runs again for T..2T; `reset`: a sign of a live network, which T learns from. */
+  /**
+   * The timer runs again for T..2T, unless a prompt election is due; `reset`: a sign of a live
+   * network, which T learns from.
+   */
   private restartTimer(reset = false): void {
     if (reset) this.timeout.reset(this.options.now());
     if (!this.mayStand()) {
+      this.promptArmed = false;
       this.out.timerMs = undefined;
       this.out.stopTimer = true;
       return;
     }
+    if (this.promptArmed && this.promptDue()) return;
+    this.promptArmed = false;
     this.out.timerMs = this.timeout.ms * (1 + this.options.random());
     this.out.stopTimer = undefined;
   }

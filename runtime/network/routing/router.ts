@@ -83,6 +83,11 @@ export class Router {
     return this.selected.get(producer)?.peer;
   }
 
+  /** The producers a route reaches now. */
+  reachable(): ProducerName[] {
+    return [...this.selected.keys()];
+  }
+
   /** The metric of the selected route to `producer` (links to it), if there is one. */
   distance(producer: ProducerName): number | undefined {
     const route = this.selectedRoute(producer);

@@ -18,6 +18,8 @@ export interface LinkEndpoint {
   linkDown(peer: PeerId): void;
   receive(peer: PeerId, message: SyncMessage<ModelBlock>): void;
   sent(peer: PeerId): void;
+  /** Which nodes this one reaches may have changed (a node's router learns it from its links and its neighbours). */
+  routesChanged(): void;
 }
 
 interface Connection {
@@ -112,6 +114,14 @@ export class SimNetwork {
     for (const connection of [...this.connections.values()]) {
       if (connection.ends.includes(node)) this.fail(connection);
     }
+    this.routesChanged();
+  }
+
+  /** Every node learns what it reaches now, each after a message delay (route updates travel). */
+  routesChanged(): void {
+    this.endpoints.forEach((endpoint) => {
+      this.queue.after(1 + this.random.int(this.schedule.maxDelayMs), () => { if (endpoint.alive) endpoint.routesChanged(); });
+    });
   }
 
   /** Cuts every link between `side` and the other nodes until `heal` (a new partition replaces the last). */
@@ -121,10 +131,12 @@ export class SimNetwork {
     for (const connection of [...this.connections.values()]) {
       if (this.separated(connection.ends[0], connection.ends[1])) this.fail(connection);
     }
+    this.routesChanged();
   }
 
   heal(): void {
     this.isolated.clear();
+    this.routesChanged();
   }
 
   private separated(a: number, b: number): boolean {

@@ -100,6 +100,7 @@ export class SimNode implements LinkEndpoint, ConsensusEndpoint {
 
   linkUp(peer: PeerId): void {
     this.links.add(peer);
+    this.routesChanged();
     this.step({ type: 'linkUp', peer });
     const other = this.context.network().peerNode(this.index, peer);
     if (other !== undefined) this.bft?.linkUp(other);
@@ -107,7 +108,16 @@ export class SimNode implements LinkEndpoint, ConsensusEndpoint {
 
   linkDown(peer: PeerId): void {
     this.links.delete(peer);
+    this.routesChanged();
     this.step({ type: 'linkDown', peer });
+  }
+
+  /** CFT learns which producers this node reaches now, as the node's router tells it (docs/p2p.md "What we build" 5). */
+  routesChanged(): void {
+    if (!this.cft) return;
+    const network = this.context.network();
+    const reachable = [...Array(this.context.schedule.nodeCount).keys()].filter((p) => p !== this.index && network.reaches(this.index, p));
+    this.stepCft({ type: 'routes', reachable: reachable.map(producerAccount) });
   }
 
   receive(peer: PeerId, message: SyncMessage<ModelBlock>): void {
@@ -205,7 +215,7 @@ export class SimNode implements LinkEndpoint, ConsensusEndpoint {
     const { cft, blockIntervalMs, algorithm, byzantine } = this.context.schedule;
     if (algorithm === 'bft') return this.startBft(byzantine.find((b) => b.node === this.index)?.behaviour);
     if (!cft) return;
-    this.cft = new Cft({ random: () => this.context.random.next(), now: () => this.context.queue.now, baseTimeoutMs: electionTimeoutMs(blockIntervalMs), restored: this.durable.vote });
+    this.cft = new Cft({ random: () => this.context.random.next(), now: () => this.context.queue.now, baseTimeoutMs: electionTimeoutMs(blockIntervalMs), promptElectionMs: blockIntervalMs, restored: this.durable.vote });
     this.groups = [];
     this.sets = [];
     this.cftSuspended = false;

@@ -88,7 +88,10 @@ function scheduleFaults(schedule: Schedule, queue: EventQueue, nodes: readonly S
         if (!node.alive) return;
         node.crash();
         network.crash(node.index);
-        queue.after(fault.duration, () => node.restart());
+        queue.after(fault.duration, () => {
+          node.restart();
+          network.routesChanged();
+        });
       });
     } else {
       queue.at(fault.at, () => network.partition(fault.side));

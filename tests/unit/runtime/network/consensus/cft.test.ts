@@ -8,9 +8,11 @@ import type { CftHead, CftMessage, CftReady } from '../../../../../runtime/netwo
 
 const [A, B, C, D, E] = [1n, 2n, 3n, 4n, 5n];
 const T = 3000;
+/** A prompt election's turn (one slot). */
+const SLOT = 1000;
 
 function node(self: bigint | null, groups: bigint[][], random = 0.5): { cft: Cft; ready: CftReady } {
-  const cft = new Cft({ random: () => random, now: () => 0, baseTimeoutMs: T });
+  const cft = new Cft({ random: () => random, now: () => 0, baseTimeoutMs: T, promptElectionMs: SLOT });
   return { cft, ready: cft.step({ type: 'producers', groups, self }) };
 }
 
@@ -73,6 +75,43 @@ test('§4 step 3: the timeout grows x1.5 while a quorum is reachable, up to 5 mi
   let last = 0;
   for (let i = 0; i < 40; i++) last = cft.step({ type: 'timeout', quorumReachable: true }).timerMs!;
   assert.is(last, 5 * 60 * 1000);
+});
+
+test('a follower that loses its route to the leader stands in its turn, not after the election timeout', () => {
+  // B and C follow A in term 2; the producers' order after A is B, C.
+  const follower = (self: bigint) => {
+    const { cft } = node(self, [[A, B, C]], 0.5);
+    cft.step({ type: 'routes', reachable: [A, B, C].filter((p) => p !== self) });
+    cft.step({ type: 'head', head: head(7, 2, A), commitIndex: 5 });
+    return cft;
+  };
+  const b = follower(B), c = follower(C);
+  const lostAtB = b.step({ type: 'routes', reachable: [C] });
+  const lostAtC = c.step({ type: 'routes', reachable: [B] });
+  assert.is(lostAtB.timerMs, SLOT * 0.125, 'B, first after A, stands at once');
+  assert.is(lostAtC.timerMs, SLOT * 1.125, 'C waits a slot for B');
+  assert.is(b.step({ type: 'head', head: head(7, 2, A), commitIndex: 5 }).timerMs, undefined, 'the lost leader\'s block, passed on by a peer, does not put it off');
+  const standing = b.step({ type: 'timeout', quorumReachable: true });
+  assert.equal(standing.sends, [{ to: 'producers', message: request(3, B, 7, 2) }]);
+  assert.is(standing.timerMs, T * 1.5, 'a prompt election does not grow T');
+  const granted = receive(c, request(3, B, 7, 2));
+  assert.equal(granted.sends, [{ to: B, message: vote(3, B, C) }]);
+  assert.is(granted.timerMs, T * 1.5, 'C, having voted for B, waits for it: its own turn is called off');
+  assert.is(receive(b, vote(3, B, C)).lead, 3);
+});
+
+test('a prompt election is called off when the leader is reached again, and never comes without a route lost', () => {
+  const { cft } = node(B, [[A, B, C]], 0.5);
+  cft.step({ type: 'head', head: head(7, 2, A), commitIndex: 5 });
+  assert.is(cft.step({ type: 'routes', reachable: [C] }).timerMs, undefined, 'never reached (a node just started): the election timeout runs');
+  cft.step({ type: 'routes', reachable: [A, C] });
+  assert.ok(cft.step({ type: 'routes', reachable: [C] }).timerMs! < SLOT);
+  cft.step({ type: 'routes', reachable: [A, C] });
+  const due = cft.step({ type: 'timeout', quorumReachable: true });
+  assert.equal(due.sends, [], 'A is reached again: no election');
+  assert.is(due.timerMs, T * 1.5, 'the election timeout runs again, T unchanged');
+  assert.is(cft.role, 'follower');
+  assert.is(cft.currentTerm, 2);
 });
 
 test('§4 step 5: one vote per term, only to a candidate at least as up to date, answered either way', () => {

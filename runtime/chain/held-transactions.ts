@@ -1,0 +1,41 @@
+// Transactions passed on to this producer while another one leads (docs/p2p.md "What we build"
+// 4). Every producer gets each one passed on, and only the leader applies it; the others hold
+// theirs, so that whichever of them is elected next puts them in its first block, without
+// waiting for the nodes that passed them on to learn who leads now. A transaction is held until
+// a block holds it or it expires; past HELD_MAX the oldest go first.
+
+/** The most transactions held: at the rate one leader takes, several block slots' worth. */
+export const HELD_MAX = 10_000;
+
+interface Held {
+  readonly packed: Uint8Array;
+  /** When no block can hold it any more (ms since the epoch). */
+  readonly expiresAt: number;
+}
+
+export class HeldTransactions {
+  /** By transaction id (hex), oldest first. */
+  private readonly held = new Map<string, Held>();
+
+  get size(): number {
+    return this.held.size;
+  }
+
+  hold(id: string, packed: Uint8Array, expiresAt: number): void {
+    this.held.delete(id);
+    this.held.set(id, { packed, expiresAt });
+    if (this.held.size > HELD_MAX) this.held.delete(this.held.keys().next().value!);
+  }
+
+  /** A block holds these transactions (ids in hex): they need holding no more. */
+  included(ids: readonly string[]): void {
+    for (const id of ids) this.held.delete(id);
+  }
+
+  /** Takes every held transaction that has not expired at `now`, oldest first. */
+  take(now: number): Uint8Array[] {
+    const live = [...this.held.values()].filter((h) => h.expiresAt > now).map((h) => h.packed);
+    this.held.clear();
+    return live;
+  }
+}

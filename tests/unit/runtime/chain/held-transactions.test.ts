@@ -1,0 +1,30 @@
+// docs/p2p.md "What we build" 4: what a producer that does not lead holds of the transactions
+// passed on to it, for its first blocks when it is elected.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { HELD_MAX, HeldTransactions } from '../../../../runtime/chain/held-transactions.js';
+
+const packed = (n: number) => new Uint8Array([n & 0xff, n >> 8]);
+
+test('held until a block holds them or they expire, taken oldest first, once', () => {
+  const held = new HeldTransactions();
+  held.hold('a', packed(1), 1000);
+  held.hold('b', packed(2), 3000);
+  held.hold('c', packed(3), 3000);
+  held.included(['b', 'x']);
+  assert.is(held.size, 2);
+  assert.equal(held.take(2000), [packed(3)], 'a expired at 1000, b is in a block');
+  assert.equal(held.take(0), [], 'taken once');
+});
+
+test(`at most ${HELD_MAX} held: the oldest go first`, () => {
+  const held = new HeldTransactions();
+  for (let i = 0; i <= HELD_MAX; i++) held.hold(`t${i}`, packed(i), 1);
+  held.hold('t1', packed(1), 1);
+  assert.is(held.size, HELD_MAX);
+  const taken = held.take(0);
+  assert.equal(taken[0], packed(2), 't0 went first; t1, held again, is now the newest');
+  assert.equal(taken.at(-1), packed(1));
+});
+
+test.run();
