@@ -15,6 +15,10 @@ const uvu = join(root, 'node_modules', 'uvu', 'bin.js');
 /** The longest a test file may run (the slowest take about two minutes); the runner's own test sets it lower. */
 const FILE_LIMIT_MS = Number(process.env.TSIBASE_TEST_FILE_LIMIT_MS) || 8 * 60_000;
 const ANSI = /\x1b\[[0-9;]*m/g;
+/** How many of the slowest files the closing summary names (make test has a time budget). */
+const SLOWEST_SHOWN = 12;
+/** Each test file's run time (ms), by tree and file. */
+const durations = [];
 
 // Trees by name under dist/tests, or by absolute path.
 const trees = (process.argv.length > 2 ? process.argv.slice(2) : ['unit', 'integration', 'e2e'])
@@ -69,6 +73,7 @@ function runUvu(dir, files) {
       partial = lines.pop();
       for (const line of lines) {
         if (names.has(line.trim())) {
+          if (current !== undefined) durations.push({ file: join(dir, current), ms: Date.now() - since });
           current = line.trim();
           since = Date.now();
         }
@@ -76,6 +81,7 @@ function runUvu(dir, files) {
     });
     child.on('close', (code) => {
       clearInterval(watchdog);
+      if (current !== undefined) durations.push({ file: join(dir, current), ms: Date.now() - since });
       const total = /Total:\s+(\d+)/.exec(out);
       const passed = /Passed:\s+(\d+)/.exec(out);
       if (!killed && total && passed) {
@@ -108,5 +114,7 @@ for (const dir of trees) {
     files = r.stoppedIn === undefined ? [] : files.slice(files.indexOf(r.stoppedIn) + 1);
   }
 }
+const slowest = durations.sort((a, b) => b.ms - a.ms).slice(0, SLOWEST_SHOWN);
+if (slowest.length > 0) console.log(`\nThe slowest test files:\n${slowest.map((d) => `  ${(d.ms / 1000).toFixed(1).padStart(6)} s  ${d.file.slice(root.length + 1)}`).join('\n')}`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exitCode = failed === 0 && passed > 0 ? 0 : 1;
