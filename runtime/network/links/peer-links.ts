@@ -82,11 +82,21 @@ export interface LinkSettings {
 
 /** What to do about a message the layer above refused. */
 export interface Refused {
-  /** It counts against the peer (peer-conduct.ts). */
+  /**
+   * It counts against the peer (peer-conduct.ts): closing the link, an offence; otherwise one of
+   * the MINOR_LIMIT within OFFENCE_WINDOW_MS that close the link as one.
+   */
   readonly offence: boolean;
   /** The link is closed now. */
   readonly close: boolean;
 }
+
+/**
+ * Refusals that leave the link up (a consensus message whose signature does not verify) that
+ * close it, as an offence, when a link brings this many within OFFENCE_WINDOW_MS: honest nodes
+ * send a few (psibase drops them without a word), a hostile one floods them.
+ */
+export const MINOR_LIMIT = 20;
 
 export interface PeerLinksOptions {
   /** This process's random node id (docs/p2p.md §1.4), never 0. */
@@ -150,6 +160,8 @@ class Link implements LinkIdentity {
   heardHosts = false;
   /** Closes the link unless its hello comes in time. */
   helloTimer: NodeJS.Timeout | undefined;
+  /** When its recent refusals that left it up came (MINOR_LIMIT at most). */
+  minor: number[] = [];
 
   constructor(readonly id: number, readonly socket: WebSocket, shape: LinkShape, readonly refusals: FloodReport) {
     ({ outgoing: this.outgoing, secure: this.secure, local: this.local, endpoint: this.endpoint, hosts: this.hosts, urls: this.urls } = shape);
@@ -295,15 +307,23 @@ export class PeerLinks {
 
   /**
    * The layer above refused a message the link's peer sent: the reason is logged (a link's first
-   * refusal at once, then a count every 10 s); an offence counts against the peer, which
-   * OFFENCE_LIMIT of them within OFFENCE_WINDOW_MS ban; `close` closes the link now.
+   * refusal at once, then a count every 10 s); `close` closes the link now, and counts as an
+   * offence of the peer with `offence`, which OFFENCE_LIMIT of within OFFENCE_WINDOW_MS ban. An
+   * offence that leaves the link up is a minor one: MINOR_LIMIT of them close it as an offence.
    */
   refused(linkId: PeerId, reason: string, how: Refused): void {
     const link = this.links.get(linkId);
     if (!link) return this.options.log.warning(`link ${linkId}: ${reason}`);
     if (link.closing !== undefined) return;
+    if (how.offence && !how.close) {
+      const now = Date.now();
+      link.minor = [...link.minor.filter((t) => t > now - OFFENCE_WINDOW_MS), now];
+      if (link.minor.length >= MINOR_LIMIT) {
+        return this.refused(linkId, `${MINOR_LIMIT} refused messages within ${OFFENCE_WINDOW_MS / 1000} s, the last: ${reason}`, { offence: true, close: true });
+      }
+    }
     link.refusals.event(`link ${link.id}: ${reason}${how.close ? '; closing it' : ''}`);
-    if (how.offence && this.offence(link, reason)) return;
+    if (how.close && how.offence && this.offence(link, reason)) return;
     if (how.close) this.closeLink(link, CLOSE_POLICY, reason);
   }
 
@@ -563,7 +583,7 @@ export class PeerLinks {
     if (until === undefined) return false;
     const keys = new Set([link.key, ...link.urls]);
     for (const key of keys) this.conduct.ban(key, until);
-    this.options.log.warning(`peer ${[...keys].join(', ')} is banned until ${isoTime(until)}: ${OFFENCE_LIMIT} refused messages within ${OFFENCE_WINDOW_MS / 1000} s, the last: ${reason}`);
+    this.options.log.warning(`peer ${[...keys].join(', ')} is banned until ${isoTime(until)}: ${OFFENCE_LIMIT} offences within ${OFFENCE_WINDOW_MS / 1000} s, the last: ${reason}`);
     for (const other of this.links.values()) {
       if ((other.key !== undefined && keys.has(other.key)) || other.urls.some((url) => keys.has(url))) this.closeLink(other, CLOSE_POLICY, `banned until ${isoTime(until)}`);
     }

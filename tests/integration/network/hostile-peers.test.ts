@@ -18,6 +18,7 @@ import { blockId, generateKeyPair, privateKeyToPkcs8, toPem, type KeyPair } from
 import { accountNumberFromName } from '../../../host-api/names/index.js';
 import type { BlockHeader, SignedBlock } from '../../../host-api/types/index.js';
 import { encodeLinkMessage } from '../../../runtime/network/links/link-messages.js';
+import { MINOR_LIMIT } from '../../../runtime/network/links/peer-links.js';
 import { encodeMessage, signedMessage, type P2PMessage } from '../../../runtime/network/messages/index.js';
 import { adminRequest } from '../../lib/admin-requests.js';
 import { floodFrom } from '../../lib/flood-peers.js';
@@ -130,10 +131,6 @@ attacks.before(async (ctx) => {
   await caughtUp(ctx.follower, ctx.producer);
 });
 
-attacks.after.each(async (ctx) => {
-  if (process.env.DUMP) { writeFileSync(`/tmp/peers-follower-${Date.now()}.log`, ctx.follower.output()); writeFileSync(`/tmp/peers-producer-${Date.now()}.log`, ctx.producer.output()); }
-});
-
 attacks.after(async (ctx) => {
   await Promise.all([ctx.producer, ctx.follower].map((n) => n?.stop()));
   rmSync(ctx.dir, { recursive: true, force: true });
@@ -199,9 +196,9 @@ attacks('invalid blocks and another chain\'s hello are refused with their reason
   const probe = await linkHostile(follower, { from });
   assert.ok(probe.open(), 'four offences ban nobody');
   probe.socket.close();
-  // The fifth: a consensus message whose signature does not verify, which alone would not close the link.
+  // The fifth: consensus messages whose signatures do not verify, which close the link at the MINOR_LIMIT-th.
   const peer = await linkHostile(follower, { from });
-  peer.send(forgedConfirm(stranger));
+  for (let i = 0; i < MINOR_LIMIT; i++) peer.send(forgedConfirm(stranger));
   const { code, reason } = await peer.closed;
   assert.is(code, 1008);
   assert.match(reason, /^banned until /);
@@ -221,20 +218,26 @@ attacks('invalid blocks and another chain\'s hello are refused with their reason
   back.socket.close();
 });
 
-attacks('consensus messages whose signature does not verify are refused and logged; the link stays until the peer is banned', async ({ follower, stranger }) => {
+attacks('consensus messages whose signature does not verify are refused and logged; the link stays up to the MINOR_LIMIT-th, which closes it', async ({ follower, stranger }) => {
   const from = '127.0.0.21';
   const peer = await linkHostile(follower, { from });
   await waitForPeers(follower, (p) => p.length === 2, 'the hostile link');
-  for (let i = 0; i < 4; i++) peer.send(forgedConfirm(stranger));
+  for (let i = 1; i < MINOR_LIMIT; i++) peer.send(forgedConfirm(stranger));
   await waitForOutput(follower, /link \d+: ConfirmMessage: its signature does not verify$/m);
   // The node answers a request sent after them (with its routes): it handled the four and kept the link.
   const routes = () => peer.types.filter((t) => t === ROUTE_UPDATE_TYPE).length;
   const before = routes();
   peer.send({ kind: 'RequestRoutesMessage', body: {} });
   await waitUntil('the routes asked for', async () => routes() > before);
-  assert.ok(peer.open(), 'four refused messages do not close the link');
+  assert.ok(peer.open(), `${MINOR_LIMIT - 1} refused messages do not close the link`);
   peer.send(forgedConfirm(stranger));
-  assert.match((await peer.closed).reason, /^banned until /);
+  const { code, reason } = await peer.closed;
+  assert.is(code, 1008);
+  assert.match(reason, `${MINOR_LIMIT} refused messages within 60 s, the last: ConfirmMessage: its signature does not verify`);
+  // One offence: the address is not banned.
+  const again = await linkHostile(follower, { from });
+  assert.ok(again.open());
+  again.socket.close();
 });
 
 attacks('a peer the node dials that keeps sending invalid messages is banned: its URL is not redialled until the ban ends', async ({ follower, stranger }) => {
@@ -246,7 +249,7 @@ attacks('a peer the node dials that keeps sending invalid messages is banned: it
     dials.push(Date.now());
     socket.send(encodeLinkMessage({ kind: 'id', nodeId: 12345n, connectionId: 1 }));
     socket.send(encodeLinkMessage({ kind: 'hostnames', hosts: [] }));
-    for (let i = 0; i < 5; i++) socket.send(encodeMessage(forgedConfirm(stranger)));
+    for (let i = 0; i < MINOR_LIMIT; i++) socket.send(encodeMessage(forgedConfirm(stranger)));
   });
   const config = (await adminRequest(follower, '/config')).json() as { peers: string[] };
   try {
