@@ -31,8 +31,8 @@ interface TreeNode<B> {
   waiting: boolean;
 }
 
-/** A link's waiting blocks past which its blocks that are not the best are dropped: one largest frame (docs/p2p.md §1.2). */
-export const MAX_WAITING_OFF_BEST_BYTES = 16 * 1024 * 1024;
+/** A link's waiting blocks past which its blocks that are not the best are dropped (one is always taken, however large). */
+export const MAX_WAITING_OFF_BEST_BYTES = 4 * 1024 * 1024;
 
 /** The blocks of one link on the way to the best block, not yet applied. */
 export interface WaitingBlocks {

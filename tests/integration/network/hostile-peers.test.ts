@@ -30,6 +30,15 @@ import { builtBundle } from '../../lib/test-bundle.js';
 
 const urlOf = (node: RunningNode) => `http://127.0.0.1:${node.port}`;
 const name = accountNumberFromName;
+/** A guard against waiting for ever on a node that never closes a link (never reached when it works). */
+const GIVE_UP_MS = 60_000;
+
+/** How the node closed the peer's link; a failure when it has not within GIVE_UP_MS. */
+async function closedByNode(peer: HostilePeer): Promise<{ code: number; reason: string }> {
+  const closed = await Promise.race([peer.closed, sleep(GIVE_UP_MS, undefined, { ref: false })]);
+  if (!closed) throw new Error(`the node did not close the link within ${GIVE_UP_MS / 1000} s`);
+  return closed;
+}
 
 // ---- limits on links: hello, max_peers ----
 
@@ -50,7 +59,7 @@ limits.after(async (ctx) => {
 limits('a link that does not say its hello within 5 s is closed (1008); one that does stays', async ({ node }) => {
   const silent = await linkHostile(node, { hello: false });
   const polite = await linkHostile(node);
-  assert.equal(await silent.closed, { code: 1008, reason: 'no IdMessage and HostnamesMessage within 5 s' });
+  assert.equal(await closedByNode(silent), { code: 1008, reason: 'no IdMessage and HostnamesMessage within 5 s' });
   assert.ok(polite.open(), 'the link that said its hello is up');
   assert.is((await peersOf(node)).length, 1);
   polite.socket.close();
@@ -159,7 +168,7 @@ async function sendOnEachBlock(peer: HostilePeer, make: (head: SignedBlock) => S
     for (; sent < peer.blocks.length; sent++) peer.send({ kind: 'BlockMessage', body: { block: make(peer.blocks[peer.blocks.length - 1]!) } });
   }, 5);
   try {
-    return await peer.closed;
+    return await closedByNode(peer);
   } finally {
     clearInterval(timer);
   }
@@ -183,7 +192,7 @@ attacks('invalid blocks and another chain\'s hello are refused with their reason
     ['a block of another chain', async (peer) => {
       peer.send({ kind: 'InitMessage', body: { version: 0 } });
       peer.send({ kind: 'HelloRequest', body: { xid: { id: randomBytes(32), num: 2 }, committed: true } });
-      return peer.closed;
+      return closedByNode(peer);
     }, /No common block found/],
   ];
   for (const [what, attack, line] of cases) {
@@ -199,7 +208,7 @@ attacks('invalid blocks and another chain\'s hello are refused with their reason
   // The fifth: consensus messages whose signatures do not verify, which close the link at the MINOR_LIMIT-th.
   const peer = await linkHostile(follower, { from });
   for (let i = 0; i < MINOR_LIMIT; i++) peer.send(forgedConfirm(stranger));
-  const { code, reason } = await peer.closed;
+  const { code, reason } = await closedByNode(peer);
   assert.is(code, 1008);
   assert.match(reason, /^banned until /);
   await waitForOutput(follower, `peer ${from} is banned until`);
@@ -231,7 +240,7 @@ attacks('consensus messages whose signature does not verify are refused and logg
   await waitUntil('the routes asked for', async () => routes() > before);
   assert.ok(peer.open(), `${MINOR_LIMIT - 1} refused messages do not close the link`);
   peer.send(forgedConfirm(stranger));
-  const { code, reason } = await peer.closed;
+  const { code, reason } = await closedByNode(peer);
   assert.is(code, 1008);
   assert.match(reason, `${MINOR_LIMIT} refused messages within 60 s, the last: ConfirmMessage: its signature does not verify`);
   // One offence: the address is not banned.
@@ -282,7 +291,7 @@ attacks('a link that sends more than the node can process is slowed, then droppe
     }
     await sleep(1);
   }
-  const { code, reason } = await peer.closed;
+  const { code, reason } = await closedByNode(peer);
   assert.is(code, 1008);
   assert.match(reason, 'it sends more than this node can process');
   await waitForOutput(follower, /link \d+: it sends more than this node can process .*; closing it/);
@@ -295,7 +304,7 @@ attacks('an honest follower keeps up during a 10 s flood from three hostile link
   const pid = nodeProcessId(follower);
   const before = await residentBytes(pid);
   const FLOOD_MS = 10_000;
-  const flood = floodFrom({ port: follower.port, from: ['127.0.0.41', '127.0.0.42', '127.0.0.43'], durationMs: FLOOD_MS });
+  const flood = floodFrom({ port: follower.port, api: follower.api, from: ['127.0.0.41', '127.0.0.42', '127.0.0.43'], durationMs: FLOOD_MS });
   // Meanwhile the follower follows: how far behind the producer it ever is, in blocks.
   let mostBehind = 0;
   let samples = 0;
