@@ -44,6 +44,8 @@ export interface ServerConfig {
   readonly database_cache_size?: number;
   /** Open connections the http and https listeners take together; past it a new one gets 503. Absent = the node's default. */
   readonly max_connections?: number;
+  /** Peer links past which an incoming one is refused with 503. Absent = the node's default (64). */
+  readonly max_peers?: number;
   /** Fields this node does not know, kept as given. */
   readonly [unknown: string]: unknown;
 }
@@ -147,10 +149,12 @@ const MAX_HTTP_TIMEOUT_US = Number.MAX_SAFE_INTEGER;
  * The fields a configuration without them keeps from its base: the defaults' and the optional
  * ones, but not `http_timeout`, whose absence means no timeout (docs/administration.md §2).
  */
-const KEPT_FIELDS = [...Object.keys(defaultConfig()), 'tls', 'database_cache_size', 'max_connections'].filter((f) => f !== 'http_timeout');
+const KEPT_FIELDS = [...Object.keys(defaultConfig()), 'tls', 'database_cache_size', 'max_connections', 'max_peers'].filter((f) => f !== 'http_timeout');
 
 /** More connections than any one process could hold open (file descriptors). */
 const MAX_CONNECTIONS_CAP = 1_000_000;
+/** More peer links than a node could serve (each gets a share of its time, docs/p2p.md "What we build" 1). */
+export const MAX_PEERS_CAP = 10_000;
 
 /**
  * Checks a configuration object (a PUT body or the persisted file) and returns it normalised:
@@ -186,6 +190,8 @@ export function parseServerConfig(value: Json, base: ServerConfig, directory: st
   else out.database_cache_size = integer('database_cache_size', out.database_cache_size, 0, Number.MAX_SAFE_INTEGER);
   if (out.max_connections === undefined || out.max_connections === null) delete out.max_connections;
   else out.max_connections = integer('max_connections', out.max_connections, 1, MAX_CONNECTIONS_CAP);
+  if (out.max_peers === undefined || out.max_peers === null) delete out.max_peers;
+  else out.max_peers = integer('max_peers', out.max_peers, 1, MAX_PEERS_CAP);
   if (!isObject(out.loggers)) fail('loggers', 'expected an object with one field per logger');
   try {
     parseLoggersConfig(out.loggers, directory);

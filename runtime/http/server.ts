@@ -3,6 +3,7 @@ import type { AdminRoutes } from '../admin/admin-routes.js';
 import { STATUS_PATH } from '../admin/status-endpoints.js';
 import type { Chain } from '../chain/chain.js';
 import type { ListenSpec, StaticServiceSpec, TlsSpec } from '../config/server-config.js';
+import { FloodReport } from '../log/flood-report.js';
 import { isAdminRequest, refuseAdmin } from './admin-access.js';
 import { hostName, hostPort, resolveHost } from './host-resolution.js';
 import { createHttpsServer } from './https-server.js';
@@ -17,7 +18,6 @@ import { hasHttpService, serveThroughHttpService } from './serve.js';
 import type { SessionTokens } from './session-tokens.js';
 import type { HttpSockets } from './sockets.js';
 import { StaticFiles } from './static-files.js';
-import { RefusalReport } from './refusal-report.js';
 import { ConnectionLimit, DEFAULT_REQUEST_TIMEOUT_MS, WireServer, type WireRequest, type WireResponse } from './wire/index.js';
 
 /** docs/http.md §1: requests are limited to 20 MiB. */
@@ -81,16 +81,18 @@ export class NodeHttpServer {
   private staticHosts = new Map<string, StaticFiles>();
   private keepAliveMs = 0;
   private requestTimeoutMs = DEFAULT_REQUEST_TIMEOUT_MS;
-  private readonly refusals: RefusalReport;
+  private readonly refusals: FloodReport;
   /** Shared by the http and https listeners; unix sockets (this machine only) stay reachable past it. */
   private readonly connectionLimit: ConnectionLimit;
 
   constructor(private readonly chain: Chain, private readonly options: HttpServerOptions) {
-    this.connectionLimit = new ConnectionLimit(DEFAULT_MAX_CONNECTIONS, () => this.refusals.refused());
-    this.refusals = new RefusalReport(
-      (message) => options.onWarning?.(message),
-      () => ({ open: this.connectionLimit.openConnections, max: this.connectionLimit.max }),
-    );
+    this.connectionLimit = new ConnectionLimit(DEFAULT_MAX_CONNECTIONS, () => this.refusals.event());
+    const state = () => `${this.connectionLimit.openConnections} open, max_connections is ${this.connectionLimit.max}`;
+    // Connections refused past max_connections are a flood: one line, then counts.
+    this.refusals = new FloodReport((message) => options.onWarning?.(message), {
+      first: () => `refusing new connections with 503: ${state()}`,
+      more: (count, seconds) => `refused ${count} more connections in the last ${seconds} s: ${state()}`,
+    });
   }
 
   /** Applies settings the configuration changed; they hold from the next request on. */

@@ -4,7 +4,8 @@ import type { BlockHeader, SignedBlock } from '../../host-api/types/index.js';
 import type { BlockSigners } from '../chain/block-signing.js';
 import type { Chain } from '../chain/chain.js';
 import { activeProducers, nextBlockConsensus } from '../chain/consensus.js';
-import type { LinkListener, PeerLink, PeerLinks } from './links/peer-links.js';
+import { ChainError, type ChainErrorCode } from '../chain/errors.js';
+import type { LinkListener, PeerLink, PeerLinks, Refused } from './links/peer-links.js';
 import { P2PMessageError, decodeMessage, encodeMessage, type MessageOf, type P2PMessage } from './messages/index.js';
 import type { LoadedSnapshot } from '../snapshot/apply-snapshot.js';
 import type { StateChecksumBody } from '../snapshot/node-snapshots.js';
@@ -22,12 +23,24 @@ import type { SyncApply, SyncEvent, SyncReady } from './sync/sync-io.js';
 import { NodeConsensus, type ConsensusPorts } from './node-consensus.js';
 import { NodeBft, restoreBftCommit, runsBft, type BftPorts } from './node-bft.js';
 import { SyncProgress } from './sync-progress.js';
-import { storedSignedBlock, syncFrameOf, syncHeaderOf, syncMessageOf } from './wire-blocks.js';
+import { frameBytesOf, noteFrameBytes, storedSignedBlock, syncFrameOf, syncHeaderOf, syncMessageOf } from './wire-blocks.js';
 
 // The node's part in a network (docs/p2p.md "What we build"): the peer links carry native P2P
 // messages, decoded here; the router reaches the producers (§A); block sync streams blocks and
 // applies received ones through the chain (§6.2). Both are state machines that take events and
 // say what to do; this class is where their sockets, timers and chain are.
+//
+// Hostile peers (docs/p2p.md "What we build" 1, "Peers that attack"): what a peer sent that is
+// invalid is refused through the links, which log it and count it against the peer; a link whose
+// blocks on the way to the best block pile up is held until they are applied.
+
+/** A link's blocks waiting to be applied on the way to the best block past which it is held (not read). */
+const HOLD_BLOCKS = 32;
+const HOLD_BYTES = 32 * 1024 * 1024;
+/** An invalid message: it counts against the peer, and the link is closed. */
+const OFFENCE: Refused = { offence: true, close: true };
+/** The chain's refusals of a received block that are the block's fault (docs/p2p.md §3.4), not this node's state's. */
+const INVALID_BLOCK: ReadonlySet<ChainErrorCode> = new Set(['BLOCK_INVALID', 'BLOCK_SIGNATURE', 'BLOCK_TRANSACTION', 'BLOCK_MISMATCH']);
 
 /** What the network counts for the perf report and metrics. */
 export interface NetworkCounters {
@@ -66,12 +79,22 @@ export class NodeNetwork implements LinkListener {
   private readonly routerTimers = new Map<string, NodeJS.Timeout>();
   /** Snapshots being received, by link (docs/p2p.md §7.4). */
   private readonly receivingSnapshots = new Map<PeerId, SnapshotReceiver>();
+  /** Links held because their blocks wait to be applied. */
+  private readonly held = new Set<PeerId>();
   private stopped = false;
   /** The producers routes reached after the last routing step, as consensus was told them. */
   private reachable = '';
 
   constructor(private readonly links: PeerLinks, private readonly chain: Chain, private readonly log: NetworkLog, settings: ConsensusSettings, private readonly snapshots?: SnapshotPorts) {
-    this.router = new Router({ routerId: randomId(), verify: (message) => verifiesMessage(chain.executor, message) });
+    this.router = new Router({
+      routerId: randomId(),
+      verify: (message, peer) => {
+        if (verifiesMessage(chain.executor, message)) return true;
+        // A neighbour checks what it relays, so the link it came on is the one to blame.
+        this.links.refused(peer, `${message.kind}: its signature does not verify`, { offence: true, close: false });
+        return false;
+      },
+    });
     restoreBftCommit(chain, settings.bft.restored);
     // The irreversible block is sync's root; the reversible ones above it are already executed.
     const head = chain.head;
@@ -91,6 +114,7 @@ export class NodeNetwork implements LinkListener {
       committedHead: irreversible === undefined ? undefined : storedAt(irreversible),
       appliedBlocks: applied,
       logStart: readLogStart(chain.store),
+      sizeOf: frameBytesOf,
     });
     this.progress = new SyncProgress((text) => log.info(text), Date.now);
     const { bft: keptBft, consensusFailed, ...cftSettings } = settings;
@@ -157,6 +181,7 @@ export class NodeNetwork implements LinkListener {
 
   onLinkDown(link: PeerLink): void {
     this.receivingSnapshots.delete(link.id);
+    this.held.delete(link.id);
     this.route({ type: 'linkDown', peer: link.id });
     this.step({ type: 'linkDown', peer: link.id });
   }
@@ -167,10 +192,10 @@ export class NodeNetwork implements LinkListener {
       message = decodeMessage(frame);
     } catch (err) {
       if (!(err instanceof P2PMessageError)) throw err;
-      this.log.warning(`link ${linkId}: ${err.message}; closing it`);
-      this.links.close(linkId, err.message);
+      this.links.refused(linkId, err.message, OFFENCE);
       return;
     }
+    if (message.kind === 'BlockMessage') noteFrameBytes(message.body.block, frame.length);
     this.route({ type: 'receive', peer: linkId, message });
   }
 
@@ -235,7 +260,10 @@ export class NodeNetwork implements LinkListener {
     }
     for (const { peer, message } of ready.delivered) this.deliver(peer, message);
     for (const { name, at } of ready.timers) this.setRouterTimer(name, at);
-    for (const { peer, reason } of ready.disconnects) this.links.close(peer, reason);
+    for (const { peer, reason, offence } of ready.disconnects) {
+      if (offence) this.links.refused(peer, reason, OFFENCE);
+      else this.links.close(peer, reason);
+    }
     writeLog(this.log, ready.log);
     this.routesChanged();
     return ready;
@@ -274,9 +302,7 @@ export class NodeNetwork implements LinkListener {
         const refused = this.bft.receiveBlock(sync.body.block, header.id);
         if (refused !== undefined) {
           this.counters.blocksRefused++;
-          const reason = `block ${header.num} ${header.id} was refused: ${refused}`;
-          this.log.warning(`link ${peer}: ${reason}; closing it`);
-          this.links.close(peer, reason);
+          this.links.refused(peer, `block ${header.num} ${header.id} was refused: ${refused}`, OFFENCE);
           return;
         }
       } else {
@@ -296,16 +322,23 @@ export class NodeNetwork implements LinkListener {
     }
   }
 
-  /** Sends `peer` our newest signed snapshot (docs/p2p.md §7.4); the link then streams on after its block. */
+  /**
+   * Sends `peer` our newest signed snapshot (docs/p2p.md §7.4), as fast as it reads it; the link
+   * then streams on after its block.
+   */
   private sendSnapshot(peer: PeerId): void {
     const offer = this.snapshots?.offer();
-    if (offer) {
-      for (const block of offer.headers) this.links.send(peer, encodeMessage({ kind: 'BlockHeaderMessage', body: { block } }));
-      for (const part of offer.parts) this.links.send(peer, encodeMessage({ kind: 'SnapshotPartMessage', body: part }));
-      this.links.send(peer, encodeMessage({ kind: 'SnapshotVerifyMessage', body: offer.verify }));
-      this.log.info(`link ${peer}: sent the snapshot of block ${offer.block.block.header.blockNum} (${offer.parts.length} parts)`);
+    if (!offer) return this.step({ type: 'snapshotSent', peer, block: undefined });
+    function* frames(): Generator<Uint8Array> {
+      for (const block of offer!.headers) yield encodeMessage({ kind: 'BlockHeaderMessage', body: { block } });
+      for (const part of offer!.parts) yield encodeMessage({ kind: 'SnapshotPartMessage', body: part });
+      yield encodeMessage({ kind: 'SnapshotVerifyMessage', body: offer!.verify });
     }
-    this.step({ type: 'snapshotSent', peer, block: offer?.block });
+    this.links.sendAll(peer, frames(), () => {
+      if (this.stopped) return;
+      this.log.info(`link ${peer}: sent the snapshot of block ${offer.block.block.header.blockNum} (${offer.parts.length} parts)`);
+      this.step({ type: 'snapshotSent', peer, block: offer.block });
+    });
   }
 
   /**
@@ -353,20 +386,43 @@ export class NodeNetwork implements LinkListener {
   private step(event: SyncEvent<SignedBlock>): void {
     const ready: SyncReady<SignedBlock> = this.sync.step(event);
     for (const { peer, message } of ready.sends) {
-      this.links.send(peer, syncFrameOf(message));
+      // The next block is handed out once this one is written: the stream goes as fast as the
+      // peer reads it, and the node serves its other work in between.
+      this.links.send(peer, syncFrameOf(message), () => { if (!this.stopped) this.step({ type: 'sent', peer }); });
       if (message.kind === 'BlockMessage') this.bft.blockSent(peer, syncHeaderOf(message.body.block).id);
-      // The next block is handed out once this one is on its way, a turn later, so a long
-      // stream lets the node serve its other work in between.
-      setImmediate(() => { if (!this.stopped) this.step({ type: 'sent', peer }); });
     }
-    for (const { peer, reason } of ready.disconnects) {
-      this.log.warning(`link ${peer}: ${reason}; closing it`);
-      this.links.close(peer, reason);
+    for (const { peer, reason, offence } of ready.disconnects) {
+      if (offence) {
+        this.links.refused(peer, reason, OFFENCE);
+      } else {
+        this.log.warning(`link ${peer}: ${reason}; closing it`);
+        this.links.close(peer, reason);
+      }
     }
     writeLog(this.log, ready.log);
     if (ready.head) this.progress.head(ready.head.num);
     for (const entry of ready.apply) this.apply(entry);
     for (const peer of ready.snapshots) this.sendSnapshot(peer);
+    this.holdWaitingLinks();
+  }
+
+  /** Holds the links whose blocks on the way to the best block pile up, and lets go of those that caught up. */
+  private holdWaitingLinks(): void {
+    const waiting = this.sync.waitingOnBestPath();
+    const over = (peer: PeerId) => {
+      const w = waiting.get(peer);
+      return w !== undefined && (w.blocks >= HOLD_BLOCKS || w.bytes >= HOLD_BYTES);
+    };
+    for (const peer of this.held) {
+      if (over(peer)) continue;
+      this.held.delete(peer);
+      this.links.hold(peer, false);
+    }
+    for (const peer of waiting.keys()) {
+      if (this.held.has(peer) || !over(peer)) continue;
+      this.held.add(peer);
+      this.links.hold(peer, true);
+    }
   }
 
   /**
@@ -379,16 +435,21 @@ export class NodeNetwork implements LinkListener {
       () => {
         this.counters.blocksApplied++;
         if (this.stopped) return;
-        this.step({ type: 'applied', id, ok: true });
-        // The chain's irreversible block: under BFT from the commits and commit proofs (§5.4), not the header, unless one producer makes every block.
-        this.step({ type: 'commit', num: this.chain.head!.irreversible });
+        // The chain's irreversible block (under BFT from the commits and commit proofs, §5.4, not
+        // the header, unless one producer makes every block), committed before sync hands out
+        // the next block: one on a fork below it (a hostile peer's) cannot be applied.
+        this.step({ type: 'applied', id, ok: true, commit: this.chain.head!.irreversible });
       },
       (err: Error) => {
         this.counters.blocksRefused++;
         if (this.stopped) return;
         const reason = `block ${block.block.header.blockNum} ${id} was refused: ${err.message}`;
-        this.log.warning(reason);
-        if (sender !== undefined) this.links.close(sender, reason);
+        if (sender !== undefined && err instanceof ChainError && INVALID_BLOCK.has(err.code)) {
+          this.links.refused(sender, reason, OFFENCE);
+        } else {
+          this.log.warning(reason);
+          if (sender !== undefined) this.links.close(sender, reason);
+        }
         this.step({ type: 'applied', id, ok: false, reason: err.message });
       },
     );

@@ -17,6 +17,8 @@ export interface LogEntry {
 export interface PeerDisconnect {
   readonly peer: PeerId;
   readonly reason: string;
+  /** The peer sent something invalid: the close counts against it (links/peer-conduct.ts). */
+  readonly offence?: true;
 }
 
 /** Where the network reports (the node's log, `p2p` channel). */

@@ -12,6 +12,8 @@ import type { SyncMessage } from './sync/sync-messages.js';
 const headers = new WeakMap<SignedBlock, SyncHeader>();
 /** The BlockMessage frame of a block, encoded once for every link it is streamed to. */
 const blockFrames = new WeakMap<SignedBlock, Uint8Array>();
+/** The size of the frame a received block came in. */
+const receivedBytes = new WeakMap<SignedBlock, number>();
 
 function headerWithId(signed: SignedBlock, id: Uint8Array): SyncHeader {
   const h = signed.block.header;
@@ -29,6 +31,16 @@ export function syncHeaderOf(signed: SignedBlock): SyncHeader {
 export function storedSignedBlock(stored: StoredBlock): SignedBlock {
   if (!headers.has(stored.signed)) headerWithId(stored.signed, stored.blockId);
   return stored.signed;
+}
+
+/** A block arrived in a frame of `bytes`. */
+export function noteFrameBytes(signed: SignedBlock, bytes: number): void {
+  receivedBytes.set(signed, bytes);
+}
+
+/** The bytes a block weighs on the wire: the frame it came in, or the one made to send it; 0 when neither is known. */
+export function frameBytesOf(signed: SignedBlock): number {
+  return receivedBytes.get(signed) ?? blockFrames.get(signed)?.length ?? 0;
 }
 
 /** The frame of a sync message as it goes on the wire. */

@@ -26,7 +26,7 @@ import { Logging } from '../log/index.js';
 import type { NetworkFigures } from '../metrics/network-figures.js';
 import type { ExtraGauge } from '../metrics/open-metrics.js';
 import { TransactionCounters } from '../metrics/transaction-counters.js';
-import { PeerLinks } from '../network/links/peer-links.js';
+import { DEFAULT_MAX_PEERS, PeerLinks } from '../network/links/peer-links.js';
 import { NodeNetwork } from '../network/node-network.js';
 import { randomId } from '../network/random-id.js';
 import { redialTimesOf } from '../network/links/redial-schedule.js';
@@ -48,6 +48,8 @@ export interface NodeStartOptions {
   readonly p2p?: boolean;
   /** Peer URLs to keep linked (`--peer`). */
   readonly peers?: readonly string[];
+  /** Peer links past which incoming ones are refused (`--max-peers`). */
+  readonly maxPeers?: number;
   /** Autoconnect's redial base (and step) in ms instead of psibase's 30 s: for tests. */
   readonly redialBaseMs?: number;
   /** Boots this bundle when the node has no chain yet (needs a producer). */
@@ -197,6 +199,7 @@ export class TsibaseNode implements NodeControl {
       ...(options.listen !== undefined ? { listen: options.listen } : {}),
       ...(options.p2p !== undefined ? { p2p: options.p2p } : {}),
       ...(options.peers !== undefined ? { peers: options.peers } : {}),
+      ...(options.maxPeers !== undefined ? { max_peers: options.maxPeers } : {}),
     };
     const node = new TsibaseNode(options, config, lock);
     try {
@@ -310,7 +313,10 @@ export class TsibaseNode implements NodeControl {
    */
   private linkSettings(config: ServerConfig) {
     const addresses = this.listeners.flatMap((l) => (l.protocol !== 'local' && l.address && !['0.0.0.0', '::'].includes(l.address) ? [l.address] : []));
-    return { p2p: config.p2p, peers: config.peers, autoconnect: config.autoconnect, hosts: [...new Set([...config.hosts, ...addresses])] };
+    return {
+      p2p: config.p2p, peers: config.peers, autoconnect: config.autoconnect, hosts: [...new Set([...config.hosts, ...addresses])],
+      maxPeers: config.max_peers ?? DEFAULT_MAX_PEERS,
+    };
   }
 
   private liveHttpSettings(config: ServerConfig) {

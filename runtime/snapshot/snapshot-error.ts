@@ -12,6 +12,7 @@ export type SnapshotErrorCode =
   | 'SNAPSHOT_OTHER_CHAIN'     // the database holds another chain
   | 'SNAPSHOT_NOT_NEWER'       // the database is already at or past the snapshot's block
   | 'SNAPSHOT_BUSY'            // a snapshot from a peer came while a block was being applied or produced
+  | 'SNAPSHOT_TOO_LARGE'       // a snapshot from a peer holds more rows than a node takes (snapshot-transfer.ts)
   | 'SNAPSHOT_NONE'            // create-snapshot found no signed snapshot with its state kept
   | 'SNAPSHOT_NO_KEY';         // a --sign key is not the key of a current producer
 

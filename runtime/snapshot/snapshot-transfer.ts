@@ -82,9 +82,13 @@ function partsOf(blockId: Uint8Array, rows: Uint8Array): SnapshotPart[] {
   return parts;
 }
 
+/** The rows a snapshot received from a peer may hold, in PART_BYTES' measure: it is held in memory until it loads. */
+export const MAX_RECEIVED_SNAPSHOT_BYTES = 1024 * 1024 * 1024;
+
 /**
  * Puts a snapshot together from one peer's messages. Parts must follow each other without gap or
- * overlap, the service database first; anything else is refused with a SnapshotError.
+ * overlap, the service database first, and hold MAX_RECEIVED_SNAPSHOT_BYTES at most; anything
+ * else is refused with a SnapshotError.
  */
 export class SnapshotReceiver {
   private blockId: Uint8Array | undefined;
@@ -92,9 +96,12 @@ export class SnapshotReceiver {
   private readonly extra: FileRow[] = [];
   /** The next part expected: its database and low key; undefined once both are complete. */
   private next: { db: number; lowKey: Uint8Array } | undefined = { db: DbId.service, lowKey: EMPTY };
+  private bytes = 0;
 
   header(signed: SignedBlock): void {
-    this.extra.push(...headerRows(signed));
+    const rows = headerRows(signed);
+    for (const row of rows) this.count(row);
+    this.extra.push(...rows);
   }
 
   part(part: SnapshotPart): void {
@@ -107,7 +114,9 @@ export class SnapshotReceiver {
       if (Buffer.compare(key, part.lowKey) < 0 || (part.highKey.length > 0 && Buffer.compare(key, part.highKey) >= 0)) {
         throw new SnapshotError('SNAPSHOT_BAD_ROW', `snapshot row ${bytesToHex(key)} lies outside its part`);
       }
-      this.state.push({ db: part.db, key, value });
+      const row = { db: part.db, key, value };
+      this.count(row);
+      this.state.push(row);
     }
     if (part.highKey.length > 0) this.next = { db: part.db, lowKey: part.highKey };
     else this.next = part.db === DbId.service ? { db: DbId.native, lowKey: EMPTY } : undefined;
@@ -118,6 +127,13 @@ export class SnapshotReceiver {
     this.sameBlock(verify.blockId);
     if (this.next) throw new SnapshotError('SNAPSHOT_BAD_ROW', 'the snapshot parts do not cover both databases');
     return { state: this.state, extra: this.extra, checksum: verify.hash, signatures: verify.signatures };
+  }
+
+  private count(row: FileRow): void {
+    this.bytes += row.key.length + row.value.length + 16;
+    if (this.bytes > MAX_RECEIVED_SNAPSHOT_BYTES) {
+      throw new SnapshotError('SNAPSHOT_TOO_LARGE', `the snapshot holds more than the ${MAX_RECEIVED_SNAPSHOT_BYTES / (1024 * 1024)} MiB of rows this node takes from a peer`);
+    }
   }
 
   private sameBlock(blockId: Uint8Array): void {

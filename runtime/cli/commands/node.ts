@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { ShutdownRequest } from '../../admin/node-control.js';
-import type { ListenSpec } from '../../config/server-config.js';
+import { MAX_PEERS_CAP, type ListenSpec } from '../../config/server-config.js';
 import { adminNetworksOf } from '../../http/admin-networks.js';
 import type { NodeStartOptions, TsibaseNode } from '../../node/tsibase-node.js';
 import { option, parseArgs, UsageError } from '../args.js';
@@ -21,6 +21,8 @@ options:
       --p2p                  accept peer-to-peer links from other nodes (config p2p)
       --peer <url>           a peer to keep linked: http://host:port, https://host:port
                              or a unix socket path (repeatable; config peers)
+      --max-peers <n>        peer links past which incoming ones are refused (default 64;
+                             config max_peers)
       --boot <bundle>        boot a chain from <bundle> if the node has none (needs a producer,
                              from -p or config.json)
 ${bootKeyUsage(29)}`;
@@ -56,6 +58,7 @@ function startOptions(argv: string[]): { options: NodeStartOptions; bundlePath: 
     { name: 'block-interval' },
     { name: 'p2p', flag: true },
     { name: 'peer', repeatable: true },
+    { name: 'max-peers' },
     { name: 'boot' },
     ...BOOT_KEY_OPTIONS,
   ]);
@@ -65,6 +68,10 @@ function startOptions(argv: string[]): { options: NodeStartOptions; bundlePath: 
   if (!(interval >= 10)) throw new UsageError('--block-interval must be at least 10 ms');
   const bundlePath = option(args, 'boot');
   const producer = option(args, 'producer');
+  const maxPeers = option(args, 'max-peers');
+  if (maxPeers !== undefined && !(/^\d+$/.test(maxPeers) && Number(maxPeers) >= 1 && Number(maxPeers) <= MAX_PEERS_CAP)) {
+    throw new UsageError(`--max-peers must be a whole number from 1 to ${MAX_PEERS_CAP}, not '${maxPeers}'`);
+  }
   const keys = bootKeys(args);
   if (!bundlePath && keys.accountKey) throw new UsageError('--account-key is a key for --boot');
   return {
@@ -76,6 +83,7 @@ function startOptions(argv: string[]): { options: NodeStartOptions; bundlePath: 
       blockIntervalMs: interval,
       ...(args.options.has('p2p') ? { p2p: true } : {}),
       peers: args.options.get('peer'),
+      ...(maxPeers !== undefined ? { maxPeers: Number(maxPeers) } : {}),
       redialBaseMs: redialBaseOf(process.env),
       bootKeys: keys,
     },

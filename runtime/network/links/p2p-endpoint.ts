@@ -43,6 +43,20 @@ function hasForeignOrigin(req: WireRequest, hosts: readonly string[]): boolean {
   return !hosts.some((h) => name === h.toLowerCase() || name.endsWith(`.${h.toLowerCase()}`));
 }
 
+/** The refusal of a link past `max_peers` (docs/administration.md §2): 503, to try again later. */
+export function fullRefusal(maxPeers: number): Refusal {
+  return { status: 503, body: `This node has as many peer links as it takes (max_peers ${maxPeers}); try again later`, headers: { ...HTML, 'Retry-After': '30' } };
+}
+
+/** The refusal of a link from a banned peer (links/peer-conduct.ts): 403 until the ban ends at `until` (ms since the epoch). */
+export function bannedRefusal(address: string, until: number): Refusal {
+  return {
+    status: 403,
+    body: `Not authorized: ${address} is banned until ${new Date(until).toISOString()} for sending messages this node refused`,
+    headers: { ...HTML, 'Retry-After': String(Math.max(1, Math.ceil((until - Date.now()) / 1000))) },
+  };
+}
+
 /** The refusal of a request that is no websocket handshake: 403 while links are off, else 426. */
 export function plainRequestRefusal(p2p: boolean): Refusal {
   if (!p2p) return { status: 403, body: 'Not authorized: this node does not accept peer-to-peer links (its configuration has p2p off)', headers: HTML };

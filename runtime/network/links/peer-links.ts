@@ -5,21 +5,38 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import { text } from '../../http/replies.js';
 import { closingReply, endWithReply, type WireRequest, type WireResponse } from '../../http/wire/index.js';
+import { FloodReport } from '../../log/flood-report.js';
 import type { NetworkLog, PeerId } from '../peer-io.js';
 import { duplicateNotices, outgoingYields, type LinkIdentity } from './duplicate-links.js';
 import { LinkError } from './link-error.js';
+import { LinkInboxes } from './link-inboxes.js';
 import { decodeLinkMessage, encodeLinkMessage, FIRST_LINK_TYPE, type LinkMessage } from './link-messages.js';
-import { isP2PEndpoint, p2pRefusal, plainRequestRefusal, type Refusal } from './p2p-endpoint.js';
+import { bannedRefusal, fullRefusal, isP2PEndpoint, p2pRefusal, plainRequestRefusal, type Refusal } from './p2p-endpoint.js';
+import { OFFENCE_LIMIT, OFFENCE_WINDOW_MS, PeerConduct } from './peer-conduct.js';
 import { peerAddress, type PeerAddress } from './peer-url.js';
-import { RedialSchedule, type RedialTimes } from './redial-schedule.js';
+import { PSIBASE_REDIAL_TIMES, RedialSchedule, type RedialTimes } from './redial-schedule.js';
 
 // The peer links of a node (docs/p2p.md "What we build" item 1, §1): websockets accepted at the
 // p2p endpoint and dialled to peer URLs, each carrying opaque binary frames. Frames whose first
 // byte is 64 or more are the link layer's own (IdMessage, HostnamesMessage and de-duplication,
 // §1.4); the others go to the layer above, which also hears of links coming and going.
+//
+// Against hostile peers ("Peers that attack" in docs/p2p.md "What we build" 1): at most
+// `max_peers` links (incoming ones past it refused), a hello within HELLO_TIMEOUT_MS, frames
+// handled in turns within a time budget per link (link-inboxes.ts), at most MAX_UNSENT_BYTES
+// waiting to go out on a link, and bans for peers whose messages keep being refused
+// (peer-conduct.ts).
 
 /** The largest frame a link carries (docs/p2p.md §1.2: beast's 16 MiB). */
 export const MAX_FRAME_BYTES = 16 * 1024 * 1024;
+/** Links a node holds when its configuration sets no `max_peers`. */
+export const DEFAULT_MAX_PEERS = 64;
+/** How long a new link has to bring its IdMessage and HostnamesMessage (docs/p2p.md §1.3). */
+export const HELLO_TIMEOUT_MS = 5_000;
+/** Bytes waiting to go out on a link past which its peer, which does not read them, is cut off: two largest frames. */
+export const MAX_UNSENT_BYTES = 2 * MAX_FRAME_BYTES;
+/** The most `sendAll` leaves unwritten on a link at a time. */
+const SEND_WINDOW_BYTES = 4 * 1024 * 1024;
 /** How long a dial may take to get its 101 reply. */
 const HANDSHAKE_MS = 10_000;
 /** How long stopping waits for peers to answer the close handshake before cutting them off. */
@@ -59,13 +76,33 @@ export interface LinkSettings {
   readonly autoconnect: number | boolean;
   /** The names this node is known by: announced in HostnamesMessage, and the Origins it accepts. */
   readonly hosts: readonly string[];
+  /** Links past which an incoming one is refused (the links this node dials are not). */
+  readonly maxPeers: number;
 }
+
+/** What to do about a message the layer above refused. */
+export interface Refused {
+  /**
+   * It counts against the peer (peer-conduct.ts): closing the link, an offence; otherwise one of
+   * the MINOR_LIMIT within OFFENCE_WINDOW_MS that close the link as one.
+   */
+  readonly offence: boolean;
+  /** The link is closed now. */
+  readonly close: boolean;
+}
+
+/**
+ * Refusals that leave the link up (a consensus message whose signature does not verify) that
+ * close it, as an offence, when a link brings this many within OFFENCE_WINDOW_MS: honest nodes
+ * send a few (psibase drops them without a word), a hostile one floods them.
+ */
+export const MINOR_LIMIT = 20;
 
 export interface PeerLinksOptions {
   /** This process's random node id (docs/p2p.md §1.4), never 0. */
   readonly nodeId: bigint;
   readonly log: Pick<NetworkLog, 'info' | 'warning'>;
-  /** Autoconnect's redial times; psibase's by default. */
+  /** Autoconnect's redial times; psibase's by default. A banned peer is banned for the longest of them. */
   readonly redial?: RedialTimes;
 }
 
@@ -85,24 +122,51 @@ function bytesOf(data: RawData): Uint8Array {
   return data instanceof ArrayBuffer ? new Uint8Array(data) : data;
 }
 
+/** An IPv4 address as itself, not as the IPv6 address a dual-stack socket gives it. */
+function plainAddress(address: string): string {
+  return address.startsWith('::ffff:') && address.includes('.') ? address.slice(7) : address;
+}
+
+const isoTime = (ms: number) => new Date(ms).toISOString();
+
+interface LinkShape {
+  outgoing: boolean;
+  secure: boolean;
+  local: boolean;
+  endpoint: string;
+  hosts: readonly string[];
+  urls: string[];
+  /** The remote address of an incoming TCP link. */
+  address?: string;
+}
+
 class Link implements LinkIdentity {
   peerLinkId = -1;
   nodeId: bigint | undefined;
   /** Why we closed it, once we did. */
   closing: string | undefined;
+  readonly outgoing: boolean;
+  readonly secure: boolean;
+  /** A unix socket: its hosts come from the peer's HostnamesMessage even when we dialled it. */
+  readonly local: boolean;
+  readonly endpoint: string;
+  hosts: readonly string[];
+  /** The URLs this link keeps linked (autoconnect counts them). */
+  urls: string[];
+  /** Who the peer is to bans: the remote address of an incoming TCP link, else the URL dialled; none for an incoming unix socket. */
+  readonly key: string | undefined;
+  /** Its IdMessage and HostnamesMessage came. */
+  heardId = false;
+  heardHosts = false;
+  /** Closes the link unless its hello comes in time. */
+  helloTimer: NodeJS.Timeout | undefined;
+  /** When its recent refusals that left it up came (MINOR_LIMIT at most). */
+  minor: number[] = [];
 
-  constructor(
-    readonly id: number,
-    readonly socket: WebSocket,
-    readonly outgoing: boolean,
-    readonly secure: boolean,
-    /** A unix socket: its hosts come from the peer's HostnamesMessage even when we dialled it. */
-    readonly local: boolean,
-    readonly endpoint: string,
-    public hosts: readonly string[],
-    /** The URLs this link keeps linked (autoconnect counts them). */
-    public urls: string[],
-  ) {}
+  constructor(readonly id: number, readonly socket: WebSocket, shape: LinkShape, readonly refusals: FloodReport) {
+    ({ outgoing: this.outgoing, secure: this.secure, local: this.local, endpoint: this.endpoint, hosts: this.hosts, urls: this.urls } = shape);
+    this.key = shape.address ?? shape.urls[0];
+  }
 
   get fixedHosts(): boolean {
     return this.outgoing && !this.local;
@@ -126,13 +190,40 @@ export class PeerLinks {
   /** URLs that led to this node itself: autoconnect does not dial them again. */
   private readonly selfUrls = new Set<string>();
   private readonly schedule: RedialSchedule;
+  private readonly inboxes: LinkInboxes;
+  private readonly conduct: PeerConduct;
+  /** Incoming links refused past max_peers, and from banned peers: floods, one line and then counts. */
+  private readonly fullRefusals: FloodReport;
+  private readonly bannedRefusals: FloodReport;
   private listener: LinkListener | undefined;
-  private settings: LinkSettings = { p2p: false, peers: [], autoconnect: false, hosts: [] };
+  private settings: LinkSettings = { p2p: false, peers: [], autoconnect: false, hosts: [], maxPeers: DEFAULT_MAX_PEERS };
   private lastId = 0;
   private stopped = false;
 
   constructor(private readonly options: PeerLinksOptions) {
-    this.schedule = new RedialSchedule((url) => this.dial(url), options.redial);
+    const redial = options.redial ?? PSIBASE_REDIAL_TIMES;
+    this.schedule = new RedialSchedule((url) => this.dial(url), redial);
+    this.conduct = new PeerConduct(redial.maxMs);
+    this.inboxes = new LinkInboxes({
+      handle: (id, frame) => {
+        const link = this.links.get(id);
+        if (link) this.receive(link, frame);
+      },
+      pause: (id) => this.links.get(id)?.socket.pause(),
+      resume: (id) => this.links.get(id)?.socket.resume(),
+      // Not an offence: an honest peer may send more than a slow node takes, and comes back.
+      overBudget: (id) => this.refused(id, 'it sends more than this node can process (over its share of the node\'s time for too long)', { offence: false, close: true }),
+    });
+    const warn = (message: string) => options.log.warning(message);
+    const linkCount = () => `${this.links.size} links, max_peers is ${this.settings.maxPeers}`;
+    this.fullRefusals = new FloodReport(warn, {
+      first: () => `refusing new peer links with 503: ${linkCount()}`,
+      more: (count, seconds) => `refused ${count} more peer links in the last ${seconds} s: ${linkCount()}`,
+    });
+    this.bannedRefusals = new FloodReport(warn, {
+      first: (peer) => `refusing peer links from banned peers with 403: ${peer}`,
+      more: (count, seconds) => `refused ${count} more peer links from banned peers in the last ${seconds} s`,
+    });
   }
 
   /** Sets the layer above; it hears at once of the links already up. */
@@ -157,14 +248,83 @@ export class PeerLinks {
     this.dialAddress(peerAddress(url));
   }
 
-  /** Sends one frame (first byte below 64); false when no link with that id is open. */
-  send(linkId: PeerId, frame: Uint8Array): boolean {
+  /**
+   * Sends one frame (first byte below 64); `written` is called once it is out of the node's
+   * buffers (or the link failed). False when no link with that id is open, or when its peer has
+   * left MAX_UNSENT_BYTES unread: that link is cut off.
+   */
+  send(linkId: PeerId, frame: Uint8Array, written?: () => void): boolean {
     if (frame.length === 0 || frame[0]! >= FIRST_LINK_TYPE) throw new LinkError('P2P_BAD_FRAME', `a frame for the layer above must start with a type below ${FIRST_LINK_TYPE}`);
     if (frame.length > MAX_FRAME_BYTES) throw new LinkError('P2P_BAD_FRAME', `a frame of ${frame.length} bytes is over the ${MAX_FRAME_BYTES}-byte limit`);
     const link = this.links.get(linkId);
     if (!link || link.closing !== undefined || link.socket.readyState !== WebSocket.OPEN) return false;
-    link.socket.send(frame, { binary: true });
+    const unsent = link.socket.bufferedAmount;
+    if (unsent > MAX_UNSENT_BYTES) {
+      // A close handshake would wait behind what it does not read.
+      link.closing = `it does not read what it is sent (${unsent} bytes unsent)`;
+      this.options.log.warning(`${link.describe()}: ${link.closing}; cutting it off`);
+      link.socket.terminate();
+      return false;
+    }
+    link.socket.send(frame, { binary: true }, written && (() => written()));
     return true;
+  }
+
+  /**
+   * Sends frames one after another, at most SEND_WINDOW_BYTES of them unwritten at a time (a
+   * snapshot's parts), then calls `done`; false when the link is not open.
+   */
+  sendAll(linkId: PeerId, frames: Iterable<Uint8Array>, done: () => void): boolean {
+    const next = frames[Symbol.iterator]();
+    let unwritten = 0;
+    let last = false;
+    const more = (): boolean => {
+      while (unwritten < SEND_WINDOW_BYTES) {
+        const item = next.next();
+        if (item.done) {
+          last = true;
+          if (unwritten === 0) done();
+          return true;
+        }
+        const frame = item.value;
+        unwritten += frame.length;
+        const sent = this.send(linkId, frame, () => {
+          unwritten -= frame.length;
+          if (!last) more();
+          else if (unwritten === 0) done();
+        });
+        if (!sent) return false;
+      }
+      return true;
+    };
+    return more();
+  }
+
+  /** Holds the link's incoming frames (the layer above cannot take more yet) or lets them go on. */
+  hold(linkId: PeerId, held: boolean): void {
+    this.inboxes.hold(linkId, held);
+  }
+
+  /**
+   * The layer above refused a message the link's peer sent: the reason is logged (a link's first
+   * refusal at once, then a count every 10 s); `close` closes the link now, and counts as an
+   * offence of the peer with `offence`, which OFFENCE_LIMIT of within OFFENCE_WINDOW_MS ban. An
+   * offence that leaves the link up is a minor one: MINOR_LIMIT of them close it as an offence.
+   */
+  refused(linkId: PeerId, reason: string, how: Refused): void {
+    const link = this.links.get(linkId);
+    if (!link) return this.options.log.warning(`link ${linkId}: ${reason}`);
+    if (link.closing !== undefined) return;
+    if (how.offence && !how.close) {
+      const now = Date.now();
+      link.minor = [...link.minor.filter((t) => t > now - OFFENCE_WINDOW_MS), now];
+      if (link.minor.length >= MINOR_LIMIT) {
+        return this.refused(linkId, `${MINOR_LIMIT} refused messages within ${OFFENCE_WINDOW_MS / 1000} s, the last: ${reason}`, { offence: true, close: true });
+      }
+    }
+    link.refusals.event(`link ${link.id}: ${reason}${how.close ? '; closing it' : ''}`);
+    if (how.close && how.offence && this.offence(link, reason)) return;
+    if (how.close) this.closeLink(link, CLOSE_POLICY, reason);
   }
 
   /** Closes a link (docs/administration.md §4.1 rule 3); false when there is none with that id. */
@@ -179,7 +339,9 @@ export class PeerLinks {
   upgrade(req: WireRequest, socket: Duplex, head: Buffer): boolean {
     const path = new URL(req.url, 'http://host').pathname;
     if (!isP2PEndpoint(req.headers.host ?? '', path)) return false;
-    const refusal = this.refusal(req);
+    const { remoteAddress, remotePort } = socket as Socket;
+    const address = remoteAddress === undefined ? undefined : plainAddress(remoteAddress);
+    const refusal = this.refusal(req, address);
     if (refusal) {
       endWithReply(socket, closingReply(refusal.status, refusal.headers, refusal.body));
       return true;
@@ -188,9 +350,8 @@ export class PeerLinks {
     this.server.handleUpgrade(req as unknown as IncomingMessage, socket, head, (ws) => {
       // The node began to stop while the handshake was written.
       if (this.stopped) return ws.close(CLOSE_GOING_AWAY, 'the node is shutting down');
-      const { remoteAddress, remotePort } = socket as Socket;
-      const endpoint = remoteAddress === undefined ? 'local socket' : `${remoteAddress.includes(':') ? `[${remoteAddress}]` : remoteAddress}:${remotePort}`;
-      this.linkUp(ws, { outgoing: false, secure: false, local: remoteAddress === undefined, endpoint, hosts: [], urls: [] });
+      const endpoint = address === undefined ? 'local socket' : `${address.includes(':') ? `[${address}]` : address}:${remotePort}`;
+      this.linkUp(ws, { outgoing: false, secure: false, local: address === undefined, endpoint, hosts: [], urls: [], ...(address !== undefined ? { address } : {}) });
     });
     return true;
   }
@@ -208,6 +369,8 @@ export class PeerLinks {
     if (this.stopped) return;
     this.stopped = true;
     this.schedule.stop();
+    this.fullRefusals.end();
+    this.bannedRefusals.end();
     for (const socket of this.dials) socket.terminate();
     const closed = [...this.links.values()].map((link) => new Promise<void>((resolve) => {
       link.socket.once('close', () => resolve());
@@ -219,14 +382,33 @@ export class PeerLinks {
     for (const link of this.links.values()) link.socket.terminate();
   }
 
-  private refusal(req: WireRequest): Refusal | undefined {
+  /** Why an incoming link from `address` (none for a unix socket) is refused, if it is. */
+  private refusal(req: WireRequest, address: string | undefined): Refusal | undefined {
     if (this.stopped) return SHUTTING_DOWN;
-    return p2pRefusal(req, this.settings.p2p, this.settings.hosts);
+    const refusal = p2pRefusal(req, this.settings.p2p, this.settings.hosts);
+    if (refusal) return refusal;
+    const until = address === undefined ? undefined : this.conduct.bannedUntil(address, Date.now());
+    if (until !== undefined) {
+      this.bannedRefusals.event(`${address} until ${isoTime(until)}`);
+      return bannedRefusal(address!, until);
+    }
+    if (this.links.size >= this.settings.maxPeers) {
+      this.fullRefusals.event();
+      return fullRefusal(this.settings.maxPeers);
+    }
+    return undefined;
   }
 
-  /** Autoconnect's dial of a configured URL. */
+  /** Autoconnect's dial of a configured URL; a banned one waits for its ban to end. */
   private dial(url: string): void {
     if (this.stopped || this.selfUrls.has(url)) return;
+    const now = Date.now();
+    const until = this.conduct.bannedUntil(url, now);
+    if (until !== undefined) {
+      this.options.log.info(`peer ${url} is banned until ${isoTime(until)}: it is dialled then`);
+      this.schedule.deferFor(url, until - now);
+      return;
+    }
     try {
       this.dialAddress(peerAddress(url));
     } catch (err) {
@@ -266,12 +448,20 @@ export class PeerLinks {
     });
   }
 
-  private linkUp(socket: WebSocket, shape: { outgoing: boolean; secure: boolean; local: boolean; endpoint: string; hosts: readonly string[]; urls: string[] }): void {
-    const link = new Link(++this.lastId, socket, shape.outgoing, shape.secure, shape.local, shape.endpoint, shape.hosts, shape.urls);
+  private linkUp(socket: WebSocket, shape: LinkShape): void {
+    const id = ++this.lastId;
+    const refusals = new FloodReport((m) => this.options.log.warning(m), {
+      first: (line) => line!,
+      more: (count, seconds) => `link ${id}: refused ${count} more frames or messages in the last ${seconds} s`,
+    });
+    const link = new Link(id, socket, shape, refusals);
     this.links.set(link.id, link);
+    this.inboxes.open(link.id);
     socket.on('error', (err) => this.options.log.warning(`${link.describe()}: ${err.message}`));
-    socket.on('message', (data) => this.receive(link, bytesOf(data)));
+    socket.on('message', (data) => this.inboxes.push(link.id, bytesOf(data)));
+    this.timeReads(link);
     socket.once('close', (code, reason) => this.linkDown(link, link.closing ?? `closed by the peer (${code}${reason.length ? ` ${reason.toString()}` : ''})`));
+    link.helloTimer = setTimeout(() => this.closeLink(link, CLOSE_POLICY, `no IdMessage and HostnamesMessage within ${HELLO_TIMEOUT_MS / 1000} s`), HELLO_TIMEOUT_MS);
     this.sendLinkMessage(link, { kind: 'id', nodeId: this.options.nodeId, connectionId: link.id });
     this.sendLinkMessage(link, { kind: 'hostnames', hosts: this.settings.hosts });
     this.options.log.info(`${link.describe()} is up`);
@@ -280,6 +470,9 @@ export class PeerLinks {
 
   private linkDown(link: Link, reason: string): void {
     this.links.delete(link.id);
+    this.inboxes.remove(link.id);
+    clearTimeout(link.helloTimer);
+    link.refusals.end();
     for (const url of link.urls) this.schedule.released(url);
     this.options.log.info(`${link.describe()} is down: ${reason}`);
     this.listener?.onLinkDown(link.view(), reason);
@@ -288,7 +481,12 @@ export class PeerLinks {
   private closeLink(link: Link, code: number, reason: string): void {
     if (link.closing !== undefined) return;
     link.closing = reason;
+    // Nothing it sends from now on is handled, but it is read, so that the peer's answer to the
+    // close gets through behind it; a peer that does not answer soon is cut off.
+    this.inboxes.remove(link.id);
+    link.socket.resume();
     link.socket.close(code, closeReason(reason));
+    setTimeout(() => link.socket.terminate(), CLOSE_WAIT_MS).unref();
   }
 
   private receive(link: Link, frame: Uint8Array): void {
@@ -303,7 +501,7 @@ export class PeerLinks {
     } catch (err) {
       if (!(err instanceof LinkError)) throw err;
       // As psibase's x-peers does (docs/p2p.md §1.4): the frame is refused, the link stays.
-      this.options.log.warning(`${link.describe()}: refused a frame: ${err.message}`);
+      link.refusals.event(`${link.describe()}: refused a frame: ${err.message}`);
       return;
     }
     this.handleLinkMessage(link, message);
@@ -324,10 +522,14 @@ export class PeerLinks {
       case 'id':
         link.peerLinkId = message.connectionId;
         link.nodeId = message.nodeId;
+        link.heardId = true;
+        this.heardHello(link);
         if (message.nodeId === this.options.nodeId) return this.closeSelfLink(link);
         if (link.fixedHosts) this.sendNotices(link);
         return;
       case 'hostnames':
+        link.heardHosts = true;
+        this.heardHello(link);
         if (!link.fixedHosts) {
           link.hosts = message.hosts.map((h) => h.toLowerCase());
           this.sendNotices(link);
@@ -352,6 +554,40 @@ export class PeerLinks {
         return;
       }
     }
+  }
+
+  /**
+   * Charges the link the time its socket's reads take: the websocket unmasks and parses the
+   * frames in its listener of the socket's data, which runs between these two. (ws keeps the
+   * socket in `_socket`; it has no public accessor.)
+   */
+  private timeReads(link: Link): void {
+    const raw = (link.socket as unknown as { _socket: Socket })._socket;
+    let started = 0;
+    raw.prependListener('data', () => (started = performance.now()));
+    raw.on('data', () => this.inboxes.charge(link.id, performance.now() - started));
+  }
+
+  private heardHello(link: Link): void {
+    if (link.heardId && link.heardHosts) clearTimeout(link.helloTimer);
+  }
+
+  /**
+   * Counts an offence of the link's peer; true when it brought a ban. A ban (for the longest
+   * redial wait) covers the peer's address or URL and the URLs its link carries: their links
+   * are closed, incoming links from them refused and autoconnect waits for its end to dial them.
+   */
+  private offence(link: Link, reason: string): boolean {
+    if (link.key === undefined) return false;
+    const until = this.conduct.offence(link.key, Date.now());
+    if (until === undefined) return false;
+    const keys = new Set([link.key, ...link.urls]);
+    for (const key of keys) this.conduct.ban(key, until);
+    this.options.log.warning(`peer ${[...keys].join(', ')} is banned until ${isoTime(until)}: ${OFFENCE_LIMIT} offences within ${OFFENCE_WINDOW_MS / 1000} s, the last: ${reason}`);
+    for (const other of this.links.values()) {
+      if ((other.key !== undefined && keys.has(other.key)) || other.urls.some((url) => keys.has(url))) this.closeLink(other, CLOSE_POLICY, `banned until ${isoTime(until)}`);
+    }
+    return true;
   }
 
   private closeSelfLink(link: Link): void {

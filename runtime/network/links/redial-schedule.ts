@@ -11,7 +11,7 @@ export interface RedialTimes {
 }
 
 /** psibase's numbers: 30 s, +30 s a failure, at most 300 s. */
-const PSIBASE_REDIAL_TIMES: RedialTimes = { baseMs: 30_000, stepMs: 30_000, maxMs: 300_000 };
+export const PSIBASE_REDIAL_TIMES: RedialTimes = { baseMs: 30_000, stepMs: 30_000, maxMs: 300_000 };
 
 /** The times for a base (a test's small one): psibase's proportions, step = base, max = 10 × base. */
 export function redialTimesOf(baseMs: number): RedialTimes {
@@ -101,6 +101,20 @@ export class RedialSchedule {
       this.rows.set(url, this.newRow(true));
       this.dial(url);
     }
+  }
+
+  /**
+   * The URL's peer is banned for `ms` more (peer-conduct.ts): an autoconnect URL that no link
+   * carries is dialled again when the ban ends, not before.
+   */
+  deferFor(url: string, ms: number): void {
+    const row = this.rows.get(url);
+    if (!row?.autoconnect || row.links > 0) return;
+    this.stopTimer(row);
+    row.timer = this.clock.setTimeout(() => {
+      row.timer = undefined;
+      this.dial(url);
+    }, ms);
   }
 
   /** Cancels every wait (the node stops). */

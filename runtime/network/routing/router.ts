@@ -229,7 +229,7 @@ export class Router {
       inner = decodeMessage(envelope.data);
     } catch (err) {
       if (!(err instanceof P2PMessageError)) throw err;
-      this.out.disconnects.push({ peer, reason: `RoutingEnvelope to ${envelope.destination}: ${err.message}` });
+      this.out.disconnects.push({ peer, reason: `RoutingEnvelope to ${envelope.destination}: ${err.message}`, offence: true });
       return;
     }
     if (envelope.destination === this.self) {

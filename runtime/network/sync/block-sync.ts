@@ -1,5 +1,5 @@
 import { PRE_GENESIS, compareOrder, xidOf, type BlockIdHex, type BlockXid, type SyncHeader } from './block-header.js';
-import { BlockTree } from './block-tree.js';
+import { BlockTree, type WaitingBlocks } from './block-tree.js';
 import { readyState, startState, type LinkSync, type StartState } from './link-state.js';
 import { SyncError } from './sync-error.js';
 import type { PeerId } from '../peer-io.js';
@@ -28,8 +28,8 @@ export class BlockSync<B> {
   constructor(private readonly options: BlockSyncOptions<B>) {
     const { committedHead } = options;
     this.tree = committedHead === undefined
-      ? new BlockTree<B>(PRE_GENESIS, undefined)
-      : new BlockTree<B>(options.headerOf(committedHead), committedHead);
+      ? new BlockTree<B>(PRE_GENESIS, undefined, options.sizeOf)
+      : new BlockTree<B>(options.headerOf(committedHead), committedHead, options.sizeOf);
     for (const block of options.appliedBlocks ?? []) this.tree.restoreApplied(options.headerOf(block), block);
     this.logStart = options.logStart;
   }
@@ -45,6 +45,11 @@ export class BlockSync<B> {
   /** The block handed out in `apply` whose result has not come back. */
   get applying(): BlockIdHex | undefined {
     return this.applyingId;
+  }
+
+  /** Per link, its received blocks on the way to the best block that wait to be applied: the caller slows a link with many. */
+  waitingOnBestPath(): Map<PeerId, WaitingBlocks> {
+    return this.tree.waitingOnBestPath();
   }
 
   /** The head chain's block id at `num` (1 <= num <= head), from the tree or the block log. */
@@ -82,7 +87,7 @@ export class BlockSync<B> {
         break;
       }
       case 'applied':
-        this.receiveApplied(event.id, event.ok ? undefined : event.reason);
+        this.receiveApplied(event.id, event.ok ? undefined : event.reason, event.ok ? event.commit : undefined);
         break;
       case 'produced':
         this.addProduced(event.block);
@@ -132,7 +137,8 @@ export class BlockSync<B> {
       if (common) {
         state.common = common;
       } else if (committed && xid.num <= this.tree.commitIndex) {
-        return this.disconnect(peer, NO_COMMON_BLOCK);
+        // Its irreversible block is not ours: another chain, or a fork past our irreversible block.
+        return this.disconnect(peer, NO_COMMON_BLOCK, true);
       } else if (committed) {
         // The peer is ahead of us: wait for its blocks, which it sends once it has our hellos.
         state.common = xid;
@@ -162,7 +168,7 @@ export class BlockSync<B> {
    */
   private snapshotLoaded(peer: PeerId, block: B): void {
     const header = this.options.headerOf(block);
-    this.tree = new BlockTree<B>(header, block);
+    this.tree = new BlockTree<B>(header, block, this.options.sizeOf);
     this.applyingId = undefined;
     this.logStart = header.num;
     for (const [id, link] of this.links) {
@@ -194,12 +200,15 @@ export class BlockSync<B> {
         this.out.log.push({ level: 'debug', peer, text: `Ignored block ${header.num} ${header.id}: it descends from a block that failed` });
         break;
       case 'misnumbered':
-        this.disconnect(peer, `Block ${header.num} ${header.id} does not follow its parent`);
+        this.disconnect(peer, `Block ${header.num} ${header.id} does not follow its parent`, true);
+        break;
+      case 'crowded':
+        this.out.log.push({ level: 'debug', peer, text: `Dropped block ${header.num} ${header.id}: it is not the best block, and the link's blocks waiting to be applied are at the limit` });
         break;
     }
   }
 
-  private receiveApplied(id: BlockIdHex, failure: string | undefined): void {
+  private receiveApplied(id: BlockIdHex, failure: string | undefined, commit: number | undefined): void {
     if (id !== this.applyingId) {
       throw new SyncError('SYNC_UNEXPECTED_RESULT', `An apply result for block ${id}, which sync did not ask to apply`);
     }
@@ -208,6 +217,7 @@ export class BlockSync<B> {
     const header = this.tree.header(id)!;
     if (failure === undefined) {
       this.tree.markApplied(id);
+      if (commit !== undefined) this.commit(commit);
     } else {
       const removed = this.tree.markFailed(id);
       this.out.dropped.push(...removed);
@@ -303,7 +313,7 @@ export class BlockSync<B> {
       if (common) return this.becomeReady(peer, common);
       // A committed block of the peer's ahead of ours: its blocks will come.
       if (state.common.num > this.tree.commitIndex) return;
-      return this.disconnect(peer, NO_COMMON_BLOCK);
+      return this.disconnect(peer, NO_COMMON_BLOCK, true);
     }
     if (state.helloSent) {
       const parent = this.tree.header(this.tree.header(state.hello.id)?.previous ?? '');
@@ -322,9 +332,10 @@ export class BlockSync<B> {
     this.sendNext(peer);
   }
 
-  private disconnect(peer: PeerId, reason: string): void {
+  /** Closes the link; `offence`: the peer sent something invalid (another chain's block, a misnumbered one). */
+  private disconnect(peer: PeerId, reason: string, offence?: true): void {
     this.links.delete(peer);
-    this.out.disconnects.push({ peer, reason });
+    this.out.disconnects.push({ peer, reason, ...(offence ? { offence } : {}) });
   }
 
   /**

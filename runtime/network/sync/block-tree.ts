@@ -11,6 +11,12 @@ import { compareOrder, type BlockIdHex, type BlockXid, type SyncHeader } from '.
 // takes the path back to the block's parent. The head reaches the best block once the path to
 // it has been applied. BFT may restrict fork choice to one block's subtree (psibase's
 // set_subtree, §3.6).
+//
+// A peer must not fill memory with blocks that wait here (docs/p2p.md "Peers that attack"): a
+// received block that would not be the best one is dropped while the blocks its link sent that
+// wait to be applied already weigh MAX_WAITING_OFF_BEST_BYTES; the best chain's blocks are
+// always taken, and the caller slows a link whose blocks on the way to the best one pile up
+// (`waitingOnBestPath`).
 
 interface TreeNode<B> {
   readonly header: SyncHeader;
@@ -21,6 +27,17 @@ interface TreeNode<B> {
   readonly parent: TreeNode<B> | undefined;
   readonly children: TreeNode<B>[];
   applied: boolean;
+  /** Received and not yet applied: counted in its sender's waiting bytes. */
+  waiting: boolean;
+}
+
+/** A link's waiting blocks past which its blocks that are not the best are dropped (one is always taken, however large). */
+export const MAX_WAITING_OFF_BEST_BYTES = 4 * 1024 * 1024;
+
+/** The blocks of one link on the way to the best block, not yet applied. */
+export interface WaitingBlocks {
+  blocks: number;
+  bytes: number;
 }
 
 export type InsertOutcome =
@@ -29,7 +46,8 @@ export type InsertOutcome =
   | 'old'          // at or below the commit index: ignored (docs/p2p.md §3.4)
   | 'orphan'       // parent unknown: dropped, nothing is requested (§3.4)
   | 'blacklisted'  // the block or its parent failed to apply earlier
-  | 'misnumbered'; // its number is not its parent's plus one
+  | 'misnumbered'  // its number is not its parent's plus one
+  | 'crowded';     // not the best block, and its link's waiting blocks are at the limit: dropped
 
 /** What a commit hands over: the blocks that became irreversible, and those that left the tree. */
 export interface CommitResult<B> {
@@ -48,10 +66,15 @@ export class BlockTree<B> {
   private subtreeRoot: TreeNode<B> | undefined;
   /** The head's chain from the root: headChain[n - root.num] is its block numbered n. */
   private headChain: TreeNode<B>[];
+  /** Per link, the bytes of the blocks it sent that are not applied yet. */
+  private readonly waitingBytes = new Map<PeerId, number>();
 
-  /** `root` is the committed block (applied); `block` is absent for the pre-genesis state. */
-  constructor(root: SyncHeader, block: B | undefined) {
-    this.root = { header: root, block, sender: undefined, parent: undefined, children: [], applied: true };
+  /**
+   * `root` is the committed block (applied); `block` is absent for the pre-genesis state.
+   * `sizeOf` weighs a received block (its frame's bytes); without it blocks weigh nothing.
+   */
+  constructor(root: SyncHeader, block: B | undefined, private readonly sizeOf: (block: B) => number = () => 0) {
+    this.root = { header: root, block, sender: undefined, parent: undefined, children: [], applied: true, waiting: false };
     this.nodes.set(root.id, this.root);
     this.headNode = this.bestNode = this.root;
     this.headChain = [this.root];
@@ -114,11 +137,30 @@ export class BlockTree<B> {
     const parent = this.nodes.get(header.previous);
     if (!parent) return 'orphan';
     if (header.num !== parent.header.num + 1) return 'misnumbered';
-    const node: TreeNode<B> = { header, block, sender, parent, children: [], applied: false };
+    const node: TreeNode<B> = { header, block, sender, parent, children: [], applied: false, waiting: sender !== undefined };
+    const best = compareOrder(header, this.bestNode.header) > 0 && this.viable(node);
+    if (sender !== undefined) {
+      const waiting = this.waitingBytes.get(sender) ?? 0;
+      if (!best && waiting >= MAX_WAITING_OFF_BEST_BYTES) return 'crowded';
+      this.waitingBytes.set(sender, waiting + this.sizeOf(block));
+    }
     parent.children.push(node);
     this.nodes.set(header.id, node);
-    if (compareOrder(header, this.bestNode.header) > 0 && this.viable(node)) this.bestNode = node;
+    if (best) this.bestNode = node;
     return 'added';
+  }
+
+  /** Per link, its blocks on the path to the best block that are not applied yet. */
+  waitingOnBestPath(): Map<PeerId, WaitingBlocks> {
+    const out = new Map<PeerId, WaitingBlocks>();
+    for (let node = this.bestNode; !node.applied; node = node.parent!) {
+      if (node.sender === undefined) continue;
+      const entry = out.get(node.sender) ?? { blocks: 0, bytes: 0 };
+      entry.blocks++;
+      entry.bytes += this.sizeOf(node.block!);
+      out.set(node.sender, entry);
+    }
+    return out;
   }
 
   /**
@@ -162,6 +204,7 @@ export class BlockTree<B> {
   markApplied(id: BlockIdHex): void {
     const node = this.nodes.get(id);
     if (!node || node.applied || node.parent !== this.headNode) return;
+    this.stopWaiting(node);
     node.applied = true;
     this.headNode = node;
     this.headChain.push(node);
@@ -175,6 +218,7 @@ export class BlockTree<B> {
     parent.children.splice(parent.children.indexOf(node), 1);
     const removed = this.subtree(node);
     for (const n of removed) {
+      this.stopWaiting(n);
       this.nodes.delete(n.header.id);
       this.blacklist.set(n.header.id, n.header.num);
     }
@@ -197,6 +241,7 @@ export class BlockTree<B> {
     const dropped: BlockIdHex[] = [];
     for (const [id, node] of this.nodes) {
       if (kept.has(node)) continue;
+      this.stopWaiting(node);
       this.nodes.delete(id);
       if (!handedOver.has(node)) dropped.push(id);
     }
@@ -206,6 +251,15 @@ export class BlockTree<B> {
     if (this.subtreeRoot && (!kept.has(this.subtreeRoot) || this.subtreeRoot === newRoot)) this.subtreeRoot = undefined;
     if (!kept.has(this.bestNode)) this.bestNode = this.greatest();
     return { committed: committed.map((n) => ({ header: n.header, block: n.block! })), dropped };
+  }
+
+  /** The block no longer waits (applied or gone): its sender's waiting bytes go down. */
+  private stopWaiting(node: TreeNode<B>): void {
+    if (!node.waiting) return;
+    node.waiting = false;
+    const left = (this.waitingBytes.get(node.sender!) ?? 0) - this.sizeOf(node.block!);
+    if (left > 0) this.waitingBytes.set(node.sender!, left);
+    else this.waitingBytes.delete(node.sender!);
   }
 
   private subtree(top: TreeNode<B>): TreeNode<B>[] {

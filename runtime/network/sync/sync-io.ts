@@ -15,8 +15,12 @@ export type SyncEvent<B> =
   | { readonly type: 'receive'; readonly peer: PeerId; readonly message: SyncMessage<B> }
   /** The last message sync handed out for this link has been written to it. */
   | { readonly type: 'sent'; readonly peer: PeerId }
-  /** The outcome of the one `apply` sync asked for. */
-  | { readonly type: 'applied'; readonly id: BlockIdHex; readonly ok: true }
+  /**
+   * The outcome of the one `apply` sync asked for; `commit`, the chain's irreversible block once
+   * it applied, is committed before the next block is handed out (which must not need a revert
+   * below it).
+   */
+  | { readonly type: 'applied'; readonly id: BlockIdHex; readonly ok: true; readonly commit?: number }
   | { readonly type: 'applied'; readonly id: BlockIdHex; readonly ok: false; readonly reason: string }
   /** A block this node produced and executed, on top of the current head. */
   | { readonly type: 'produced'; readonly block: B }
@@ -89,4 +93,6 @@ export interface BlockSyncOptions<B> {
   readonly appliedBlocks?: readonly B[];
   /** Where the block log starts when it was cut at a loaded snapshot (docs/p2p.md §7.3). */
   readonly logStart?: number;
+  /** The bytes a received block weighs (its frame's), for the limits on blocks waiting to be applied; none: nothing. */
+  readonly sizeOf?: (block: B) => number;
 }

@@ -107,4 +107,18 @@ test('a URL dropped from the configuration stops its timer; stop cancels every w
   assert.equal(dials.map(([u]) => u), ['a', 'b']);
 });
 
+test('a banned URL is deferred: no dial until the ban ends, then one', () => {
+  const { clock, dials, redial } = schedule(100);
+  redial.setAutoconnect(['b']);
+  redial.released('b'); // its link was closed by the ban
+  redial.deferFor('b', 5_000);
+  clock.advanceTo(4_999);
+  assert.equal(dials.map(([, t]) => t), [0], 'not within the ban');
+  clock.advanceTo(5_000);
+  assert.equal(dials.map(([, t]) => t), [0, 5_000]);
+  redial.deferFor('b', 1_000);
+  clock.advanceTo(20_000);
+  assert.is(dials.length, 2, 'a URL a link carries is not deferred');
+});
+
 test.run();

@@ -100,14 +100,14 @@ test('an empty node says {0×32, 1} committed and syncs every block from genesis
   assert.is(empty.sync.head.id, blocks[3]!.id);
 });
 
-test('a committed hello at or below our commit index with another id: "No common block found"', () => {
+test('a committed hello at or below our commit index with another id: "No common block found", an offence of the peer', () => {
   const ours = new Node();
   ours.produce(4, 1, 'ours', 5);
   const theirs = new Node();
   const other = theirs.produce(3, 1, 'theirs', 4);
   ours.step({ type: 'linkUp', peer: PEER });
   const ready = ours.step(receive(hello(xidOf(other[2]!), true)));
-  assert.equal(ready.disconnects, [{ peer: PEER, reason: NO_COMMON_BLOCK }]);
+  assert.equal(ready.disconnects, [{ peer: PEER, reason: NO_COMMON_BLOCK, offence: true }]);
   assert.equal(sent(ours.step(SENT)), [], 'the link is forgotten');
 });
 
@@ -272,6 +272,25 @@ test('§3.6 a BFT root event moves the head onto the named subtree: the state go
   const done = node.step({ type: 'applied', id: side.id, ok: true });
   assert.is(done.head?.id, side.id);
   assert.equal(node.step({ type: 'root', id: 'F'.repeat(64) }).apply, [], 'a block sync does not hold restricts nothing');
+});
+
+test('a block applied with the chain\'s commit: a better block on a fork below it, which came meanwhile, is never handed out', () => {
+  const node = new Node();
+  node.step({ type: 'linkUp', peer: PEER });
+  node.step(receive(hello(xidOf(PRE_GENESIS), true)));
+  const first = makeModelBlock({ previous: PRE_GENESIS.id, num: 2, term: 1, commitNum: 1, producer: 'p' });
+  const honest = makeModelBlock({ previous: first.id, num: 3, term: 1, commitNum: 1, producer: 'p' });
+  node.step(receive({ kind: 'BlockMessage', body: { block: first } }));
+  node.step({ type: 'applied', id: first.id, ok: true, commit: 2 });
+  assert.equal(node.step(receive({ kind: 'BlockMessage', body: { block: honest } })).apply.map((a) => a.block.id), [honest.id]);
+  // While `honest` applies, a peer sends a block of a later term on its parent.
+  const fork = makeModelBlock({ previous: first.id, num: 3, term: 9, commitNum: 1, producer: 'x' });
+  node.step(receive({ kind: 'BlockMessage', body: { block: fork } }));
+  // The chain made `honest` irreversible as it applied it: the fork is below that and gone.
+  const done = node.step({ type: 'applied', id: honest.id, ok: true, commit: 3 });
+  assert.equal(done.apply, [], 'nothing to revert to');
+  assert.is(node.sync.head.id, honest.id);
+  assert.is(node.sync.commitIndex, 3);
 });
 
 test.run();

@@ -4,7 +4,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { PRE_GENESIS, type SyncHeader } from '../../../../../runtime/network/sync/block-header.js';
-import { BlockTree } from '../../../../../runtime/network/sync/block-tree.js';
+import { BlockTree, MAX_WAITING_OFF_BEST_BYTES } from '../../../../../runtime/network/sync/block-tree.js';
 import { makeModelBlock, type ModelBlock } from '../../../../../runtime/network/simulator/model-block.js';
 
 function child(parent: SyncHeader, term = 1, producer = 'p'): ModelBlock {
@@ -163,6 +163,53 @@ test('§3.6 set_subtree: fork choice keeps to the restricted block\'s subtree; n
   const next = grow(tree, main[2]!, 1, 1);
   assert.is(tree.best.id, next[0]!.id);
   assert.is(tree.header(later[0]!.id), undefined, 'the other branch went with the commit');
+});
+
+/** A tree whose blocks each weigh a quarter of the most a link's waiting blocks off the best chain may. */
+function weighedTree(): BlockTree<ModelBlock> {
+  return new BlockTree<ModelBlock>(PRE_GENESIS, undefined, () => MAX_WAITING_OFF_BEST_BYTES / 4);
+}
+
+test('a link\'s blocks that would not be best are dropped once its waiting blocks weigh the limit; the best chain\'s are always taken', () => {
+  const tree = weighedTree();
+  const [head] = grow(tree, PRE_GENESIS, 1, 5);
+  applyAll(tree);
+  // Siblings of lower term, never best: four fill the limit, the fifth is dropped.
+  const siblings = Array.from({ length: 5 }, (_, i) => child(PRE_GENESIS, 1, `s${i}`));
+  assert.equal(siblings.map((b) => tree.insert(b, b, 7)), ['added', 'added', 'added', 'added', 'crowded']);
+  assert.is(tree.header(siblings[4]!.id), undefined);
+  assert.is(tree.insert(siblings[4]!, siblings[4]!, 8), 'added', 'another link has its own limit');
+  // Blocks that extend the best chain are taken from the crowded link all the same.
+  const best = child(head!, 5);
+  assert.is(tree.insert(best, best, 7), 'added');
+  assert.is(tree.best.id, best.id);
+  // Applied or gone, blocks no longer weigh on their link.
+  applyAll(tree);
+  tree.commit(3);
+  const later = child(best, 4, 'late');
+  const another = child(best, 4, 'other');
+  const top = child(best, 5);
+  assert.is(tree.insert(top, top, 7), 'added');
+  assert.equal([tree.insert(later, later, 7), tree.insert(another, another, 7)], ['added', 'added']);
+});
+
+test('the blocks on the path to the best block that wait to be applied are counted by link', () => {
+  const tree = weighedTree();
+  const first = child(PRE_GENESIS);
+  const second = child(first);
+  const third = child(second);
+  tree.insert(first, first, 1);
+  tree.insert(second, second, 2);
+  tree.insert(third, third, 2);
+  const side = child(PRE_GENESIS, 1, 'side');
+  tree.insert(side, side, 3);
+  const quarter = MAX_WAITING_OFF_BEST_BYTES / 4;
+  assert.equal([...tree.waitingOnBestPath()].sort(), [[1, { blocks: 1, bytes: quarter }], [2, { blocks: 2, bytes: 2 * quarter }]]);
+  tree.beginApply(first.id);
+  tree.markApplied(first.id);
+  assert.equal([...tree.waitingOnBestPath()], [[2, { blocks: 2, bytes: 2 * quarter }]]);
+  applyAll(tree);
+  assert.is(tree.waitingOnBestPath().size, 0);
 });
 
 test.run();
