@@ -34,13 +34,12 @@ export interface ProxyEnds {
 class Pipe {
   private readonly queue: { at: number; chunk: Buffer }[] = [];
   private timer: NodeJS.Timeout | undefined;
-  /** The time the last chunk was (or is to be) written: a shorter delay must not overtake it. */
-  private lastAt = 0;
   private blocked = false;
 
   constructor(private readonly from: Socket, private readonly to: Socket, private conditions: () => { delayMs: number; stalled: boolean }) {
-    from.on('data', (chunk: Buffer) => this.take(chunk));
-    from.on('end', () => this.push({ at: this.dueAt(), chunk: Buffer.alloc(0) }));
+    from.on('data', (chunk: Buffer) => this.push(chunk));
+    // An empty chunk stands for the end of the stream.
+    from.on('end', () => this.push(Buffer.alloc(0)));
     to.on('drain', () => {
       this.blocked = false;
       this.update();
@@ -55,17 +54,9 @@ class Pipe {
     this.flush();
   }
 
-  private dueAt(): number {
-    this.lastAt = Math.max(Date.now() + this.conditions().delayMs, this.lastAt);
-    return this.lastAt;
-  }
-
-  private take(chunk: Buffer): void {
-    this.push({ at: this.dueAt(), chunk });
-  }
-
-  private push(entry: { at: number; chunk: Buffer }): void {
-    this.queue.push(entry);
+  /** A chunk is due its delay from now; the queue is written in order, so a shorter delay never overtakes a longer one. */
+  private push(chunk: Buffer): void {
+    this.queue.push({ at: Date.now() + this.conditions().delayMs, chunk });
     this.flush();
   }
 
@@ -77,7 +68,6 @@ class Pipe {
     while (this.queue.length > 0 && this.queue[0]!.at <= now) {
       const { chunk } = this.queue.shift()!;
       if (this.to.destroyed) return;
-      // An empty chunk stands for the end of the stream.
       if (chunk.length === 0) {
         this.to.end();
         continue;

@@ -11,7 +11,7 @@ import { NodeNamespaces } from '../net-namespaces.js';
 import { peersOf, waitUntil } from '../node-network.js';
 import { startNodeProcess, type RunningNode } from '../node-process.js';
 import { generatedClaim, PRODUCER_ENV, setConsensus, setProducers, waitForProducerSet } from '../producer-network.js';
-import { dropKey, sameConditions, type LinkState } from './link-faults.js';
+import { dropEnds, sameConditions, type LinkState } from './link-faults.js';
 import type { ChaosSchedule } from './schedule.js';
 
 export const PRODUCER_NAMES = ['prod', 'bprod', 'cprod', 'dprod', 'eprod'];
@@ -98,7 +98,7 @@ export class ChaosNetwork {
   /** Makes the links what `state` says: kernel rules and proxy conditions, changed where they differ. */
   apply(state: LinkState): void {
     for (const key of new Set([...this.kernelDrops, ...state.kernelDrops])) {
-      const [from, to] = key.split('>').map(Number) as [number, number];
+      const [from, to] = dropEnds(key);
       this.namespaces.setDropped(from, to, state.kernelDrops.has(key));
     }
     this.kernelDrops = new Set(state.kernelDrops);
@@ -116,11 +116,6 @@ export class ChaosNetwork {
   /** Every fault lifted. */
   heal(): void {
     this.apply({ kernelDrops: new Set(), proxies: this.linkProxies.map(() => CLEAR_LINK) });
-  }
-
-  /** Whether what node `from` sends to `to` on their link is lost in the kernel now. */
-  drops(from: number, to: number): boolean {
-    return this.kernelDrops.has(dropKey(from, to));
   }
 
   /** Stops the nodes, then the proxies, then removes the namespaces (also after a failure). */

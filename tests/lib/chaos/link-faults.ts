@@ -18,6 +18,8 @@ export interface LinkState {
 }
 
 export const dropKey = (from: number, to: number) => `${from}>${to}`;
+/** The nodes of a dropKey: [from, to]. */
+export const dropEnds = (key: string) => key.split('>').map(Number) as [number, number];
 
 /** The links' state under `active` faults (`cut` is an instant act, not a state). */
 export function linkState(links: readonly (readonly [number, number])[], active: readonly ResolvedFault[]): LinkState {
