@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Chaos runs of real producer processes under network faults (docs/p2p.md "Chaos runs"):
 //   node scripts/chaos.js [--minutes 6] [--first <seed>] [--window <ms>]   seeded schedules for that long
-//   node scripts/chaos.js --seed <n> [--window <ms>]                       replays one schedule
+//   node scripts/chaos.js --seed <n> [--window <ms>] [--debug]             replays one schedule (--debug: the nodes log debug records)
 // Prints every schedule's steps as they happen and every violation with its seed; exits 1 on any.
 // Needs root (network namespaces) and the built tree (make chaos builds it).
 import { runSchedules } from '../dist/tests/lib/chaos/run-schedules.js';
@@ -27,6 +27,7 @@ const summary = await runSchedules({
   untilMs: seed !== undefined ? Infinity : Date.now() + (option('minutes') ?? 6) * 60_000,
   windowMs,
   bundle: await builtBundle(),
+  debugLogs: args.includes('--debug'),
   log: (line) => console.log(line),
 });
 console.log(`${summary.schedules} schedules (seeds ${first} to ${first + summary.schedules - 1}, ${windowMs} ms of faults each), ${summary.failures.length} failed`);

@@ -4,6 +4,8 @@
 // can delay, stall, refuse or reset it. The test reaches each node's API through one more proxy,
 // on loopback, which no fault touches: the checks see every node even while it is cut off.
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeConfigFile } from '../../../runtime/config/config-file.js';
+import { defaultConfig } from '../../../runtime/config/server-config.js';
 import { join } from 'node:path';
 import type { Claim } from '../../../host-api/types/index.js';
 import { CLEAR_LINK, LinkProxy } from '../link-proxy.js';
@@ -23,6 +25,14 @@ export interface ChaosNode extends RunningNode {
   readonly producer: string;
 }
 
+export interface ChaosNetworkOptions {
+  /** The nodes log their debug records too (sync's and consensus's every decision), to read a replayed seed by. */
+  readonly debugLogs?: boolean;
+}
+
+/** The default console logger, down to debug records. */
+const DEBUG_CONSOLE = { type: 'console', filter: 'Severity >= debug', format: '[{TimeStamp}] [{Severity}]{?: [{RemoteEndpoint}]}: {Message}' };
+
 export class ChaosNetwork {
   private kernelDrops = new Set<string>();
 
@@ -32,15 +42,16 @@ export class ChaosNetwork {
     private readonly linkProxies: LinkProxy[],
     private readonly apiProxies: LinkProxy[],
     private readonly namespaces: NodeNamespaces,
+    private readonly options: ChaosNetworkOptions,
   ) {}
 
   /**
    * Starts the schedule's producers in `dir` (node 0 boots the chain from `bootBundle`, the others sync from it),
    * makes them the producer set under the schedule's consensus and waits until it is in force.
    */
-  static async start(dir: string, schedule: ChaosSchedule, bootBundle: Uint8Array): Promise<ChaosNetwork> {
+  static async start(dir: string, schedule: ChaosSchedule, bootBundle: Uint8Array, options: ChaosNetworkOptions = {}): Promise<ChaosNetwork> {
     const namespaces = NodeNamespaces.create(schedule.producers);
-    const network = new ChaosNetwork(schedule, [], [], [], namespaces);
+    const network = new ChaosNetwork(schedule, [], [], [], namespaces, options);
     try {
       const bundle = join(dir, 'test.bundle');
       writeFileSync(bundle, bootBundle);
@@ -84,6 +95,7 @@ export class ChaosNetwork {
     const ns = this.namespaces.namespaces[index]!;
     const nodeDir = join(dir, `p${index}`);
     mkdirSync(nodeDir, { recursive: true });
+    if (this.options.debugLogs) writeConfigFile(nodeDir, { ...defaultConfig(), loggers: { console: DEBUG_CONSOLE } });
     const env = { ...PRODUCER_ENV, PSIBASE_ADMIN_IP: ns.hostAddress };
     const listen = ['-l', `${ns.nodeAddress}:0`, '-p', PRODUCER_NAMES[index]!, '--p2p', '--block-interval', String(this.schedule.blockMs)];
     const started = await startNodeProcess(nodeDir, [...listen, ...args], env, ns.launcher);

@@ -3,6 +3,7 @@
 // what the faults active then say (link-faults.ts). Every step is printed as it is taken, with the
 // time since the faults began, so that a failing seed's run can be read and replayed.
 import { headerOf, type HeadHeader } from '../producer-network.js';
+import { withinDeadline } from './api-deadline.js';
 import type { ChaosNetwork, ChaosNode } from './chaos-network.js';
 import { linkState, type ResolvedFault } from './link-faults.js';
 import type { ChaosSchedule, Fault } from './schedule.js';
@@ -37,7 +38,7 @@ export function describeFault(schedule: ChaosSchedule, fault: ResolvedFault, lea
 
 /** The best head any node holds: the highest term, then the highest number. */
 export async function bestHead(nodes: readonly ChaosNode[]): Promise<HeadHeader> {
-  const heads = await Promise.all(nodes.map(headerOf));
+  const heads = await Promise.all(nodes.map((n) => withinDeadline(`${n.label}'s head`, headerOf(n))));
   return heads.reduce((a, b) => (b.term > a.term || (b.term === a.term && b.blockNum > a.blockNum) ? b : a));
 }
 

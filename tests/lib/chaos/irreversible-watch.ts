@@ -4,12 +4,11 @@
 // at or below a node's irreversible one cannot change, so each is read once per node as the
 // number passes it; the final check reads them all again, so a block replaced since shows too.
 import { clientOf, irreversibleOf } from '../producer-network.js';
+import { withinDeadline } from './api-deadline.js';
 import type { ChaosNode } from './chaos-network.js';
 
 /** Blocks read per explorer request. */
 const PAGE = 200;
-/** A node that takes longer to answer a read is not answering. */
-const ANSWER_MS = 15_000;
 
 interface BlockPage {
   blocks: { edges: { node: { id: string; header: { blockNum: number } } }[] };
@@ -49,22 +48,14 @@ export class IrreversibleWatch {
 
   /**
    * Reads every node once: its irreversible number, and the ids of the blocks it passed since. A
-   * node that does not answer within ANSWER_MS is a violation (no fault touches the test's way to
-   * it); it is read again once that read has answered.
+   * node that does not answer in time is a violation; it is read again once that read has ended.
    */
   async sample(): Promise<void> {
     await Promise.all(this.nodes.map(async (node) => {
       if (this.reading.has(node.index)) return;
       this.reading.add(node.index);
       const read = this.sampleNode(node).finally(() => this.reading.delete(node.index));
-      let timer: NodeJS.Timeout | undefined;
-      const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), ANSWER_MS)));
-      const answer = await Promise.race([read, late]);
-      clearTimeout(timer);
-      if (answer === 'late') {
-        this.fail(`${node.label}'s API did not answer within ${ANSWER_MS / 1000} s`);
-        read.catch(() => undefined);
-      }
+      await withinDeadline(`${node.label}'s API`, read).catch((err: Error) => this.fail(err.message));
     }));
   }
 
@@ -75,7 +66,7 @@ export class IrreversibleWatch {
   async finalCheck(): Promise<void> {
     await this.sample();
     for (const node of this.nodes) {
-      const ids = await blockIds(node, 2, this.irreversible[node.index]!);
+      const ids = await withinDeadline(`${node.label}'s explorer`, blockIds(node, 2, this.irreversible[node.index]!));
       for (const [num, id] of ids) this.record(node, num, id);
       for (let num = 2; num <= this.irreversible[node.index]!; num++) {
         if (!ids.has(num)) this.fail(`${node.label} has no block ${num}, below its irreversible block ${this.irreversible[node.index]}`);

@@ -11,11 +11,12 @@ import { join } from 'node:path';
 import { waitUntil } from '../node-network.js';
 import { headerOf, metricOf } from '../producer-network.js';
 import { Random } from '../random.js';
-import { ChaosNetwork } from './chaos-network.js';
+import { ChaosNetwork, type ChaosNetworkOptions } from './chaos-network.js';
 import { bestHead, takeFaultSteps } from './fault-steps.js';
 import { FinalPushes } from './final-pushes.js';
 import { IrreversibleWatch } from './irreversible-watch.js';
 import { recoveryBoundMs } from './recovery-bound.js';
+import { withinDeadline } from './api-deadline.js';
 import type { ChaosSchedule } from './schedule.js';
 
 /** Concurrent pushers. */
@@ -51,7 +52,7 @@ class ScheduleRun {
   private sampler: Promise<void> | undefined;
   private sampling = false;
 
-  constructor(private readonly schedule: ChaosSchedule, private readonly bundle: Uint8Array, private readonly log: (line: string) => void) {
+  constructor(private readonly schedule: ChaosSchedule, private readonly bundle: Uint8Array, private readonly log: (line: string) => void, private readonly options: ChaosNetworkOptions) {
     this.dir = mkdtempSync(join(tmpdir(), `tsibase-chaos-${schedule.seed}-`));
   }
 
@@ -75,12 +76,12 @@ class ScheduleRun {
 
   /** The network up and committing, the watch and the pushes running. */
   private async start(): Promise<ChaosNetwork> {
-    const network = await ChaosNetwork.start(this.dir, this.schedule, this.bundle);
+    const network = await ChaosNetwork.start(this.dir, this.schedule, this.bundle, this.options);
     this.network = network;
     const { nodes } = network;
     this.log(`  ${nodes.map((n) => `${n.label}=${n.producer}`).join(' ')} up and producing in ${seconds(Date.now() - this.started)}`);
     const first = await bestHead(nodes);
-    await waitUntil('blocks irreversible under the new set', async () => (await headerOf(nodes[0]!)).commitNum > first.blockNum, 60_000);
+    await waitUntil('blocks irreversible under the new set', async () => (await withinDeadline('p0\'s head', headerOf(nodes[0]!))).commitNum > first.blockNum, 60_000);
     this.t0 = Date.now();
     const watch = new IrreversibleWatch(nodes, this.clock);
     this.watch = watch;
@@ -103,7 +104,7 @@ class ScheduleRun {
     const healedAt = Date.now();
     await watch.sample();
     const highest = Math.max(...watch.irreversibleBlocks);
-    const timeouts = await Promise.all(network.nodes.map((n) => metricOf(n, 'tsibase_consensus_timeout_ms')));
+    const timeouts = await Promise.all(network.nodes.map((n) => withinDeadline(`${n.label}'s metrics`, metricOf(n, 'tsibase_consensus_timeout_ms'))));
     if (!timeouts.every(Number.isFinite)) throw new Error(`the nodes report no consensus timeout (tsibase_consensus_timeout_ms): ${timeouts.join(', ')}`);
     const boundMs = recoveryBoundMs(this.schedule, timeouts);
     this.log(`  ${this.clock()} heal: irreversible ${watch.irreversibleBlocks.join(', ')}; consensus timeouts ${timeouts.join(', ')} ms; bound ${seconds(boundMs)}`);
@@ -116,7 +117,7 @@ class ScheduleRun {
       recoveredMs = Date.now() - healedAt;
       this.log(`  ${this.clock()} every node irreversible past ${highest}, ${seconds(recoveredMs)} after the heal`);
     } catch {
-      const heads = await Promise.all(network.nodes.map(async (n) => `${n.label} ${JSON.stringify(await headerOf(n))}`));
+      const heads = await Promise.all(network.nodes.map(async (n) => `${n.label} ${await withinDeadline(`${n.label}'s head`, headerOf(n)).then(JSON.stringify, (err: Error) => err.message)}`));
       this.violations.push(`${this.clock()} no progress within ${seconds(boundMs)} of the heal: irreversible ${watch.irreversibleBlocks.join(', ')}, not all past ${highest}; heads ${heads.join(', ')}`);
     }
     // Pushes under way answer within their transaction's life and that bound.
@@ -135,7 +136,7 @@ class ScheduleRun {
       return watch.irreversibleBlocks.every((n) => n >= last);
     }, 60_000).catch(() => this.violations.push(`${this.clock()} not every node reached irreversible block ${last}: ${watch.irreversibleBlocks.join(', ')}`));
     for (const node of this.network!.nodes) {
-      const missing = await pushes.missingOn(node);
+      const missing = await withinDeadline(`${node.label}'s accounts`, pushes.missingOn(node));
       if (missing.length > 0) this.violations.push(`${node.label} lacks ${missing.length} of the ${pushes.final.length} transactions acknowledged final: ${missing.slice(0, 10).join(', ')}`);
     }
     this.log(`  ${this.clock()} ${pushes.final.length} transactions final, ${pushes.failures} not; irreversible ${watch.irreversibleBlocks.join(', ')}`);
@@ -166,6 +167,6 @@ class ScheduleRun {
  * Runs `schedule` in a temporary directory (kept, with each node's log, when a check fails), the
  * chain booted from `bundle`; `log` gets each line as it happens.
  */
-export function runSchedule(schedule: ChaosSchedule, bundle: Uint8Array, log: (line: string) => void): Promise<ScheduleResult> {
-  return new ScheduleRun(schedule, bundle, log).run();
+export function runSchedule(schedule: ChaosSchedule, bundle: Uint8Array, log: (line: string) => void, options: ChaosNetworkOptions = {}): Promise<ScheduleResult> {
+  return new ScheduleRun(schedule, bundle, log, options).run();
 }

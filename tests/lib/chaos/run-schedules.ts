@@ -13,6 +13,8 @@ export interface RunOptions {
   /** The boot bundle of every schedule's chain. */
   readonly bundle: Uint8Array;
   readonly log: (line: string) => void;
+  /** The nodes log debug records too. */
+  readonly debugLogs?: boolean;
 }
 
 export interface RunSummary {
@@ -24,7 +26,7 @@ export async function runSchedules(options: RunOptions): Promise<RunSummary> {
   const failures: number[] = [];
   let schedules = 0;
   for (let seed = options.first; schedules < options.count && Date.now() < options.untilMs; seed++, schedules++) {
-    const result = await runSchedule(drawSchedule(seed, { windowMs: options.windowMs }), options.bundle, options.log);
+    const result = await runSchedule(drawSchedule(seed, { windowMs: options.windowMs }), options.bundle, options.log, { debugLogs: options.debugLogs });
     if (result.violations.length > 0) failures.push(seed);
   }
   return { schedules, failures };
