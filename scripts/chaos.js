@@ -4,6 +4,7 @@
 //   node scripts/chaos.js --seed <n> [--window <ms>] [--debug]             replays one schedule (--debug: the nodes log debug records)
 // Prints every schedule's steps as they happen and every violation with its seed; exits 1 on any.
 // Needs root (network namespaces) and the built tree (make chaos builds it).
+import { stopNetworks } from '../dist/tests/lib/chaos/chaos-network.js';
 import { runSchedules } from '../dist/tests/lib/chaos/run-schedules.js';
 import { builtBundle } from '../dist/tests/lib/test-bundle.js';
 
@@ -18,6 +19,13 @@ const option = (name) => {
   }
   return value;
 };
+// Interrupted, the nodes and namespaces of the schedule under way go first.
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, () => {
+    console.log(`${signal}: stopping the schedule under way`);
+    stopNetworks().finally(() => process.exit(130));
+  });
+}
 const seed = option('seed');
 const windowMs = option('window') ?? 15_000;
 const first = seed ?? option('first') ?? Math.floor(Math.random() * 1_000_000);

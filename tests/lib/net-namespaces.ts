@@ -28,11 +28,22 @@ function alive(pid: number): boolean {
   }
 }
 
-/** Deletes namespaces left by test processes that died before they could (killed by a watchdog). */
+/**
+ * Deletes the namespaces left by test processes that died before they could (killed by a
+ * watchdog), after the node processes still running in them.
+ */
 function removeOrphans(): void {
   for (const line of ip(['netns', 'list']).split('\n')) {
     const m = new RegExp(`^(${PREFIX}-(\\d+)-\\d+)\\b`).exec(line);
-    if (m && !alive(Number(m[2]))) ip(['netns', 'delete', m[1]!]);
+    if (!m || alive(Number(m[2]))) continue;
+    for (const pid of ip(['netns', 'pids', m[1]!]).split('\n').filter(Boolean)) {
+      try {
+        process.kill(Number(pid), 'SIGKILL');
+      } catch {
+        // Gone meanwhile.
+      }
+    }
+    ip(['netns', 'delete', m[1]!]);
   }
 }
 

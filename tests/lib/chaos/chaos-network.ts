@@ -11,7 +11,7 @@ import type { Claim } from '../../../host-api/types/index.js';
 import { CLEAR_LINK, LinkProxy } from '../link-proxy.js';
 import { NodeNamespaces } from '../net-namespaces.js';
 import { peersOf, waitUntil } from '../node-network.js';
-import { startNodeProcess, type RunningNode } from '../node-process.js';
+import { nodeProcessId, startNodeProcess, type RunningNode } from '../node-process.js';
 import { generatedClaim, PRODUCER_ENV, setConsensus, setProducers, waitForProducerSet } from '../producer-network.js';
 import { dropEnds, sameConditions, type LinkState } from './link-faults.js';
 import type { ChaosSchedule } from './schedule.js';
@@ -33,6 +33,37 @@ export interface ChaosNetworkOptions {
 /** The default console logger, down to debug records. */
 const DEBUG_CONSOLE = { type: 'console', filter: 'Severity >= debug', format: '[{TimeStamp}] [{Severity}]{?: [{RemoteEndpoint}]}: {Message}' };
 
+/** How long a node may take to stop on SIGTERM before it is killed (a node busy past its deadlines may not get to it). */
+const STOP_MS = 10_000;
+
+async function stopOrKill(node: RunningNode): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), STOP_MS)));
+  const stopped = node.stop().catch(() => undefined);
+  if (await Promise.race([stopped, late]) === 'late') {
+    // The node process first, then its supervisor (which would start it again).
+    const kill = (pid: () => number) => {
+      try {
+        process.kill(pid(), 'SIGKILL');
+      } catch {
+        // Gone meanwhile.
+      }
+    };
+    kill(() => nodeProcessId(node));
+    kill(() => node.process.pid!);
+    await stopped;
+  }
+  clearTimeout(timer);
+}
+
+/** The networks started and not yet stopped: stopNetworks ends them when the process is asked to stop. */
+const running = new Set<ChaosNetwork>();
+
+/** Stops every network still running (a runner that gets SIGINT or SIGTERM leaves no nodes and no namespaces behind). */
+export async function stopNetworks(): Promise<void> {
+  await Promise.all([...running].map((network) => network.stop()));
+}
+
 export class ChaosNetwork {
   private kernelDrops = new Set<string>();
 
@@ -52,6 +83,7 @@ export class ChaosNetwork {
   static async start(dir: string, schedule: ChaosSchedule, bootBundle: Uint8Array, options: ChaosNetworkOptions = {}): Promise<ChaosNetwork> {
     const namespaces = NodeNamespaces.create(schedule.producers);
     const network = new ChaosNetwork(schedule, [], [], [], namespaces, options);
+    running.add(network);
     try {
       const bundle = join(dir, 'test.bundle');
       writeFileSync(bundle, bootBundle);
@@ -132,7 +164,8 @@ export class ChaosNetwork {
 
   /** Stops the nodes, then the proxies, then removes the namespaces (also after a failure). */
   async stop(): Promise<void> {
-    await Promise.all(this.nodes.map((n) => n.stop().catch(() => undefined)));
+    running.delete(this);
+    await Promise.all(this.nodes.map(stopOrKill));
     await Promise.all([...this.linkProxies, ...this.apiProxies].map((p) => p?.close().catch(() => undefined)));
     this.namespaces.destroy();
   }
