@@ -2,13 +2,17 @@
 // on plain TCP connections: the proxy keeps the order of a connection's bytes under a delay, holds
 // a stalled direction's bytes (the other flows) and delivers them when the stall ends, resets
 // connections when cut and new ones while refusing; a kernel drop rule loses what a program in a
-// namespace sends, silently, and once the rule goes TCP delivers every byte, in order.
+// namespace sends, silently, and once the rule goes TCP delivers every byte, in order. And what a
+// schedule makes of the links (tests/lib/chaos): the same seed draws the same schedule, and
+// overlapping faults add up.
 import { spawn } from 'node:child_process';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { CLEAR_LINK, LinkProxy } from '../../lib/link-proxy.js';
 import { NodeNamespaces } from '../../lib/net-namespaces.js';
+import { linkState } from '../../lib/chaos/link-faults.js';
+import { drawSchedule } from '../../lib/chaos/schedule.js';
 import { waitUntil } from '../../lib/node-network.js';
 
 /** A server that keeps what each connection sends and answers every chunk with `pong`. */
@@ -137,3 +141,37 @@ kernel('a drop rule loses what the node sends on that link, silently; once it go
 });
 
 kernel.run();
+
+const schedules = suite('chaos schedules');
+
+schedules('a seed draws the same schedule every time; its faults lie in the window, on its links and producers', () => {
+  for (let seed = 1; seed <= 50; seed++) {
+    const schedule = drawSchedule(seed, { windowMs: 8000 });
+    assert.equal(drawSchedule(seed, { windowMs: 8000 }), schedule, `seed ${seed}`);
+    assert.ok(schedule.producers >= (schedule.algorithm === 'bft' ? 4 : 3) && schedule.producers <= 5);
+    for (const fault of schedule.faults) {
+      assert.ok(fault.at >= 0 && fault.at + fault.duration <= schedule.healAt, `seed ${seed}: ${JSON.stringify(fault)}`);
+      if ('link' in fault) assert.ok(fault.link < schedule.links.length);
+    }
+  }
+  assert.not.equal(drawSchedule(1, { windowMs: 8000 }), drawSchedule(2, { windowMs: 8000 }));
+});
+
+schedules('overlapping faults add up: the longest delay, a stall, a refusal, every kernel loss', () => {
+  const links = [[1, 0], [2, 0], [2, 1]] as const;
+  const state = linkState(links, [
+    { kind: 'delay', link: 0, forwardMs: 100, backwardMs: 700 },
+    { kind: 'delay', link: 0, forwardMs: 400, backwardMs: 0 },
+    { kind: 'one-way', link: 1, way: 'backward', via: 'proxy' },
+    { kind: 'one-way', link: 2, way: 'forward', via: 'kernel' },
+    { kind: 'isolate', node: 0, via: 'proxy' },
+    { kind: 'split', side: [2], via: 'kernel' },
+  ]);
+  assert.equal(state.proxies[0]!.delayMs, { forward: 400, backward: 700 });
+  assert.equal(state.proxies[1]!.stalled, { forward: false, backward: true });
+  assert.equal(state.proxies.map((p) => p.refused), [true, true, false]);
+  // p2 dials both: the one-way loss is p2's packets to p1; the split loses both ways on p2's links.
+  assert.equal([...state.kernelDrops].sort(), ['0>2', '1>2', '2>0', '2>1']);
+});
+
+schedules.run();
