@@ -4,15 +4,16 @@
 // can delay, stall, refuse or reset it. The test reaches each node's API through one more proxy,
 // on loopback, which no fault touches: the checks see every node even while it is cut off.
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { writeConfigFile } from '../../../runtime/config/config-file.js';
-import { defaultConfig } from '../../../runtime/config/server-config.js';
 import { join } from 'node:path';
 import type { Claim } from '../../../host-api/types/index.js';
+import { writeConfigFile } from '../../../runtime/config/config-file.js';
+import { defaultConfig } from '../../../runtime/config/server-config.js';
 import { CLEAR_LINK, LinkProxy } from '../link-proxy.js';
 import { NodeNamespaces } from '../net-namespaces.js';
 import { peersOf, waitUntil } from '../node-network.js';
 import { nodeProcessId, startNodeProcess, type RunningNode } from '../node-process.js';
 import { generatedClaim, PRODUCER_ENV, setConsensus, setProducers, waitForProducerSet } from '../producer-network.js';
+import { within } from './deadline.js';
 import { dropEnds, sameConditions, type LinkState } from './link-faults.js';
 import type { ChaosSchedule } from './schedule.js';
 
@@ -30,17 +31,15 @@ export interface ChaosNetworkOptions {
   readonly debugLogs?: boolean;
 }
 
-/** The default console logger, down to debug records. */
-const DEBUG_CONSOLE = { type: 'console', filter: 'Severity >= debug', format: '[{TimeStamp}] [{Severity}]{?: [{RemoteEndpoint}]}: {Message}' };
 
 /** How long a node may take to stop on SIGTERM before it is killed (a node busy past its deadlines may not get to it). */
 const STOP_MS = 10_000;
 
 async function stopOrKill(node: RunningNode): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), STOP_MS)));
   const stopped = node.stop().catch(() => undefined);
-  if (await Promise.race([stopped, late]) === 'late') {
+  try {
+    await within(STOP_MS, `${node.api} stopping`, stopped);
+  } catch {
     // The node process first, then its supervisor (which would start it again).
     const kill = (pid: () => number) => {
       try {
@@ -53,7 +52,6 @@ async function stopOrKill(node: RunningNode): Promise<void> {
     kill(() => node.process.pid!);
     await stopped;
   }
-  clearTimeout(timer);
 }
 
 /** The networks started and not yet stopped: stopNetworks ends them when the process is asked to stop. */
@@ -127,7 +125,10 @@ export class ChaosNetwork {
     const ns = this.namespaces.namespaces[index]!;
     const nodeDir = join(dir, `p${index}`);
     mkdirSync(nodeDir, { recursive: true });
-    if (this.options.debugLogs) writeConfigFile(nodeDir, { ...defaultConfig(), loggers: { console: DEBUG_CONSOLE } });
+    if (this.options.debugLogs) {
+      const config = defaultConfig();
+      writeConfigFile(nodeDir, { ...config, loggers: { console: { ...config.loggers.console, filter: 'Severity >= debug' } } });
+    }
     const env = { ...PRODUCER_ENV, PSIBASE_ADMIN_IP: ns.hostAddress };
     const listen = ['-l', `${ns.nodeAddress}:0`, '-p', PRODUCER_NAMES[index]!, '--p2p', '--block-interval', String(this.schedule.blockMs)];
     const started = await startNodeProcess(nodeDir, [...listen, ...args], env, ns.launcher);

@@ -3,7 +3,7 @@
 // what the faults active then say (link-faults.ts). Every step is printed as it is taken, with the
 // time since the faults began, so that a failing seed's run can be read and replayed.
 import { headerOf, type HeadHeader } from '../producer-network.js';
-import { withinDeadline } from './api-deadline.js';
+import { withinDeadline } from './deadline.js';
 import type { ChaosNetwork, ChaosNode } from './chaos-network.js';
 import { linkState, type ResolvedFault } from './link-faults.js';
 import type { ChaosSchedule, Fault } from './schedule.js';

@@ -6,6 +6,7 @@ import { systemAction } from '../../../host-api/boot/system-actions.js';
 import type { Random } from '../random.js';
 import { clientOf } from '../producer-network.js';
 import type { ChaosNode } from './chaos-network.js';
+import { within } from './deadline.js';
 
 /** Names queried per request. */
 const BATCH = 50;
@@ -49,9 +50,7 @@ export class FinalPushes {
    */
   async stop(waitMs: number): Promise<string[]> {
     this.running = false;
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([Promise.all(this.loops), new Promise((resolve) => (timer = setTimeout(resolve, waitMs)))]);
-    clearTimeout(timer);
+    await within(waitMs, 'the pushes under way', Promise.all(this.loops)).catch(() => undefined);
     return [...this.pending.values()];
   }
 

@@ -4,7 +4,7 @@
 // at or below a node's irreversible one cannot change, so each is read once per node as the
 // number passes it; the final check reads them all again, so a block replaced since shows too.
 import { clientOf, irreversibleOf } from '../producer-network.js';
-import { withinDeadline } from './api-deadline.js';
+import { withinDeadline } from './deadline.js';
 import type { ChaosNode } from './chaos-network.js';
 
 /** Blocks read per explorer request. */

@@ -16,7 +16,7 @@ import { bestHead, takeFaultSteps } from './fault-steps.js';
 import { FinalPushes } from './final-pushes.js';
 import { IrreversibleWatch } from './irreversible-watch.js';
 import { recoveryBoundMs } from './recovery-bound.js';
-import { withinDeadline } from './api-deadline.js';
+import { withinDeadline } from './deadline.js';
 import type { ChaosSchedule } from './schedule.js';
 
 /** Concurrent pushers. */
@@ -103,11 +103,12 @@ class ScheduleRun {
     network.heal();
     const healedAt = Date.now();
     await watch.sample();
-    const highest = Math.max(...watch.irreversibleBlocks);
+    const atHeal = [...watch.irreversibleBlocks];
+    const highest = Math.max(...atHeal);
     const timeouts = await Promise.all(network.nodes.map((n) => withinDeadline(`${n.label}'s metrics`, metricOf(n, 'tsibase_consensus_timeout_ms'))));
     if (!timeouts.every(Number.isFinite)) throw new Error(`the nodes report no consensus timeout (tsibase_consensus_timeout_ms): ${timeouts.join(', ')}`);
     const boundMs = recoveryBoundMs(this.schedule, timeouts);
-    this.log(`  ${this.clock()} heal: irreversible ${watch.irreversibleBlocks.join(', ')}; consensus timeouts ${timeouts.join(', ')} ms; bound ${seconds(boundMs)}`);
+    this.log(`  ${this.clock()} heal: irreversible ${atHeal.join(', ')}; consensus timeouts ${timeouts.join(', ')} ms; bound ${seconds(boundMs)}`);
     let recoveredMs: number | undefined;
     try {
       await waitUntil(`every node irreversible past ${highest}`, async () => {
