@@ -127,7 +127,7 @@ export class ChaosNetwork {
     mkdirSync(nodeDir, { recursive: true });
     if (this.options.debugLogs) {
       const config = defaultConfig();
-      writeConfigFile(nodeDir, { ...config, loggers: { console: { ...config.loggers.console, filter: 'Severity >= debug' } } });
+      writeConfigFile(nodeDir, { ...config, loggers: { console: { ...(config.loggers.console as object), filter: 'Severity >= debug' } } });
     }
     const env = { ...PRODUCER_ENV, PSIBASE_ADMIN_IP: ns.hostAddress };
     const listen = ['-l', `${ns.nodeAddress}:0`, '-p', PRODUCER_NAMES[index]!, '--p2p', '--block-interval', String(this.schedule.blockMs)];
