@@ -6,7 +6,7 @@ TS_SOURCES := $(shell find host-api runtime tests bench -name '*.ts' ! -name '*.
 SERVICE_SOURCES := $(shell find services-wasm host-api -type f ! -path '*/node_modules/*' 2>/dev/null) scripts/build-services.js scripts/build-bundle.js
 DEFAULT_BUNDLE := build/default.bundle
 
-.PHONY: all install build services browser softhsm openssl bench test simulate run clean
+.PHONY: all install build services browser softhsm openssl iproute2 bench test simulate chaos run clean
 
 # The build and the default bundle (the x-admin boot screen serves build/default.bundle).
 all: build $(DEFAULT_BUNDLE)
@@ -44,12 +44,21 @@ softhsm:
 openssl:
 	scripts/install-openssl.sh
 
-test: all browser softhsm openssl
+# The chaos tests run nodes in network namespaces with iproute2's ip (needs root).
+iproute2:
+	scripts/install-iproute2.sh
+
+test: all browser softhsm openssl iproute2
 	node scripts/run-tests.js
 
 # The block sync, CFT and BFT simulator (docs/p2p.md "What we build" items 5, 7) over thousands of seeded schedules.
 simulate: build
 	node scripts/simulate.js 10000
+
+# Real producer processes under seeded network faults for several minutes (docs/p2p.md "Chaos
+# runs"); `make chaos SEED=n` replays one schedule (WINDOW=ms: its faults' length, 15000 by default).
+chaos: all iproute2
+	node scripts/chaos.js $(if $(SEED),--seed $(SEED)) $(if $(WINDOW),--window $(WINDOW)) $(if $(MINUTES),--minutes $(MINUTES)) $(if $(DEBUG),--debug)
 
 bench: services
 	node scripts/run-bench.js

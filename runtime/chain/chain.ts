@@ -131,6 +131,16 @@ export class Chain {
   private closed = false;
   /** The received blocks being applied, one after another, in the order they came. */
   private applying: Promise<unknown> = Promise.resolve();
+  /**
+   * A received block is being verified (its signatures off the main thread): its parent must stay
+   * the head, so the end of a slot (closing the open block) waits until it is in or refused.
+   */
+  private receiving = false;
+  /**
+   * What came while a received block was verified, done once it is in or refused: the end of the
+   * slot (close the open block, open the next), or a stop (close it).
+   */
+  private waiting: 'slotEnd' | 'stop' | undefined;
 
   constructor(readonly store: Store, readonly engine: Engine, private readonly options: ChainOptions = {}) {
     this.executor = new Executor(store, engine);
@@ -187,9 +197,10 @@ export class Chain {
    * Applies a block produced elsewhere (docs/p2p.md §3.4): it must be the block after the head
    * (block 2 on an empty node), signed by its producer for the claim in force, with verifying
    * proofs, and executing it must derive its header exactly. The signature and aux data are kept
-   * as received. Calls are applied one after another in call order. A refused block changes
-   * nothing and rejects with a ChainError (BLOCK_NOT_NEXT, BLOCK_INVALID, BLOCK_SIGNATURE,
-   * BLOCK_TRANSACTION, BLOCK_MISMATCH, BLOCK_FAILED, CHAIN_BLOCK_OPEN) saying why.
+   * as received. Calls are applied one after another in call order. A block of this node's own
+   * that is open when the received one checks out is dropped (dropOpenBlock). A refused block
+   * changes nothing and rejects with a ChainError (BLOCK_NOT_NEXT, BLOCK_INVALID,
+   * BLOCK_SIGNATURE, BLOCK_TRANSACTION, BLOCK_MISMATCH, BLOCK_FAILED) saying why.
    */
   applyBlock(signed: SignedBlock): Promise<ClosedBlock> {
     const applied = this.applying.then(() => this.applyNext(signed));
@@ -198,18 +209,47 @@ export class Chain {
   }
 
   private async applyNext(signed: SignedBlock): Promise<ClosedBlock> {
-    const verified = await verifyReceivedBlock(this.store, this.executor, this.processor, signed);
-    if (this.open) {
-      throw new ChainError('CHAIN_BLOCK_OPEN', `block ${signed.block.header.blockNum} cannot be applied: this node has block ${this.open.builder.blockNum} of its own open`);
+    this.receiving = true;
+    try {
+      const verified = await verifyReceivedBlock(this.store, this.executor, this.processor, signed);
+      this.receiving = false;
+      // Checked, it goes on the head: a block of our own open on that head goes first. Only a
+      // block that checks out does that, so a peer's bad blocks cannot keep a leader from producing.
+      this.dropOpenBlock();
+      const replayed = replayBlock(this.store, this.executor, this.processor, this.engine, verified, this.consensusCommit);
+      let ids: string[] | undefined;
+      const idsOf = () => (ids ??= replayed.block.transactions.map((t) => bytesToHex(sha256(t.transaction))));
+      // Only blocks made elsewhere hold transactions this node passed on or holds (it does not produce).
+      if (this.forwarded) this.finalWaiters.push(...this.forwarded.included(replayed, idsOf));
+      if (this.held.size > 0) this.held.included(idsOf());
+      this.committed(replayed);
+      return replayed;
+    } finally {
+      this.receiving = false;
+      this.doWhatWaited();
     }
-    const replayed = replayBlock(this.store, this.executor, this.processor, this.engine, verified, this.consensusCommit);
-    let ids: string[] | undefined;
-    const idsOf = () => (ids ??= replayed.block.transactions.map((t) => bytesToHex(sha256(t.transaction))));
-    // Only blocks made elsewhere hold transactions this node passed on or holds (it does not produce).
-    if (this.forwarded) this.finalWaiters.push(...this.forwarded.included(replayed, idsOf));
-    if (this.held.size > 0) this.held.included(idsOf());
-    this.committed(replayed);
-    return replayed;
+  }
+
+  /**
+   * The head is about to change under the block this node has open (a received block goes on the
+   * head, or a fork switch takes the head back): the block is dropped, as psibase cancels its
+   * pending block when the head changes, and the pushes waiting for it to be final are pushed
+   * again, as a reverted block's are. (Refusing the received block instead left a leader that
+   * had just opened a block unable to take the blocks of the producers that went on without it:
+   * sync blacklisted them and the link that brought them was closed; the chaos runs found it.)
+   */
+  private dropOpenBlock(): void {
+    if (!this.open) return;
+    const { builder } = this.open;
+    this.open = undefined;
+    builder.discard();
+    this.blockGone(builder.blockNum);
+  }
+
+  /** Block `blockNum` of this node is in no chain any more: the pushes waiting for it to be final are told. */
+  private blockGone(blockNum: number): void {
+    for (const w of this.finalWaiters.filter((f) => f.blockNum === blockNum)) w.reverted();
+    this.finalWaiters = this.finalWaiters.filter((f) => f.blockNum !== blockNum);
   }
 
   /**
@@ -226,17 +266,16 @@ export class Chain {
   private revertNow(blockNum: number): void {
     const head = this.status?.head?.header.blockNum ?? 0;
     if (blockNum >= head) return;
-    if (this.open) throw new ChainError('CHAIN_BLOCK_OPEN', `cannot revert to block ${blockNum}: this node has block ${this.open.builder.blockNum} of its own open`);
     // Records form a run ending at the head (those up to the irreversible block are dropped).
     const reversible = this.store.reversibleBlocks();
     const first = reversible[0];
     if (first === undefined || first > blockNum + 1 || reversible[reversible.length - 1] !== head) {
       throw new ChainError('CHAIN_IRREVERSIBLE', `cannot revert to block ${blockNum}: blocks up to ${first === undefined ? head : first - 1} are irreversible`);
     }
+    this.dropOpenBlock();
     for (let n = head; n > blockNum; n--) {
       this.store.revertBlock(n);
-      for (const w of this.finalWaiters.filter((f) => f.blockNum === n)) w.reverted();
-      this.finalWaiters = this.finalWaiters.filter((f) => f.blockNum !== n);
+      this.blockGone(n);
     }
   }
 
@@ -458,7 +497,9 @@ export class Chain {
   stop(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
-    if (this.open) this.closeReporting();
+    if (!this.open) return;
+    if (this.receiving) this.waiting = 'stop';
+    else this.closeReporting();
   }
 
   /** Stops production for good, before the store closes: nothing that comes later starts it again. */
@@ -620,10 +661,27 @@ export class Chain {
     }
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      if (this.open) this.closeReporting();
-      // Closing the block may have started the next one already (consensus made this node lead on it).
-      this.start();
+      this.endSlot();
     }, Math.max(0, closeAt - this.now()));
+  }
+
+  /** The slot is over: its block closes and the next opens, once no received block is being verified. */
+  private endSlot(): void {
+    if (this.receiving) {
+      this.waiting = 'slotEnd';
+      return;
+    }
+    if (this.open) this.closeReporting();
+    // Closing the block may have started the next one already (consensus made this node lead on it).
+    this.start();
+  }
+
+  /** What came while a received block was verified is done now (a block still open is ours, the received one refused). */
+  private doWhatWaited(): void {
+    const waiting = this.waiting;
+    this.waiting = undefined;
+    if (waiting === 'slotEnd') this.endSlot();
+    else if (waiting === 'stop' && this.open) this.closeReporting();
   }
 
   /**

@@ -7,7 +7,6 @@ export type ChainErrorCode =
   | 'CHAIN_NO_BLOCK_KEY'       // the producer's claim asks for signed blocks and the node holds no key for it
   | 'TRANSACTION_INVALID'      // undecodable or malformed transaction
   | 'TRANSACTION_PROOFS'       // proofs and claims differ in number, or a proof does not verify
-  | 'CHAIN_BLOCK_OPEN'         // a received block or a revert while this node has a block of its own open
   | 'CHAIN_IRREVERSIBLE'       // a revert that would take back an irreversible block
   | 'BLOCK_FAILED'             // a block could not be built (startBlock, endBlock or boot failed)
   | 'BLOCK_NOT_NEXT'           // a received block's number or previous id does not follow the head

@@ -114,6 +114,11 @@ export class NodeBft {
     return set && claimAmong(producersOf(set), producer);
   }
 
+  /** The view-change timeout in milliseconds (docs/p2p.md "What we build" 5). */
+  get viewTimeoutMs(): number {
+    return this.bft.viewTimeoutMs;
+  }
+
   /** Whether this node's BFT takes part now (the current set is BFT). */
   get active(): boolean {
     return this.groups[0]?.algorithm === 'bft';

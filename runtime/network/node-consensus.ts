@@ -95,6 +95,11 @@ export class NodeConsensus {
     this.step({ type: 'routes', reachable });
   }
 
+  /** The election timeout's base T in milliseconds (it grows x1.5 at an expiry while a quorum is reachable). */
+  get timeoutMs(): number {
+    return this.cft.timeoutMs;
+  }
+
   /** BFT took over: the timer stops and this node stops leading until CFT is back. */
   suspend(): void {
     if (this.suspended) return;

@@ -140,6 +140,15 @@ export class NodeNetwork implements LinkListener {
     });
   }
 
+  /**
+   * The timeout of the consensus that runs now: BFT's view-change timeout while the current set is
+   * BFT, else CFT's election timeout (its base T). Both grow while faults last (docs/p2p.md
+   * "What we build" 5), so after faults they bound how long the producers take to agree again.
+   */
+  get consensusTimeoutMs(): number {
+    return this.bft.active ? this.bft.viewTimeoutMs : this.consensus.timeoutMs;
+  }
+
   /** Starts following the links; the chain's blocks are to be passed to `onChainBlock`. */
   start(): void {
     this.producersChanged();

@@ -303,6 +303,7 @@ export class TsibaseNode implements NodeControl {
       { name: 'tsibase_blocks_applied', help: 'received blocks applied since the node started', value: blocksApplied },
       { name: 'tsibase_blocks_refused', help: 'received blocks refused since the node started', value: blocksRefused },
       { name: 'tsibase_http_connections', help: 'http and https connections open (upgraded ones included), which max_connections bounds', value: this.server.openConnections },
+      { name: 'tsibase_consensus_timeout_ms', help: 'the running consensus timeout: BFT view change, or the base of CFT elections', value: this.network.consensusTimeoutMs },
     ];
   }
 

@@ -34,11 +34,14 @@ export function startNode(dir: string, args: string[] = [], env: NodeJS.ProcessE
 /**
  * Starts `tsibase node <dir> <args>` as given (without `-l` it listens where `<dir>/config.json`
  * says) and resolves once it is started: `api` is the first http or https listener it reports.
+ * `launcher` is a command that runs it (`ip netns exec <name>` runs it in a network namespace);
+ * it must exec the node in its own process, so that the child is the node's supervisor.
  */
-export function startNodeProcess(dir: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<RunningNode> {
+export function startNodeProcess(dir: string, args: string[], env: NodeJS.ProcessEnv = {}, launcher: readonly string[] = []): Promise<RunningNode> {
   // TSIBASE_NODE_FLAGS passes flags to the node process's Node.js (e.g. --cpu-prof for profiling).
   const flags = (process.env.TSIBASE_NODE_FLAGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...flags, BIN, 'node', dir, ...args], {
+  const [command, ...commandArgs] = [...launcher, process.execPath, ...flags, BIN, 'node', dir, ...args];
+  const child = spawn(command!, commandArgs, {
     stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env },
   });
   let output = '';

@@ -2,8 +2,12 @@
 // what it takes to restart them on their directory and port, their head header as the explorer
 // serves it, and the change of producers or of consensus (unsigned, the empty claim, unless claims are given).
 import { systemAction } from '../../host-api/boot/system-actions.js';
+import { hexToBytes } from '../../host-api/encoding/hex.js';
+import { accountNumberFromName } from '../../host-api/names/index.js';
 import type { Claim } from '../../host-api/types/index.js';
 import { ChainClient } from '../../runtime/cli/chain-client.js';
+import type { Key } from '../../runtime/keys/node-keys.js';
+import { adminRequest } from './admin-requests.js';
 import { waitUntil } from './node-network.js';
 import { startNode, startNodeProcess, type RunningNode } from './node-process.js';
 
@@ -69,6 +73,24 @@ export async function setConsensus(node: RunningNode, algorithm: 'CftConsensus' 
 function producerList(names: readonly string[], claims: readonly Claim[]) {
   const claimless = { service: 0n, rawData: new Uint8Array(0) };
   return names.map((name, i) => ({ name, auth: claims[i] ?? claimless }));
+}
+
+/** A verify-sig key generated in the node's key store, as a producer claim (its blocks and messages are signed). */
+export async function generatedClaim(node: RunningNode): Promise<Claim> {
+  const generated = await adminRequest(node, '/native/admin/keys', { json: { service: 'verify-sig' } });
+  if (generated.status !== 200) throw new Error(`a key for ${node.api}: ${generated.status} ${generated.text()}`);
+  return { service: accountNumberFromName('verify-sig'), rawData: hexToBytes((generated.json() as Key).rawData) };
+}
+
+/** A figure of the node's metrics (`/native/admin/metrics`); NaN when it has none of that name. */
+export async function metricOf(node: RunningNode, name: string): Promise<number> {
+  const metrics = (await adminRequest(node, '/native/admin/metrics')).text();
+  return Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(metrics)?.[1]);
+}
+
+/** The node's irreversible block, as its metrics say. */
+export function irreversibleOf(node: RunningNode): Promise<number> {
+  return metricOf(node, 'tsibase_irreversible_block_number');
 }
 
 /** Waits until every node serves `names` as the current producers, with no change pending (joint consensus over). */

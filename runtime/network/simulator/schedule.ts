@@ -1,4 +1,5 @@
 import { Random } from '../../testing/random.js';
+import { livenessBoundMs as consensusLivenessBoundMs, maxFaulty } from '../consensus/liveness-bound.js';
 
 // One simulated run, drawn from its seed: the nodes and links, the network's timings and faults,
 // and the time by which every follower must have caught up.
@@ -211,10 +212,6 @@ function connectHonestNodes(nodeCount: number, edges: [number, number][], byzant
   }
 }
 
-/** f: the Byzantine producers a BFT set of n tolerates (n >= 3f + 1). */
-export function maxFaulty(producers: number): number {
-  return Math.floor((producers - 1) / 3);
-}
 
 /** The BFT view-change timer's start: psibase's 10 s for 1 s slots (docs/p2p.md §5.1), scaled to the slot. */
 export function viewTimeoutMs(blockIntervalMs: number): number {
@@ -231,29 +228,10 @@ export function electionTimeoutMs(blockIntervalMs: number): number {
   return 3 * blockIntervalMs;
 }
 
-/**
- * With several producers, how long after the end of the faults irreversibility must move on: a
- * few elections at the timeout the faults left (T grows x1.5 at each expiry while they last, up
- * to 5 minutes), then a round of blocks and confirms.
- */
+/** With several producers, how long after the end of the faults irreversibility must move on. */
 export function livenessBoundMs(schedule: Schedule, largestTimeoutMs: number): number {
-  if (schedule.algorithm === 'bft') return bftLivenessBoundMs(schedule, largestTimeoutMs);
-  return 8 * largestTimeoutMs + 20 * schedule.blockIntervalMs;
-}
-
-/**
- * BFT: the honest producers may have to pass through up to f terms whose leader is Byzantine (f
- * of each set the run passes through, since a change of the set starts the round robin afresh),
- * plus a few whose views were out of step when the faults ended, each lasting one view-change
- * timeout, which grows x1.5 at each term without a commit; then a round of blocks, prepares and
- * commits.
- */
-function bftLivenessBoundMs(schedule: Schedule, largestTimeoutMs: number): number {
   const sets = [schedule.producerCount, ...schedule.producerChanges.map((c) => c.producers.length)];
-  const terms = sets.reduce((sum, n) => sum + maxFaulty(n), 0) + 4;
-  let total = 0;
-  for (let t = 0, timeout = largestTimeoutMs; t < terms; t++, timeout *= 1.5) total += timeout;
-  return total + 20 * schedule.blockIntervalMs;
+  return consensusLivenessBoundMs({ algorithm: schedule.algorithm, sets, largestTimeoutMs, blockIntervalMs: schedule.blockIntervalMs });
 }
 
 /** The longest path, in links, between two nodes. */

@@ -15,16 +15,13 @@ import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { systemAction } from '../../../host-api/boot/system-actions.js';
-import { hexToBytes } from '../../../host-api/encoding/hex.js';
 import { accountNumberFromName } from '../../../host-api/names/index.js';
 import type { Claim } from '../../../host-api/types/index.js';
-import type { Key } from '../../../runtime/keys/node-keys.js';
-import { adminRequest } from '../../lib/admin-requests.js';
 import { runCli } from '../../lib/cli-process.js';
 import type { RunningNode } from '../../lib/node-process.js';
 import { connectPeer, peersOf, waitUntil } from '../../lib/node-network.js';
 import {
-  clientOf, headerOf, setConsensus, setProducers, startProducer, urlOf, waitForProducerSet, type HeadHeader, type ProducerNode,
+  clientOf, generatedClaim, headerOf, setConsensus, setProducers, startProducer, urlOf, waitForProducerSet, type HeadHeader, type ProducerNode,
 } from '../../lib/producer-network.js';
 import { testBundle } from '../../lib/test-bundle.js';
 
@@ -97,13 +94,6 @@ function committingPast(node: RunningNode, num: number, what: string): Promise<H
 function keptSnapshots(nodeDir: string): number[] {
   const dir = join(nodeDir, 'snapshot-states');
   return existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.rows')).map((f) => Number(f.split('-')[0])) : [];
-}
-
-/** A verify-sig key generated in the node's key store, as a producer claim (its blocks and messages are signed). */
-async function generatedClaim(node: RunningNode): Promise<Claim> {
-  const generated = await adminRequest(node, '/native/admin/keys', { json: { service: 'verify-sig' } });
-  assert.is(generated.status, 200, generated.text());
-  return { service: accountNumberFromName('verify-sig'), rawData: hexToBytes((generated.json() as Key).rawData) };
 }
 
 test.before(async (ctx) => {

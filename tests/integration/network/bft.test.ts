@@ -13,15 +13,12 @@ import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { systemAction } from '../../../host-api/boot/system-actions.js';
-import { hexToBytes } from '../../../host-api/encoding/hex.js';
 import { accountNumberFromName } from '../../../host-api/names/index.js';
 import type { Claim } from '../../../host-api/types/index.js';
-import type { Key } from '../../../runtime/keys/node-keys.js';
-import { adminRequest } from '../../lib/admin-requests.js';
 import type { RunningNode } from '../../lib/node-process.js';
 import { peersOf, waitUntil } from '../../lib/node-network.js';
 import {
-  clientOf, headerOf, restartProducer, setConsensus, startProducer, urlOf, waitForProducerSet, type HeadHeader, type ProducerNode,
+  clientOf, generatedClaim, headerOf, irreversibleOf, restartProducer, setConsensus, startProducer, urlOf, waitForProducerSet, type HeadHeader, type ProducerNode,
 } from '../../lib/producer-network.js';
 import { testBundle } from '../../lib/test-bundle.js';
 
@@ -50,12 +47,6 @@ function keptCommitted(node: ProducerNode): number {
   return (JSON.parse(readFileSync(join(node.dir, 'consensus-bft.json'), 'utf8')) as { committed: { num: number } | null }).committed?.num ?? 0;
 }
 
-/** The node's irreversible block, as its metrics say. */
-async function irreversibleOf(node: RunningNode): Promise<number> {
-  const metrics = (await adminRequest(node, '/native/admin/metrics')).text();
-  return Number(/^tsibase_irreversible_block_number (\d+)$/m.exec(metrics)?.[1]);
-}
-
 /** Waits until the node's head commits a block past `num` with a lag of at most 3. */
 function committingPast(node: RunningNode, num: number, what: string): Promise<HeadHeader> {
   return waitUntil(what, async () => {
@@ -77,11 +68,7 @@ bft.before(async (ctx) => {
   await waitUntil('four links each', async () => (await Promise.all(ctx.nodes.map(peersOf))).every((p) => p.length === 4));
   // Each producer signs its blocks and BFT messages with a key of its own node's key store.
   const claims: Claim[] = [];
-  for (const node of ctx.nodes) {
-    const generated = await adminRequest(node, '/native/admin/keys', { json: { service: 'verify-sig' } });
-    assert.is(generated.status, 200, generated.text());
-    claims.push({ service: accountNumberFromName('verify-sig'), rawData: hexToBytes((generated.json() as Key).rawData) });
-  }
+  for (const node of ctx.nodes) claims.push(await generatedClaim(node));
   await setConsensus(ctx.nodes[0]!, 'BftConsensus', NAMES, claims);
   await waitForProducerSet(ctx.nodes, NAMES);
 });

@@ -5,11 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as assert from 'uvu/assert';
 import {
-  SignedBlock, accountNumberFromName, bootTransactions, bytesToHex, compileSchema, methodNumberFromName, signDigest, taposReference,
-  unpackBundle, type KeyPair,
+  SignedBlock, SignedTransaction, accountNumberFromName, bootTransactions, bytesToHex, compileSchema, methodNumberFromName, signDigest, taposReference,
+  transactionId, unpackBundle, type KeyPair,
 } from '../../../../host-api/index.js';
 import { equalBytes } from '../../../../host-api/encoding/bytes.js';
-import { Chain } from '../../../../runtime/chain/chain.js';
+import { Chain, type ChainOptions } from '../../../../runtime/chain/chain.js';
 import { LmdbStore } from '../../../../runtime/db/lmdb-store.js';
 import type { KvReader } from '../../../../runtime/db/store.js';
 import { Engine } from '../../../../runtime/wasm/engine.js';
@@ -33,7 +33,8 @@ export interface Node {
   afterBlock?: () => void;
 }
 
-export function openNode(dir: string, producer: string, blockKey?: KeyPair, blocks: string[] = []): Node {
+/** `options` adds to or replaces the chain's (its clock, say). */
+export function openNode(dir: string, producer: string, blockKey?: KeyPair, blocks: string[] = [], options: ChainOptions = {}): Node {
   const store = LmdbStore.open(dir);
   const node: Partial<Node> = { dir, store, blocks };
   node.chain = new Chain(store, new Engine(), {
@@ -44,12 +45,13 @@ export function openNode(dir: string, producer: string, blockKey?: KeyPair, bloc
       blocks.push(bytesToHex(id));
       node.afterBlock?.();
     },
+    ...options,
   });
   return node as Node;
 }
 
-export function newNode(producer: string, blockKey?: KeyPair): Node {
-  return openNode(mkdtempSync(join(tmpdir(), 'tsibase-chain-node-')), producer, blockKey);
+export function newNode(producer: string, blockKey?: KeyPair, options: ChainOptions = {}): Node {
+  return openNode(mkdtempSync(join(tmpdir(), 'tsibase-chain-node-')), producer, blockKey, [], options);
 }
 
 export async function closeNode(node: Node, remove = true): Promise<void> {
@@ -78,9 +80,25 @@ export async function inBlock(chain: Chain, signed: Uint8Array[]): Promise<void>
   chain.stop();
 }
 
+/** Waits until the chain has applied every pushed transaction (their proofs verified), and a turn more. */
+export async function pushesApplied(chain: Chain): Promise<void> {
+  while (chain.unprocessed > 0) await new Promise((resolve) => setImmediate(resolve));
+  await new Promise((resolve) => setImmediate(resolve));
+}
+
+/** The id of a packed SignedTransaction, in hex. */
+export function signedTransactionId(signed: Uint8Array): string {
+  return bytesToHex(transactionId(SignedTransaction.unpack(signed).transaction));
+}
+
+/** The ids of block `num`'s transactions, in hex; none when the chain has no such block. */
+export function blockTransactionIds(chain: Chain, num: number): string[] {
+  return chain.signedBlockAt(num)?.signed.block.transactions.map((t) => bytesToHex(transactionId(t.transaction))) ?? [];
+}
+
 /** Boots a producing chain and runs the rest of its boot. */
-export async function bootedProducer(blockKey?: KeyPair): Promise<Node> {
-  const node = newNode('prod', blockKey);
+export async function bootedProducer(blockKey?: KeyPair, options: ChainOptions = {}): Promise<Node> {
+  const node = newNode('prod', blockKey, options);
   const boot = bootTransactions(unpackBundle(await testBundle()), { producer: 'prod', blockKey: blockKey?.publicKey });
   assert.is(node.chain.boot(boot.pushBoot).error, null, 'push_boot');
   await inBlock(node.chain, boot.later);

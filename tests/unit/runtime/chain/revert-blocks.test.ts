@@ -5,12 +5,12 @@
 // producer's state row for row; an irreversible block cannot be reverted.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { generateKeyPair, signTransaction, systemAction, type KeyPair } from '../../../../host-api/index.js';
+import { generateKeyPair, signTransaction, systemAction, taposReference, type KeyPair } from '../../../../host-api/index.js';
 import { deployActions } from '../../../../runtime/cli/deploy-actions.js';
 import { compiledService } from '../../services-wasm/program.js';
 import {
-  AMOUNT, TRANSFER, applyRange, balance, bootedProducer, chainRows, closeNode, differingRows, inBlock, newNode, transaction, type Failure,
-  type Node,
+  AMOUNT, TRANSFER, applyRange, balance, blockTransactionIds, bootedProducer, chainRows, closeNode, differingRows, inBlock, newNode, pushesApplied,
+  signedTransactionId, transaction, type Failure, type Node,
 } from './chain-nodes.js';
 
 interface Context { producer: Node; follower: Node; alice: KeyPair; forkPoint: number; irreversible: number }
@@ -112,14 +112,27 @@ reverting('an irreversible block cannot be reverted, and a refused revert change
   assert.equal(chainRows(follower.store), rows);
 });
 
-reverting('a producer with its own block open does not revert', async ({ producer, forkPoint }) => {
-  producer.chain.start();
+reverting('a producer with its own block open drops it to revert; a push waiting for it to be final goes into a block on the new head', async (ctx) => {
+  const { producer, forkPoint } = ctx;
+  const chain = producer.chain;
+  // Its TaPoS names the fork point, which stays.
+  const action = { sender: 'alice', service: 'tokens', method: 'transfer', rawData: TRANSFER.pack({ to: 'bob', amount: 5n, memo: 'pushed again' }) };
+  const unsigned = transaction(chain, [action], [{ service: 'verify-sig', rawData: ctx.alice.publicKey }]);
+  const signed = signTransaction({ ...unsigned, tapos: { ...unsigned.tapos, ...taposReference(forkPoint, chain.blockIdAt(forkPoint)!) } }, [ctx.alice]);
+  chain.start();
   try {
-    const refused = await failure(producer.chain.revertTo(forkPoint));
-    assert.is(refused.code, 'CHAIN_BLOCK_OPEN', refused.message);
+    void chain.push(signed, 'final');
+    await pushesApplied(chain);
+    await chain.revertTo(forkPoint);
+    assert.is(chain.head!.header.blockNum, forkPoint);
+    await pushesApplied(chain);
   } finally {
-    producer.chain.stop();
+    chain.stop();
   }
+  const id = signedTransactionId(signed);
+  const holding = [...Array(chain.head!.header.blockNum - forkPoint).keys()].map((i) => forkPoint + 1 + i)
+    .filter((num) => blockTransactionIds(chain, num).includes(id));
+  assert.is(holding.length, 1, 'one block above the fork point holds the transaction');
 });
 
 reverting.run();
