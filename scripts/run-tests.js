@@ -1,13 +1,17 @@
 #!/usr/bin/env node
-// Runs every uvu test tree (unit, integration, e2e) in its own process and prints one closing
-// line `N passed, N failed` over all of them. A test file that runs longer than FILE_LIMIT_MS is
-// taken as hung: its process is killed with every process it started (the nodes of a test) and
-// the file counts as one failure; so does a file during which the process dies. Either way the
-// tree goes on with the files after it, so one file can neither hold up nor hide the rest, and a
-// crash can never look like a pass.
+// Runs every uvu test tree (unit, integration, e2e) and prints one closing line `N passed, N
+// failed` over all of them. The trees are cut into parts (an integration or e2e file each, a
+// folder of unit files), and LANES uvu processes at a time take the next part: most of an
+// integration file's time is nodes waiting for their block slots and timeouts, so two lanes on
+// two cores keep make test within its 15 minutes. Each part's output is printed whole when it
+// ends. A test file that runs longer than FILE_LIMIT_MS is taken as hung: its process is killed
+// with every process it started (the nodes of a test) and the file counts as one failure; so
+// does a file during which the process dies. Either way the part goes on with the files after
+// it, so one file can neither hold up nor hide the rest, and a crash can never look like a pass.
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
-import { dirname, isAbsolute, join } from 'node:path';
+import { availableParallelism } from 'node:os';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { dirname, isAbsolute, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -19,6 +23,10 @@ const ANSI = /\x1b\[[0-9;]*m/g;
 const SLOWEST_SHOWN = 12;
 /** Each test file's run time (ms), by tree and file. */
 const durations = [];
+/** Where each run leaves its files' times for the next run's order. */
+const DURATIONS_FILE = join(root, 'dist', '.test-durations.json');
+/** uvu processes at once: TSIBASE_TEST_LANES, else two (one on a single core). */
+const LANES = Number(process.env.TSIBASE_TEST_LANES) || Math.min(2, availableParallelism());
 
 // Trees by name under dist/tests, or by absolute path.
 const trees = (process.argv.length > 2 ? process.argv.slice(2) : ['unit', 'integration', 'e2e'])
@@ -39,15 +47,16 @@ function patternOf(files) {
  * One uvu process over `files` of `dir`. Its summary when it gives one; otherwise the file it was
  * in when it was killed or died, and the tests that had finished by then.
  */
-function runUvu(dir, files) {
+function runUvu(dir, files, print) {
   return new Promise((resolve) => {
     // Its own process group, so that the nodes a test started go with it when it is killed.
     const child = spawn(process.execPath, [uvu, dir, patternOf(files)], {
       cwd: root,
       detached: true,
-      stdio: ['ignore', 'pipe', 'inherit'],
+      stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, FORCE_COLOR: '0' },
     });
+    child.stderr.on('data', print);
     const names = new Set(files);
     let out = '';
     let current;
@@ -65,7 +74,7 @@ function runUvu(dir, files) {
     }, 1000);
     let partial = '';
     child.stdout.on('data', (chunk) => {
-      process.stdout.write(chunk);
+      print(chunk);
       const text = String(chunk).replace(ANSI, '');
       out += text;
       // uvu prints each file's name on a line of its own as the file starts.
@@ -97,23 +106,78 @@ function runUvu(dir, files) {
         failed += Number(t) - Number(p);
       }
       const why = killed ? `ran longer than ${FILE_LIMIT_MS / 60_000} minutes and was killed` : `ended the test process (exit ${code})`;
-      console.log(`\n${current ?? dir}: ${why}`);
+      print(`\n${current ?? dir}: ${why}\n`);
       resolve({ passed: done, failed, stoppedIn: current ?? files[0] });
     });
   });
 }
 
-let passed = 0;
-let failed = 0;
-for (const dir of trees) {
-  let files = testFiles(dir);
-  while (files.length > 0) {
-    const r = await runUvu(dir, files);
+/**
+ * A tree's parts: each file of the integration and e2e trees (their files are long, and most of
+ * their time is waiting), each folder of the unit tree (many short files in one process).
+ */
+function partsOf(dir) {
+  const files = testFiles(dir);
+  if (!dir.endsWith(`${sep}unit`)) return files.map((file) => ({ dir, files: [file] }));
+  const byFolder = new Map();
+  for (const file of files) {
+    const folder = dirname(file);
+    byFolder.set(folder, [...(byFolder.get(folder) ?? []), file]);
+  }
+  return [...byFolder.values()].map((group) => ({ dir, files: group }));
+}
+
+/** Runs one part to its end (past a file that hung or died), then prints its output. */
+async function runPart({ dir, files }) {
+  const output = [];
+  const print = (chunk) => output.push(String(chunk));
+  let passed = 0;
+  let failed = 0;
+  let left = files;
+  while (left.length > 0) {
+    const r = await runUvu(dir, left, print);
     passed += r.passed;
     failed += r.failed;
-    files = r.stoppedIn === undefined ? [] : files.slice(files.indexOf(r.stoppedIn) + 1);
+    left = r.stoppedIn === undefined ? [] : left.slice(left.indexOf(r.stoppedIn) + 1);
+  }
+  process.stdout.write(output.join(''));
+  return { passed, failed };
+}
+
+/**
+ * The parts, longest first by the last run's times (kept in dist/, so a fresh clone has none and
+ * a new file counts as long), so that no long file starts last; with no record, the integration
+ * and e2e files go before the unit folders.
+ */
+function ordered(parts) {
+  const expected = (part) => part.files.reduce((sum, f) => sum + (last[join(part.dir, f)] ?? 60_000), 0);
+  const unitLast = (part) => (part.dir.endsWith(`${sep}unit`) ? 1 : 0);
+  return parts.sort((a, b) => (Object.keys(last).length > 0 ? expected(b) - expected(a) : unitLast(a) - unitLast(b)));
+}
+
+/** The times recorded so far, by file path under the checkout. */
+function recorded() {
+  try {
+    return JSON.parse(readFileSync(DURATIONS_FILE, 'utf8'));
+  } catch {
+    return {};
   }
 }
+
+const last = recorded();
+const queue = ordered(trees.flatMap(partsOf));
+let passed = 0;
+let failed = 0;
+await Promise.all(Array.from({ length: LANES }, async () => {
+  for (let part = queue.shift(); part !== undefined; part = queue.shift()) {
+    const r = await runPart(part);
+    passed += r.passed;
+    failed += r.failed;
+  }
+}));
+// Files outside the checkout (the runner's own test makes some) are not recorded.
+const ours = durations.filter((d) => d.file.startsWith(root + sep));
+if (ours.length > 0) writeFileSync(DURATIONS_FILE, JSON.stringify({ ...last, ...Object.fromEntries(ours.map((d) => [d.file, d.ms])) }));
 const slowest = durations.sort((a, b) => b.ms - a.ms).slice(0, SLOWEST_SHOWN);
 if (slowest.length > 0) console.log(`\nThe slowest test files:\n${slowest.map((d) => `  ${(d.ms / 1000).toFixed(1).padStart(6)} s  ${d.file.slice(root.length + 1)}`).join('\n')}`);
 console.log(`${passed} passed, ${failed} failed`);

@@ -97,11 +97,14 @@ cft('the leader killed with SIGKILL: the other two elect a new leader and irreve
 });
 
 cft('the killed node restarts from its database and follows the new leader', async (ctx) => {
+  const { term } = await headerOf(ctx.nodes[1]!);
   ctx.nodes[0] = await restartProducer(ctx.nodes[0]!);
   const target = await headerOf(ctx.nodes[1]!);
   await waitUntil('the restarted node past the others\' head', async () => (await headerOf(ctx.nodes[0]!)).blockNum > target.blockNum, 30_000);
   const header = await headerOf(ctx.nodes[0]!);
   assert.ok(header.term >= target.term, `it follows term ${header.term}`);
+  // It joined the leader there was: its restart started no election (docs/p2p.md "What we build" 5).
+  assert.is((await headerOf(ctx.nodes[1]!)).term, term, 'the term the others were in goes on');
   const pushed = await clientOf(ctx.nodes[0]!).push([systemAction('root', 'accounts.newAccount', { name: 'rejoined', authService: 'auth-any', requireNew: true })], { waitFor: 'final' });
   assert.is(pushed.trace.error, null);
 });
