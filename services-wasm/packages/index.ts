@@ -4,18 +4,13 @@
 // service does: the schema JSON, or a 404 naming the service.
 
 import {
-  AccountNumber, HttpReply, HttpRequest, Option, Table, check, checkHttpServerCaller, getSender,
+  AccountNumber, HttpReply, HttpRequest, Option, check, checkHttpServerCaller, getSender,
   isValidAccountName, account, parseJson, serveIndexPage, withCors,
 } from "../sdk/index";
 import { JsonKind, JsonValue } from "../sdk/json/value";
 import { TypeResolver } from "../sdk/events/schema-type";
+import { InstalledSchema, installedSchemas as schemas } from "../sdk/packages/installed-schemas";
 
-@fracpack
-export class InstalledSchema {
-  constructor(public account: AccountNumber = 0, public schema: string = "") {}
-}
-
-const schemas = new Table<InstalledSchema, AccountNumber>(1, (s: InstalledSchema): AccountNumber => s.account);
 
 function member(json: JsonValue, name: string, kind: JsonKind, what: string): JsonValue {
   const value = json.get(name);
