@@ -7,8 +7,11 @@ import { HOST_IMPORTS, HOST_IMPORT_MODULE, type HostImportName, type HostImportS
 
 export type AbiGeneration = 'db-id' | 'handle';
 
-/** Any of these imports makes a module a handle-generation module. */
-export const HANDLE_ABI_MARKERS: readonly HandleImportName[] = ['kvOpen', 'kvOpenAt', 'kvClose', 'exportHandles', 'importHandles'];
+/** Any of these imports makes a module a handle-generation module: the handle calls, and the names only that generation has. */
+export const HANDLE_ABI_MARKERS: readonly HandleImportName[] = [
+  'kvOpen', 'kvOpenAt', 'kvClose', 'exportHandles', 'importHandles',
+  'setMaxCpuTime', 'socketSetFlags', 'readFile', 'socketOpen',
+];
 
 export type AnyHostImportName = HostImportName | HandleImportName;
 
