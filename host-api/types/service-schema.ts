@@ -75,3 +75,10 @@ export function headServiceSchema(schema: ServiceSchemaJson): ServiceSchemaJson 
   out.database = schema.database ?? null;
   return out;
 }
+
+const serviceSchemaCodec = serviceSchemaTypes.type('ServiceSchema');
+
+/** A schema as psibase writes it: HEAD's form, every value as the JSON mapping writes it (u64 lengths as strings). */
+export function canonicalServiceSchema(schema: ServiceSchemaJson): ServiceSchemaJson {
+  return serviceSchemaCodec.toJson(serviceSchemaCodec.fromJson(headServiceSchema(schema))) as ServiceSchemaJson;
+}
