@@ -6,7 +6,7 @@ TS_SOURCES := $(shell find host-api runtime tests bench -name '*.ts' ! -name '*.
 SERVICE_SOURCES := $(shell find services-wasm host-api -type f ! -path '*/node_modules/*' 2>/dev/null) scripts/build-services.js scripts/build-bundle.js
 DEFAULT_BUNDLE := build/default.bundle
 
-.PHONY: all install build services browser softhsm openssl bench test simulate run clean
+.PHONY: all install build services browser softhsm openssl bench test simulate psibase-check run clean
 
 # The build and the default bundle (the x-admin boot screen serves build/default.bundle).
 all: build $(DEFAULT_BUNDLE)
@@ -50,6 +50,12 @@ test: all browser softhsm openssl
 # The block sync, CFT and BFT simulator (docs/p2p.md "What we build" items 5, 7) over thousands of seeded schedules.
 simulate: build
 	node scripts/simulate.js 10000
+
+# psibase's own C++ services on a node (docs/host-abi.md §12), given a directory of them as
+# ../shared/psibase-cpp builds them (build.sh <psibase git dir> HEAD <dir>). Not part of `make test`.
+psibase-check: all
+	@test -n "$(PSIBASE_WASM)" || { echo "make psibase-check PSIBASE_WASM=<dir of psibase-built .wasm files>"; exit 2; }
+	node dist/tests/psibase-check/main.js $(PSIBASE_WASM)
 
 bench: services
 	node scripts/run-bench.js
