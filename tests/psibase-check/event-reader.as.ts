@@ -1,4 +1,4 @@
-// event-reader: answers `GET /events?table=<table>&first=<n>` with the page the events service's
+// event-reader: answers `GET /events?table=<table>&first=<n>[&where=<condition>]` with the page the events service's
 // query gives (our event tables, docs/system-services.md), as JSON, so `make psibase-check` can
 // see over HTTP how the events a psibase-built service emitted through events::event decode.
 
@@ -13,7 +13,9 @@ export class EventReader {
     if (request.method != "GET" || request.path() != "/events") return null;
     const table = request.queryParam("table");
     const first = request.queryParam("first");
+    const where = request.queryParam("where");
     const query = new EventQuery(table !== null ? table! : "");
+    if (where !== null) query.condition(where!);
     if (first !== null) query.first(I64.parseInt(first!));
     const page = query.execute();
     const edges = new Array<string>();

@@ -166,6 +166,9 @@ async function events(): Promise<void> {
   const id = foo.ok ? unpack('u64', foo.retval) as bigint : -1n;
   report(edges.error === null && edges.edges.length === 1 && JSON.stringify(edges.edges[0]!.fields) === '{"s":"hello","i":7}' && BigInt(`0x${edges.edges[0]!.cursor}`) === id,
     'the history event decodes by the schema EmitEvents stored, under the id foo returned; the failed one is not there', JSON.stringify(edges));
+  await expectSuccess('EmitEvents::foo again', 'event-svc', 'event-svc', 'foo', pack({ Object: { s: 'string', i: 'i32' } }, { s: 'again', i: 2 }));
+  const filtered = (await get('ev-reader', `/events?table=history.event-svc.e&first=10&where=${encodeURIComponent("i < 5 AND s = 'again'")}`)).json() as { edges: { fields: unknown }[] };
+  report(filtered.edges.length === 1 && JSON.stringify(filtered.edges[0]!.fields) === '{"s":"again","i":2}', 'an SQL condition on its columns selects among its events', JSON.stringify(filtered));
   const merkles = (await get('ev-reader', '/events?table=merkle.event-svc.m&first=10')).json() as { edges: { fields: unknown }[] };
   report(merkle.ok && merkles.edges.length === 1 && JSON.stringify(merkles.edges[0]!.fields) === '{"s":"m1"}', 'the merkle event decodes too', JSON.stringify(merkles));
 }
