@@ -6,7 +6,7 @@ TS_SOURCES := $(shell find host-api runtime tests bench -name '*.ts' ! -name '*.
 SERVICE_SOURCES := $(shell find services-wasm host-api -type f ! -path '*/node_modules/*' 2>/dev/null) scripts/build-services.js scripts/build-bundle.js
 DEFAULT_BUNDLE := build/default.bundle
 
-.PHONY: all install build services browser softhsm openssl bench test simulate psibase-check run clean
+.PHONY: all install build services browser softhsm openssl bench test simulate psibase-check psibase-admission run clean
 
 # The build and the default bundle (the x-admin boot screen serves build/default.bundle).
 all: build $(DEFAULT_BUNDLE)
@@ -56,6 +56,11 @@ simulate: build
 psibase-check: all
 	@test -n "$(PSIBASE_WASM)" || { echo "make psibase-check PSIBASE_WASM=<dir of psibase-built .wasm files>"; exit 2; }
 	node dist/tests/psibase-check/main.js $(PSIBASE_WASM)
+
+# Admission of every .wasm in $(PSIBASE_WASM): admitted (and its ABI generation) or refused, and why.
+psibase-admission: build
+	@test -n "$(PSIBASE_WASM)" || { echo "make psibase-admission PSIBASE_WASM=<dir of .wasm files>"; exit 2; }
+	node dist/tests/psibase-check/admission-survey.js $(PSIBASE_WASM)
 
 bench: services
 	node scripts/run-bench.js
