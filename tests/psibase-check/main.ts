@@ -173,6 +173,43 @@ async function events(): Promise<void> {
   report(merkle.ok && merkles.edges.length === 1 && JSON.stringify(merkles.edges[0]!.fields) === '{"s":"m1"}', 'the merkle event decodes too', JSON.stringify(merkles));
 }
 
+/** psibase's Packages (its own user service, under another account) checks package accounts through auth-delg. */
+async function packageOwners(): Promise<void> {
+  if (!(await deploy('ppackages', 'Packages.wasm'))) return;
+  const newAccount = pack({ Object: { name: 'AccountNumber', owner: 'AccountNumber', requireMatch: 'bool' } }, { name: 'pkg-a', owner: 'root', requireMatch: true });
+  const created = await expectSuccess('auth-delg::newAccount(pkg-a, owner root)', 'root', 'auth-delg', 'newAccount', newAccount);
+  report(created.ok && unpack('bool', created.retval) === true, 'auth-delg::newAccount answers true for a new account', created.retval);
+  const meta = { Object: {
+    name: 'string', version: 'string', scope: 'string', description: 'string',
+    depends: { List: { Object: { name: 'string', version: 'string' } } },
+    accounts: { List: 'AccountNumber' }, services: { List: 'AccountNumber' },
+    exports: { List: { Object: { name: 'string', service: 'AccountNumber' } } },
+  } } as const;
+  const postinstall = (accounts: string[]) => pack({ Object: { package: meta, manifest: 'bytes' } }, {
+    package: { name: 'pkg', version: '1.0.0', scope: '', description: 'a package', depends: [], accounts, services: accounts, exports: [] },
+    manifest: new TextEncoder().encode('{}'),
+  });
+  const installed = await expectSuccess('Packages::postinstall by the owner of its auth-delg account', 'root', 'ppackages', 'postinstall', postinstall(['pkg-a']));
+  // Method names come back in the lower case the number encodes.
+  report(installed.inner.includes('auth-delg::getowner') && installed.inner.includes('accounts::getauthof'), 'Packages::postinstall asks accounts::getAuthOf and auth-delg::getOwner', installed.inner.join(' '));
+  await expectFailure('Packages::postinstall by another account is refused: auth-delg names the owner', 'simpleserv', 'ppackages', 'postinstall', postinstall(['pkg-a']), /Account pkg-a in pkg is not owned by simpleserv/);
+  await expectFailure('Packages::postinstall refuses an account that does not use auth-delg', 'root', 'ppackages', 'postinstall', postinstall(['simpleserv']), /Account simpleserv in pkg does not use auth-delg as its auth service/);
+}
+
+/** psibase's "memo" test: a Memo is a string of at most 80 bytes of UTF-8. */
+async function memo(): Promise<void> {
+  if (!(await deploy('memo-svc', 'TestMemo.wasm'))) return;
+  const short = '00000000001111111111222222222233333333334444444444555555555566666666667777777777';
+  const memoArg = (bytes: Uint8Array) => pack({ Object: { memo: 'bytes' } }, { memo: bytes });
+  const utf8 = (text: string) => new TextEncoder().encode(text);
+  for (const method of ['testValue', 'testView']) {
+    const r = await expectSuccess(`TestMemo::${method} of 80 bytes`, 'memo-svc', 'memo-svc', method, memoArg(utf8(short)));
+    report(r.ok && unpack('string', r.retval) === short, `TestMemo::${method} returns the memo`, r.retval);
+    await expectFailure(`TestMemo::${method} of 81 bytes fails`, 'memo-svc', 'memo-svc', method, memoArg(utf8(`${short}8`)), /Memo exceeds 80 bytes/);
+  }
+  await expectFailure('TestMemo::testConstruct of invalid UTF-8 fails', 'memo-svc', 'memo-svc', 'testConstruct', memoArg(Uint8Array.from([...utf8('abcdef'), 0xff])), /Memo must be valid UTF-8/);
+}
+
 async function others(): Promise<void> {
   if (await deploy('abort', 'AbortService.wasm')) {
     await expectFailure('AbortService::abort aborts with its message', 'abort', 'abort', 'abort', pack({ Object: { message: 'string' } }, { message: 'stop here' }), /aborted with message: stop here/);
@@ -189,6 +226,8 @@ async function main(): Promise<void> {
     await kvAndTables();
     await events();
     await others();
+    await packageOwners();
+    await memo();
   } finally {
     await node.stop();
     rmSync(dir, { recursive: true, force: true });
