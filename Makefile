@@ -6,7 +6,7 @@ TS_SOURCES := $(shell find host-api runtime tests bench -name '*.ts' ! -name '*.
 SERVICE_SOURCES := $(shell find services-wasm host-api -type f ! -path '*/node_modules/*' 2>/dev/null) scripts/build-services.js scripts/build-bundle.js
 DEFAULT_BUNDLE := build/default.bundle
 
-.PHONY: all install build services browser softhsm openssl iproute2 bench test simulate chaos run clean
+.PHONY: all install build services browser softhsm openssl iproute2 bench test simulate chaos psibase-check psibase-admission run clean
 
 # The build and the default bundle (the x-admin boot screen serves build/default.bundle).
 all: build $(DEFAULT_BUNDLE)
@@ -59,6 +59,17 @@ simulate: build
 # runs"); `make chaos SEED=n` replays one schedule (WINDOW=ms: its faults' length, 15000 by default).
 chaos: all iproute2
 	node scripts/chaos.js $(if $(SEED),--seed $(SEED)) $(if $(WINDOW),--window $(WINDOW)) $(if $(MINUTES),--minutes $(MINUTES)) $(if $(DEBUG),--debug)
+
+# psibase's own C++ services on a node (docs/host-abi.md §12), given a directory of them as
+# ../shared/psibase-cpp builds them (build.sh <psibase git dir> HEAD <dir>). Not part of `make test`.
+psibase-check: all
+	@test -n "$(PSIBASE_WASM)" || { echo "make psibase-check PSIBASE_WASM=<dir of psibase-built .wasm files>"; exit 2; }
+	node dist/tests/psibase-check/main.js $(PSIBASE_WASM)
+
+# Admission of every .wasm in $(PSIBASE_WASM): admitted (and its ABI generation) or refused, and why.
+psibase-admission: build
+	@test -n "$(PSIBASE_WASM)" || { echo "make psibase-admission PSIBASE_WASM=<dir of .wasm files>"; exit 2; }
+	node dist/tests/psibase-check/admission-survey.js $(PSIBASE_WASM)
 
 bench: services
 	node scripts/run-bench.js

@@ -1,7 +1,8 @@
-// The host import table of docs/host-abi.md §3 as data: the node checks deployed modules against it
-// and binds its implementations by these names; the service SDK declares its externals from it.
-// Every import lives in module `env`. A name may accept more than one signature (`call` has an
-// optional `flags` argument); a module imports each name once, with any one of them.
+// The host import table of docs/host-abi.md §3 as data (the database-id generation; the handle
+// generation's table is handle-imports.ts): the node checks deployed modules against it and binds
+// its implementations by these names; the service SDK declares its externals from it. Every import
+// lives in module `env`. A name may accept more than one signature (`call` has an optional `flags`
+// argument); a module imports each name once, with any one of them.
 
 export const HOST_IMPORT_MODULE = 'env';
 
@@ -13,12 +14,12 @@ export interface HostImportSignature {
   readonly results: readonly HostValueType[];
 }
 
-function signature(params: readonly HostValueType[], results: readonly HostValueType[] = []): HostImportSignature {
+export function signature(params: readonly HostValueType[], results: readonly HostValueType[] = []): HostImportSignature {
   return { params, results };
 }
 
-const i32 = 'i32';
-const i64 = 'i64';
+export const i32 = 'i32';
+export const i64 = 'i64';
 
 export const HOST_IMPORTS = {
   getResult: [signature([i32, i32, i32], [i32])],

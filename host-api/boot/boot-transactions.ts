@@ -4,7 +4,7 @@ import { accountNumberFromName } from '../names/index.js';
 import { GenesisActionData, SignedTransaction, SignedTransactionList, Transaction, type Action } from '../types/index.js';
 import type { Bundle } from './bundle.js';
 import { embeddedSchema } from './service-schema.js';
-import { systemAction } from './system-actions.js';
+import { setSchemaAction, systemAction } from './system-actions.js';
 
 // The boot sequence of docs/chain.md §4 built from a bundle: genesis, the transact/producers
 // transaction, startBoot with the ids of everything after it, then accounts, code, flags,
@@ -132,7 +132,7 @@ export function bootTransactions(bundle: Bundle, options: BootOptions): BootTran
   if (has('packages')) {
     for (const s of bundle.services) {
       const schema = embeddedSchema(s.code);
-      if (schema !== null) rest.push(systemAction(s.account, 'packages.setSchema', { schema }));
+      if (schema !== null) rest.push(setSchemaAction(s.account, schema));
     }
   }
   for (const s of others) rest.push(...s.initActions);

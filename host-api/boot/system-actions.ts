@@ -1,5 +1,8 @@
 import type { AnyType } from '../fracpack/index.js';
 import { Action, coreSchema } from '../types/index.js';
+import { headServiceSchema, serviceSchemaTypes } from '../types/service-schema.js';
+import { TsibaseError } from '../errors.js';
+import { FracpackError } from '../fracpack/index.js';
 
 // Actions of the system services as clients pack them (argument tuples are Objects of the
 // parameters, in order). Names and parameters follow the system services table of docs/design.md and docs/administration.md §4.3.
@@ -22,7 +25,8 @@ const ARGS = {
   'transact.finishBoot': args({}),
   'transact.setSnapTime': args({ seconds: 'u32' }),
   'auth-sig.setKey': args({ key: 'bytes' }),
-  'packages.setSchema': args({ schema: 'string' }),
+  // psibase's setSchema(ServiceSchema), the schema in HEAD's JSON form (types/service-schema.ts)
+  'packages.setSchema': serviceSchemaTypes.typeOf({ Object: { schema: 'ServiceSchema' } }),
 } as const;
 
 export type SystemAction = keyof typeof ARGS;
@@ -31,4 +35,25 @@ export type SystemAction = keyof typeof ARGS;
 export function systemAction(sender: string | bigint, name: SystemAction, argumentsObject: Record<string, unknown> = {}): Action {
   const [service, method] = name.split('.') as [string, string];
   return Action.unpack(Action.pack({ sender, service, method, rawData: ARGS[name].pack(argumentsObject) }));
+}
+
+/**
+ * packages::setSchema from `sender` storing `schemaText` (a schema's JSON, in our SDK's form or
+ * psibase HEAD's), packed as psibase's ServiceSchema. Throws SERVICE_SCHEMA_MALFORMED when the
+ * text is not JSON or is not a schema.
+ */
+export function setSchemaAction(sender: string | bigint, schemaText: string): Action {
+  let json: unknown;
+  try {
+    json = JSON.parse(schemaText);
+  } catch (err) {
+    throw new TsibaseError('SERVICE_SCHEMA_MALFORMED', `the service schema is not JSON: ${(err as Error).message}`);
+  }
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new TsibaseError('SERVICE_SCHEMA_MALFORMED', 'the service schema is not a JSON object');
+  try {
+    return systemAction(sender, 'packages.setSchema', { schema: headServiceSchema(json as Record<string, unknown>) });
+  } catch (err) {
+    if (err instanceof FracpackError) throw new TsibaseError('SERVICE_SCHEMA_MALFORMED', `the service schema is not a psibase ServiceSchema: ${err.message}`);
+    throw err;
+  }
 }

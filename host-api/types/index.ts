@@ -64,3 +64,4 @@ export function transactionId(packedTransaction: Uint8Array): Uint8Array {
 }
 
 export { CORE_SCHEMA } from './schema.js';
+export { SERVICE_SCHEMA_TYPES, canonicalServiceSchema, serviceSchemaTypes, headServiceSchema, type ServiceSchemaJson } from './service-schema.js';

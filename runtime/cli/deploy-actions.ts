@@ -1,4 +1,4 @@
-import { NO_ARGUMENTS, accountNumberFromName, methodNumberFromName, systemAction, type Action } from '../../host-api/index.js';
+import { NO_ARGUMENTS, accountNumberFromName, methodNumberFromName, setSchemaAction, systemAction, type Action } from '../../host-api/index.js';
 
 // The actions that install a service, shared by `tsibase deploy` and the benchmarks.
 
@@ -24,7 +24,7 @@ export function deployActions(account: string, code: Uint8Array, options: Deploy
     actions.push(systemAction(creator, 'accounts.newAccount', { name: account, authService: 'auth-any', requireNew: false }));
   }
   actions.push(systemAction(account, 'setcode.setCode', { service: account, vmType: 0, vmVersion: 0, code }));
-  if (options.schema) actions.push(systemAction(account, 'packages.setSchema', { schema: options.schema }));
+  if (options.schema) actions.push(setSchemaAction(account, options.schema));
   if (options.registerServer) actions.push(systemAction(account, 'http.registerServer', { server: account }));
   if (options.init) {
     const number = accountNumberFromName(account);

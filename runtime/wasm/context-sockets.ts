@@ -20,7 +20,7 @@ export class ContextSockets implements SocketHost {
   }
 
   send(fd: number, data: Uint8Array): number {
-    if (!this.answerable(fd)) return EBADF;
+    if (!this.isAnswerable(fd)) return EBADF;
     let reply: HttpReply;
     try {
       reply = HttpReply.unpack(data);
@@ -34,7 +34,7 @@ export class ContextSockets implements SocketHost {
   }
 
   autoClose(fd: number, on: boolean): number {
-    if (!this.answerable(fd)) return EBADF;
+    if (!this.isAnswerable(fd)) return EBADF;
     if (on) this.owned.add(fd);
     else this.owned.delete(fd);
     return 0;
@@ -45,7 +45,7 @@ export class ContextSockets implements SocketHost {
     return { replies: this.replies, unanswered: [...this.owned] };
   }
 
-  private answerable(fd: number): boolean {
+  isAnswerable(fd: number): boolean {
     return this.grant.open.isOpen(fd) && !this.replies.some((r) => r.socket === fd);
   }
 }

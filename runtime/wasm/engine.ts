@@ -4,7 +4,7 @@ import {
   type AdmissionOptions, type MemoryLimits, type MeterGlobals,
 } from './admission/index.js';
 import { WebAssemblyJs, type WasmInstanceObject, type WasmModuleObject } from './admission/webassembly-api.js';
-import type { HostImportName } from '../../host-api/abi/imports.js';
+import type { AbiGeneration, AnyHostImportName } from '../../host-api/abi/abi-generation.js';
 import { Caller, type HostState } from './host-state.js';
 import { linkHostImports } from './linker.js';
 import { InstancePool } from './instance-pool.js';
@@ -32,8 +32,10 @@ interface CompiledCode {
   readonly pool: InstancePool | undefined;
   /** Size of the binary V8 compiled: the estimate of its machine code, whose size V8 does not tell. */
   readonly binaryBytes: number;
+  /** The host ABI generation the module is written for. */
+  readonly abi: AbiGeneration;
   /** The host functions the module imports: all an instance of it is linked to. */
-  readonly hostImports: readonly HostImportName[];
+  readonly hostImports: readonly AnyHostImportName[];
   /** The limits of the memory the module imports; undefined when it has none. */
   readonly memory: MemoryLimits | undefined;
 }
@@ -68,7 +70,7 @@ export class Engine {
    * context ends.
    */
   instantiate(codeHash: Uint8Array, code: () => Uint8Array, state: HostState): LinkedInstance {
-    const { module, pool, hostImports, memory: limits } = this.compiled(codeHash, code);
+    const { module, pool, abi, hostImports, memory: limits } = this.compiled(codeHash, code);
     const reused = pool?.take();
     if (reused) {
       // Charged as the start code was when the instance was made; running out shows at the next metered block.
@@ -79,7 +81,7 @@ export class Engine {
     const caller = new Caller();
     const fuelBefore = this.meterGlobals.fuel.value;
     const lent = limits && { memory: this.memories.take(limits), limits, home: this.memories };
-    const imports = { env: linkHostImports(caller, hostImports), ...hostSuppliedImports(this.meterGlobals, lent?.memory) };
+    const imports = { env: linkHostImports(caller, abi, hostImports), ...hostSuppliedImports(this.meterGlobals, lent?.memory) };
     const instance: WasmInstanceObject = new WebAssemblyJs.Instance(module, imports);
     // The pool resets memory and globals together: only an instance with a memory is pooled.
     const place = pool && lent && pool.adopt(instance, lent.memory, Number(fuelBefore - this.meterGlobals.fuel.value));
@@ -123,6 +125,7 @@ export class Engine {
         module: new WebAssemblyJs.Module(binary),
         pool: poolable ? new InstancePool(admitted.mutableGlobals) : undefined,
         binaryBytes: binary.length,
+        abi: admitted.abi,
         hostImports: admitted.imports,
         memory: admitted.memory,
       };

@@ -9,6 +9,7 @@ import { TemporaryDb } from '../db/temporary-db.js';
 import { ExecutionMeter, fuelValueOf, type ExecutionBudget, type FuelValue } from './admission/index.js';
 import type { Engine } from './engine.js';
 import { HostError } from './errors.js';
+import { HandleTransfer } from './handles/handle-transfer.js';
 import { sizeLimitsOf } from './host-imports/db-access.js';
 import type { Frame, HostState, SizeLimits, SocketHost } from './host-state.js';
 import { serviceCodeOf } from './service-code.js';
@@ -58,6 +59,7 @@ export class ExecutionContext implements HostState {
   readonly subjectiveViews: number[] = [];
   /** Monotonic time (ns) when the context began; taken only where services may ask for CPU time. */
   readonly startedAt: bigint | undefined;
+  readonly handleTransfer = new HandleTransfer();
   /**
    * Whether traces get each action's time: only transactions report their traces (other
    * contexts keep theirs for the console), and the clock read twice per action showed in
@@ -210,6 +212,7 @@ export class ExecutionContext implements HostState {
       const instance = this.instanceOf(action.service);
       const frame: Frame = { instance, packedAction: packed, trace, subjectiveDepth: this.subjectiveViews.length, retval: EMPTY };
       this.stack.push(frame);
+      this.handleTransfer.cross();
       try {
         if (!instance.started) {
           instance.started = true;
@@ -217,6 +220,7 @@ export class ExecutionContext implements HostState {
         }
         invoke(instance);
       } finally {
+        this.handleTransfer.cross();
         this.stack.pop();
         this.closeViewsAbove(frame.subjectiveDepth);
       }

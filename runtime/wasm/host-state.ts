@@ -5,6 +5,7 @@ import type { Store } from '../db/store.js';
 import type { TemporaryDb } from '../db/temporary-db.js';
 import type { ExecutionMeter } from './admission/index.js';
 import { HostError } from './errors.js';
+import type { HandleTransfer } from './handles/handle-transfer.js';
 import type { ServiceInstance } from './service-instance.js';
 
 // What host imports act on, in the shape of wasmtime's embedding API: every instance's imports
@@ -53,6 +54,8 @@ export interface SocketHost {
   send(fd: number, data: Uint8Array): number;
   /** Gives the context ownership of the socket (on) or takes it back. */
   autoClose(fd: number, on: boolean): number;
+  /** Whether the context may still answer on the socket. */
+  isAnswerable(fd: number): boolean;
 }
 
 /** One action running in a service instance: the stack entry of docs/host-abi.md §6. */
@@ -90,6 +93,8 @@ export interface HostState {
   readonly expectedSignature: ExpectedSignature | undefined;
   /** Monotonic time (ns) the context began, in the modes that may read their CPU time. */
   readonly startedAt: bigint | undefined;
+  /** Kv handles crossing the current call boundary (handle-generation modules, docs/host-abi.md §12.4). */
+  readonly handleTransfer: HandleTransfer;
   /** Runs a packed Action for the current service (the `call` import); its return value. */
   call(packedAction: Uint8Array): Uint8Array;
   /** Admits (and compiles) code about to be stored; throws AdmissionError when it is refused. */

@@ -3,6 +3,7 @@ import { copyOfRange, viewOfRange } from '../../host-api/encoding/bytes.js';
 import { accountNameFromNumber } from '../../host-api/names/index.js';
 import { HostError } from './errors.js';
 import { WebAssemblyJs, type WasmInstanceObject, type WasmMemory } from './admission/webassembly-api.js';
+import { HandleTable } from './handles/handle-table.js';
 
 const EMPTY = new Uint8Array(0);
 const U64_MAX = 0xffff_ffff_ffff_ffffn;
@@ -54,6 +55,7 @@ export class ServiceInstance {
    */
   readonly ownerPrefix: Uint8Array | null;
   private accountName: string | undefined;
+  private handleTable: HandleTable | undefined;
   /** A view of the whole linear memory; memory.grow detaches its buffer, leaving it empty. */
   private memoryView: Uint8Array = EMPTY;
 
@@ -77,6 +79,11 @@ export class ServiceInstance {
   /** The service's account name (decoded only when a message needs it). */
   get name(): string {
     return (this.accountName ??= accountNameFromNumber(this.service));
+  }
+
+  /** The service's kv handles in this context (handle-generation modules, docs/host-abi.md §12.2). */
+  get handles(): HandleTable {
+    return (this.handleTable ??= new HandleTable());
   }
 
   get isPrivileged(): boolean {

@@ -13,7 +13,11 @@
 //   name must be a valid nonempty account name, the auth service an existing account that
 //   accepts the new account (canAuthUserSys). An existing name aborts with requireNew, else
 //   nothing changes.
-// - setAuthServ changes the sender's own auth service, which must accept the sender.
+// - setAuthServ changes the sender's own auth service, which must accept the sender (a change
+//   of its auth rules: authSequence + 1).
+// - incAuthSeq(name) counts a change of name's auth rules (authSequence + 1), as psibase's: an auth
+//   service calls it when it changes an account's rules; from anyone else (or for an unknown
+//   account) it does nothing, so no one can invalidate approvals of accounts they do not serve.
 // - GET /graphql answers `getAccount(account) { accountNum authService }`, as psibase's accounts
 //   service does: clients see who authenticates an account (and whether a chain is a
 //   development chain, docs/system-services.md).
@@ -84,6 +88,7 @@ export class Accounts {
     check(row !== null, "account does not exist");
     checkAuthService(authService, sender);
     row!.authService = authService;
+    row!.authSequence++;
     accountTable.put(row!);
   }
 
@@ -103,6 +108,15 @@ export class Accounts {
   @action
   exists(name: AccountNumber): bool {
     return accountTable.get(name) !== null;
+  }
+
+  /** From name's auth service: its rules for name changed. */
+  @action
+  incAuthSeq(name: AccountNumber): void {
+    const row = accountTable.get(name);
+    if (row === null || row.authService != getSender()) return;
+    row.authSequence++;
+    accountTable.put(row);
   }
 
   /** GET /graphql: the schema; queries by GET or POST. */

@@ -3,9 +3,13 @@
 
 import { AccountNumber, Table } from "../sdk/index";
 
+/**
+ * psibase's Account row. authSequence counts the changes of the account's auth rules (incAuthSeq),
+ * so that a service remembering an approval can tell that the rules changed since.
+ */
 @fracpack
 export class Account {
-  constructor(public accountNum: AccountNumber = 0, public authService: AccountNumber = 0) {}
+  constructor(public accountNum: AccountNumber = 0, public authService: AccountNumber = 0, public authSequence: u64 = 0) {}
 }
 
 @fracpack

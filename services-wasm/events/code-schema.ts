@@ -1,9 +1,11 @@
 // The schema of a deployed service: the `service-schema` custom section (UTF-8 JSON) that the
-// SDK's build embeds in every module, read from the service's code in the native code tables.
+// SDK's build embeds in every module, read from the service's code in the native code tables;
+// for code built without it (psibase's SDK), the schema the service stored with packages.
 
 import { AccountNumber, DbId, kv, unpack } from "../sdk/index";
 import { CodeByHashRow, codeByHashKey, getCodeRow, hasCode } from "../sdk/native/index";
 import { decodeUtf8, isValidUtf8 } from "../sdk/utf8";
+import { installedSchemaOf } from "../sdk/packages/installed-schemas";
 
 const SCHEMA_SECTION = "service-schema";
 /** `\0asm` and the version. */
@@ -52,8 +54,8 @@ function customSection(code: Uint8Array, name: string): Uint8Array | null {
   return null;
 }
 
-/** The schema JSON of `service`'s code; null when it has no code or its code has no (UTF-8) schema. */
-export function serviceSchemaOf(service: AccountNumber): string | null {
+/** The schema JSON embedded in `service`'s code; null when it has no code or its code has no (UTF-8) schema. */
+function embeddedSchemaOf(service: AccountNumber): string | null {
   const row = getCodeRow(service);
   if (row === null || !hasCode(row)) return null;
   const code = kv.get(DbId.native, codeByHashKey(row.codeHash, row.vmType, row.vmVersion));
@@ -61,4 +63,10 @@ export function serviceSchemaOf(service: AccountNumber): string | null {
   const section = customSection(unpack<CodeByHashRow>(code).code, SCHEMA_SECTION);
   if (section === null || !isValidUtf8(section.dataStart, section.length)) return null;
   return decodeUtf8(section.dataStart, section.length);
+}
+
+/** `service`'s schema JSON: the one its code embeds, else the one it stored with packages; null when neither. */
+export function serviceSchemaOf(service: AccountNumber): string | null {
+  const embedded = embeddedSchemaOf(service);
+  return embedded !== null ? embedded : installedSchemaOf(service);
 }

@@ -4,11 +4,16 @@
 // condition with ? parameters and Connection paging), which calls `query` here. Nothing is
 // indexed: the events are read by id, so a query sees every event up to the last transaction.
 // It also answers the event index interface transact calls once it is registered with
-// transact::regEvIdx (startBlock, sync), with nothing to do. See docs/system-services.md.
+// transact::regEvIdx (startBlock, sync), with nothing to do, and writes the events of services
+// written for psibase's handle ABI, which emit through `event` (it is privileged for that). See
+// docs/system-services.md.
 
-import { account, check, getSender } from "../sdk/index";
-import { EventPage, EventQuery } from "../sdk/events/index";
+import { AccountNumber, MethodNumber, account, check, getSender } from "../sdk/index";
+import { EventPage, EventQuery, ServiceEvents } from "../sdk/events/index";
+import { appendEvent } from "../sdk/service/events";
 import { runQuery } from "./run-query";
+import { serviceSchemaOf } from "./code-schema";
+import { IndexRequest, eventDbOfPsibase, indexRequests } from "./emit";
 
 @service("events")
 export class Events {
@@ -16,6 +21,34 @@ export class Events {
   @action
   query(query: EventQuery): EventPage {
     return runQuery(query);
+  }
+
+  /**
+   * Writes event `type` of the sender, its arguments packed in `rawData`, to psibase's event db
+   * `db` (0 history, 1 merkle: docs/host-abi.md §9's dbs 4 and 6; merkle events go into the
+   * block's event merkle root). Returns the event's id.
+   */
+  @action
+  event(db: u8, type: MethodNumber, rawData: Uint8Array): u64 {
+    return appendEvent(eventDbOfPsibase(db), getSender(), type, rawData);
+  }
+
+  /**
+   * Records a request for an index on column `column` of `service`'s event `event` (the sender
+   * must be that service, and its schema must have the event and column).
+   */
+  @action
+  addIndex(db: u8, service: AccountNumber, event: MethodNumber, column: u8): void {
+    check(getSender() == service, "Wrong sender");
+    const eventDb = eventDbOfPsibase(db);
+    const schema = serviceSchemaOf(service);
+    check(schema !== null, "Unknown event: the service has no schema");
+    const events = new ServiceEvents(schema!);
+    check(events.error.length == 0, "Unknown event: " + events.error);
+    const type = events.find(eventDb, event);
+    check(type !== null, "Unknown event");
+    check(<i32>column < type!.fields.length, "Unknown column");
+    indexRequests.put(new IndexRequest(db, service, event, column));
   }
 
   /**

@@ -76,6 +76,19 @@ export function serve(): void {
   send(state.socket, pack<HttpReply>(withCors(unanswered)));
 }
 
+/** Deferred requests this context took back with claimReply, by socket: the service that may reply. */
+const claimed = new Map<i32, AccountNumber>();
+
+/** Removes the deferred reply of `socket`, which `sender` must own, to `verb` (send or claim it). */
+function takeDeferred(socket: i32, sender: AccountNumber, verb: string): void {
+  checkoutSubjective();
+  const deferred = deferredReplies.get(socket);
+  check(deferred !== null, "no deferred reply on that socket");
+  check(deferred!.owner == sender, "only the service that deferred the reply may " + verb);
+  deferredReplies.remove(socket);
+  check(commitSubjective() != 0, "could not record the reply");
+}
+
 @service("http")
 export class Http {
   /** The sender's subdomain is served from now on by `server`'s serveSys. */
@@ -104,16 +117,27 @@ export class Http {
       check(sender == state.owner, "only the service serving the request may reply to it");
       check(!state.answered, "the request was already answered");
       state.answered = true;
+    } else if (claimed.has(socket)) {
+      check(claimed.get(socket) == sender, "only the service that deferred the reply may send it");
+      claimed.delete(socket);
     } else {
-      checkoutSubjective();
-      const deferred = deferredReplies.get(socket);
-      check(deferred !== null, "no deferred reply on that socket");
-      check(deferred!.owner == sender, "only the service that deferred the reply may send it");
-      deferredReplies.remove(socket);
-      check(commitSubjective() != 0, "could not record the reply");
+      takeDeferred(socket, sender, "send it");
     }
     checkReplyHeaders(sender, response);
     send(socket, pack<HttpReply>(response));
+  }
+
+  /**
+   * psibase's claimReply: this context takes back the deferred request `socket` (only the service
+   * that deferred it may): it owns the socket from now on, so if it ends without sending the
+   * reply, or fails, the node answers the request (500) instead of leaving it open.
+   */
+  @action
+  claimReply(socket: i32): void {
+    const sender = getSender();
+    takeDeferred(socket, sender, "claim it");
+    check(host.socketAutoClose(socket, 1) == 0, "could not take the socket");
+    claimed.set(socket, sender);
   }
 
   /** The request `socket` stays open after serveSys returns; sendReply answers it later. */

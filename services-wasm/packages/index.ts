@@ -1,21 +1,25 @@
 // packages: the schemas of installed services (docs/system-services.md, packages). A service
 // stores its own schema with setSchema (`tsibase deploy` and the boot do it for the services they
-// install); `GET /schema?service=<name>` on packages' subdomain answers it as psibase's packages
-// service does: the schema JSON, or a 404 naming the service.
+// install; services built with psibase's SDK do it in their init), packed as psibase's
+// ServiceSchema; `GET /schema?service=<name>` on packages' subdomain answers it as psibase's
+// packages service does: the schema in psibase's JSON form, or a 404 naming the service.
 
 import {
   AccountNumber, HttpReply, HttpRequest, Option, Table, check, checkHttpServerCaller, getSender,
-  isValidAccountName, account, parseJson, serveIndexPage, withCors,
+  isValidAccountName, account, parseJson, serveIndexPage, some, none, withCors,
 } from "../sdk/index";
 import { JsonKind, JsonValue } from "../sdk/json/value";
 import { TypeResolver } from "../sdk/events/schema-type";
+import { InstalledSchema, installedSchemas as schemas } from "../sdk/packages/installed-schemas";
+import { ServiceSchema, serviceSchemaJson } from "../sdk/packages/service-schema";
 
+/** A service's schema as it was packed, for getSchema. */
 @fracpack
-export class InstalledSchema {
-  constructor(public account: AccountNumber = 0, public schema: string = "") {}
+export class PackedSchema {
+  constructor(public account: AccountNumber = 0, public schema: ServiceSchema = new ServiceSchema()) {}
 }
 
-const schemas = new Table<InstalledSchema, AccountNumber>(1, (s: InstalledSchema): AccountNumber => s.account);
+const packedSchemas = new Table<PackedSchema, AccountNumber>(2, (s: PackedSchema): AccountNumber => s.account);
 
 function member(json: JsonValue, name: string, kind: JsonKind, what: string): JsonValue {
   const value = json.get(name);
@@ -23,11 +27,9 @@ function member(json: JsonValue, name: string, kind: JsonKind, what: string): Js
   return value!;
 }
 
-/** Every type a schema names resolves (psibase's checkValid): its type map and each action's params and result. */
+/** Every type a schema names resolves (psibase's checkValid): its type map, each action's params and result, each event's type. */
 function checkSchema(text: string): void {
   const json = parseJson(text);
-  check(json.kind == JsonKind.Object, "a schema is a JSON object");
-  member(json, "service", JsonKind.String, "the service's name");
   const types = member(json, "types", JsonKind.Object, "an object of named types");
   const actions = member(json, "actions", JsonKind.Object, "an object of actions");
   const resolver = new TypeResolver(types);
@@ -36,11 +38,16 @@ function checkSchema(text: string): void {
   }
   for (let i = 0; i < actions.keys.length; i++) {
     const action = actions.values[i];
-    const params = action.kind == JsonKind.Object ? action.get("params") : null;
-    check(params !== null && resolver.resolve(params) !== null, "schema.actions." + actions.keys[i] + ".params: " + (params === null ? "missing" : resolver.error));
-    const result = action.get("result");
-    if (result !== null && result.kind != JsonKind.Null) {
-      check(resolver.resolve(result) !== null, "schema.actions." + actions.keys[i] + ".result: " + resolver.error);
+    const params = action.get("params")!;
+    check(resolver.resolve(params) !== null, "schema.actions." + actions.keys[i] + ".params: " + resolver.error);
+    const result = action.get("result")!;
+    if (result.kind != JsonKind.Null) check(resolver.resolve(result) !== null, "schema.actions." + actions.keys[i] + ".result: " + resolver.error);
+  }
+  const kinds = ["history", "merkle"];
+  for (let k = 0; k < kinds.length; k++) {
+    const events = json.get(kinds[k])!;
+    for (let i = 0; i < events.keys.length; i++) {
+      check(resolver.resolve(events.values[i].get("type")!) !== null, "schema." + kinds[k] + "." + events.keys[i] + ": " + resolver.error);
     }
   }
 }
@@ -48,14 +55,23 @@ function checkSchema(text: string): void {
 @service("packages")
 export class Packages {
   /**
-   * Stores the sender's schema (psibase's ServiceSchema as JSON text, docs/formats.md §2),
-   * replacing any earlier one; like psibase, it is filed under the sender whatever it names.
+   * Stores the sender's schema, replacing any earlier one; like psibase, it is filed under the
+   * sender whatever it names. Every type it names must resolve.
    */
   @action
-  setSchema(schema: string): void {
+  setSchema(schema: ServiceSchema): void {
     const sender = getSender();
-    checkSchema(schema);
-    schemas.put(new InstalledSchema(sender, schema));
+    const text = serviceSchemaJson(schema);
+    checkSchema(text);
+    schemas.put(new InstalledSchema(sender, text));
+    packedSchemas.put(new PackedSchema(sender, schema));
+  }
+
+  /** The schema `service` stored, if any. */
+  @action
+  getSchema(service: AccountNumber): Option<ServiceSchema> {
+    const row = packedSchemas.get(service);
+    return row !== null ? some<ServiceSchema>(row.schema) : none<ServiceSchema>();
   }
 
   @action

@@ -2,25 +2,10 @@
 // service to approve a top-level action or a runAs. An auth service refuses by aborting, or, as
 // newer psibase auth services do, by answering false; transact accepts either answer.
 
-import { AccountNumber, Action, abort, accountName, callAction, methodNumber, pack } from "../sdk/index";
+import { AccountNumber, Action, abort, accountName } from "../sdk/index";
 import { methodName } from "../sdk/names/method";
-import { Claim, ServiceMethod } from "../sdk/auth/index";
+import { Claim, ServiceMethod, checkAuthSys } from "../sdk/auth/index";
 import { AccountsActor } from "../accounts/index";
-
-const CHECK_AUTH_SYS = methodNumber("checkAuthSys");
-
-/** checkAuthSys's arguments, packed by hand: its answer is read raw (nothing, or a bool). */
-@fracpack
-class CheckAuthSysArgs {
-  constructor(
-    public flags: u32 = 0,
-    public requester: AccountNumber = 0,
-    public sender: AccountNumber = 0,
-    public action: ServiceMethod = new ServiceMethod(),
-    public allowedActions: Array<ServiceMethod> = [],
-    public claims: Array<Claim> = [],
-  ) {}
-}
 
 /** The auth service `account` chose (accounts::getAuthOf). */
 export function authServiceOf(account: AccountNumber): AccountNumber {
@@ -39,11 +24,7 @@ export function isAuthorized(
   allowedActions: Array<ServiceMethod>,
   claims: Array<Claim>,
 ): bool {
-  const args = new CheckAuthSysArgs(flags, requester, action.sender, new ServiceMethod(action.service, action.method), allowedActions, claims);
-  const answer = callAction(0, authService, CHECK_AUTH_SYS, pack<CheckAuthSysArgs>(args));
-  if (answer.length == 0) return true;
-  if (answer.length != 1 || answer[0] > 1) abort("auth service " + accountName(authService) + " answered checkAuthSys with neither nothing nor a bool");
-  return answer[0] == 1;
+  return checkAuthSys(authService, flags, requester, action.sender, new ServiceMethod(action.service, action.method), allowedActions, claims);
 }
 
 /** As isAuthorized, aborting with psibase's message when the answer is false. */

@@ -1,4 +1,4 @@
-import type { HostImportName } from '../../../host-api/abi/imports.js';
+import type { AbiGeneration, AnyHostImportName } from '../../../host-api/abi/abi-generation.js';
 import { AdmissionError } from './admission-error.js';
 import { DEFAULT_ADMISSION_OPTIONS, type AdmissionOptions } from './admission-options.js';
 import { readModule } from './binary/module-reader.js';
@@ -20,8 +20,10 @@ export interface MutableGlobal {
 export interface AdmittedModule {
   /** The metered module, ready for `new WebAssembly.Module`; its memory is imported (host-supplied-imports.ts). */
   readonly bytes: Uint8Array;
-  /** Host ABI functions the module imports, each once. */
-  readonly imports: readonly HostImportName[];
+  /** The host ABI generation the module is written for (docs/host-abi.md §12.1). */
+  readonly abi: AbiGeneration;
+  /** Host ABI functions (of that generation) the module imports, each once. */
+  readonly imports: readonly AnyHostImportName[];
   readonly exports: readonly { readonly name: string; readonly kind: ExportKind }[];
   /** The limits of the memory the module imports, in 64 KiB pages; undefined when it has none. */
   readonly memory: MemoryLimits | undefined;
@@ -55,7 +57,7 @@ export function admitModule(bytes: Uint8Array, options: AdmissionOptions = {}): 
   if (reserved) {
     throw new AdmissionError('WASM_FORBIDDEN_FEATURE', `export name '${reserved.name}' uses the prefix ${RESERVED_EXPORT_PREFIX}, which is reserved for the host`);
   }
-  const imports = checkHostImports(module);
+  const { abi, names: imports } = checkHostImports(module);
   const memoryMaximum = checkResourceLimits(module, limits);
   const { plans, stackCharges, entryPoints } = planMetering(module);
   confirmValid(bytes, 'module');
@@ -66,6 +68,7 @@ export function admitModule(bytes: Uint8Array, options: AdmissionOptions = {}): 
   const memory = module.memories[0];
   return {
     bytes: metered,
+    abi,
     imports,
     exports: module.exports.map(({ name, kind }) => ({ name, kind })),
     memory: memory && { initial: memory.initial, maximum: memoryMaximum },

@@ -7,6 +7,9 @@ import { HostError } from '../errors.js';
 import type { HostState, SizeLimits } from '../host-state.js';
 import { NativeRowCache } from '../native-row-cache.js';
 import type { ServiceInstance } from '../service-instance.js';
+import { admitStoredCode } from './code-admission.js';
+import { chargeHostCall } from './fuel-schedule.js';
+import { validateNativeWrite } from './native-rows.js';
 
 // The access rules of docs/host-abi.md §3-5 for the kv imports: which database a mode may touch, owner
 // prefixes, privileges, open subjective views and size limits. Every refusal names the import,
@@ -28,7 +31,8 @@ export function backingDb(ctx: HostState, db: number): KvReader & KvWriter {
   return db === DbId.temporary ? ctx.temporary : ctx.store;
 }
 
-function requireOpenView(ctx: HostState, what: string, db: number): void {
+/** Subjective and session rows are reached only inside a checkout (docs/host-abi.md §4). */
+export function requireOpenView(ctx: HostState, what: string, db: number): void {
   if ((db === DbId.subjective || db === DbId.session) && ctx.subjectiveViews.length === 0) {
     throw denied(what, db, 'needs an open subjective view (checkoutSubjective)');
   }
@@ -81,4 +85,21 @@ const sizeLimits = new NativeRowCache<null, SizeLimits>((store) => {
 /** The chain's key and value limits: the native config row, else the defaults of docs/host-abi.md §3. */
 export function sizeLimitsOf(store: Store): SizeLimits {
   return sizeLimits.get(store, null);
+}
+
+/**
+ * Writes a row whose access is checked: the chain's size limits, the fuel of the key and value
+ * read from memory at (vptr, vlen), and for the native database a valid row at its key (whose
+ * code, when it is new, admission accepts). Clears the result buffers.
+ */
+export function putRow(ctx: HostState, inst: ServiceInstance, what: string, db: number, key: Uint8Array, vptr: number, vlen: number): void {
+  const limits = ctx.sizeLimits;
+  if (key.length > limits.maxKeySize) throw new HostError('HOST_BAD_ARGUMENT', `${what}: key of ${key.length} bytes exceeds the limit of ${limits.maxKeySize}`);
+  if (vlen >>> 0 > limits.maxValueSize) throw new HostError('HOST_BAD_ARGUMENT', `${what}: value of ${vlen >>> 0} bytes exceeds the limit of ${limits.maxValueSize}`);
+  const value = inst.view(vptr, vlen, `${what} value`);
+  chargeHostCall(ctx.meter, key.length + value.length, 1);
+  const store = backingDb(ctx, db);
+  if (db === DbId.native) admitStoredCode(ctx, inst.name, validateNativeWrite(key, value), () => store.get(db, key) !== undefined);
+  store.put(db, key, value);
+  inst.clearResult();
 }

@@ -1,4 +1,4 @@
-import type { HostImportName } from '../../../host-api/abi/imports.js';
+import type { AnyHostImportName } from '../../../host-api/abi/abi-generation.js';
 import type { Caller } from '../host-state.js';
 
 /** A host function as the linker binds it. */
@@ -10,5 +10,5 @@ export type HostFunction = (...args: never[]) => unknown;
  */
 export type HostFunctionDefinition = (host: Caller) => HostFunction;
 
-/** Some definitions of the host import table (docs/host-abi.md), one file's share. */
-export type ImportGroup = Partial<Record<HostImportName, HostFunctionDefinition>>;
+/** Some definitions of a host import table (docs/host-abi.md), one file's share. */
+export type ImportGroup = Partial<Record<AnyHostImportName, HostFunctionDefinition>>;

@@ -1,10 +1,6 @@
-import { DbId } from '../../../host-api/abi/databases.js';
-import { HostError } from '../errors.js';
 import type { Caller } from '../host-state.js';
 import type { ImportGroup } from './import-group.js';
-import { backingDb, checkMaxPrefix, checkRead, checkWrite } from './db-access.js';
-import { admitStoredCode } from './code-admission.js';
-import { validateNativeWrite } from './native-rows.js';
+import { backingDb, checkMaxPrefix, checkRead, checkWrite, putRow } from './db-access.js';
 import { chargeHostCall } from './fuel-schedule.js';
 
 // The key-value imports of docs/host-abi.md §3. Results go to V (and K for the ordered lookups).
@@ -29,15 +25,7 @@ export const kvImports: ImportGroup = {
     const inst = ctx.frame.instance;
     const key = inst.view(kptr, klen, 'kvPut key');
     checkWrite(ctx, inst, 'kvPut', db, key);
-    const limits = ctx.sizeLimits;
-    if (key.length > limits.maxKeySize) throw new HostError('HOST_BAD_ARGUMENT', `kvPut: key of ${key.length} bytes exceeds the limit of ${limits.maxKeySize}`);
-    if (vlen >>> 0 > limits.maxValueSize) throw new HostError('HOST_BAD_ARGUMENT', `kvPut: value of ${vlen >>> 0} bytes exceeds the limit of ${limits.maxValueSize}`);
-    const value = inst.view(vptr, vlen, 'kvPut value');
-    chargeHostCall(ctx.meter, key.length + value.length, 1);
-    const store = backingDb(ctx, db);
-    if (db === DbId.native) admitStoredCode(ctx, inst.name, validateNativeWrite(key, value), () => store.get(db, key) !== undefined);
-    store.put(db, key, value);
-    inst.clearResult();
+    putRow(ctx, inst, 'kvPut', db, key, vptr, vlen);
   },
   kvRemove: (host) => (db: number, kptr: number, klen: number): void => {
     const ctx = host.context;

@@ -2,20 +2,20 @@ import { randomFillSync } from 'node:crypto';
 import { isSubjectiveMode } from '../../../host-api/abi/databases.js';
 import { HostError } from '../errors.js';
 import type { HostState } from '../host-state.js';
-import type { ImportGroup } from './import-group.js';
+import type { HostFunctionDefinition, ImportGroup } from './import-group.js';
 import type { ServiceInstance } from '../service-instance.js';
 import { chargeHostCall } from './fuel-schedule.js';
 
 // Clock, randomness, CPU limit and sockets: only where they cannot break determinism.
 
 const EINVAL = 28;
-const EBADF = 8;
+export const EBADF = 8;
 
-function subjectiveOnly(ctx: HostState, what: string): void {
+export function subjectiveOnly(ctx: HostState, what: string): void {
   if (!isSubjectiveMode(ctx.mode)) throw new HostError('HOST_ACCESS_DENIED', `${what} is only available in rpc and callback modes, not ${ctx.mode}`);
 }
 
-function privilegedOnly(inst: ServiceInstance, what: string): void {
+export function privilegedOnly(inst: ServiceInstance, what: string): void {
   if (!inst.isPrivileged) throw new HostError('HOST_ACCESS_DENIED', `${what} needs a privileged service ('${inst.name}' is not)`);
 }
 
@@ -23,6 +23,31 @@ function privilegedOnly(inst: ServiceInstance, what: string): void {
 // it started is the CPU time it has used (getrusage per context costs tens of µs per query).
 function cpuNanoseconds(ctx: HostState): bigint {
   return process.hrtime.bigint() - ctx.startedAt!;
+}
+
+/**
+ * psibase's CPU timer for a context (setMaxTransactionTime here, setMaxCpuTime in the handle
+ * generation). Every execution here is bounded by fuel instead, the same on every node, so the
+ * privileged caller is checked and the limit has nothing to set.
+ */
+export function cpuTimeLimit(name: string): HostFunctionDefinition {
+  return (host) => (_ns: bigint): void => {
+    const ctx = host.context;
+    const inst = ctx.frame.instance;
+    privilegedOnly(inst, name);
+    chargeHostCall(ctx.meter, 0);
+    inst.clearResult();
+  };
+}
+
+/** Records a reply (a packed HttpReply at ptr, len) on socket `fd`; 0 or an errno. */
+export function sendOnSocket(ctx: HostState, inst: ServiceInstance, what: string, fd: number, ptr: number, len: number): number {
+  subjectiveOnly(ctx, what);
+  privilegedOnly(inst, what);
+  // A view, not a copy: the reply is decoded (its fields copied out) before the import returns.
+  const data = inst.view(ptr, len, what);
+  chargeHostCall(ctx.meter, data.length);
+  return ctx.sockets ? ctx.sockets.send(fd, data) : EBADF;
 }
 
 export const systemImports: ImportGroup = {
@@ -52,24 +77,10 @@ export const systemImports: ImportGroup = {
     chargeHostCall(ctx.meter, out.length);
     randomFillSync(out);
   },
-  setMaxTransactionTime: (host) => (_ns: bigint): void => {
-    // psibase's CPU timer for a transaction. Every execution here is bounded by fuel instead,
-    // the same on every node, so the privileged caller is checked and the limit has nothing to set.
-    const ctx = host.context;
-    const inst = ctx.frame.instance;
-    privilegedOnly(inst, 'setMaxTransactionTime');
-    chargeHostCall(ctx.meter, 0);
-    inst.clearResult();
-  },
+  setMaxTransactionTime: cpuTimeLimit('setMaxTransactionTime'),
   socketSend: (host) => (fd: number, ptr: number, len: number): number => {
     const ctx = host.context;
-    const inst = ctx.frame.instance;
-    subjectiveOnly(ctx, 'socketSend');
-    privilegedOnly(inst, 'socketSend');
-    // A view, not a copy: the reply is decoded (its fields copied out) before the import returns.
-    const data = inst.view(ptr, len, 'socketSend');
-    chargeHostCall(ctx.meter, data.length);
-    return ctx.sockets ? ctx.sockets.send(fd, data) : EBADF;
+    return sendOnSocket(ctx, ctx.frame.instance, 'socketSend', fd, ptr, len);
   },
   socketAutoClose: (host) => (fd: number, on: number): number => {
     const ctx = host.context;

@@ -26,6 +26,18 @@ export function eventDbOf(kind: string): i32 {
   return -1;
 }
 
+/**
+ * An event's type as a schema declares it: psibase's current schemas write `{type, access}`,
+ * earlier ones the type alone (a type object's one key is its kind, never `type`).
+ */
+function declaredType(declared: JsonValue): JsonValue {
+  if (declared.kind == JsonKind.Object) {
+    const type = declared.get("type");
+    if (type !== null) return type;
+  }
+  return declared;
+}
+
 export class EventType {
   /** The stored record of this type (event-record.ts), built on first use. */
   record: SchemaType | null = null;
@@ -62,7 +74,7 @@ export class ServiceEvents {
       const declared = schema.get(kinds[k]);
       if (declared !== null && declared.kind == JsonKind.Object) {
         for (let i = 0; i < declared.keys.length; i++) {
-          const data = resolver.resolve(declared.values[i]);
+          const data = resolver.resolve(declaredType(declared.values[i]));
           if (data === null) return "event " + declared.keys[i] + ": " + resolver.error;
           list.push(new EventType(declared.keys[i], methodNumber(declared.keys[i]), data));
         }

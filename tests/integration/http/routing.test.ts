@@ -92,6 +92,21 @@ test('a deferred reply waits until another request sends it', async (ctx) => {
   assert.is(r.text(), 'deferred answer');
 });
 
+test('claimReply takes a deferred request back: the context that claimed it answers it, or the node does when it fails', async (ctx) => {
+  const first = get(ctx, 'probe', '/defer');
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  assert.is((await get(ctx, 'probe', '/claim-and-send')).text(), 'claimed');
+  assert.is((await first).text(), 'claimed answer');
+  const second = get(ctx, 'probe', '/defer');
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  const failing = await get(ctx, 'probe', '/claim-and-fail');
+  assert.is(failing.status, 500);
+  const abandoned = await second;
+  assert.is(abandoned.status, 500, 'the claiming context failed, so the node answered the request it owned');
+  assert.match(abandoned.text(), /claimed, then failed/);
+  assert.is((await get(ctx, 'probe', '/claim-and-send')).status, 500, 'a request answered is no longer deferred');
+});
+
 test('unanswered: 404 with CORS for other methods, 200 for OPTIONS; an unknown subdomain too', async (ctx) => {
   const declined = await get(ctx, 'probe', '/nothing');
   assert.is(declined.status, 404);

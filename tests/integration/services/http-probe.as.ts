@@ -47,6 +47,17 @@ export class Probe {
       new HttpActor().sendReply(row.socket, HttpReply.text("deferred answer"));
       return HttpReply.text("answered");
     }
+    if (path == "/claim-and-fail" || path == "/claim-and-send") {
+      // psibase's claimReply: this context owns the deferred request from now on.
+      checkoutSubjective();
+      const row = deferred.get(0);
+      commitSubjective();
+      if (row === null) return HttpReply.text("nothing deferred", "text/plain", 404);
+      new HttpActor().claimReply(row.socket);
+      if (path == "/claim-and-fail") abort("claimed, then failed");
+      new HttpActor().sendReply(row.socket, HttpReply.text("claimed answer"));
+      return HttpReply.text("claimed");
+    }
     if (path == "/user") return HttpReply.json(user.hasValue ? jsonString(accountName(user.value)) : "null");
     if (path == "/cookie") {
       const cookie = request.header("Cookie");

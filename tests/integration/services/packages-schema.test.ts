@@ -1,13 +1,14 @@
 // Issue 27 item 4 against a real node: `GET packages.<root>/schema?service=<name>` answers a
-// service's schema as psibase's packages service does; the boot stores every bundled service's
-// schema and `tsibase deploy` the one beside the .wasm (or embedded in it); a schema that names
-// undefined types is refused and stores nothing. Schemas write AccountNumber as psibase does.
+// service's schema as psibase's packages service does (psibase HEAD's JSON form, issue 39); the
+// boot stores every bundled service's schema and `tsibase deploy` the one beside the .wasm (or
+// embedded in it); a schema that names undefined types is refused and stores nothing. Schemas
+// write AccountNumber as psibase does.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { systemAction } from '../../../host-api/index.js';
+import { canonicalServiceSchema, setSchemaAction, systemAction } from '../../../host-api/index.js';
 import { ChainClient } from '../../../runtime/cli/chain-client.js';
 import { httpRequest, serviceUrl } from '../../../runtime/cli/client.js';
 import { rejectionMessage } from '../../lib/assert-error.js';
@@ -38,7 +39,7 @@ test('the boot stores the schema of every bundled service; it is served as JSON 
     assert.is(r.status, 200, service);
     assert.is(r.contentType, 'application/json', service);
     assert.is(r.headers['access-control-allow-origin'], '*', service);
-    assert.equal(r.json(), (await compiledService(service)).schema, service);
+    assert.equal(r.json(), canonicalServiceSchema((await compiledService(service)).schema as Record<string, unknown>), service);
   }
 });
 
@@ -63,34 +64,35 @@ test('tsibase deploy stores the schema beside the .wasm, else the embedded one, 
   writeFileSync(wasm, tokens.binary);
   const embedded = join(ctx.dir, 'embedded.wasm');
   writeFileSync(embedded, tokens.binary);
-  const beside = { ...(tokens.schema as object), note: 'the file beside the module' };
+  const schema = tokens.schema as { types: Record<string, unknown> };
+  const beside = { ...schema, types: { ...schema.types, BesideTheModule: 'u8' } };
   writeFileSync(join(ctx.dir, 'tokens.schema.json'), JSON.stringify(beside));
 
   for (const [account, file, extra] of [['tokens', wasm, []], ['tokens2', embedded, []], ['tokens3', embedded, ['--no-schema']]] as const) {
     const r = await runCli(ctx.node.api, ['deploy', account, file, '-i', '-w', 'applied', ...extra]);
     assert.is(r.status, 0, r.stderr);
   }
-  assert.equal((await schemaReply(ctx, '?service=tokens')).json(), beside);
-  assert.equal((await schemaReply(ctx, '?service=tokens2')).json(), tokens.schema);
+  assert.equal((await schemaReply(ctx, '?service=tokens')).json(), canonicalServiceSchema(beside));
+  assert.equal((await schemaReply(ctx, '?service=tokens2')).json(), canonicalServiceSchema(schema));
   assert.is((await schemaReply(ctx, '?service=tokens3')).status, 404);
 });
 
-test('setSchema refuses a schema that is not JSON or names an undefined type, and stores nothing', async (ctx) => {
+test('setSchema refuses a schema that names an undefined type, and stores nothing; what is no schema is refused before it is sent', async (ctx) => {
   await ctx.client.push([systemAction('root', 'accounts.newAccount', { name: 'carol', authService: 'auth-any', requireNew: true })], { waitFor: 'applied' });
+  assert.throws(() => setSchemaAction('carol', '{"service":"carol"'), /the service schema is not JSON/);
+  assert.throws(() => setSchemaAction('carol', '[]'), /the service schema is not a JSON object/);
   const cases: [string, string][] = [
-    ['{"service":"carol"', 'JSON'],
-    ['[]', 'a schema is a JSON object'],
     ['{"service":"carol","types":{},"actions":{"act":{"params":{"Object":{"who":"Nope"}}}}}', 'schema.actions.act.params: type Nope is not defined'],
     ['{"service":"carol","types":{"T":{"List":"Missing"}},"actions":{}}', 'schema.types.T: type Missing is not defined'],
   ];
   for (const [schema, message] of cases) {
-    const error = await rejectionMessage(ctx.client.push([systemAction('carol', 'packages.setSchema', { schema })], { waitFor: 'applied' }), schema);
+    const error = await rejectionMessage(ctx.client.push([setSchemaAction('carol', schema)], { waitFor: 'applied' }), schema);
     assert.ok(error.includes(message), error);
   }
   assert.is((await schemaReply(ctx, '?service=carol')).status, 404);
   const good = '{"service":"carol","types":{"T":{"List":"AccountNumber"}},"actions":{"act":{"params":{"Object":{"who":"T"}}}},"history":{},"merkle":{}}';
-  await ctx.client.push([systemAction('carol', 'packages.setSchema', { schema: good })], { waitFor: 'applied' });
-  assert.equal((await schemaReply(ctx, '?service=carol')).json(), JSON.parse(good));
+  await ctx.client.push([setSchemaAction('carol', good)], { waitFor: 'applied' });
+  assert.equal((await schemaReply(ctx, '?service=carol')).json(), canonicalServiceSchema(JSON.parse(good)));
 });
 
 test.run();

@@ -1,6 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { HOST_IMPORTS } from '../../../../host-api/abi/imports.js';
+import { HANDLE_HOST_IMPORTS } from '../../../../host-api/abi/handle-imports.js';
+import { HANDLE_ABI_MARKERS } from '../../../../host-api/abi/abi-generation.js';
 import { admitModule } from '../../../../runtime/wasm/admission/index.js';
 import { assertRefused, wat } from './admission-helpers.js';
 
@@ -16,6 +18,33 @@ test('every host ABI import, with every signature it allows, is admitted', async
   );
   const admitted = admitModule(await wat(`(module ${declarations.join('\n')})`));
   assert.equal([...admitted.imports].sort(), Object.keys(HOST_IMPORTS).sort());
+});
+
+test('every import of the handle generation is admitted, and the module is held to that generation', async () => {
+  const declarations = Object.entries(HANDLE_HOST_IMPORTS).flatMap(([name, signatures]) =>
+    signatures.map((s, i) => importDeclaration(name, s.params, s.results, `${name}_${i}`)),
+  );
+  const admitted = admitModule(await wat(`(module ${declarations.join('\n')})`));
+  assert.is(admitted.abi, 'handle');
+  assert.equal([...admitted.imports].sort(), Object.keys(HANDLE_HOST_IMPORTS).sort());
+  assert.is(admitModule(await wat(`(module ${importDeclaration('kvGet', ['i32', 'i32', 'i32'], ['i32'])})`)).abi, 'db-id');
+});
+
+test('any one handle import makes a handle module, which may not import what only the database-id generation has', async () => {
+  for (const marker of HANDLE_ABI_MARKERS) {
+    const [signature] = HANDLE_HOST_IMPORTS[marker];
+    assert.is(admitModule(await wat(`(module ${importDeclaration(marker, signature.params, signature.results)})`)).abi, 'handle', marker);
+  }
+  const kvOpen = importDeclaration('kvOpen', ['i32', 'i32', 'i32', 'i32'], ['i32']);
+  for (const [name, params, results] of [['putSequential', ['i32', 'i32', 'i32'], ['i64']], ['socketAutoClose', ['i32', 'i32'], ['i32']], ['setMaxTransactionTime', ['i64'], []]] as const) {
+    assertRefused(await wat(`(module ${kvOpen} ${importDeclaration(name, params, results)})`), 'WASM_FORBIDDEN_IMPORT',
+      new RegExp(`import env\\.${name} is not part of the host ABI \\(the module imports kv handles`));
+  }
+  // call has no two-argument form there, socketSend takes its flags.
+  assertRefused(await wat(`(module ${kvOpen} ${importDeclaration('call', ['i32', 'i32'], ['i32'])})`), 'WASM_FORBIDDEN_IMPORT', /env\.call has signature \(i32, i32\) -> i32 but the host ABI defines \(i32, i32, i64\) -> i32 \(the module imports kv handles/);
+  assertRefused(await wat(`(module ${kvOpen} ${importDeclaration('socketSend', ['i32', 'i32', 'i32'], ['i32'])})`), 'WASM_FORBIDDEN_IMPORT', /socketSend has signature \(i32, i32, i32\) -> i32/);
+  // A name only the handle generation has decides it too: a module of it need not use kv at all.
+  assert.is(admitModule(await wat(`(module ${importDeclaration('setMaxCpuTime', ['i64'], [])} ${importDeclaration('socketSend', ['i32', 'i32', 'i32', 'i32'], ['i32'])})`)).abi, 'handle');
 });
 
 test('call accepts its optional flags argument', async () => {

@@ -51,6 +51,13 @@ test('events: refused in the wrong mode, on non-event dbs, and when naming anoth
   assert.match(foreign.error!, /must name its own service 'probe'/);
 });
 
+test('events: a privileged service may write another service\'s events (the events service does)', ({ chain }) => {
+  const written = run(chain, 'privprobe', Probe.putSequential, concat(u32(DbId.historyEvent), field(event(PROBE))));
+  assert.is(written.error, undefined);
+  assert.equal(written.events.map((e) => e.db), [DbId.historyEvent]);
+  assert.is(run(chain, 'privprobe', Probe.putSequential, concat(u32(DbId.historyEvent), field(Uint8Array.of(8, 0)))).errorCode, 'HOST_BAD_ARGUMENT', 'a record too short to name a service');
+});
+
 test('event ids roll back with a failed transaction', ({ chain }) => {
   const before = run(chain, 'probe', Probe.putSequential, concat(u32(DbId.uiEvent), field(event(PROBE))));
   const id = new DataView(before.retval.buffer, before.retval.byteOffset).getBigUint64(0, true);

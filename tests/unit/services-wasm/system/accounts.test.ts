@@ -1,5 +1,5 @@
 // accounts: init registers the genesis services, who may create accounts, name and auth
-// service checks, setAuthServ, and the queries (in transactions and in RPC mode).
+// service checks, setAuthServ, incAuthSeq, and the queries (in transactions and in RPC mode).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { accountNumberFromName, generateKeyPair } from '../../../../host-api/index.js';
@@ -26,6 +26,7 @@ const newAccount = (sender: string, name: string | bigint, authService: string, 
   accounts.run(chain, sender, 'newAccount', { name, authService, requireNew });
 const getAccount = (name: string) => accounts.call(chain, 'x', 'getAccount', { name }, { mode: 'rpc' });
 const getAuthOf = (account: string) => accounts.run(chain, 'x', 'getAuthOf', { account }, { mode: 'rpc' });
+const authSequence = (name: string) => (getAccount(name) as { authSequence: bigint }).authSequence;
 const exists = (name: string) => accounts.call(chain, 'x', 'exists', { name }, { mode: 'rpc' });
 
 test('nothing works before init', () => {
@@ -36,7 +37,7 @@ test('nothing works before init', () => {
 test('init gives every account with code a row with auth service auth-sig; only once', () => {
   assert.is(accounts.run(chain, 'anyone', 'init', {}).error, undefined);
   for (const name of ['accounts', 'auth-any', 'auth-sig']) {
-    assert.equal(getAccount(name), { accountNum: n(name), authService: n('auth-sig') }, name);
+    assert.equal(getAccount(name), { accountNum: n(name), authService: n('auth-sig'), authSequence: 0n }, name);
     assert.is(getAuthOf(name).value, n('auth-sig'));
   }
   assert.match(accounts.run(chain, 'anyone', 'init', {}).error ?? '', 'accounts is already initialized');
@@ -44,7 +45,7 @@ test('init gives every account with code a row with auth service auth-sig; only 
 
 test('an existing account creates an account with an auth service that accepts it', () => {
   assert.is(newAccount('accounts', 'alice', 'auth-any').error, undefined);
-  assert.equal(getAccount('alice'), { accountNum: n('alice'), authService: n('auth-any') });
+  assert.equal(getAccount('alice'), { accountNum: n('alice'), authService: n('auth-any'), authSequence: 0n });
   assert.is(getAuthOf('alice').value, n('auth-any'));
   assert.is(exists('alice'), true);
   assert.is(newAccount('alice', 'bob', 'auth-any').error, undefined, 'any existing account may create accounts');
@@ -78,8 +79,23 @@ test('setAuthServ changes the sender\'s own auth service when the service accept
   authSig.call(chain, 'bob', 'setKey', { key: generateKeyPair().publicKey });
   assert.is(accounts.run(chain, 'bob', 'setAuthServ', { authService: 'auth-sig' }).error, undefined);
   assert.is(getAuthOf('bob').value, n('auth-sig'));
+  assert.is(authSequence('bob'), 1n, 'a new auth service is a change of the auth rules');
   assert.match(accounts.run(chain, 'bob', 'setAuthServ', { authService: 'no-such' }).error ?? '', 'unknown auth service');
   assert.match(accounts.run(chain, 'nobody', 'setAuthServ', { authService: 'auth-any' }).error ?? '', 'account does not exist');
+});
+
+test('incAuthSeq counts a change of the account\'s rules when its own auth service sends it, else does nothing', () => {
+  const before = authSequence('alice');
+  assert.is(accounts.run(chain, 'auth-any', 'incAuthSeq', { name: 'alice' }).error, undefined);
+  assert.is(authSequence('alice'), before + 1n);
+  assert.is(accounts.run(chain, 'auth-any', 'incAuthSeq', { name: 'alice' }).error, undefined);
+  assert.is(authSequence('alice'), before + 2n);
+  for (const sender of ['auth-sig', 'alice', 'accounts']) {
+    assert.is(accounts.run(chain, sender, 'incAuthSeq', { name: 'alice' }).error, undefined, sender);
+  }
+  assert.is(authSequence('alice'), before + 2n, 'not alice\'s auth service');
+  assert.is(accounts.run(chain, 'auth-any', 'incAuthSeq', { name: 'nobody' }).error, undefined);
+  assert.is(getAccount('nobody'), null, 'an unknown account stays unknown');
 });
 
 test('queries: unknown accounts', () => {

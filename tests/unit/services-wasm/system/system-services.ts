@@ -12,6 +12,7 @@ const FLAGS: Record<string, bigint> = {
   accounts: PRIVILEGED,
   'auth-any': 0n,
   'auth-sig': 0n,
+  'auth-delg': 0n,
   'verify-sig': VERIFY,
   setcode: PRIVILEGED,
   producers: PRIVILEGED,
