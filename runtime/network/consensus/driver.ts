@@ -63,9 +63,9 @@ export class ConsensusDriver<S, P> {
     return this.bftActive ? this.bft.viewTimeoutMs : this.cft.timeoutMs;
   }
 
-  /** The producers of the sets in force, each once (CFT's and BFT's multicasts go to them). */
-  get producers(): ProducerName[] {
-    return [...new Set((this.bftActive ? this.bftGroups.map((g) => g.producers) : this.cftGroups).flat())];
+  /** The producers of the sets CFT or BFT was last told, each once: that machine's multicasts go to them. */
+  producersOf(algorithm: 'cft' | 'bft'): ProducerName[] {
+    return [...new Set((algorithm === 'bft' ? this.bftGroups.map((g) => g.producers) : this.cftGroups).flat())];
   }
 
   /** Why a received block is refused, if it is (a wrong leader, a bad commit proof; BFT's checkBlock). */
