@@ -1,7 +1,7 @@
 import type { ProducerName } from '../routing/routing-io.js';
 import type { BlockIdHex } from '../sync/block-header.js';
 import { Bft, sameGroup } from './bft.js';
-import type { BftBlock, BftBlockConfirm, BftConfirm, BftEvent, BftGroup, BftKept, BftMessage, BftOptions } from './bft-io.js';
+import type { BftBlock, BftBlockConfirm, BftEvent, BftGroup, BftKept, BftMessage, BftOptions } from './bft-io.js';
 import { Cft } from './cft.js';
 import type { CftEvent, CftMessage, CftOptions, CftTakeOver } from './cft-io.js';
 import type { DriverEvent, DriverOptions, DriverProducers, DriverReady, DriverVote, ProducerSet } from './driver-io.js';
@@ -34,6 +34,8 @@ export class ConsensusDriver<S, P> {
   private cftSelf: ProducerName | null = null;
   private cftNextIsBft = false;
   private bftGroups: BftGroup[] = [];
+  private cftProducers: ProducerName[] = [];
+  private bftProducers: ProducerName[] = [];
   private bftSelf: ProducerName | null = null;
   /** Whether this node has run under a CFT set: a switch to BFT then starts a term of its own. */
   private afterCft = false;
@@ -64,8 +66,8 @@ export class ConsensusDriver<S, P> {
   }
 
   /** The producers of the sets CFT or BFT was last told, each once: that machine's multicasts go to them. */
-  producersOf(algorithm: 'cft' | 'bft'): ProducerName[] {
-    return [...new Set((algorithm === 'bft' ? this.bftGroups.map((g) => g.producers) : this.cftGroups).flat())];
+  producersOf(algorithm: 'cft' | 'bft'): readonly ProducerName[] {
+    return algorithm === 'bft' ? this.bftProducers : this.cftProducers;
   }
 
   /** Why a received block is refused, if it is (a wrong leader, a bad commit proof; BFT's checkBlock). */
@@ -164,6 +166,7 @@ export class ConsensusDriver<S, P> {
     }
     this.bftSelf = self;
     this.bftGroups = groups;
+    this.bftProducers = [...new Set(groups.flatMap((g) => g.producers))];
     if (this.bftActive) this.out.chain.push({ type: 'follow' });
     this.stepBft({ type: 'producers', groups, self });
   }
@@ -174,6 +177,7 @@ export class ConsensusDriver<S, P> {
     if (!this.cftSuspended && self === this.cftSelf && nextIsBft === this.cftNextIsBft && sameNames(groups, this.cftGroups)) return;
     this.cftSuspended = false;
     this.cftGroups = groups;
+    this.cftProducers = [...new Set(groups.flat())];
     this.cftSelf = self;
     this.cftNextIsBft = nextIsBft;
     this.out.chain.push({ type: 'follow' });
@@ -204,9 +208,8 @@ export class ConsensusDriver<S, P> {
 
   /** Most of the active producers reachable (this one counts): an expiry then grows CFT's timeout. */
   private quorumReachable(reachable: readonly ProducerName[]): boolean {
-    const producers = [...new Set(this.cftGroups.flat())];
-    const reached = producers.filter((p) => p === this.cftSelf || reachable.includes(p)).length;
-    return reached > producers.length / 2;
+    const reached = this.cftProducers.filter((p) => p === this.cftSelf || reachable.includes(p)).length;
+    return reached > this.cftProducers.length / 2;
   }
 
   private stepCft(event: CftEvent): void {
@@ -230,10 +233,9 @@ export class ConsensusDriver<S, P> {
     if (this.bftFailed) return;
     const ready = this.bft.step(event);
     // What the messages below depend on is on disk before they leave.
-    const kept = this.bft.kept;
-    if (!sameKept(this.keptBft, kept, this.options.sameSignature)) {
-      this.keptBft = kept;
-      this.out.persist.bft = kept;
+    if (!this.bft.keeps(this.keptBft, this.options.sameSignature)) {
+      this.keptBft = this.bft.kept;
+      this.out.persist.bft = this.keptBft;
     }
     this.out.log.push(...ready.log);
     if (ready.consensusFailure !== undefined) {
@@ -265,17 +267,4 @@ export class ConsensusDriver<S, P> {
 /** Producer sets compare by their names, in order. */
 function sameNames(a: readonly (readonly ProducerName[])[], b: readonly (readonly ProducerName[])[]): boolean {
   return a.length === b.length && a.every((g, i) => g.length === b[i]!.length && g.every((p, j) => p === b[i]![j]));
-}
-
-/** Whether two kept states hold the same term, blocks, prepares and commit proof. */
-function sameKept<S>(a: BftKept<S> | undefined, b: BftKept<S>, sameSignature: (x: S, y: S) => boolean): boolean {
-  const sameBlock = (x: BftKept<S>['bestConfirm'], y: BftKept<S>['bestConfirm']) =>
-    x === y || (x !== undefined && y !== undefined && x.id === y.id && x.num === y.num && x.term === y.term);
-  const sameConfirms = (p: readonly BftConfirm<S>[] = [], q: readonly BftConfirm<S>[] = []) =>
-    p.length === q.length && p.every((c, i) => c.producer === q[i]!.producer && sameSignature(c.signature, q[i]!.signature));
-  const [x, y] = [a?.committed?.proof, b.committed?.proof];
-  const sameProof = x === y || (x !== undefined && y !== undefined && x.blockNum === y.blockNum && sameConfirms(x.commits, y.commits)
-    && (x.nextCommits === undefined) === (y.nextCommits === undefined) && sameConfirms(x.nextCommits, y.nextCommits));
-  return a !== undefined && a.term === b.term && sameBlock(a.bestConfirm, b.bestConfirm) && sameBlock(a.bestPrepared, b.bestPrepared)
-    && sameConfirms(a.bestPrepared?.prepares, b.bestPrepared?.prepares) && sameBlock(a.committed, b.committed) && sameProof;
 }
