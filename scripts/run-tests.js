@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // Runs every uvu test tree (unit, integration, e2e) and prints one closing line `N passed, N
 // failed` over all of them. The trees are cut into parts (an integration or e2e file each, a
-// folder of unit files), and LANES uvu processes at a time take the next part: most of an
-// integration file's time is nodes waiting for their block slots and timeouts, so two lanes on
-// two cores keep make test within its 15 minutes. Each part's output is printed whole when it
+// folder of unit files), and LANES uvu processes at a time take the next part, at most one of
+// them an integration file (each runs several node processes whose consensus timing a second
+// such file would starve): the unit and e2e trees run beside the integration tree, which keeps
+// make test within its 15 minutes on two cores. Each part's output is printed whole when it
 // ends. A test file that runs longer than FILE_LIMIT_MS is taken as hung: its process is killed
 // with every process it started (the nodes of a test) and the file counts as one failure; so
 // does a file during which the process dies. Either way the part goes on with the files after
@@ -164,13 +165,27 @@ function recorded() {
   }
 }
 
+/** Integration files run real node processes, several each: one at a time, beside the other trees. */
+const startsNodes = (part) => part.dir.endsWith(`${sep}integration`);
+
 const last = recorded();
 const queue = ordered(trees.flatMap(partsOf));
 let passed = 0;
 let failed = 0;
+/** Settles when the integration file running now ends; undefined while none runs. */
+let nodesRunning;
 await Promise.all(Array.from({ length: LANES }, async () => {
-  for (let part = queue.shift(); part !== undefined; part = queue.shift()) {
-    const r = await runPart(part);
+  for (;;) {
+    const index = queue.findIndex((part) => !(nodesRunning && startsNodes(part)));
+    if (index < 0 && queue.length === 0) return;
+    if (index < 0) {
+      await nodesRunning;
+      continue;
+    }
+    const [part] = queue.splice(index, 1);
+    const run = runPart(part);
+    if (startsNodes(part)) nodesRunning = run.then(() => (nodesRunning = undefined));
+    const r = await run;
     passed += r.passed;
     failed += r.failed;
   }
