@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { basename, dirname } from 'node:path';
 import type { AdminRoutes } from '../admin/admin-routes.js';
-import { defaultBundlePath, packagePath } from '../package-paths.js';
+import { defaultBundlePath, packagePath } from '../fs/package-paths.js';
 import { StaticFiles } from './static-files.js';
 import type { WireRequest, WireResponse } from './wire/index.js';
 

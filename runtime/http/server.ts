@@ -7,7 +7,7 @@ import { FloodReport } from '../log/flood-report.js';
 import { isAdminRequest, refuseAdmin } from './admin-access.js';
 import { hostName, hostPort, resolveHost } from './host-resolution.js';
 import { createHttpsServer } from './https-server.js';
-import { resolveInNodeDir } from './node-dir-paths.js';
+import { resolveInNodeDir } from '../fs/node-dir-paths.js';
 import type { LocalHost } from './local-hosts.js';
 import { login } from './login.js';
 import { pushTransaction } from './push-transaction.js';
