@@ -1,19 +1,10 @@
 // One index of a table: the primary index (0) maps keys to rows, a secondary index (1..255) maps
 // its keys to the full primary key of a row.
 
-import { unpack } from "../fracpack/codec";
-import { check } from "../abort";
 import { get, greaterEqual, lessThan, max } from "./db";
 import { KeyLocation } from "./location";
 import { Cursor, successor } from "./cursor";
-
-/** An index seen without its key type, as the table maintains it. */
-export abstract class RowIndex<Row> {
-  constructor(readonly location: KeyLocation, readonly number: u8) {}
-
-  /** The full key of `row`'s entry in this index. */
-  abstract rowKey(row: Row): Uint8Array;
-}
+import { RowIndex } from "./row-index";
 
 export class Index<Row, K> extends RowIndex<Row> {
   constructor(location: KeyLocation, number: u8, readonly keyOf: (row: Row) => K) {
@@ -35,41 +26,33 @@ export class Index<Row, K> extends RowIndex<Row> {
     return value === null ? null : this.rowOf(value);
   }
 
-  /** The row an entry's value stands for (a secondary entry holds the row's full key). */
-  rowOf(value: Uint8Array): Row {
-    if (this.number == 0) return unpack<Row>(value);
-    const row = get(this.location.db, value);
-    check(row !== null, "table index entry without a row");
-    return unpack<Row>(row!);
-  }
-
   /** At the smallest key. */
-  first(): Cursor<Row, K> {
+  first(): Cursor<Row> {
     return this.between(this.location.prefix(this.number), null);
   }
 
   /** At the largest key (move with prev()). */
-  last(): Cursor<Row, K> {
+  last(): Cursor<Row> {
     return this.between(this.location.prefix(this.number), null, true);
   }
 
   /** At the first key >= `key`. */
-  lowerBound(key: K): Cursor<Row, K> {
-    return new Cursor<Row, K>(this, greaterEqual(this.location.db, this.keyBytes(key), this.location.prefixLength), null, null);
+  lowerBound(key: K): Cursor<Row> {
+    return new Cursor<Row>(this, greaterEqual(this.location.db, this.keyBytes(key), this.location.prefixLength), null, null);
   }
 
   /** At the first key > `key`. */
-  upperBound(key: K): Cursor<Row, K> {
-    return new Cursor<Row, K>(this, greaterEqual(this.location.db, successor(this.keyBytes(key)), this.location.prefixLength), null, null);
+  upperBound(key: K): Cursor<Row> {
+    return new Cursor<Row>(this, greaterEqual(this.location.db, successor(this.keyBytes(key)), this.location.prefixLength), null, null);
   }
 
   /** Keys in [lower, upper), starting at the smallest. */
-  range(lower: K, upper: K): Cursor<Row, K> {
+  range(lower: K, upper: K): Cursor<Row> {
     return this.between(this.keyBytes(lower), this.keyBytes(upper));
   }
 
   /** Keys in [lower, upper), starting at the largest (move with prev()). */
-  rangeDescending(lower: K, upper: K): Cursor<Row, K> {
+  rangeDescending(lower: K, upper: K): Cursor<Row> {
     return this.between(this.keyBytes(lower), this.keyBytes(upper), true);
   }
 
@@ -77,11 +60,11 @@ export class Index<Row, K> extends RowIndex<Row> {
    * Full keys (prefix included) in [lower, upper), `upper` null for the end of the index; at the
    * smallest, or at the largest when `descending`.
    */
-  between(lower: Uint8Array, upper: Uint8Array | null, descending: bool = false): Cursor<Row, K> {
+  between(lower: Uint8Array, upper: Uint8Array | null, descending: bool = false): Cursor<Row> {
     const db = this.location.db;
     const entry = !descending ? greaterEqual(db, lower, this.location.prefixLength)
       : upper !== null ? lessThan(db, upper, this.location.prefixLength) : max(db, this.location.prefix(this.number));
     // A lower bound that is only the prefix holds for every entry the host returns: no compare per step.
-    return new Cursor<Row, K>(this, entry, lower.length != <i32>this.location.prefixLength ? lower : null, upper);
+    return new Cursor<Row>(this, entry, lower.length != <i32>this.location.prefixLength ? lower : null, upper);
   }
 }
