@@ -195,8 +195,8 @@ export function takePage<T>(walk: RangeWalk<T>, first: i64, last: i64): Page<T> 
 }
 
 /** An index cursor as a walk over its entries. */
-class IndexWalk<Row> extends RangeWalk<KeyValue> {
-  constructor(private cursor: Cursor<Row>, private backward: bool) {
+class IndexWalk<Row, K> extends RangeWalk<KeyValue> {
+  constructor(private cursor: Cursor<Row, K>, private backward: bool) {
     super();
   }
 
@@ -270,7 +270,7 @@ class Query<Row, K> {
     const upper = this.upper;
     if (upper !== null && compareBytes(upper, this.lower) <= 0) return new Page<KeyValue>();
     const backward = walksBackward(first, last);
-    return takePage<KeyValue>(new IndexWalk<Row>(this.index.between(this.lower, upper, backward), backward), first, last);
+    return takePage<KeyValue>(new IndexWalk<Row, K>(this.index.between(this.lower, upper, backward), backward), first, last);
   }
 }
 

@@ -17,7 +17,8 @@ export function successor(key: Uint8Array): Uint8Array {
   return next;
 }
 
-export class Cursor<Row> {
+/** `K` is the key type of the index walked (services name it: `Cursor<Row, K>`); rows are read through the index's RowIndex side. */
+export class Cursor<Row, K> {
   /** The full key of the current entry (valid only while `valid`). */
   key: Uint8Array = new Uint8Array(0);
   /** The current entry's stored value: a row, or for a secondary index the row's full key. */

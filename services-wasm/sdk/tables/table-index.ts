@@ -27,32 +27,32 @@ export class Index<Row, K> extends RowIndex<Row> {
   }
 
   /** At the smallest key. */
-  first(): Cursor<Row> {
+  first(): Cursor<Row, K> {
     return this.between(this.location.prefix(this.number), null);
   }
 
   /** At the largest key (move with prev()). */
-  last(): Cursor<Row> {
+  last(): Cursor<Row, K> {
     return this.between(this.location.prefix(this.number), null, true);
   }
 
   /** At the first key >= `key`. */
-  lowerBound(key: K): Cursor<Row> {
-    return new Cursor<Row>(this, greaterEqual(this.location.db, this.keyBytes(key), this.location.prefixLength), null, null);
+  lowerBound(key: K): Cursor<Row, K> {
+    return new Cursor<Row, K>(this, greaterEqual(this.location.db, this.keyBytes(key), this.location.prefixLength), null, null);
   }
 
   /** At the first key > `key`. */
-  upperBound(key: K): Cursor<Row> {
-    return new Cursor<Row>(this, greaterEqual(this.location.db, successor(this.keyBytes(key)), this.location.prefixLength), null, null);
+  upperBound(key: K): Cursor<Row, K> {
+    return new Cursor<Row, K>(this, greaterEqual(this.location.db, successor(this.keyBytes(key)), this.location.prefixLength), null, null);
   }
 
   /** Keys in [lower, upper), starting at the smallest. */
-  range(lower: K, upper: K): Cursor<Row> {
+  range(lower: K, upper: K): Cursor<Row, K> {
     return this.between(this.keyBytes(lower), this.keyBytes(upper));
   }
 
   /** Keys in [lower, upper), starting at the largest (move with prev()). */
-  rangeDescending(lower: K, upper: K): Cursor<Row> {
+  rangeDescending(lower: K, upper: K): Cursor<Row, K> {
     return this.between(this.keyBytes(lower), this.keyBytes(upper), true);
   }
 
@@ -60,11 +60,11 @@ export class Index<Row, K> extends RowIndex<Row> {
    * Full keys (prefix included) in [lower, upper), `upper` null for the end of the index; at the
    * smallest, or at the largest when `descending`.
    */
-  between(lower: Uint8Array, upper: Uint8Array | null, descending: bool = false): Cursor<Row> {
+  between(lower: Uint8Array, upper: Uint8Array | null, descending: bool = false): Cursor<Row, K> {
     const db = this.location.db;
     const entry = !descending ? greaterEqual(db, lower, this.location.prefixLength)
       : upper !== null ? lessThan(db, upper, this.location.prefixLength) : max(db, this.location.prefix(this.number));
     // A lower bound that is only the prefix holds for every entry the host returns: no compare per step.
-    return new Cursor<Row>(this, entry, lower.length != <i32>this.location.prefixLength ? lower : null, upper);
+    return new Cursor<Row, K>(this, entry, lower.length != <i32>this.location.prefixLength ? lower : null, upper);
   }
 }
