@@ -3,9 +3,8 @@
 // failed` over all of them. The trees are cut into parts (an integration or e2e file each, a
 // folder of unit files), and LANES uvu processes at a time take the next part, at most one of
 // them an integration file (each runs several node processes whose consensus timing a second
-// such file would starve): the unit and e2e trees run beside the integration tree, which keeps
-// make test within its 15 minutes on two cores. Each part's output is printed whole when it
-// ends. A test file that runs longer than FILE_LIMIT_MS is taken as hung: its process is killed
+// such file would starve), so that the unit and e2e trees can run beside the integration tree.
+// Each part's output is printed whole when it ends. A test file that runs longer than FILE_LIMIT_MS is taken as hung: its process is killed
 // with every process it started (the nodes of a test) and the file counts as one failure; so
 // does a file during which the process dies. Either way the part goes on with the files after
 // it, so one file can neither hold up nor hide the rest, and a crash can never look like a pass.
@@ -26,8 +25,13 @@ const SLOWEST_SHOWN = 12;
 const durations = [];
 /** Where each run leaves its files' times for the next run's order. */
 const DURATIONS_FILE = join(root, 'dist', '.test-durations.json');
-/** uvu processes at once: TSIBASE_TEST_LANES, else two (one on a single core). */
-const LANES = Number(process.env.TSIBASE_TEST_LANES) || Math.min(2, availableParallelism());
+/**
+ * uvu processes at once: TSIBASE_TEST_LANES, else one. Two (the unit and e2e trees beside the
+ * integration file) take about a third off on two cores, but under their load a fresh node
+ * refused a valid BFT snapshot in bft-switch-snapshot.test ("eprod is not an active producer"),
+ * twice in two runs: until that is understood, one lane is the default.
+ */
+const LANES = Math.min(Number(process.env.TSIBASE_TEST_LANES) || 1, availableParallelism());
 
 // Trees by name under dist/tests, or by absolute path.
 const trees = (process.argv.length > 2 ? process.argv.slice(2) : ['unit', 'integration', 'e2e'])
