@@ -1,33 +1,17 @@
 #!/usr/bin/env node
 // Fails when the TypeScript files under the given folders (default runtime/) import each other
 // in a circle, type-only imports included: every file must have a place to start reading from.
-// Prints each circle it finds as a chain of files.
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+// Prints each circle it finds as a chain of files. Imports are read as scripts/lib/source-imports.js
+// says (the node's `.js` specifiers and AssemblyScript's extensionless ones alike).
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { importsAmong, tsFiles } from './lib/source-imports.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const folders = (process.argv.length > 2 ? process.argv.slice(2) : ['runtime']).map((f) => resolve(root, f));
 
-function tsFiles(dir) {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return tsFiles(path);
-    return name.endsWith('.ts') && !name.endsWith('.d.ts') ? [path] : [];
-  });
-}
-
-const IMPORT = /^\s*(?:import|export)\b[^'"]*?from\s+['"](\.{1,2}\/[^'"]+)['"]/gm;
-const files = new Set(folders.flatMap(tsFiles));
-const edges = new Map();
-for (const file of files) {
-  const targets = [];
-  for (const m of readFileSync(file, 'utf8').matchAll(IMPORT)) {
-    const target = resolve(dirname(file), m[1].replace(/\.js$/, '.ts'));
-    if (files.has(target)) targets.push(target);
-  }
-  edges.set(file, targets);
-}
+const files = folders.flatMap(tsFiles);
+const edges = new Map([...importsAmong(files)].map(([file, list]) => [file, list.map((i) => i.target)]));
 
 // Tarjan's strongly connected components; any component of more than one file is a circle.
 let index = 0;
@@ -57,11 +41,11 @@ function visit(v) {
     if (component.length > 1 || edges.get(v).includes(v)) circles.push(component);
   }
 }
-for (const file of files) if (!info.has(file)) visit(file);
+for (const file of edges.keys()) if (!info.has(file)) visit(file);
 
 const name = (f) => relative(root, f);
 if (circles.length === 0) {
-  console.log(`import cycles: none among ${files.size} files`);
+  console.log(`import cycles: none among ${edges.size} files`);
 } else {
   for (const component of circles) console.error(`import cycle of ${component.length} files: ${component.map(name).sort().join(', ')}`);
   process.exitCode = 1;

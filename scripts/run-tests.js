@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 // Runs every uvu test tree (unit, integration, e2e) and prints one closing line `N passed, N
 // failed` over all of them. The trees are cut into parts (an integration or e2e file each, a
-// folder of unit files), and LANES uvu processes at a time take the next part: most of an
-// integration file's time is nodes waiting for their block slots and timeouts, so two lanes on
-// two cores keep make test within its 15 minutes. Each part's output is printed whole when it
-// ends. A test file that runs longer than FILE_LIMIT_MS is taken as hung: its process is killed
+// folder of unit files), and LANES uvu processes at a time take the next part, at most one of
+// them an integration file (each runs several node processes whose consensus timing a second
+// such file would starve), so that the unit and e2e trees can run beside the integration tree.
+// Each part's output is printed whole when it ends. A test file that runs longer than FILE_LIMIT_MS is taken as hung: its process is killed
 // with every process it started (the nodes of a test) and the file counts as one failure; so
 // does a file during which the process dies. Either way the part goes on with the files after
 // it, so one file can neither hold up nor hide the rest, and a crash can never look like a pass.
@@ -25,8 +25,13 @@ const SLOWEST_SHOWN = 12;
 const durations = [];
 /** Where each run leaves its files' times for the next run's order. */
 const DURATIONS_FILE = join(root, 'dist', '.test-durations.json');
-/** uvu processes at once: TSIBASE_TEST_LANES, else two (one on a single core). */
-const LANES = Number(process.env.TSIBASE_TEST_LANES) || Math.min(2, availableParallelism());
+/**
+ * uvu processes at once: TSIBASE_TEST_LANES, else one. Two (the unit and e2e trees beside the
+ * integration file) take about a third off on two cores, but under their load a fresh node
+ * refused a valid BFT snapshot in bft-switch-snapshot.test ("eprod is not an active producer"),
+ * twice in two runs: until that is understood, one lane is the default.
+ */
+const LANES = Math.min(Number(process.env.TSIBASE_TEST_LANES) || 1, availableParallelism());
 
 // Trees by name under dist/tests, or by absolute path.
 const trees = (process.argv.length > 2 ? process.argv.slice(2) : ['unit', 'integration', 'e2e'])
@@ -164,13 +169,27 @@ function recorded() {
   }
 }
 
+/** Integration files run real node processes, several each: one at a time, beside the other trees. */
+const startsNodes = (part) => part.dir.endsWith(`${sep}integration`);
+
 const last = recorded();
 const queue = ordered(trees.flatMap(partsOf));
 let passed = 0;
 let failed = 0;
+/** Settles when the integration file running now ends; undefined while none runs. */
+let nodesRunning;
 await Promise.all(Array.from({ length: LANES }, async () => {
-  for (let part = queue.shift(); part !== undefined; part = queue.shift()) {
-    const r = await runPart(part);
+  for (;;) {
+    const index = queue.findIndex((part) => !(nodesRunning && startsNodes(part)));
+    if (index < 0 && queue.length === 0) return;
+    if (index < 0) {
+      await nodesRunning;
+      continue;
+    }
+    const [part] = queue.splice(index, 1);
+    const run = runPart(part);
+    if (startsNodes(part)) nodesRunning = run.then(() => (nodesRunning = undefined));
+    const r = await run;
     passed += r.passed;
     failed += r.failed;
   }

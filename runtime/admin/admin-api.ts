@@ -1,9 +1,10 @@
 import { pushBoot } from '../http/push-boot.js';
+import { STATUS_PATH } from '../http/routes.js';
 import { AdminRoutes, type AdminEndpoint } from './admin-routes.js';
 import { configEndpoint } from './config-endpoint.js';
 import type { NodeControl } from './node-control.js';
 import { connectEndpoint, disconnectEndpoint, peersEndpoint } from './peer-endpoints.js';
-import { STATUS_PATH, shutdownEndpoint, statusEndpoint } from './status-endpoints.js';
+import { shutdownEndpoint, statusEndpoint } from './status-endpoints.js';
 
 /** The admin API of docs/administration.md §4.1: `/native/admin/…` on every host, `/config` and `/shutdown` on x-admin. */
 export function adminApi(node: NodeControl, extra: Readonly<Record<string, AdminEndpoint>> = {}): { native: AdminRoutes; xAdmin: AdminRoutes } {

@@ -1,5 +1,6 @@
 import { escapeHtml, methodNotAllowed, text } from '../http/replies.js';
 import { ConfigError } from '../config/errors.js';
+import type { Routes } from '../http/routes.js';
 import type { WireRequest, WireResponse } from '../http/wire/index.js';
 import { KeysError, keysErrorHttpStatus } from '../keys/errors.js';
 import { LinkError } from '../network/links/link-error.js';
@@ -24,7 +25,7 @@ function statusOf(err: unknown): number | undefined {
  * replies name the allowed methods; x-admin's `/config` and `/shutdown` give the bare message
  * and a newline); refusals the handlers raise become their status with the message as text.
  */
-export class AdminRoutes {
+export class AdminRoutes implements Routes {
   constructor(
     private readonly endpoints: ReadonlyMap<string, AdminEndpoint>,
     private readonly style: 'native' | 'x-admin',

@@ -3,9 +3,6 @@ import type { AdminEndpoint } from './admin-routes.js';
 import { optionalBoolean, readJsonObject } from './json-body.js';
 import type { NodeControl } from './node-control.js';
 
-/** The status endpoint: the one that answers while the node starts up (it is what says `startup`). */
-export const STATUS_PATH = '/native/admin/status';
-
 /** GET /native/admin/status: the node's status values (docs/http.md §7). */
 export function statusEndpoint(node: NodeControl): AdminEndpoint {
   return { allow: 'GET', handle: (_req, res) => json(res, 200, node.status()) };

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { TsibaseError } from '../../host-api/errors.js';
 import { embeddedSchema } from '../../host-api/index.js';
 import { METHOD_SYMBOL_FREQUENCIES } from '../../host-api/names/method.js';
-import { PACKAGE_ROOT, packagePath } from '../package-paths.js';
+import { PACKAGE_ROOT, packagePath } from '../fs/package-paths.js';
 import { WebAssemblyJs, type WasmModuleObject } from '../wasm/admission/webassembly-api.js';
 
 // The one AssemblyScript compile of a service (docs/host-abi.md §10 gives the features), used by

@@ -11,7 +11,7 @@ import { Executor } from '../wasm/executor.js';
 import type { SocketRegistry } from '../wasm/host-state.js';
 import { keepAuxConsensusData } from './block-aux-data.js';
 import { BlockBuilder, type BlockStart, type ClosedBlock, type Sealer } from './block-builder.js';
-import { readBlock } from './block-log.js';
+import { readBlock, readLogStart } from './block-log.js';
 import { readStoredBlock, type StoredBlock } from './stored-block.js';
 import { isEmptyClaim, signBlock, type BlockSigners } from './block-signing.js';
 import { bootBlock, splitBootList } from './boot.js';
@@ -23,7 +23,6 @@ import { HeldTransactions } from './held-transactions.js';
 import { sha256 } from '../crypto/sha256.js';
 import { checkLogin } from './login.js';
 import { replayBlock, verifyReceivedBlock } from './received-block.js';
-import { readLogStart } from '../snapshot/snapshot-rows.js';
 import { TransactionProcessor, decodeTransaction, type DecodedTransaction } from './transaction-processor.js';
 
 export type WaitFor = 'applied' | 'final';

@@ -10,7 +10,7 @@ export type ChainErrorCode =
   | 'CHAIN_IRREVERSIBLE'       // a revert that would take back an irreversible block
   | 'BLOCK_FAILED'             // a block could not be built (startBlock, endBlock or boot failed)
   | 'BLOCK_NOT_NEXT'           // a received block's number or previous id does not follow the head
-  | 'BLOCK_INVALID'            // a received block breaks a rule: time not after the head's, unknown producer, subjective data
+  | 'BLOCK_INVALID'            // a received block breaks a rule: time not after the head's, unknown producer, subjective data, an auxConsensusData that is no BlockConfirm
   | 'BLOCK_SIGNATURE'          // a received block's signature does not verify under its producer's claim
   | 'BLOCK_TRANSACTION'        // a transaction of a received block is malformed, its proofs fail, or it fails to run
   | 'BLOCK_MISMATCH';          // executing a received block derives another header (docs/p2p.md §3.4 "blockId does not match")
@@ -19,7 +19,7 @@ export type ChainErrorCode =
 export class ChainError extends TsibaseError {
   declare readonly code: ChainErrorCode;
 
-  constructor(code: ChainErrorCode, message: string) {
-    super(code, message);
+  constructor(code: ChainErrorCode, message: string, options?: { cause?: unknown }) {
+    super(code, message, options);
   }
 }

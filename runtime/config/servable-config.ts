@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname } from 'node:path';
-import { resolveInNodeDir } from '../http/node-dir-paths.js';
+import { resolveInNodeDir } from '../fs/node-dir-paths.js';
 import { ConfigError } from './errors.js';
 import type { ListenSpec, ServerConfig } from './server-config.js';
 import { checkTlsContext, readTlsFiles } from './tls-context.js';

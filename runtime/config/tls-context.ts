@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createSecureContext, type SecureContextOptions } from 'node:tls';
-import { resolveInNodeDir } from '../http/node-dir-paths.js';
+import { resolveInNodeDir } from '../fs/node-dir-paths.js';
 import { ConfigError } from './errors.js';
 import type { TlsSpec } from './server-config.js';
 

@@ -1,19 +1,16 @@
 import { createRequire } from 'node:module';
 import { basename, dirname } from 'node:path';
-import type { AdminRoutes } from '../admin/admin-routes.js';
-import { defaultBundlePath, packagePath } from '../package-paths.js';
+import { defaultBundlePath, packagePath } from '../fs/package-paths.js';
+import type { Routes } from './routes.js';
 import { StaticFiles } from './static-files.js';
-import type { WireRequest, WireResponse } from './wire/index.js';
 
 // Node-local hosts (docs/http.md §1 step 2): `x-<name>.<root>` labels are reserved for code the node
 // runs itself, not the chain, so they work before boot and on every network alike.
 
 /** What a node-local host serves. */
-export interface LocalHost {
-  /** Only admins may use it (docs/http.md §4). */
+export interface LocalHost extends Routes {
+  /** Only admins may use it (docs/http.md §4). What it does not serve, the node answers 404. */
   readonly adminOnly: boolean;
-  /** Answers the request; false when it has nothing for it (the node then answers 404). */
-  serve(req: WireRequest, res: WireResponse, target: string, path: string): Promise<boolean>;
 }
 
 /** The package's `admin/` directory: the x-admin web app. */
@@ -29,7 +26,7 @@ function packageDir(name: string): string {
  * read-only, what the app loads without a build step: host-api and the noble packages it imports
  * (as ES modules under `/lib/…`) and the default bundle (`/default.bundle`).
  */
-function adminAppHost(routes: AdminRoutes, env: NodeJS.ProcessEnv): LocalHost {
+function adminAppHost(routes: Routes, env: NodeJS.ProcessEnv): LocalHost {
   const bundle = defaultBundlePath(env);
   const bundleDir = new StaticFiles(dirname(bundle));
   const mounts: [prefix: string, files: StaticFiles][] = [
@@ -50,6 +47,6 @@ function adminAppHost(routes: AdminRoutes, env: NodeJS.ProcessEnv): LocalHost {
 }
 
 /** The node-local hosts every node has, by label; `xAdminRoutes` are the x-admin host's endpoints. */
-export function defaultLocalHosts(xAdminRoutes: AdminRoutes, env: NodeJS.ProcessEnv = process.env): ReadonlyMap<string, LocalHost> {
+export function defaultLocalHosts(xAdminRoutes: Routes, env: NodeJS.ProcessEnv = process.env): ReadonlyMap<string, LocalHost> {
   return new Map<string, LocalHost>([['x-admin', adminAppHost(xAdminRoutes, env)]]);
 }

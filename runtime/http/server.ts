@@ -1,16 +1,15 @@
 import { createServer, type AddressInfo, type Socket } from 'node:net';
-import type { AdminRoutes } from '../admin/admin-routes.js';
-import { STATUS_PATH } from '../admin/status-endpoints.js';
 import type { Chain } from '../chain/chain.js';
 import type { ListenSpec, StaticServiceSpec, TlsSpec } from '../config/server-config.js';
 import { FloodReport } from '../log/flood-report.js';
 import { isAdminRequest, refuseAdmin } from './admin-access.js';
 import { hostName, hostPort, resolveHost } from './host-resolution.js';
 import { createHttpsServer } from './https-server.js';
-import { resolveInNodeDir } from './node-dir-paths.js';
+import { resolveInNodeDir } from '../fs/node-dir-paths.js';
 import type { LocalHost } from './local-hosts.js';
 import { login } from './login.js';
 import { pushTransaction } from './push-transaction.js';
+import { STATUS_PATH, type Routes } from './routes.js';
 import { adminAppCors } from './admin-cors.js';
 import { DEFAULT_CORS, corsDefaults, notFound, redirect, reply, text } from './replies.js';
 import { parseTarget } from './request-target.js';
@@ -40,7 +39,7 @@ export interface HttpServerOptions {
   /** Node-local hosts by label (`x-admin`, …). */
   readonly localHosts: ReadonlyMap<string, LocalHost>;
   /** The `/native/admin/…` endpoints. */
-  readonly adminRoutes: AdminRoutes;
+  readonly adminRoutes: Routes;
   /** Websocket upgrades (the admin log, peer links); the node answers 404 to those it does not take. */
   readonly onUpgrade?: (req: WireRequest, socket: Socket, head: Buffer) => boolean;
   /** Plain requests for a websocket endpoint (peer links' 403 or 426); false for the rest. */

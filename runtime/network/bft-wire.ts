@@ -1,24 +1,16 @@
 import { bytesToHex, hexToBytes } from '../../host-api/encoding/hex.js';
-import { FracpackError } from '../../host-api/fracpack/index.js';
 import type { Claim } from '../../host-api/types/index.js';
-import type { Executor } from '../wasm/executor.js';
-import type { BftBlockConfirm, BftConfirm, BftMessage, BftOptions, BftUnsigned, BftViewChange } from './consensus/bft-io.js';
-import { verifiesMessage } from './message-signatures.js';
-import { P2PMessageError, p2pSchema, signedMessage, signingPreimage, type MessageOf, type P2PMessage } from './messages/index.js';
-import type { ProducerName } from './routing/routing-io.js';
+import { ChainError } from '../chain/errors.js';
+import { producerConfirms, readBlockConfirm } from '../chain/commit-proofs.js';
+import type { BftBlockConfirm, BftMessage, BftUnsigned, BftViewChange } from './consensus/bft-io.js';
+import { P2PMessageError, signedMessage, signingPreimage, type MessageOf, type P2PMessage } from './messages/index.js';
 
 // Between the wire (docs/p2p.md §2.2: BFT messages 38-41 with their signer claim, ids as
 // Checksum256 bytes, BlockConfirm in auxConsensusData) and the BFT state machine (ids as hex,
-// signatures as the bytes the producer's claim made, no claims: consensus/bft-io.ts).
+// signatures as the bytes the producer's claim made, no claims: consensus/bft-io.ts). The commit
+// proof's format and its signature check are the chain's (chain/commit-proofs.ts).
 
 export type BftWireKind = 'PrepareMessage' | 'CommitMessage' | 'ViewChangeMessage' | 'RequestViewMessage';
-type Confirms = readonly { readonly producer: bigint; readonly signature: Uint8Array }[];
-
-const BLOCK_CONFIRM = p2pSchema.type('BlockConfirm');
-
-function confirmsOf(list: Confirms): BftConfirm<Uint8Array>[] {
-  return list.map(({ producer, signature }) => ({ producer, signature }));
-}
 
 /** A received BFT message (its signature already checked) as the state machine takes it. */
 export function bftMessageOf(message: MessageOf<BftWireKind>): BftMessage<Uint8Array> {
@@ -37,8 +29,8 @@ export function bftMessageOf(message: MessageOf<BftWireKind>): BftMessage<Uint8A
         producer: body.producer,
         bestPrepared: bytesToHex(body.bestPrepared),
         bestPreparedTerm: body.bestPreparedTerm,
-        prepares: confirmsOf(body.prepares),
-        ...(body.nextPrepares ? { nextPrepares: confirmsOf(body.nextPrepares) } : {}),
+        prepares: producerConfirms(body.prepares),
+        ...(body.nextPrepares ? { nextPrepares: producerConfirms(body.nextPrepares) } : {}),
       };
       return { kind: 'ViewChangeMessage', body: view, signature: message.signature };
     }
@@ -63,31 +55,12 @@ export function bftWireMessage(message: BftMessage<Uint8Array>, signer: Claim): 
   return signedMessage(message.kind as 'PrepareMessage', wireBody(message, signer) as never, message.signature);
 }
 
-/**
- * psibase's verifyMsig for one signature: the prepare or commit re-packed with the producer's
- * claim (§2.2: both encodings are canonical) must verify. A producer without a claim fails.
- */
-export function confirmVerifier(executor: Executor, claimOf: (producer: ProducerName, blockId: string, group: number) => Claim | undefined): BftOptions<Uint8Array>['verify'] {
-  return (kind, blockId, producer, signature, group) => {
-    const signer = claimOf(producer, blockId, group);
-    if (!signer) return false;
-    const body = { blockId: hexToBytes(blockId), producer, signer };
-    return verifiesMessage(executor, signedMessage(kind as 'PrepareMessage', body, signature));
-  };
-}
-
-/** auxConsensusData for a commit proof (§3.5). */
-export function encodeBlockConfirm(confirm: BftBlockConfirm<Uint8Array>): Uint8Array {
-  return BLOCK_CONFIRM.pack({ blockNum: confirm.blockNum, commits: [...confirm.commits], nextCommits: confirm.nextCommits ? [...confirm.nextCommits] : null });
-}
-
 /** The commit proof in a block's auxConsensusData; P2P_BAD_MESSAGE when it is not a BlockConfirm. */
 export function decodeBlockConfirm(aux: Uint8Array): BftBlockConfirm<Uint8Array> {
   try {
-    const { blockNum, commits, nextCommits } = BLOCK_CONFIRM.unpack(aux);
-    return { blockNum, commits: confirmsOf(commits), ...(nextCommits ? { nextCommits: confirmsOf(nextCommits) } : {}) };
+    return readBlockConfirm(aux);
   } catch (err) {
-    if (err instanceof FracpackError) throw new P2PMessageError('P2P_BAD_MESSAGE', `auxConsensusData is not a BlockConfirm: ${err.message}`, { cause: err });
+    if (err instanceof ChainError) throw new P2PMessageError('P2P_BAD_MESSAGE', err.message, { cause: err.cause });
     throw err;
   }
 }

@@ -11,7 +11,7 @@ import type { LoadedSnapshot } from '../snapshot/apply-snapshot.js';
 import type { StateChecksumBody } from '../snapshot/node-snapshots.js';
 import { SnapshotError } from '../snapshot/snapshot-error.js';
 import type { SnapshotContent } from '../snapshot/snapshot-file.js';
-import { readLogStart } from '../snapshot/snapshot-rows.js';
+import { readLogStart } from '../chain/block-log.js';
 import { SnapshotReceiver, type SnapshotOffer } from '../snapshot/snapshot-transfer.js';
 import { verifiesMessage } from './message-signatures.js';
 import { randomId } from './random-id.js';

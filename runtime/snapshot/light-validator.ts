@@ -15,11 +15,10 @@ import { JointConsensus, type ConsensusChangeRow, type StatusRow } from '../../h
 import { genesisConsensus } from '../chain/block-builder.js';
 import { blockSignatureInfo, EMPTY_CLAIM, isEmptyClaim } from '../chain/block-signing.js';
 import { claimProofError } from '../chain/claim-proofs.js';
+import { confirmVerifier, readBlockConfirm, type ProducerConfirm } from '../chain/commit-proofs.js';
 import { claimAmong, nextBlockConsensus, producersOf } from '../chain/consensus.js';
+import { quorumOf } from '../chain/quorum.js';
 import { sha256 } from '../crypto/sha256.js';
-import { confirmVerifier, decodeBlockConfirm } from '../network/bft-wire.js';
-import { quorumOf } from '../network/consensus/quorum.js';
-import type { BftConfirm } from '../network/consensus/bft-io.js';
 import type { Executor } from '../wasm/executor.js';
 import { SnapshotError } from './snapshot-error.js';
 
@@ -101,7 +100,7 @@ export class LightValidator {
     if (signed.auxConsensusData === null) refuse(`header ${header.blockNum}: BFT requires auxConsensusData to prove irreversibility`);
     let confirm;
     try {
-      confirm = decodeBlockConfirm(signed.auxConsensusData!);
+      confirm = readBlockConfirm(signed.auxConsensusData!);
     } catch (err) {
       return refuse(`header ${header.blockNum}: ${(err as Error).message}`);
     }
@@ -112,7 +111,7 @@ export class LightValidator {
     return confirm.blockNum;
   }
 
-  private checkCommits(consensus: Consensus, blockId: Uint8Array, commits: readonly BftConfirm<Uint8Array>[]): void {
+  private checkCommits(consensus: Consensus, blockId: Uint8Array, commits: readonly ProducerConfirm<Uint8Array>[]): void {
     const num = commits.length;
     if (num < strongThreshold(consensus)) refuse(`${num} commits for block ${bytesToHex(blockId)}, fewer than the ${strongThreshold(consensus)} needed`);
     const verify = confirmVerifier(this.executor, (producer) => this.claimOf(consensus, producer, undefined));

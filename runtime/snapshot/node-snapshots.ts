@@ -14,7 +14,6 @@ import { isEmptyClaim } from '../chain/block-signing.js';
 import { readStatus } from '../chain/chain-state.js';
 import { producersOf } from '../chain/consensus.js';
 import type { Store } from '../db/store.js';
-import type { MessageBody } from '../network/messages/message.js';
 import type { Executor } from '../wasm/executor.js';
 import { readBlock } from '../chain/block-log.js';
 import { blockId as computeBlockId, blockNumOfId } from '../../host-api/chain/block-id.js';
@@ -25,8 +24,12 @@ import { snapshotOffer, type SnapshotOffer } from './snapshot-transfer.js';
 import { isScheduledSnapshot, readSnapshotRow, sameChecksum, writeSnapshotRow } from './snapshot-rows.js';
 import { enoughSignatures, signState, signingProducer, stateSignatureFailure } from './state-signatures.js';
 
-/** The body of a StateChecksumMessage (docs/p2p.md §2.2, type 42). */
-export type StateChecksumBody = MessageBody<'StateChecksumMessage'>;
+/** The body of a StateChecksumMessage (docs/p2p.md §2.2, type 42): a producer's signature over the state of a block. */
+export interface StateChecksumBody {
+  readonly blockId: Uint8Array;
+  readonly state: StateChecksum;
+  readonly signature: StateSignature;
+}
 
 interface Unsigned {
   readonly blockNum: number;

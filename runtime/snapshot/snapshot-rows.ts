@@ -1,12 +1,12 @@
 // Reading and writing the snapshot native rows (docs/p2p.md §7.2, §7.3; psibase's nativeTables):
-// the SnapshotRow (native-subjective table 11, keyed by block id), the LogTruncateRow (table 13)
-// and the ScheduledSnapshotRow (native table 12, written by transact). Their types are host-api's
-// native schema (host-api/types/native.ts).
+// the SnapshotRow (native-subjective table 11, keyed by block id) and the ScheduledSnapshotRow
+// (native table 12, written by transact). Their types are host-api's native schema
+// (host-api/types/native.ts). The LogTruncateRow (table 13) is the block log's: chain/block-log.ts.
 
 import { DbId } from '../../host-api/abi/databases.js';
-import { logTruncateKey, NativeTable, nativeTableKey, scheduledSnapshotKey, snapshotKey } from '../../host-api/abi/keys.js';
+import { NativeTable, nativeTableKey, scheduledSnapshotKey, snapshotKey } from '../../host-api/abi/keys.js';
 import { concatBytes, equalBytes } from '../../host-api/encoding/bytes.js';
-import { LogTruncateRow, SnapshotRow, StateChecksum } from '../../host-api/types/native.js';
+import { SnapshotRow, StateChecksum } from '../../host-api/types/native.js';
 import { sha256 } from '../crypto/sha256.js';
 import type { KvReader, KvWriter } from '../db/store.js';
 
@@ -34,14 +34,4 @@ export function writeSnapshotRow(db: KvWriter, row: SnapshotRow): void {
 /** Whether transact scheduled a snapshot of block `blockNum` (in the state of that block). */
 export function isScheduledSnapshot(db: KvReader, blockNum: number): boolean {
   return db.get(DbId.native, scheduledSnapshotKey(blockNum)) !== undefined;
-}
-
-/** Where the block log starts, when it was cut at a loaded snapshot. */
-export function readLogStart(db: KvReader): number | undefined {
-  const row = db.get(DbId.nativeSubjective, logTruncateKey());
-  return row && LogTruncateRow.unpack(row).start;
-}
-
-export function writeLogStart(db: KvWriter, start: number): void {
-  db.put(DbId.nativeSubjective, logTruncateKey(), LogTruncateRow.pack({ start }));
 }

@@ -40,7 +40,10 @@ const UNSENT_BYTES = 8 * 1024 * 1024;
 const MIB = 1024 * 1024;
 /** Each round: this many signed votes (a verify service run each), 50 frames of no known type, then this many 1 MiB blocks. */
 const VOTES_A_ROUND = 10;
+const GARBAGE_A_ROUND = 50;
 const BLOCKS_A_ROUND = 4;
+/** The frames of one round: 4 MiB of blocks, ten verify service runs. */
+export const FRAMES_A_ROUND = VOTES_A_ROUND + GARBAGE_A_ROUND + BLOCKS_A_ROUND;
 
 /** The node's head block: its id and number. */
 interface Head {
@@ -56,7 +59,7 @@ function floodFrames(): { frames: Uint8Array[]; blockOn: (head: Head) => Uint8Ar
     const body = { term: 1_000_000 + i, candidateId: accountNumberFromName('mallory'), lastLogIndex: 1, lastLogTerm: 1, signer: claim };
     return encodeMessage(signedMessage('RequestVoteRequest', body, signDigest(stranger, sha256(signingPreimage('RequestVoteRequest', body)))) as P2PMessage);
   });
-  const garbage = Array.from({ length: 50 }, () => Uint8Array.of(99, 1, 2, 3));
+  const garbage = Array.from({ length: GARBAGE_A_ROUND }, () => Uint8Array.of(99, 1, 2, 3));
   const transaction = Transaction.pack({ tapos: { expiration: 0, refBlockSuffix: 0, flags: 0, refBlockIndex: 0 }, actions: [], claims: [] });
   const bulky = [{ transaction, proofs: [new Uint8Array(MIB)], subjectiveData: [] }];
   const zeros = new Uint8Array(32);

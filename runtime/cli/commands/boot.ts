@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { TsibaseError } from '../../../host-api/errors.js';
 import { bootTransactionCount, bootTransactions, runBoot, unpackBundle, type KeyPair } from '../../../host-api/index.js';
 import { importKeyRequest } from '../../keys/requests.js';
-import { defaultBundlePath } from '../../package-paths.js';
+import { defaultBundlePath } from '../../fs/package-paths.js';
 import { option, parseArgs, UsageError } from '../args.js';
 import { DEFAULT_API } from '../chain-client.js';
 import { httpRequest, serviceUrl } from '../client.js';

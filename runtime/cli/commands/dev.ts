@@ -2,7 +2,7 @@ import { existsSync, rmSync } from 'node:fs';
 import type { ListenSpec } from '../../config/server-config.js';
 import { DirectoryLock } from '../../fs/directory-lock.js';
 import type { TsibaseNode } from '../../node/tsibase-node.js';
-import { defaultBundlePath } from '../../package-paths.js';
+import { defaultBundlePath } from '../../fs/package-paths.js';
 import { option, parseArgs, UsageError } from '../args.js';
 import { SUPERVISED_ENV } from '../supervisor.js';
 import { parseListen, runNode, superviseNode } from './node.js';

@@ -1,7 +1,7 @@
 import { cpSync, existsSync, readFileSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { isValidAccountName } from '../../../host-api/index.js';
-import { packagePath } from '../../package-paths.js';
+import { packagePath } from '../../fs/package-paths.js';
 import { parseArgs, UsageError } from '../args.js';
 
 export const NEW_SERVICE_USAGE = `usage: tsibase new-service <name>

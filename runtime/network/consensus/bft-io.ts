@@ -1,3 +1,4 @@
+import type { BlockConfirm, ProducerConfirm } from '../../chain/commit-proofs.js';
 import type { LogEntry } from '../peer-io.js';
 import type { ProducerName } from '../routing/routing-io.js';
 import type { BlockIdHex } from '../sync/block-header.js';
@@ -31,18 +32,11 @@ export interface BftBlock {
   readonly nextSince?: number;
 }
 
-/** psibase's ProducerConfirm: one producer's signature over a prepare or commit of a block. */
-export interface BftConfirm<S> {
-  readonly producer: ProducerName;
-  readonly signature: S;
-}
+/** psibase's ProducerConfirm: one producer's signature over a prepare or commit of a block (chain/commit-proofs.ts). */
+export type BftConfirm<S> = ProducerConfirm<S>;
 
-/** The irreversibility proof a leader puts in auxConsensusData (§3.5, §5.4). */
-export interface BftBlockConfirm<S> {
-  readonly blockNum: number;
-  readonly commits: readonly BftConfirm<S>[];
-  readonly nextCommits?: readonly BftConfirm<S>[];
-}
+/** The irreversibility proof a leader puts in auxConsensusData (§3.5, §5.4; chain/commit-proofs.ts). */
+export type BftBlockConfirm<S> = BlockConfirm<S>;
 
 /** The fields of a ViewChangeMessage (§2.2, 40) without its signer. */
 export interface BftViewChange<S> {

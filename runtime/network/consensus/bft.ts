@@ -1,7 +1,7 @@
 import type { LogEntry } from '../peer-io.js';
 import type { ProducerName } from '../routing/routing-io.js';
 import { PRE_GENESIS, blockNumOf, compareOrder, type BlockIdHex, type BlockOrder } from '../sync/block-header.js';
-import { bftThreshold, quorumOf } from './quorum.js';
+import { bftThreshold, quorumOf } from '../../chain/quorum.js';
 import type {
   BftBlock, BftBlockConfirm, BftConfirm, BftEvent, BftGroup, BftKept, BftMessage, BftOptions, BftReady, BftRole, BftViewChange,
 } from './bft-io.js';

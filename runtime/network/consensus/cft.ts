@@ -1,7 +1,7 @@
 import type { LogEntry } from '../peer-io.js';
 import type { ProducerName } from '../routing/routing-io.js';
 import { AutoTimeout } from './auto-timeout.js';
-import { bftThreshold, cftThreshold } from './quorum.js';
+import { bftThreshold, cftThreshold } from '../../chain/quorum.js';
 import type { CftEvent, CftHead, CftMessage, CftOptions, CftReady, CftRole, CftTakeOver } from './cft-io.js';
 
 // psibase's crash-fault-tolerant consensus (docs/p2p.md §4): Raft's elections over producers,

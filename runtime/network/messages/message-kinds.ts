@@ -1,5 +1,8 @@
 // The native P2P message types (docs/p2p.md §2.1): the type byte of each message and whether it
 // travels as a SignedMessage (§2.0). A message's kind is the name of its body in P2P_SCHEMA.
+// A prepare's and a commit's come with the formats of a block's commit proof (chain/commit-proofs.ts).
+
+import { CONFIRM_TYPES } from '../../chain/commit-proofs.js';
 
 export const UNSIGNED_TYPES = {
   InitMessage: 1,
@@ -20,8 +23,7 @@ export const SIGNED_TYPES = {
   ConfirmMessage: 35,
   RequestVoteRequest: 36,
   RequestVoteResponse: 37,
-  PrepareMessage: 38,
-  CommitMessage: 39,
+  ...CONFIRM_TYPES,
   ViewChangeMessage: 40,
   /** Only ever inside a RoutingEnvelope: as an outer frame, 64 belongs to x-peers (§1.2). */
   WasmProducerMessage: 64,

@@ -1,5 +1,6 @@
 import type { Schema } from '../../../host-api/fracpack/index.js';
 import { CORE_SCHEMA } from '../../../host-api/types/index.js';
+import { CONFIRM_SCHEMA } from '../../chain/commit-proofs.js';
 
 // The bodies of psibase's native P2P messages (docs/p2p.md §2.2), in psibase's member order.
 // Member names are camelCase; the wire knows only the order. Block, SignedBlock, Claim, the
@@ -40,11 +41,9 @@ export const P2P_SCHEMA = {
     Object: { term: 'u32', candidateId: 'AccountNumber', voterId: 'AccountNumber', voteGranted: 'bool', signer: 'Claim' },
   },
 
-  // BFT
-  PrepareMessage: { Object: { blockId: 'Checksum256', producer: 'AccountNumber', signer: 'Claim' } },
-  /** A Struct, so that stored ProducerConfirms can be re-packed into it and checked again. */
-  CommitMessage: { Struct: { blockId: 'Checksum256', producer: 'AccountNumber', signer: 'Claim' } },
-  ProducerConfirm: { Object: { producer: 'AccountNumber', signature: 'bytes' } },
+  // BFT. PrepareMessage, CommitMessage, ProducerConfirm and BlockConfirm (the content of
+  // SignedBlock.auxConsensusData) are the formats of a block's commit proof (chain/commit-proofs.ts).
+  ...CONFIRM_SCHEMA,
   ViewChangeMessage: {
     Object: {
       term: 'u32',
@@ -57,8 +56,4 @@ export const P2P_SCHEMA = {
     },
   },
   RequestViewMessage: { Object: {} },
-  /** Not a message: the content of SignedBlock.auxConsensusData (docs/p2p.md §2.2, §5.4). */
-  BlockConfirm: {
-    Object: { blockNum: 'u32', commits: { List: 'ProducerConfirm' }, nextCommits: { Option: { List: 'ProducerConfirm' } } },
-  },
 } as const satisfies Schema;

@@ -2,11 +2,11 @@
 // order of the values. Unsigned integers big-endian; signed integers big-endian with the sign bit
 // flipped; strings (and bytes) with 0x00 escaped as 0x00 0x01 and ended by 0x00 0x00; options
 // 0x00 when absent, else 0x01 + value (a 1-byte inner type: absent 0x00 0x00, present = the byte
-// with 0x00 escaped as 0x00 0x01); records: their members concatenated.
+// with 0x00 escaped as 0x00 0x01); records: their members concatenated (record.ts, through the
+// __fpWriteKey the transform generates).
 
 import { Writer } from "./writer";
 import { isBytes } from "./codec";
-import { isRecord, writeRecordKey } from "./record";
 import { encodeUtf8 } from "../utf8";
 import { abort } from "../abort";
 
@@ -23,8 +23,6 @@ export function writeKey<T>(w: Writer, v: T): void {
     writeEscaped(w, changetype<Uint8Array>(v));
   } else if (isArray<T>()) {
     abort("a List cannot be a key");
-  } else if (isRecord<T>()) {
-    writeRecordKey<T>(w, v);
   } else {
     v.__fpWriteKey(w);
   }

@@ -8,6 +8,9 @@
 //                                  calls o.alternative<Ti>(i, this.fi) for field i = this.tag
 //   __fpRead(o: MemberReader): C   a new C whose fields are o.member<Ti>(); a Variant instead
 //                                  sets tag = o.tag and only field number o.tag, to o.alternative<Ti>()
+//   and codec.ts's and key.ts's protocol (__fpFixedSize, __fpIsVariable, __fpWriteSlot,
+//   __fpWriteHeap, __fpWriteFull, __fpReadSlot, __fpReadFull, __fpWriteKey), each calling the
+//   record function of this file, so that the generic encoders reach records without importing it
 // and a Variant class gets a `tag: u8` field: the index of the alternative it holds (the other
 // alternatives' fields stay 0 / null).
 // The layout methods are called on a null receiver; they do not touch `this`.

@@ -1,7 +1,7 @@
 // A position in a table index, moving in key order within the index (and an optional range).
 
 import { greaterEqual, KeyValue, lessThan } from "./db";
-import { Index } from "./table-index";
+import { RowIndex } from "./row-index";
 
 /** Compares byte strings like the store does (bytewise, a prefix first). */
 export function compareBytes(a: Uint8Array, b: Uint8Array): i32 {
@@ -17,6 +17,7 @@ export function successor(key: Uint8Array): Uint8Array {
   return next;
 }
 
+/** `K` is the key type of the index walked (services name it: `Cursor<Row, K>`); rows are read through the index's RowIndex side. */
 export class Cursor<Row, K> {
   /** The full key of the current entry (valid only while `valid`). */
   key: Uint8Array = new Uint8Array(0);
@@ -25,7 +26,7 @@ export class Cursor<Row, K> {
   valid: bool = false;
 
   /** `lower` (inclusive) and `upper` (exclusive) bound the full keys, when given. */
-  constructor(readonly index: Index<Row, K>, entry: KeyValue | null, private lower: Uint8Array | null, private upper: Uint8Array | null) {
+  constructor(readonly index: RowIndex<Row>, entry: KeyValue | null, private lower: Uint8Array | null, private upper: Uint8Array | null) {
     this.moveTo(entry);
   }
 

@@ -1,19 +1,10 @@
 // One index of a table: the primary index (0) maps keys to rows, a secondary index (1..255) maps
 // its keys to the full primary key of a row.
 
-import { unpack } from "../fracpack/codec";
-import { check } from "../abort";
 import { get, greaterEqual, lessThan, max } from "./db";
 import { KeyLocation } from "./location";
 import { Cursor, successor } from "./cursor";
-
-/** An index seen without its key type, as the table maintains it. */
-export abstract class RowIndex<Row> {
-  constructor(readonly location: KeyLocation, readonly number: u8) {}
-
-  /** The full key of `row`'s entry in this index. */
-  abstract rowKey(row: Row): Uint8Array;
-}
+import { RowIndex } from "./row-index";
 
 export class Index<Row, K> extends RowIndex<Row> {
   constructor(location: KeyLocation, number: u8, readonly keyOf: (row: Row) => K) {
@@ -33,14 +24,6 @@ export class Index<Row, K> extends RowIndex<Row> {
   get(key: K): Row | null {
     const value = get(this.location.db, this.keyBytes(key));
     return value === null ? null : this.rowOf(value);
-  }
-
-  /** The row an entry's value stands for (a secondary entry holds the row's full key). */
-  rowOf(value: Uint8Array): Row {
-    if (this.number == 0) return unpack<Row>(value);
-    const row = get(this.location.db, value);
-    check(row !== null, "table index entry without a row");
-    return unpack<Row>(row!);
   }
 
   /** At the smallest key. */

@@ -11,7 +11,8 @@ import { pack, unpack } from "../fracpack/codec";
 import { abort, check } from "../abort";
 import { DbId, get, put, remove } from "./db";
 import { TableLocation } from "./location";
-import { Index, RowIndex } from "./table-index";
+import { Index } from "./table-index";
+import { RowIndex } from "./row-index";
 import { compareBytes } from "./cursor";
 
 export class Table<Row, PK> {

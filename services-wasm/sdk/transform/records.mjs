@@ -71,6 +71,15 @@ export class Record {
       ...reads,
       `return v;`,
       `}`,
+      // The encoders' protocol (fracpack/codec.ts, key.ts), answered by fracpack/record.ts.
+      `__fpFixedSize(): u32 { return __fp.recordFixedSize<${self}>(); }`,
+      `__fpIsVariable(): bool { return __fp.recordIsVariable<${self}>(); }`,
+      `__fpWriteSlot(w: __fp.Writer): void { __fp.writeRecordSlot<${self}>(w, this); }`,
+      `__fpWriteHeap(w: __fp.Writer, slotPos: u32): void { __fp.writeRecordHeap<${self}>(w, this, slotPos); }`,
+      `__fpWriteFull(w: __fp.Writer): void { __fp.writeRecordFull<${self}>(w, this); }`,
+      `__fpWriteKey(w: __fp.Writer): void { __fp.writeRecordKey<${self}>(w, this); }`,
+      `__fpReadSlot(r: __fp.Reader, at: u32): ${self} { return __fp.readRecordSlot<${self}>(r, at); }`,
+      `__fpReadFull(r: __fp.Reader): ${self} { return __fp.readRecordFull<${self}>(r); }`,
     ].join('\n');
   }
 }

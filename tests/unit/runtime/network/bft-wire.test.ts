@@ -5,7 +5,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { bytesToHex } from '../../../../host-api/encoding/hex.js';
 import type { BftMessage } from '../../../../runtime/network/consensus/bft-io.js';
-import { bftMessageOf, bftPreimage, bftWireMessage, decodeBlockConfirm, encodeBlockConfirm, type BftWireKind } from '../../../../runtime/network/bft-wire.js';
+import { encodeBlockConfirm } from '../../../../runtime/chain/commit-proofs.js';
+import { bftMessageOf, bftPreimage, bftWireMessage, decodeBlockConfirm, type BftWireKind } from '../../../../runtime/network/bft-wire.js';
 import { P2PMessageError, decodeMessage, encodeMessage, signingPreimage, type MessageOf } from '../../../../runtime/network/messages/index.js';
 
 const claim = { service: 0x1234n, rawData: Uint8Array.of(1, 2, 3) };

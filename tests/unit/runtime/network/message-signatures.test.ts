@@ -1,6 +1,6 @@
 // docs/p2p.md §2.0 on a booted chain: a signed P2P message verifies through its signer claim's
 // verify service (verify-sig), and keeps its verdict when it comes again (the node remembers the
-// verdicts it reached, runtime/network/message-signatures.ts); a message whose body or signature
+// verdicts it reached, runtime/chain/claim-verdicts.ts); a message whose body or signature
 // differs, or the same signature under another claim, is judged on its own and fails, however
 // often it comes; the empty claim always passes.
 import { suite } from 'uvu';

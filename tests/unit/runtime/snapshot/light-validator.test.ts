@@ -19,8 +19,7 @@ import type { BlockHeader, Consensus, SignedBlock } from '../../../../host-api/t
 import { JointConsensus, type ConsensusChangeRow, type StatusRow } from '../../../../host-api/types/native.js';
 import { genesisConsensus } from '../../../../runtime/chain/block-builder.js';
 import { sha256 } from '../../../../runtime/crypto/sha256.js';
-import { encodeBlockConfirm } from '../../../../runtime/network/bft-wire.js';
-import type { BftConfirm } from '../../../../runtime/network/consensus/bft-io.js';
+import { encodeBlockConfirm, type ProducerConfirm } from '../../../../runtime/chain/commit-proofs.js';
 import { signingPreimage } from '../../../../runtime/network/messages/index.js';
 import { Chain } from '../../../../runtime/chain/chain.js';
 import { readStatus } from '../../../../runtime/chain/chain-state.js';
@@ -212,7 +211,7 @@ interface BftCase {
   start: SignedBlock;
   end: (aux: Uint8Array | null) => SignedBlock;
   /** Commits on the change's start block by `names`, with their `keys`, sorted by producer. */
-  commits: (keys: KeyPair[], names: bigint[]) => BftConfirm<Uint8Array>[];
+  commits: (keys: KeyPair[], names: bigint[]) => ProducerConfirm<Uint8Array>[];
   old: KeyPair[];
   next: KeyPair[];
   oldNames: bigint[];
@@ -264,7 +263,7 @@ function bftRefused(ctx: Context, c: BftCase, aux: Uint8Array | null, message: R
 
 test('BFT: a change is proven by a quorum of commits of each set on a block of the change; anything less is refused', (ctx) => {
   const c = bftCase();
-  const proof = (commits: BftConfirm<Uint8Array>[], nextCommits?: BftConfirm<Uint8Array>[]) => encodeBlockConfirm({ blockNum: 11, commits, ...(nextCommits ? { nextCommits } : {}) });
+  const proof = (commits: ProducerConfirm<Uint8Array>[], nextCommits?: ProducerConfirm<Uint8Array>[]) => encodeBlockConfirm({ blockNum: 11, commits, ...(nextCommits ? { nextCommits } : {}) });
   const oldCommits = c.commits(c.old, c.oldNames);
   const nextCommits = c.commits(c.next, c.nextNames);
   const validator = new LightValidator(c.local, ctx.chain.executor);

@@ -4,7 +4,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Bft, bftLeader } from '../../../../../runtime/network/consensus/bft.js';
-import { bftThreshold } from '../../../../../runtime/network/consensus/quorum.js';
+import { bftThreshold } from '../../../../../runtime/chain/quorum.js';
 import type { BftBlock, BftGroup, BftKept, BftMessage, BftReady, BftUnsigned } from '../../../../../runtime/network/consensus/bft-io.js';
 import { PRE_GENESIS } from '../../../../../runtime/network/sync/block-header.js';
 

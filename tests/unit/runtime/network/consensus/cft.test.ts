@@ -3,7 +3,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Cft } from '../../../../../runtime/network/consensus/cft.js';
-import { cftThreshold } from '../../../../../runtime/network/consensus/quorum.js';
+import { cftThreshold } from '../../../../../runtime/chain/quorum.js';
 import type { CftHead, CftMessage, CftReady } from '../../../../../runtime/network/consensus/cft-io.js';
 
 const [A, B, C, D, E] = [1n, 2n, 3n, 4n, 5n];

@@ -1,9 +1,9 @@
 import { fileURLToPath } from 'node:url';
 
 // Where the package's own files are, in the repository and in an installed package alike: this
-// file is dist/runtime/package-paths.js, so the package root is two folders up.
+// file is dist/runtime/fs/package-paths.js, so the package root is three folders up.
 
-const PACKAGE_ROOT_URL = new URL('../../', import.meta.url);
+const PACKAGE_ROOT_URL = new URL('../../../', import.meta.url);
 
 /** A path inside the package (`packagePath('admin')`, `packagePath('build', 'default.bundle')`). */
 export function packagePath(...parts: string[]): string {
