@@ -20,15 +20,18 @@ import { forwardedTransaction, transactionMessage } from './producer-messages.js
 import { Router, type RoutingEvent, type RoutingReady } from './routing/index.js';
 import { BlockSync } from './sync/block-sync.js';
 import type { SyncApply, SyncEvent, SyncReady } from './sync/sync-io.js';
-import { NodeConsensus, type ConsensusPorts } from './node-consensus.js';
-import { NodeBft, restoreBftCommit, runsBft, type BftPorts } from './node-bft.js';
+import { NodeConsensus, restoreBftCommit, type ConsensusPorts } from './node-consensus.js';
+import { StepQueue } from './step-queue.js';
 import { SyncProgress } from './sync-progress.js';
 import { frameBytesOf, noteFrameBytes, storedSignedBlock, syncFrameOf, syncHeaderOf, syncMessageOf } from './wire-blocks.js';
 
 // The node's part in a network (docs/p2p.md "What we build"): the peer links carry native P2P
 // messages, decoded here; the router reaches the producers (§A); block sync streams blocks and
 // applies received ones through the chain (§6.2). Both are state machines that take events and
-// say what to do; this class is where their sockets, timers and chain are.
+// say what to do; this class is where their sockets, timers and chain are. Consensus is the
+// driver in node-consensus.ts. Every step of block sync and of the driver, and the carrying out
+// of each routing step, is one turn of a step queue, so carrying out one machine's Ready never
+// steps a machine from inside it (docs/p2p.md "What we build" 7).
 //
 // Hostile peers (docs/p2p.md "What we build" 1, "Peers that attack"): what a peer sent that is
 // invalid is refused through the links, which log it and count it against the peer; a link whose
@@ -54,7 +57,7 @@ export interface ConsensusSettings {
   readonly blockSigners: BlockSigners;
   readonly blockIntervalMs: number;
   readonly votes: ConsensusPorts['votes'];
-  readonly bft: BftPorts['kept'];
+  readonly bft: ConsensusPorts['bft'];
   /** BFT safety is broken (docs/p2p.md §3.6): this node stopped producing. */
   readonly consensusFailed: (reason: string) => void;
 }
@@ -74,7 +77,7 @@ export class NodeNetwork implements LinkListener {
   private readonly router: Router;
   private readonly sync: BlockSync<SignedBlock>;
   private readonly consensus: NodeConsensus;
-  private readonly bft: NodeBft;
+  private readonly turns = new StepQueue();
   private readonly progress: SyncProgress;
   private readonly routerTimers = new Map<string, NodeJS.Timeout>();
   /** Snapshots being received, by link (docs/p2p.md §7.4). */
@@ -117,26 +120,19 @@ export class NodeNetwork implements LinkListener {
       sizeOf: frameBytesOf,
     });
     this.progress = new SyncProgress((text) => log.info(text), Date.now);
-    const { bft: keptBft, consensusFailed, ...cftSettings } = settings;
-    this.bft = new NodeBft({
+    this.consensus = new NodeConsensus({
       chain,
       log,
       blockSigners: settings.blockSigners,
       blockIntervalMs: settings.blockIntervalMs,
-      multicastProducers: (message) => this.route({ type: 'multicastProducers', message }),
+      turns: this.turns,
+      route: (to, message) => this.route(to === 'producers' ? { type: 'multicastProducers', message } : { type: 'sendTo', producer: to, message }),
       sendToLinks: (message, to) => (to === undefined ? this.flood(message) : this.links.send(to, encodeMessage(message))),
-      committed: (num) => this.step({ type: 'commit', num }),
-      root: (id) => this.step({ type: 'root', id }),
-      failed: consensusFailed,
-      kept: keptBft,
-    });
-    this.consensus = new NodeConsensus({
-      chain,
-      log,
-      ...cftSettings,
-      send: (to, message) => this.route(to === 'producers' ? { type: 'multicastProducers', message } : { type: 'sendTo', producer: to, message }),
-      reaches: (producer) => this.router.nextHop(producer) !== undefined,
-      committed: (num) => this.step({ type: 'commit', num }),
+      reachable: () => this.router.reachable(),
+      sync: (event) => this.step(() => event),
+      failed: settings.consensusFailed,
+      votes: settings.votes,
+      bft: settings.bft,
     });
   }
 
@@ -146,19 +142,19 @@ export class NodeNetwork implements LinkListener {
    * "What we build" 5), so after faults they bound how long the producers take to agree again.
    */
   get consensusTimeoutMs(): number {
-    return this.bft.active ? this.bft.viewTimeoutMs : this.consensus.timeoutMs;
+    return this.consensus.timeoutMs;
   }
 
   /** Starts following the links; the chain's blocks are to be passed to `onChainBlock`. */
   start(): void {
-    this.producersChanged();
+    this.routeProducers();
+    this.consensus.start();
     this.links.attach(this);
   }
 
   stop(): void {
     this.stopped = true;
     this.consensus.stop();
-    this.bft.stop();
     for (const timer of this.routerTimers.values()) clearTimeout(timer);
     this.routerTimers.clear();
   }
@@ -184,15 +180,15 @@ export class NodeNetwork implements LinkListener {
 
   onLinkUp(link: PeerLink): void {
     this.route({ type: 'linkUp', peer: link.id });
-    this.step({ type: 'linkUp', peer: link.id });
-    this.bft.linkUp(link.id);
+    this.step(() => ({ type: 'linkUp', peer: link.id }));
+    this.consensus.linkUp(link.id);
   }
 
   onLinkDown(link: PeerLink): void {
     this.receivingSnapshots.delete(link.id);
     this.held.delete(link.id);
     this.route({ type: 'linkDown', peer: link.id });
-    this.step({ type: 'linkDown', peer: link.id });
+    this.step(() => ({ type: 'linkDown', peer: link.id }));
   }
 
   onMessage(linkId: PeerId, frame: Uint8Array): void {
@@ -209,59 +205,59 @@ export class NodeNetwork implements LinkListener {
   }
 
   /**
-   * The chain committed a block: one it produced goes to sync to be streamed; one sync had it
-   * apply is already there. Either way the producer set may have changed.
+   * The chain committed a block, the one way a block reaches the network: one it produced goes
+   * to sync to be streamed; one sync had it apply is applied there once consensus has the head.
+   * Either way the producer set may have changed.
    */
   onChainBlock(header: BlockHeader, id: Uint8Array): void {
     if (this.stopped) return;
     // The block sync handed out to apply is already in sync; any other is one this node produced.
-    if (bytesToHex(id) !== this.sync.applying) {
-      this.bft.produced(header, id);
-      this.step({ type: 'produced', block: storedSignedBlock(this.chain.signedBlockAt(header.blockNum)!) });
-      this.step({ type: 'commit', num: header.commitNum });
+    const applied = bytesToHex(id) === this.sync.applying;
+    if (!applied) {
+      this.consensus.produced(header, id);
+      this.step(() => ({ type: 'produced', block: storedSignedBlock(this.chain.signedBlockAt(header.blockNum)!) }));
+      this.step(() => ({ type: 'commit', num: header.commitNum }));
     }
-    this.producersChanged();
-    this.consensus.head(header);
-    this.bft.head(header, id);
+    this.routeProducers();
+    this.consensus.head(header, id);
+    // The chain's irreversible block (under BFT from the commits and commit proofs, §5.4, not
+    // the header, unless one producer makes every block), committed before sync hands out the
+    // next block: one on a fork below it (a hostile peer's) cannot be applied.
+    if (applied) this.step(() => ({ type: 'applied', id: bytesToHex(id), ok: true, commit: this.chain.head!.irreversible }));
   }
 
   /** The node's keys changed (a device unlocked, a key added): BFT signs what it could not (docs/p2p.md §5.1). */
   keysChanged(): void {
-    this.bft.keysChanged();
+    this.consensus.keysChanged();
   }
 
   /** The auxConsensusData of a block this node produces naming `commitNum` (BFT's commit proof, docs/p2p.md §3.5). */
   auxConsensusData(commitNum: number): Uint8Array | null {
-    return this.bft.auxConsensusData(commitNum);
+    return this.consensus.auxConsensusData(commitNum);
   }
 
   /**
-   * The router and consensus learn the active producers and whether this node is one of them:
-   * those the next block starts under, so that a change made irreversible by the head ends joint
-   * consensus for elections too (docs/p2p.md §6.1).
+   * The router learns the active producers and whether this node is one of them: those the next
+   * block starts under, so that a change made irreversible by the head ends joint consensus for
+   * routing too (docs/p2p.md §6.1).
    */
-  private producersChanged(): void {
+  private routeProducers(): void {
     const status = this.chain.status;
     if (!status) return;
-    const consensus = nextBlockConsensus(status);
-    const names = activeProducers(consensus).map((p) => p.name);
+    const names = activeProducers(nextBlockConsensus(status)).map((p) => p.name);
     this.route({ type: 'producers', producers: names });
     const self = accountNumberFromName(this.chain.producer);
-    const name = self !== 0n && names.includes(self) ? self : null;
-    this.route({ type: 'self', name });
-    // One machine runs, picked by the current set's algorithm; the other stops first (§5, §6.1).
-    if (runsBft(consensus)) {
-      this.consensus.suspend();
-      this.bft.producersChanged(consensus, name);
-    } else {
-      const fromBft = this.bft.takeOver;
-      this.bft.producersChanged(consensus, name);
-      this.consensus.producersChanged(consensus, name, fromBft);
-    }
+    this.route({ type: 'self', name: self !== 0n && names.includes(self) ? self : null });
   }
 
+  /** Steps the router at once (a forward needs to know whether it reached a producer) and carries out its Ready on its turn. */
   private route(event: RoutingEvent): RoutingReady {
     const ready = this.router.step(event, Date.now());
+    this.turns.run(() => this.carryOutRouting(ready));
+    return ready;
+  }
+
+  private carryOutRouting(ready: RoutingReady): void {
     for (const { peer, frame } of ready.sends) {
       // A frame that waits for the peer to have a block (BFT's prepares and commits, docs/p2p.md §A)
       // is sent at once: a peer without the block drops it, as psibase's does.
@@ -275,7 +271,6 @@ export class NodeNetwork implements LinkListener {
     }
     writeLog(this.log, ready.log);
     this.routesChanged();
-    return ready;
   }
 
   /** Consensus learns at once when a producer is reached, or reached no more (docs/p2p.md "What we build" 5). */
@@ -308,7 +303,7 @@ export class NodeNetwork implements LinkListener {
         const header = syncHeaderOf(sync.body.block);
         this.progress.peerHas(header.num);
         // BFT checks the block's leader and commit proof before block sync has it (§5.4).
-        const refused = this.bft.receiveBlock(sync.body.block, header.id);
+        const refused = this.consensus.receiveBlock(sync.body.block, header.id);
         if (refused !== undefined) {
           this.counters.blocksRefused++;
           this.links.refused(peer, `block ${header.num} ${header.id} was refused: ${refused}`, OFFENCE);
@@ -317,13 +312,12 @@ export class NodeNetwork implements LinkListener {
       } else {
         this.progress.peerHas(sync.body.xid.num);
       }
-      this.step({ type: 'receive', peer, message: sync });
+      this.step(() => ({ type: 'receive', peer, message: sync }));
     } else if (message.kind === 'WasmProducerMessage') {
       this.receiveTransaction(peer, message);
-    } else if (message.kind === 'ConfirmMessage' || message.kind === 'RequestVoteRequest' || message.kind === 'RequestVoteResponse') {
-      this.consensus.receive(message);
-    } else if (message.kind === 'PrepareMessage' || message.kind === 'CommitMessage' || message.kind === 'ViewChangeMessage' || message.kind === 'RequestViewMessage') {
-      this.bft.receive(message, peer);
+    } else if (message.kind === 'ConfirmMessage' || message.kind === 'RequestVoteRequest' || message.kind === 'RequestVoteResponse'
+      || message.kind === 'PrepareMessage' || message.kind === 'CommitMessage' || message.kind === 'ViewChangeMessage' || message.kind === 'RequestViewMessage') {
+      this.consensus.receive(message, peer);
     } else if (message.kind === 'StateChecksumMessage') {
       if (this.snapshots?.receiveChecksum(message.body)) this.floodStateChecksum(message.body, peer);
     } else if (message.kind === 'BlockHeaderMessage' || message.kind === 'SnapshotPartMessage' || message.kind === 'SnapshotVerifyMessage') {
@@ -337,7 +331,7 @@ export class NodeNetwork implements LinkListener {
    */
   private sendSnapshot(peer: PeerId): void {
     const offer = this.snapshots?.offer();
-    if (!offer) return this.step({ type: 'snapshotSent', peer, block: undefined });
+    if (!offer) return this.step(() => ({ type: 'snapshotSent', peer, block: undefined }));
     function* frames(): Generator<Uint8Array> {
       for (const block of offer!.headers) yield encodeMessage({ kind: 'BlockHeaderMessage', body: { block } });
       for (const part of offer!.parts) yield encodeMessage({ kind: 'SnapshotPartMessage', body: part });
@@ -346,7 +340,7 @@ export class NodeNetwork implements LinkListener {
     this.links.sendAll(peer, frames(), () => {
       if (this.stopped) return;
       this.log.info(`link ${peer}: sent the snapshot of block ${offer.block.block.header.blockNum} (${offer.parts.length} parts)`);
-      this.step({ type: 'snapshotSent', peer, block: offer.block });
+      this.step(() => ({ type: 'snapshotSent', peer, block: offer.block }));
     });
   }
 
@@ -370,8 +364,9 @@ export class NodeNetwork implements LinkListener {
       const loaded = this.snapshots.load(receiver.verify(message.body));
       this.chain.snapshotLoaded();
       this.log.info(`link ${peer}: loaded the snapshot of block ${loaded.blockNum}`);
-      this.step({ type: 'snapshotLoaded', peer, block: storedSignedBlock(this.chain.signedBlockAt(loaded.blockNum)!) });
-      this.producersChanged();
+      this.step(() => ({ type: 'snapshotLoaded', peer, block: storedSignedBlock(this.chain.signedBlockAt(loaded.blockNum)!) }));
+      this.routeProducers();
+      this.consensus.producersChanged();
     } catch (err) {
       if (!(err instanceof SnapshotError)) throw err;
       this.receivingSnapshots.delete(peer);
@@ -392,13 +387,19 @@ export class NodeNetwork implements LinkListener {
     );
   }
 
-  private step(event: SyncEvent<SignedBlock>): void {
-    const ready: SyncReady<SignedBlock> = this.sync.step(event);
+  /** Steps block sync on its turn, with the event as things are then, and carries out its Ready. */
+  private step(event: () => SyncEvent<SignedBlock>): void {
+    this.turns.run(() => {
+      if (!this.stopped) this.carryOut(this.sync.step(event()));
+    });
+  }
+
+  private carryOut(ready: SyncReady<SignedBlock>): void {
     for (const { peer, message } of ready.sends) {
       // The next block is handed out once this one is written: the stream goes as fast as the
       // peer reads it, and the node serves its other work in between.
-      this.links.send(peer, syncFrameOf(message), () => { if (!this.stopped) this.step({ type: 'sent', peer }); });
-      if (message.kind === 'BlockMessage') this.bft.blockSent(peer, syncHeaderOf(message.body.block).id);
+      this.links.send(peer, syncFrameOf(message), () => this.step(() => ({ type: 'sent', peer })));
+      if (message.kind === 'BlockMessage') this.consensus.blockSent(peer, syncHeaderOf(message.body.block).id);
     }
     for (const { peer, reason, offence } of ready.disconnects) {
       if (offence) {
@@ -436,19 +437,12 @@ export class NodeNetwork implements LinkListener {
 
   /**
    * Applies a block sync handed out, on its parent: the chain first takes back the blocks above
-   * the parent (another fork's, docs/chain.md §1.6). A refusal blacklists it (sync) and closes
-   * the link that sent it.
+   * the parent (another fork's, docs/chain.md §1.6). Applied, it comes back through the chain's
+   * committed block (onChainBlock); a refusal blacklists it (sync) and closes the link that sent it.
    */
   private apply({ header: { id }, block, sender }: SyncApply<SignedBlock>): void {
     this.chain.revertTo(block.block.header.blockNum - 1).then(() => this.chain.applyBlock(block)).then(
-      () => {
-        this.counters.blocksApplied++;
-        if (this.stopped) return;
-        // The chain's irreversible block (under BFT from the commits and commit proofs, §5.4, not
-        // the header, unless one producer makes every block), committed before sync hands out
-        // the next block: one on a fork below it (a hostile peer's) cannot be applied.
-        this.step({ type: 'applied', id, ok: true, commit: this.chain.head!.irreversible });
-      },
+      () => { this.counters.blocksApplied++; },
       (err: Error) => {
         this.counters.blocksRefused++;
         if (this.stopped) return;
@@ -459,7 +453,7 @@ export class NodeNetwork implements LinkListener {
           this.log.warning(reason);
           if (sender !== undefined) this.links.close(sender, reason);
         }
-        this.step({ type: 'applied', id, ok: false, reason: err.message });
+        this.step(() => ({ type: 'applied', id, ok: false, reason: err.message }));
       },
     );
   }

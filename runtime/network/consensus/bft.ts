@@ -142,6 +142,30 @@ export class Bft<S> {
     };
   }
 
+  /**
+   * Whether `previous` (the state kept last) still holds what `kept` gives now, so that the caller
+   * writes it again only when it changed; compared in place, without building `kept`.
+   */
+  keeps(previous: BftKept<S> | undefined, sameSignature: (a: S, b: S) => boolean): boolean {
+    if (!previous || previous.term !== this.term) return false;
+    if (!sameOrder(previous.bestConfirm, this.bestConfirm) || !sameOrder(previous.bestPrepared, this.bestPrepared) || !sameOrder(previous.committed, this.committed)) return false;
+    const best = this.bestPrepared;
+    const prepares = best && this.confirmations.get(best.id)?.prepares;
+    const keptPrepares = previous.bestPrepared?.prepares ?? [];
+    if ((prepares?.size ?? 0) !== keptPrepares.length) return false;
+    let i = 0;
+    for (const [producer, signature] of prepares ?? []) {
+      const kept = keptPrepares[i++]!;
+      if (kept.producer !== producer || !sameSignature(kept.signature, signature)) return false;
+    }
+    const proof = this.committed && this.proofs.get(this.committed.id);
+    const keptProof = previous.committed?.proof;
+    if (keptProof === proof) return true;
+    if (keptProof === undefined || proof === undefined || keptProof.blockNum !== proof.blockNum) return false;
+    return sameConfirms(keptProof.commits, proof.commits, sameSignature) && (keptProof.nextCommits === undefined) === (proof.nextCommits === undefined)
+      && sameConfirms(keptProof.nextCommits ?? [], proof.nextCommits ?? [], sameSignature);
+  }
+
   /** The commit proof of a committed block, for the auxConsensusData of a block whose commitNum it is (§3.5). */
   proofOf(id: BlockIdHex): BftBlockConfirm<S> | undefined {
     return this.proofs.get(id);
@@ -833,6 +857,15 @@ export class Bft<S> {
 }
 
 /** Producer sets compare by their algorithm and names, in order. */
+/** Whether a kept block and the machine's name the same block (or neither names one). */
+function sameOrder(kept: { readonly id: BlockIdHex; readonly num: number; readonly term: number } | undefined, now: BlockOrder | undefined): boolean {
+  return kept === now || (kept !== undefined && now !== undefined && kept.id === now.id && kept.num === now.num && kept.term === now.term);
+}
+
+function sameConfirms<S>(a: readonly BftConfirm<S>[], b: readonly BftConfirm<S>[], sameSignature: (x: S, y: S) => boolean): boolean {
+  return a.length === b.length && a.every((c, i) => c.producer === b[i]!.producer && sameSignature(c.signature, b[i]!.signature));
+}
+
 export function sameGroup(a: BftGroup | undefined, b: BftGroup | undefined): boolean {
   return a !== undefined && b !== undefined && a.algorithm === b.algorithm
     && a.producers.length === b.producers.length && a.producers.every((p, i) => p === b.producers[i]);

@@ -297,8 +297,11 @@ export class Cft {
     this.log('info', why);
   }
 
-  /** The quorum of group `i`: a majority, but BFT's for the next set of a CFT→BFT change (§6.1). */
-  private quorumOf(i: number): number {
+  /**
+   * The quorum of group `i`: a majority, but BFT's for the next set of a CFT→BFT change (§6.1).
+   * Protected so that a test can break it on purpose (the simulator must then find violations).
+   */
+  protected quorumOf(i: number): number {
     const n = this.groups[i]!.length;
     return i === 1 && this.nextIsBft ? bftThreshold(n) : cftThreshold(n);
   }

@@ -5,6 +5,8 @@ import type { EventQueue } from './event-queue.js';
 import type { InvariantChecker } from './invariants.js';
 import type { ModelSet } from './model-consensus.js';
 import type { Schedule } from './schedule.js';
+import type { ConsensusDriver } from '../consensus/driver.js';
+import type { DriverOptions } from '../consensus/driver-io.js';
 import type { SimNetwork } from './sim-network.js';
 
 // What every simulated node shares: the clock, the seeded randomness, the schedule, the checks,
@@ -16,6 +18,9 @@ export interface ConsensusEndpoint {
   receiveBft(message: BftMessage<string>, from: number): void;
 }
 
+/** Makes a node's driver: the driver itself, or (in a test) one with a deliberate bug the checks must find. */
+export type DriverFactory = (options: DriverOptions<string>) => ConsensusDriver<string, number>;
+
 export interface NodeContext {
   readonly queue: EventQueue;
   readonly random: Random;
@@ -25,6 +30,8 @@ export interface NodeContext {
   readonly node: (index: number) => ConsensusEndpoint;
   /** The producer set last asked for (schedule.producerChanges), if any yet. */
   readonly wantedProducers: () => ModelSet | undefined;
+  /** Makes each node's consensus driver. */
+  readonly makeDriver: DriverFactory;
 }
 
 /** A simulated producer's account number: its index plus one (0 is no account). */

@@ -6,6 +6,8 @@ import { DurableChain } from './model-chain.js';
 import { consensusText, modelSetOf, sameSet, startingConsensus } from './model-consensus.js';
 import { convergenceBoundMs, drawSchedule, electsLeaders, livenessBoundMs, type Schedule } from './schedule.js';
 import { SimNetwork } from './sim-network.js';
+import { makeDriver } from './sim-consensus.js';
+import type { DriverFactory } from './sim-context.js';
 import { SimNode } from './sim-node.js';
 
 // One seeded run of block sync and CFT or BFT (docs/p2p.md "What we build" item 7): one producer
@@ -20,7 +22,12 @@ export interface SimulationResult {
   readonly violations: readonly string[];
 }
 
-export function runSimulation(seed: number): SimulationResult {
+export interface SimulationOptions {
+  /** Makes each node's consensus driver (a test makes one with a deliberate bug the checks must find). */
+  readonly makeDriver?: DriverFactory;
+}
+
+export function runSimulation(seed: number, options: SimulationOptions = {}): SimulationResult {
   const schedule = drawSchedule(seed);
   const queue = new EventQueue();
   const random = new Random(seed ^ 0x5eed5eed);
@@ -33,7 +40,7 @@ export function runSimulation(seed: number): SimulationResult {
   };
   // The network dials only once the clock runs, so the nodes may be made after it (BFT's announce at once).
   const network = new SimNetwork(queue, random, schedule, nodes);
-  const context = { queue, random, schedule, checker, network: () => network, node: (i: number) => nodes[i]!, wantedProducers };
+  const context = { queue, random, schedule, checker, network: () => network, node: (i: number) => nodes[i]!, wantedProducers, makeDriver: options.makeDriver ?? makeDriver };
   nodes.push(...logs.map((log, i) => new SimNode(i, `n${i}`, log, context)));
   scheduleFaults(schedule, queue, nodes, network);
   // Slots run until stopAt, or with CFT until the liveness bound after the faults if that is later.

@@ -7,7 +7,7 @@ import { hexToBytes } from '../../../../host-api/encoding/hex.js';
 import type { BlockHeader, Consensus } from '../../../../host-api/types/index.js';
 import type { JointConsensus } from '../../../../host-api/types/native.js';
 import { BlockProducerSets } from '../../../../runtime/network/block-producer-sets.js';
-import { bftGroups } from '../../../../runtime/network/node-bft.js';
+import { bftGroups } from '../../../../runtime/network/producer-sets.js';
 
 const claimless = { service: 0n, rawData: new Uint8Array(0) };
 const producers = (names: bigint[]) => names.map((name) => ({ name, auth: claimless }));
