@@ -3,7 +3,8 @@
 // the SDK, not a service) in this one process, into build/services/<name>.wasm, and writes the
 // service schema the SDK transform embedded to build/services/<name>.schema.json as well.
 // `node scripts/build-services.js [name ...]` builds only the named services. The compile is the
-// one `tsibase build` runs (runtime/build/compile-service.ts), so it needs `make build` first.
+// one `tsibase build` runs (runtime/build/compile-service.ts), so it needs `make build` first; a
+// service whose sources did not change since its last compile is taken from dist/.compile-cache.
 
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -12,6 +13,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SERVICES_DIR = path.join(ROOT, 'services-wasm');
 const OUT_DIR = path.join(ROOT, 'build', 'services');
+/** Compiled modules kept by what their compile read, so a build recompiles only what changed (runtime/build/compile-cache.ts); the tests share it. */
+export const COMPILE_CACHE = path.join(ROOT, 'dist', '.compile-cache');
 const SDK = 'sdk';
 
 /** compileService(entry relative to the repository root, overrides): what tests compile SDK programs with as well. */
@@ -30,7 +33,7 @@ async function main(requested) {
   console.log(`compiling ${names.length} service${names.length === 1 ? '' : 's'} with AssemblyScript (optimizing) into build/services`);
   for (const name of names) {
     const started = performance.now();
-    const compiled = await compileService(`services-wasm/${name}/index.ts`);
+    const compiled = await compileService(`services-wasm/${name}/index.ts`, {}, undefined, COMPILE_CACHE);
     writeCompiledService(path.join(OUT_DIR, `${name}.wasm`), compiled);
     console.log(`build/services/${name}.wasm  ${compiled.binary.length} bytes  (${Math.round(performance.now() - started)} ms)`);
   }

@@ -1,11 +1,13 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { TsibaseError } from '../../host-api/errors.js';
 import { embeddedSchema } from '../../host-api/index.js';
 import { METHOD_SYMBOL_FREQUENCIES } from '../../host-api/names/method.js';
 import { PACKAGE_ROOT, packagePath } from '../fs/package-paths.js';
 import { WebAssemblyJs, type WasmModuleObject } from '../wasm/admission/webassembly-api.js';
+import { CompileCache, textDigest, type CompileReads } from './compile-cache.js';
 
 // The one AssemblyScript compile of a service (docs/host-abi.md §10 gives the features), used by
 // `make services` (scripts/build-services.js) for services-wasm/ and by `tsibase build` for a
@@ -82,9 +84,10 @@ export interface CompiledService {
 /**
  * Compiles the AssemblyScript `entry` (relative to `projectDir`, by default this package's root)
  * into a service module. `overrides` maps paths relative to the package root (for the SDK) or to
- * the project to source text that replaces or adds files, for tests.
+ * the project to source text that replaces or adds files, for tests. With `cacheDir`, a module
+ * compiled before from the same inputs is taken from there (compile-cache.ts).
  */
-export async function compileService(entry: string, overrides: Record<string, string> = {}, projectDir: string = PACKAGE_ROOT): Promise<CompiledService> {
+export async function compileService(entry: string, overrides: Record<string, string> = {}, projectDir: string = PACKAGE_ROOT, cacheDir?: string): Promise<CompiledService> {
   let asc: typeof import('assemblyscript/asc');
   try {
     asc = await import('assemblyscript/asc');
@@ -93,6 +96,11 @@ export async function compileService(entry: string, overrides: Record<string, st
   }
   const abort = abortHandler(projectDir);
   const sources: Record<string, string> = { ...generatedSources(), ...(abort.source ? { [abort.entry]: abort.source } : {}), ...overrides };
+  const cache = cacheDir === undefined ? undefined : new CompileCache(cacheDir, toolchainDigest());
+  const key = cache?.keyOf({ entry, projectDir: path.resolve(projectDir), sources });
+  const kept = key === undefined ? null : cache!.get(key);
+  if (kept) return compiledOf(kept);
+  const reads: CompileReads = {};
   const rootRelative = (file: string) => path.relative(PACKAGE_ROOT, file).split(path.sep).join('/');
   const projectRelative = (file: string) => path.relative(projectDir, file).split(path.sep).join('/');
   let binary: Uint8Array | null = null;
@@ -104,7 +112,9 @@ export async function compileService(entry: string, overrides: Record<string, st
       const file = diskPath(path.resolve(baseDir, name));
       const given = sources[rootRelative(file)] ?? sources[projectRelative(file)];
       if (given !== undefined) return given;
-      return readFile(file, 'utf8').catch(() => null);
+      const text = await readFile(file, 'utf8').catch(() => null);
+      reads[file] = textDigest(text);
+      return text;
     },
     writeFile: (name: string, contents: string | Uint8Array) => {
       if (name === 'module.wasm') binary = contents as Uint8Array;
@@ -114,8 +124,36 @@ export async function compileService(entry: string, overrides: Record<string, st
   });
   if (result.error || binary === null) throw new TsibaseError('BUILD_FAILED', stderr.trim() || `${entry}: ${result.error?.message ?? 'no module written'}`);
   const code: Uint8Array = binary;
+  if (key !== undefined) cache!.put(key, reads, code);
+  return compiledOf(code);
+}
+
+function compiledOf(code: Uint8Array): CompiledService {
   const schema = embeddedSchema(code);
   return { binary: code, module: new WebAssemblyJs.Module(code), schema: schema === null ? null : JSON.parse(schema) };
+}
+
+let toolchain: string | undefined;
+
+/**
+ * What a compile depends on besides the files it reads: the compiler's version, the options, the
+ * SDK transform and the host-api it computes names with (read by import, not by the compile).
+ */
+function toolchainDigest(): string {
+  if (toolchain !== undefined) return toolchain;
+  const ascPackage = fileURLToPath(import.meta.resolve('assemblyscript/package.json'));
+  const files = [...filesUnder(path.join(SDK_DIR, 'transform')), ...filesUnder(packagePath('dist', 'host-api'))];
+  const digests = files.map((file) => `${path.relative(PACKAGE_ROOT, file)} ${textDigest(readFileSync(file, 'utf8'))}`);
+  toolchain = textDigest([readFileSync(ascPackage, 'utf8'), ASC_OPTIONS.join(' '), ...digests].join('\n'))!;
+  return toolchain;
+}
+
+/** Every file under `dir`, in a fixed order. */
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.join(entry.parentPath, entry.name))
+    .sort();
 }
 
 /** Writes a compiled service to `wasmFile` and its schema beside it (`<name>.schema.json`, what `tsibase deploy` stores). */

@@ -34,7 +34,9 @@ export interface CompiledService {
 }
 
 interface BuildScript {
-  compileService(entry: string, sources?: Record<string, string>): Promise<CompiledService>;
+  compileService(entry: string, sources?: Record<string, string>, projectDir?: string, cacheDir?: string): Promise<CompiledService>;
+  /** Where `make services` and the tests keep compiled modules by what their compile read (runtime/build/compile-cache.ts). */
+  readonly COMPILE_CACHE: string;
   serviceNames(): string[];
 }
 
@@ -112,7 +114,7 @@ export function compiledEntry(entry: string, sources?: Record<string, string>): 
   const key = sources ? `${entry}\0${JSON.stringify(sources)}` : entry;
   let p = entries.get(key);
   if (!p) {
-    p = buildScript().then((build) => build.compileService(entry, sources));
+    p = buildScript().then((build) => build.compileService(entry, sources, undefined, build.COMPILE_CACHE));
     entries.set(key, p);
   }
   return p;
@@ -134,7 +136,8 @@ export function program(name: string, body: string): Promise<Program> {
   if (!p) {
     p = (async () => {
       const entry = `tests/unit/services-wasm/programs/${name}.ts`;
-      const { module } = await (await buildScript()).compileService(entry, { [entry]: PRELUDE + body });
+      const build = await buildScript();
+      const { module } = await build.compileService(entry, { [entry]: PRELUDE + body }, undefined, build.COMPILE_CACHE);
       return new Program(module);
     })();
     compiled.set(name, p);
