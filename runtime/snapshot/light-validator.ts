@@ -16,7 +16,7 @@ import { genesisConsensus } from '../chain/block-builder.js';
 import { blockSignatureInfo, EMPTY_CLAIM, isEmptyClaim } from '../chain/block-signing.js';
 import { claimProofError } from '../chain/claim-proofs.js';
 import { confirmVerifier, readBlockConfirm, type ProducerConfirm } from '../chain/commit-proofs.js';
-import { claimAmong, nextBlockConsensus, producersOf } from '../chain/consensus.js';
+import { activeProducers, claimAmong, nextBlockConsensus, producersOf } from '../chain/consensus.js';
 import { quorumOf } from '../chain/quorum.js';
 import { sha256 } from '../crypto/sha256.js';
 import type { Executor } from '../wasm/executor.js';
@@ -82,10 +82,14 @@ export class LightValidator {
     return { start: next.blockNum, commit, end: num };
   }
 
-  /** CFT: the ending block is signed by a producer of the outgoing set; its commitNum is the commit. */
+  /** CFT: the ending block is signed by one of its producers; its commitNum is the commit. */
   private cftProof(signed: SignedBlock, id: Uint8Array): number {
     const { header } = signed.block;
-    const claim = this.claimOf(this.state.current, header.producer, header.blockNum);
+    // A leader elected during joint consensus may be of the next set only when that set is CFT
+    // too, and the chain takes its blocks (docs/p2p.md §6.1, §7.3): so a producer of either set.
+    const claim = producersOf(this.state.current).length === 0
+      ? EMPTY_CLAIM
+      : claimAmong(activeProducers(this.state), header.producer) ?? refuse(`${accountNameFromNumber(header.producer)} is not an active producer (header ${header.blockNum})`);
     if (!isEmptyClaim(claim)) {
       const signedData = blockSignatureInfo(id);
       const failure = claimProofError(this.executor, { claim, proof: signed.signature, signedData, digest: sha256(signedData) });
@@ -114,7 +118,7 @@ export class LightValidator {
   private checkCommits(consensus: Consensus, blockId: Uint8Array, commits: readonly ProducerConfirm<Uint8Array>[]): void {
     const num = commits.length;
     if (num < strongThreshold(consensus)) refuse(`${num} commits for block ${bytesToHex(blockId)}, fewer than the ${strongThreshold(consensus)} needed`);
-    const verify = confirmVerifier(this.executor, (producer) => this.claimOf(consensus, producer, undefined));
+    const verify = confirmVerifier(this.executor, (producer) => this.claimOf(consensus, producer));
     const hexId = bytesToHex(blockId);
     commits.forEach(({ producer, signature }, i) => {
       if (i > 0 && commits[i - 1]!.producer >= producer) refuse('the commits are not ordered by producer');
@@ -123,10 +127,9 @@ export class LightValidator {
   }
 
   /** A producer's claim in `consensus`; a set without producers signs with the empty claim. */
-  private claimOf(consensus: Consensus, producer: bigint, blockNum: number | undefined): Claim {
+  private claimOf(consensus: Consensus, producer: bigint): Claim {
     const producers = producersOf(consensus);
     if (producers.length === 0) return EMPTY_CLAIM;
-    return claimAmong(producers, producer)
-      ?? refuse(`${accountNameFromNumber(producer)} is not an active producer${blockNum === undefined ? '' : ` (header ${blockNum})`}`);
+    return claimAmong(producers, producer) ?? refuse(`${accountNameFromNumber(producer)} is not an active producer`);
   }
 }

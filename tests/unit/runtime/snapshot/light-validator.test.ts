@@ -3,7 +3,8 @@
 // finished change as a ConsensusChangeRow; the selected headers validate from genesis to the
 // producers of the head; a forged signature on an ending block, a wrong consensusState or a missing
 // header are refused with SNAPSHOT_HEADERS. A BFT change (headers made here, commits signed with
-// real keys) needs a quorum of commits of each set in the ending block's aux data. Through applySnapshot, the content with its headers loads
+// real keys) needs a quorum of commits of each set in the ending block's aux data; a CFT change may
+// end with a block of a producer of either set. Through applySnapshot, the content with its headers loads
 // into a new store, signed with key B; with a forged header it is refused and the store stays empty.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,6 +19,7 @@ import { blockId } from '../../../../host-api/chain/block-id.js';
 import type { BlockHeader, Consensus, SignedBlock } from '../../../../host-api/types/index.js';
 import { JointConsensus, type ConsensusChangeRow, type StatusRow } from '../../../../host-api/types/native.js';
 import { genesisConsensus } from '../../../../runtime/chain/block-builder.js';
+import { blockSignatureInfo } from '../../../../runtime/chain/block-signing.js';
 import { sha256 } from '../../../../runtime/crypto/sha256.js';
 import { encodeBlockConfirm, type ProducerConfirm } from '../../../../runtime/chain/commit-proofs.js';
 import { signingPreimage } from '../../../../runtime/network/messages/index.js';
@@ -205,11 +207,12 @@ test('a store that follows the chain into the key change validates the rest from
   await follower.store.close();
 });
 
-/** BFT (docs/p2p.md §5.5): a change from one BFT set to another, proven by aux commits of both. */
-interface BftCase {
+/** A change from one set to another of `kind` (alice..dave to erin..heidi), the headers made here. */
+interface ChangeCase {
   local: StatusRow;
   start: SignedBlock;
-  end: (aux: Uint8Array | null) => SignedBlock;
+  /** The block that ends the change: commitNum 11 reaches its start, made by `producer` (alice by default). */
+  end: (aux: Uint8Array | null, producer?: bigint) => SignedBlock;
   /** Commits on the change's start block by `names`, with their `keys`, sorted by producer. */
   commits: (keys: KeyPair[], names: bigint[]) => ProducerConfirm<Uint8Array>[];
   old: KeyPair[];
@@ -219,10 +222,10 @@ interface BftCase {
   nextSet: Consensus;
 }
 
-function bftCase(): BftCase {
+function changeCase(kind: 'CftConsensus' | 'BftConsensus'): ChangeCase {
   const setOf = (names: bigint[], keys: KeyPair[]): Consensus => ({
     ...genesisConsensus().current,
-    data: { BftConsensus: { producers: names.map((name, i) => ({ name, auth: { service: verifySig, rawData: keys[i]!.publicKey } })) } },
+    data: { [kind]: { producers: names.map((name, i) => ({ name, auth: { service: verifySig, rawData: keys[i]!.publicKey } })) } } as Consensus['data'],
   });
   const oldNames = ['alice', 'bob', 'carol', 'dave'].map(accountNumberFromName);
   const nextNames = ['erin', 'frank', 'grace', 'heidi'].map(accountNumberFromName);
@@ -230,29 +233,48 @@ function bftCase(): BftCase {
   const next = nextNames.map(() => generateKeyPair());
   const oldSet = setOf(oldNames, old);
   const nextSet = setOf(nextNames, next);
-  const header = (blockNum: number, commitNum: number, consensus: JointConsensus, newConsensus: Consensus | null): BlockHeader => ({
-    previous: new Uint8Array(32), blockNum, time: BigInt(blockNum) * 1_000_000n, producer: oldNames[0]!, term: 1, commitNum,
+  const header = (blockNum: number, commitNum: number, consensus: JointConsensus, newConsensus: Consensus | null, producer = oldNames[0]!): BlockHeader => ({
+    previous: new Uint8Array(32), blockNum, time: BigInt(blockNum) * 1_000_000n, producer, term: 1, commitNum,
     consensusState: sha256(JointConsensus.pack(consensus)), trxMerkleRoot: new Uint8Array(32), eventMerkleRoot: new Uint8Array(32), newConsensus, authCode: null,
   });
   const before = { current: oldSet, next: null };
   const joint = { current: oldSet, next: { consensus: nextSet, blockNum: 11 } };
   const head = header(10, 9, before, null);
   const local: StatusRow = { chainId: new Uint8Array(32), current: head, head: { header: head, blockId: blockId(head) }, consensus: before };
-  const signed = (h: BlockHeader, aux: Uint8Array | null): SignedBlock => ({ block: { header: h, transactions: [] }, signature: new Uint8Array(0), auxConsensusData: aux });
+  const keyOf = (producer: bigint) => old[oldNames.indexOf(producer)] ?? next[nextNames.indexOf(producer)];
+  const signed = (h: BlockHeader, aux: Uint8Array | null): SignedBlock => {
+    // A CFT block is signed by its producer's key (one that is no producer here signs with alice's).
+    const key = kind === 'CftConsensus' ? keyOf(h.producer) ?? old[0]! : undefined;
+    const signature = key ? signDigest(key, sha256(blockSignatureInfo(blockId(h)))) : new Uint8Array(0);
+    return { block: { header: h, transactions: [] }, signature, auxConsensusData: aux };
+  };
   const start = signed(header(11, 10, joint, nextSet), null);
   const startId = blockId(start.block.header);
   const commits = (keys: KeyPair[], names: bigint[]) => names.map((producer, i) => {
     const signer = { service: verifySig, rawData: keys[i]!.publicKey };
     return { producer, signature: signDigest(keys[i]!, sha256(signingPreimage('CommitMessage', { blockId: startId, producer, signer }))) };
   }).sort((a, b) => (a.producer < b.producer ? -1 : 1));
-  return { local, start, end: (aux) => signed(header(12, 11, joint, null), aux), commits, old, next, oldNames, nextNames, nextSet };
+  return { local, start, end: (aux, producer) => signed(header(12, 11, joint, null, producer), aux), commits, old, next, oldNames, nextNames, nextSet };
 }
 
-function bftRefused(ctx: Context, c: BftCase, aux: Uint8Array | null, message: RegExp): void {
+test('CFT: the block that ends a change is signed by a producer of either set (a leader elected under joint consensus may be a new one)', (ctx) => {
+  const c = changeCase('CftConsensus');
+  for (const producer of [c.oldNames[1]!, c.nextNames[0]!]) {
+    const validator = new LightValidator(c.local, ctx.chain.executor);
+    assert.is(validator.push(c.start), undefined);
+    assert.equal(validator.push(c.end(null, producer)), { start: 11, commit: 11, end: 12 });
+    assert.equal(currentOf(validator.consensus), currentOf({ current: c.nextSet, next: null }));
+  }
+  changeRefused(ctx, c, c.end(null, accountNumberFromName('mallory')), /mallory is not an active producer \(header 12\)/);
+  const erin = c.end(null, c.nextNames[0]!);
+  changeRefused(ctx, c, { ...erin, signature: Uint8Array.from(erin.signature, (b, i) => (i === 10 ? b ^ 1 : b)) }, /signature of erin does not verify/);
+});
+
+function changeRefused(ctx: Context, c: ChangeCase, end: SignedBlock, message: RegExp): void {
   const validator = new LightValidator(c.local, ctx.chain.executor);
   validator.push(c.start);
   try {
-    validator.push(c.end(aux));
+    validator.push(end);
     assert.unreachable('expected SNAPSHOT_HEADERS');
   } catch (err) {
     assert.instance(err, SnapshotError, (err as Error).stack);
@@ -261,8 +283,10 @@ function bftRefused(ctx: Context, c: BftCase, aux: Uint8Array | null, message: R
   }
 }
 
+const bftRefused = (ctx: Context, c: ChangeCase, aux: Uint8Array | null, message: RegExp) => changeRefused(ctx, c, c.end(aux), message);
+
 test('BFT: a change is proven by a quorum of commits of each set on a block of the change; anything less is refused', (ctx) => {
-  const c = bftCase();
+  const c = changeCase('BftConsensus');
   const proof = (commits: ProducerConfirm<Uint8Array>[], nextCommits?: ProducerConfirm<Uint8Array>[]) => encodeBlockConfirm({ blockNum: 11, commits, ...(nextCommits ? { nextCommits } : {}) });
   const oldCommits = c.commits(c.old, c.oldNames);
   const nextCommits = c.commits(c.next, c.nextNames);
