@@ -56,7 +56,11 @@ cft('in steady state each header commits the block two below it', async ({ nodes
     const header = await headerOf(nodes[0]!);
     return header.blockNum - header.commitNum === 2 && header.blockNum > 5 ? header : undefined;
   }, 30_000);
-  // Joint consensus ends once the change is irreversible: then every node serves the new set as the current one.
+  // Joint consensus ends once the change is irreversible: then every node that holds the steady
+  // block serves the new set as the current one (one behind may not have the change yet).
+  for (const node of nodes.slice(1)) {
+    await waitUntil(`${node.api} has block ${steady.blockNum}`, async () => (await headerOf(node)).blockNum >= steady.blockNum);
+  }
   const query = '{ producers { name } nextProducers { name } jointStart maxProds consensus { CftConsensus { producers { name } } } }';
   for (const node of nodes) {
     const served = await waitUntil(`joint consensus over on ${node.api}`, async () => {
@@ -70,9 +74,6 @@ cft('in steady state each header commits the block two below it', async ({ nodes
       maxProds: 13,
       consensus: { CftConsensus: { producers: [{ name: 'prod' }, { name: 'bprod' }, { name: 'cprod' }] } },
     }, node.api);
-  }
-  for (const node of nodes.slice(1)) {
-    await waitUntil(`${node.api} has block ${steady.blockNum}`, async () => (await headerOf(node)).blockNum >= steady.blockNum);
   }
 });
 
