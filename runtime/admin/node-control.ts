@@ -1,4 +1,4 @@
-import type { Chain } from '../chain/chain.js';
+import type { TransactionIntake } from '../chain/interface.js';
 import type { ServerConfig } from '../config/server-config.js';
 
 // What the admin endpoints need from the running node, kept as an interface so the endpoints
@@ -19,7 +19,7 @@ export interface Peer {
 }
 
 export interface NodeControl {
-  readonly chain: Chain;
+  readonly chain: TransactionIntake;
   /** `/native/admin/status`: `slow`, `startup`, `shutdown`, `needgenesis`, in that order. */
   status(): string[];
   /** Begins a shutdown or restart; the reply to the request is the caller's. */

@@ -6,6 +6,7 @@ import type { Executor } from '../wasm/executor.js';
 import { NativeRowCache } from '../wasm/native-row-cache.js';
 import { isEmptyClaim } from './block-signing.js';
 import { claimProofError } from './claim-proofs.js';
+import type { ClaimVerifier } from './interface.js';
 
 /**
  * The verdicts already reached, by claim, digest and signature. The same signed bytes come again
@@ -36,4 +37,12 @@ export function claimVerifies(executor: Executor, claim: Claim, signedData: Uint
     entry.verdict = claimProofError(executor, { claim, proof: signature, signedData, digest }, expected) === undefined;
   }
   return entry.verdict;
+}
+
+/** The claim verifier over `executor`'s state that the chain hands out (interface.ts). */
+export function claimVerifierOf(executor: Executor): ClaimVerifier {
+  return {
+    verifies: (claim, signedData, signature) => claimVerifies(executor, claim, signedData, signature),
+    proofError: (proof) => claimProofError(executor, proof),
+  };
 }

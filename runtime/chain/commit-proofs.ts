@@ -2,8 +2,7 @@ import { concatBytes } from '../../host-api/encoding/bytes.js';
 import { hexToBytes } from '../../host-api/encoding/hex.js';
 import { compileSchema, FracpackError, type Schema } from '../../host-api/fracpack/index.js';
 import { CORE_SCHEMA, type Claim } from '../../host-api/types/index.js';
-import type { Executor } from '../wasm/executor.js';
-import { claimVerifies } from './claim-verdicts.js';
+import type { ClaimVerifier } from './interface.js';
 import { ChainError } from './errors.js';
 
 // A block's BFT commit proof (docs/p2p.md §3.5, §5.4, §5.5): the BlockConfirm a leader puts in
@@ -71,11 +70,11 @@ export function readBlockConfirm(aux: Uint8Array): BlockConfirm<Uint8Array> {
  * with the producer's claim (§2.2: both encodings are canonical), `[type] ‖ fracpack(body)` (§2.0),
  * must verify. A producer without a claim fails.
  */
-export function confirmVerifier(executor: Executor, claimOf: (producer: bigint, blockId: string, group: number) => Claim | undefined) {
+export function confirmVerifier(claims: ClaimVerifier, claimOf: (producer: bigint, blockId: string, group: number) => Claim | undefined) {
   return (kind: ConfirmKind, blockId: string, producer: bigint, signature: Uint8Array, group: number): boolean => {
     const signer = claimOf(producer, blockId, group);
     if (!signer) return false;
     const preimage = concatBytes(Uint8Array.of(CONFIRM_TYPES[kind]), SIGNED_BODY[kind].pack({ blockId: hexToBytes(blockId), producer, signer }));
-    return claimVerifies(executor, signer, preimage, signature);
+    return claims.verifies(signer, preimage, signature);
   };
 }

@@ -1,7 +1,7 @@
 import { bytesToHex } from '../../host-api/encoding/hex.js';
 import { FracpackError } from '../../host-api/fracpack/index.js';
 import { SignedTransaction, Transaction } from '../../host-api/types/index.js';
-import type { Chain } from '../chain/chain.js';
+import type { TransactionIntake } from '../chain/interface.js';
 import { LoginError } from '../chain/login.js';
 import { mediaType } from './media-type.js';
 import { echoCors, json, methodNotAllowed, reply, text } from './replies.js';
@@ -28,7 +28,7 @@ function loginCors(req: WireRequest, rootHost: string): ReplyHeaders {
  * POST transact.<root>/login (docs/administration.md §4.2, docs/chain.md §7): a signed login transaction, fracpack or
  * JSON, answered with a bearer token for `rootHost` when every check passes.
  */
-export async function login(chain: Chain, tokens: SessionTokens, req: WireRequest, res: WireResponse, target: string, rootHost: string): Promise<void> {
+export async function login(chain: TransactionIntake, tokens: SessionTokens, req: WireRequest, res: WireResponse, target: string, rootHost: string): Promise<void> {
   const cors = loginCors(req, rootHost);
   const method = req.method;
   if (method === 'OPTIONS') return reply(res, 200, undefined, '', cors);

@@ -1,5 +1,5 @@
 import { TransactionTrace } from '../../host-api/types/index.js';
-import type { Chain } from '../chain/chain.js';
+import type { TransactionIntake } from '../chain/interface.js';
 import { ChainError } from '../chain/errors.js';
 import { hasForeignOrigin } from './admin-access.js';
 import { isOctetStream } from './media-type.js';
@@ -11,7 +11,7 @@ import type { WireRequest, WireResponse } from './wire/index.js';
  * becomes block 2. Refusals of the chain (booted already, no producer) and failed boot
  * transactions come back as a 200 trace whose `error` says why; an undecodable body is a 500.
  */
-export async function pushBoot(chain: Chain, req: WireRequest, res: WireResponse): Promise<void> {
+export async function pushBoot(chain: TransactionIntake, req: WireRequest, res: WireResponse): Promise<void> {
   if (!isOctetStream(req)) {
     return text(res, 415, 'Content-Type must be application/octet-stream\n');
   }

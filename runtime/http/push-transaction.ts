@@ -1,5 +1,5 @@
 import { TransactionTrace } from '../../host-api/types/index.js';
-import type { Chain } from '../chain/chain.js';
+import type { TransactionIntake } from '../chain/interface.js';
 import { ChainError } from '../chain/errors.js';
 import { prefersFracpack } from './accept.js';
 import { isOctetStream } from './media-type.js';
@@ -14,7 +14,7 @@ import type { WireRequest, WireResponse } from './wire/index.js';
  * why. A bad wait_for is the client's mistake (400); an undecodable body a 500.
  * `query` is the target's query string (`?wait_for=…`, or empty).
  */
-export async function pushTransaction(chain: Chain, req: WireRequest, res: WireResponse, target: string, query: string): Promise<void> {
+export async function pushTransaction(chain: TransactionIntake, req: WireRequest, res: WireResponse, target: string, query: string): Promise<void> {
   const method = req.method;
   if (method === 'OPTIONS') {
     const origin = req.headers.origin;

@@ -1,8 +1,6 @@
 import { accountNumberFromName } from '../../host-api/names/index.js';
 import type { HttpRequest } from '../../host-api/types/index.js';
-import { ServeArgs } from '../../host-api/types/native.js';
-import type { Chain } from '../chain/chain.js';
-import { serviceCodeOf } from '../wasm/service-code.js';
+import type { ChainQueries } from '../chain/interface.js';
 import { hostName } from './host-resolution.js';
 import { CORS_B, methodNotAllowed } from './replies.js';
 import { sessionToken, withoutSession } from './session.js';
@@ -10,18 +8,11 @@ import type { SessionTokens } from './session-tokens.js';
 import type { HttpSockets } from './sockets.js';
 import type { WireRequest, WireResponse } from './wire/index.js';
 
-const HTTP = accountNumberFromName('http');
-
 /** Methods services receive (docs/http.md §1); others are refused by the node. */
 const SERVICE_METHODS = new Set(['GET', 'POST', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
 
 /** Headers that never reach wasm (docs/http.md §1). */
 const HIDDEN_HEADERS = new Set(['proxy-authorization', 'sec-websocket-extensions']);
-
-/** Whether the chain has an http-server service to route requests. */
-export function hasHttpService(chain: Chain): boolean {
-  return serviceCodeOf(chain.store, HTTP) !== undefined;
-}
 
 /** The request as services see it: hidden headers, `Authorization` and the session cookie dropped. */
 function serviceRequest(req: WireRequest, host: string): HttpRequest {
@@ -51,7 +42,7 @@ function serviceRequest(req: WireRequest, host: string): HttpRequest {
  * and are written here. An abort answers 500 with its message, unless a reply was sent or deferred.
  */
 export function serveThroughHttpService(
-  chain: Chain, sockets: HttpSockets, tokens: SessionTokens, req: WireRequest, res: WireResponse, rootHost: string,
+  chain: ChainQueries, sockets: HttpSockets, tokens: SessionTokens, req: WireRequest, res: WireResponse, rootHost: string,
 ): void {
   const target = req.url;
   const method = req.method;
@@ -61,11 +52,9 @@ export function serveThroughHttpService(
   const user = token === undefined ? undefined : tokens.userOf(token, rootHost, Math.floor(Date.now() / 1000));
   const request = serviceRequest(req, host);
   const socket = sockets.add(res);
-  const { error, sockets: outcome } = chain.executor.run({
-    mode: 'rpc',
-    target: { service: HTTP, export: 'serve', rawData: ServeArgs.pack({ socket, request, rootHost, user: user === undefined ? null : accountNumberFromName(user) }) },
-    sockets: { open: sockets, owned: [socket] },
+  const { error, sockets: outcome } = chain.serve({
+    socket, request, rootHost, user: user === undefined ? null : accountNumberFromName(user), sockets: { open: sockets, owned: [socket] },
   });
-  sockets.settle(outcome!, error?.message);
+  sockets.settle(outcome, error?.message);
   sockets.watch(socket);
 }

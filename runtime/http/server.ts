@@ -1,5 +1,5 @@
 import { createServer, type AddressInfo, type Socket } from 'node:net';
-import type { Chain } from '../chain/chain.js';
+import type { ChainQueries, TransactionIntake } from '../chain/interface.js';
 import type { ListenSpec, StaticServiceSpec, TlsSpec } from '../config/server-config.js';
 import { FloodReport } from '../log/flood-report.js';
 import { isAdminRequest, refuseAdmin } from './admin-access.js';
@@ -13,7 +13,7 @@ import { STATUS_PATH, type Routes } from './routes.js';
 import { adminAppCors } from './admin-cors.js';
 import { DEFAULT_CORS, corsDefaults, notFound, redirect, reply, text } from './replies.js';
 import { parseTarget } from './request-target.js';
-import { hasHttpService, serveThroughHttpService } from './serve.js';
+import { serveThroughHttpService } from './serve.js';
 import type { SessionTokens } from './session-tokens.js';
 import type { HttpSockets } from './sockets.js';
 import { StaticFiles } from './static-files.js';
@@ -84,7 +84,7 @@ export class NodeHttpServer {
   /** Shared by the http and https listeners; unix sockets (this machine only) stay reachable past it. */
   private readonly connectionLimit: ConnectionLimit;
 
-  constructor(private readonly chain: Chain, private readonly options: HttpServerOptions) {
+  constructor(private readonly chain: TransactionIntake & ChainQueries, private readonly options: HttpServerOptions) {
     this.connectionLimit = new ConnectionLimit(DEFAULT_MAX_CONNECTIONS, () => this.refusals.event());
     const state = () => `${this.connectionLimit.openConnections} open, max_connections is ${this.connectionLimit.max}`;
     // Connections refused past max_connections are a flood: one line, then counts.
@@ -201,7 +201,7 @@ export class NodeHttpServer {
       if (path === '/push_transaction') return pushTransaction(this.chain, req, res, target, query);
       if (path === '/login') return login(this.chain, this.options.tokens, req, res, target, host.root);
     }
-    if (hasHttpService(this.chain)) return serveThroughHttpService(this.chain, this.options.sockets, this.options.tokens, req, res, host.root);
+    if (this.chain.servesHttp) return serveThroughHttpService(this.chain, this.options.sockets, this.options.tokens, req, res, host.root);
     // A chain without an http service (a bare test bundle) has nobody to route requests.
     if (req.method === 'OPTIONS') return reply(res, 200, undefined, '');
     return notFound(res, target);

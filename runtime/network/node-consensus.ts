@@ -4,7 +4,7 @@ import { accountNumberFromName } from '../../host-api/names/index.js';
 import type { BlockHeader, Claim, SignedBlock } from '../../host-api/types/index.js';
 import type { JointConsensus } from '../../host-api/types/native.js';
 import { EMPTY_CLAIM, type BlockSigners } from '../chain/block-signing.js';
-import type { Chain } from '../chain/chain.js';
+import type { ConsensusTarget } from '../chain/interface.js';
 import { activeSets, claimAmong, nextBlockConsensus, producersOf } from '../chain/consensus.js';
 import { BlockProducerSets } from './block-producer-sets.js';
 import { confirmVerifier, encodeBlockConfirm } from '../chain/commit-proofs.js';
@@ -34,7 +34,7 @@ type CftKind = CftMessage['kind'];
 
 /** What consensus uses of the rest of the node. */
 export interface ConsensusPorts {
-  readonly chain: Chain;
+  readonly chain: ConsensusTarget;
   readonly log: NetworkLog;
   readonly blockSigners: BlockSigners;
   /** The block interval: the timeouts scale with it (3 slots for CFT's election, 10 for BFT's view change). */
@@ -62,7 +62,7 @@ export interface ConsensusPorts {
  * consensus-bft.json), if it is still the chain's block there: under BFT a header's commitNum
  * proves nothing (docs/p2p.md §5.4), so the chain does not learn it from the head.
  */
-export function restoreBftCommit(chain: Chain, kept: BftKept<Uint8Array> | undefined): void {
+export function restoreBftCommit(chain: ConsensusTarget, kept: BftKept<Uint8Array> | undefined): void {
   const committed = kept?.committed;
   const id = committed && chain.blockIdAt(committed.num);
   if (id && bytesToHex(id) === committed.id) chain.commitTo(committed.num);
@@ -84,7 +84,7 @@ export class NodeConsensus {
         baseTimeoutMs: 10 * blockIntervalMs,
         retryViewChangeMs: 30 * blockIntervalMs,
         sign: (message) => this.sign(message),
-        verify: confirmVerifier(chain.executor, (producer, blockId, group) => this.claimIn(blockId, producer, group)),
+        verify: confirmVerifier(chain.claims, (producer, blockId, group) => this.claimIn(blockId, producer, group)),
       },
       sameSignature: equalBytes,
       chainBlocks: () => this.chainBlocks(),

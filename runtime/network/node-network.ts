@@ -1,8 +1,9 @@
 import { bytesToHex } from '../../host-api/encoding/hex.js';
 import { accountNumberFromName } from '../../host-api/names/index.js';
-import type { BlockHeader, SignedBlock } from '../../host-api/types/index.js';
+import type { SignedBlock } from '../../host-api/types/index.js';
 import type { BlockSigners } from '../chain/block-signing.js';
-import type { Chain } from '../chain/chain.js';
+import type { ClosedBlock } from '../chain/block-builder.js';
+import type { BlockOrigin, NetworkChain } from '../chain/interface.js';
 import { activeProducers, nextBlockConsensus } from '../chain/consensus.js';
 import { ChainError, type ChainErrorCode } from '../chain/errors.js';
 import type { LinkListener, PeerLink, PeerLinks, Refused } from './links/peer-links.js';
@@ -11,7 +12,6 @@ import type { LoadedSnapshot } from '../snapshot/apply-snapshot.js';
 import type { StateChecksumBody } from '../snapshot/node-snapshots.js';
 import { SnapshotError } from '../snapshot/snapshot-error.js';
 import type { SnapshotContent } from '../snapshot/snapshot-file.js';
-import { readLogStart } from '../chain/block-log.js';
 import { SnapshotReceiver, type SnapshotOffer } from '../snapshot/snapshot-transfer.js';
 import { verifiesMessage } from './message-signatures.js';
 import { randomId } from './random-id.js';
@@ -88,11 +88,11 @@ export class NodeNetwork implements LinkListener {
   /** The producers routes reached after the last routing step, as consensus was told them. */
   private reachable = '';
 
-  constructor(private readonly links: PeerLinks, private readonly chain: Chain, private readonly log: NetworkLog, settings: ConsensusSettings, private readonly snapshots?: SnapshotPorts) {
+  constructor(private readonly links: PeerLinks, private readonly chain: NetworkChain, private readonly log: NetworkLog, settings: ConsensusSettings, private readonly snapshots?: SnapshotPorts) {
     this.router = new Router({
       routerId: randomId(),
       verify: (message, peer) => {
-        if (verifiesMessage(chain.executor, message)) return true;
+        if (verifiesMessage(chain.claims, message)) return true;
         // A neighbour checks what it relays, so the link it came on is the one to blame.
         this.links.refused(peer, `${message.kind}: its signature does not verify`, { offence: true, close: false });
         return false;
@@ -116,7 +116,7 @@ export class NodeNetwork implements LinkListener {
       },
       committedHead: irreversible === undefined ? undefined : storedAt(irreversible),
       appliedBlocks: applied,
-      logStart: readLogStart(chain.store),
+      logStart: chain.logStart,
       sizeOf: frameBytesOf,
     });
     this.progress = new SyncProgress((text) => log.info(text), Date.now);
@@ -145,7 +145,7 @@ export class NodeNetwork implements LinkListener {
     return this.consensus.timeoutMs;
   }
 
-  /** Starts following the links; the chain's blocks are to be passed to `onChainBlock`. */
+  /** Starts following the links; the chain's committed blocks are to be passed to `committed`. */
   start(): void {
     this.routeProducers();
     this.consensus.start();
@@ -206,13 +206,13 @@ export class NodeNetwork implements LinkListener {
 
   /**
    * The chain committed a block, the one way a block reaches the network: one it produced goes
-   * to sync to be streamed; one sync had it apply is applied there once consensus has the head.
-   * Either way the producer set may have changed.
+   * to sync to be streamed; one it received (sync had it apply it) is applied there once
+   * consensus has the head. Either way the producer set may have changed.
    */
-  onChainBlock(header: BlockHeader, id: Uint8Array): void {
+  committed({ block: { header }, blockId: id }: ClosedBlock, origin: BlockOrigin): void {
+    const applied = origin === 'received';
+    if (applied) this.counters.blocksApplied++;
     if (this.stopped) return;
-    // The block sync handed out to apply is already in sync; any other is one this node produced.
-    const applied = bytesToHex(id) === this.sync.applying;
     if (!applied) {
       this.consensus.produced(header, id);
       this.step(() => ({ type: 'produced', block: storedSignedBlock(this.chain.signedBlockAt(header.blockNum)!) }));
@@ -438,23 +438,20 @@ export class NodeNetwork implements LinkListener {
   /**
    * Applies a block sync handed out, on its parent: the chain first takes back the blocks above
    * the parent (another fork's, docs/chain.md §1.6). Applied, it comes back through the chain's
-   * committed block (onChainBlock); a refusal blacklists it (sync) and closes the link that sent it.
+   * committed event (origin 'received'); a refusal blacklists it (sync) and closes the link that sent it.
    */
   private apply({ header: { id }, block, sender }: SyncApply<SignedBlock>): void {
-    this.chain.revertTo(block.block.header.blockNum - 1).then(() => this.chain.applyBlock(block)).then(
-      () => { this.counters.blocksApplied++; },
-      (err: Error) => {
-        this.counters.blocksRefused++;
-        if (this.stopped) return;
-        const reason = `block ${block.block.header.blockNum} ${id} was refused: ${err.message}`;
-        if (sender !== undefined && err instanceof ChainError && INVALID_BLOCK.has(err.code)) {
-          this.links.refused(sender, reason, OFFENCE);
-        } else {
-          this.log.warning(reason);
-          if (sender !== undefined) this.links.close(sender, reason);
-        }
-        this.step(() => ({ type: 'applied', id, ok: false, reason: err.message }));
-      },
-    );
+    this.chain.revertTo(block.block.header.blockNum - 1).then(() => this.chain.applyBlock(block)).catch((err: Error) => {
+      this.counters.blocksRefused++;
+      if (this.stopped) return;
+      const reason = `block ${block.block.header.blockNum} ${id} was refused: ${err.message}`;
+      if (sender !== undefined && err instanceof ChainError && INVALID_BLOCK.has(err.code)) {
+        this.links.refused(sender, reason, OFFENCE);
+      } else {
+        this.log.warning(reason);
+        if (sender !== undefined) this.links.close(sender, reason);
+      }
+      this.step(() => ({ type: 'applied', id, ok: false, reason: err.message }));
+    });
   }
 }

@@ -1,7 +1,7 @@
 import { equalBytes } from '../../host-api/encoding/bytes.js';
 import type { Claim } from '../../host-api/types/index.js';
 import { isEmptyClaim, type BlockSigners } from '../chain/block-signing.js';
-import type { Chain } from '../chain/chain.js';
+import type { ChainReader } from '../chain/interface.js';
 import { activeProducers, claimAmong } from '../chain/consensus.js';
 import { sha256 } from '../crypto/sha256.js';
 import type { ProducerName } from './routing/routing-io.js';
@@ -10,7 +10,7 @@ import type { ProducerName } from './routing/routing-io.js';
 // message is signed for its producer's claim, and a received one counts only when signed for it.
 
 /** The claim of one of the active producers of the chain's status row; undefined for anyone else. */
-export function claimOf(chain: Chain, producer: ProducerName): Claim | undefined {
+export function claimOf(chain: ChainReader, producer: ProducerName): Claim | undefined {
   const status = chain.status;
   return status ? claimAmong(activeProducers(status.consensus), producer) : undefined;
 }

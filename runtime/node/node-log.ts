@@ -1,5 +1,5 @@
 import { BlockHeader, bytesToHex } from '../../host-api/index.js';
-import type { TransactionOutcomes } from '../chain/chain.js';
+import type { TransactionOutcomes } from '../chain/interface.js';
 import type { WireRequest, WireResponse } from '../http/wire/index.js';
 import type { Logging } from '../log/index.js';
 import type { TransactionCounters } from '../metrics/transaction-counters.js';

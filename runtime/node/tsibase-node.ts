@@ -10,7 +10,6 @@ import { LogSockets } from '../admin/log-socket.js';
 import { perfEndpoints } from '../admin/perf-endpoints.js';
 import type { NodeControl, Peer, ShutdownRequest } from '../admin/node-control.js';
 import { Chain } from '../chain/chain.js';
-import { openSystemAccountsOf } from '../chain/open-system-accounts.js';
 import { readConfigFile, writeConfigFile } from '../config/config-file.js';
 import { checkServable } from '../config/servable-config.js';
 import { defaultConfig, parseServerConfig, type ListenSpec, type ServerConfig } from '../config/server-config.js';
@@ -123,17 +122,18 @@ export class TsibaseNode implements NodeControl {
         productionError = err.message;
       },
       blockSigners: (claim) => this.keys.claimSigner(claim),
-      onBlock: (header, id) => {
+      committed: (closed, origin) => {
+        const { block: { header }, blockId: id } = closed;
         productionError = undefined;
         logBlock(this.logging, header, id, options.blockLogInterval);
-        this.network.onChainBlock(header, id);
+        this.network.committed(closed, origin);
         const irreversible = this.chain.head?.irreversible ?? 0;
         for (const signed of this.snapshots.blockCommitted(header, id, irreversible)) this.network.floodStateChecksum(signed);
       },
       forwarder: (packed) => this.network.forward(packed),
       auxConsensusData: (commitNum) => this.network.auxConsensusData(commitNum),
     });
-    this.snapshots = new NodeSnapshots(this.store, this.chain.executor, KeptStates.of(options.dir),
+    this.snapshots = new NodeSnapshots(this.store, this.chain.claims, KeptStates.of(options.dir),
       (claim) => this.keys.claimSigner(claim), () => accountNumberFromName(this.chain.producer),
       (m) => this.logging.warning('chain', m));
     const voteFile = join(options.dir, 'consensus-vote.json');
@@ -333,7 +333,7 @@ export class TsibaseNode implements NodeControl {
   /** Says at every start that anyone may act as the system accounts of a development chain. */
   private reportDevelopmentChain(): void {
     if (!this.chain.hasChain) return;
-    const open = openSystemAccountsOf(this.chain.executor);
+    const open = this.chain.openSystemAccounts();
     if (open.length === 0) return;
     this.logging.warning('chain', `this is a development chain (booted without --account-key): anyone may act as ${open.join(', ')}, and through them as any account`);
   }

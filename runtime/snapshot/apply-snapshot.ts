@@ -20,7 +20,7 @@ import { writeConsensusChange } from '../chain/consensus-changes.js';
 import { readStoredBlock } from '../chain/stored-block.js';
 import { sha256 } from '../crypto/sha256.js';
 import type { Store } from '../db/store.js';
-import type { Executor } from '../wasm/executor.js';
+import type { ClaimVerifier } from '../chain/interface.js';
 import type { KeptStates } from './kept-states.js';
 import { LightValidator } from './light-validator.js';
 import { SnapshotError } from './snapshot-error.js';
@@ -36,18 +36,18 @@ export interface LoadedSnapshot {
 }
 
 /**
- * Checks `content` and makes it the state of `store`; `executor` runs on `store` (it verifies the
+ * Checks `content` and makes it the state of `store`; `claims` runs on `store` (it verifies the
  * signatures under the snapshot's own verify services). Throws a SnapshotError, with the store
  * unchanged, when the snapshot is refused.
  */
-export function applySnapshot(store: Store, executor: Executor, kept: KeptStates, content: SnapshotContent, threshold: (consensus: Consensus) => number = weakThreshold): LoadedSnapshot {
+export function applySnapshot(store: Store, claims: ClaimVerifier, kept: KeptStates, content: SnapshotContent, threshold: (consensus: Consensus) => number = weakThreshold): LoadedSnapshot {
   const computed = checksumOf(content);
   if (!sameChecksum(computed, content.checksum)) {
     throw new SnapshotError('SNAPSHOT_CHECKSUM', 'the snapshot rows do not match the checksum in its footer');
   }
   let loaded: LoadedSnapshot;
   try {
-    loaded = stage(store, executor, content, threshold);
+    loaded = stage(store, claims, content, threshold);
   } catch (err) {
     store.abort();
     store.subjective.abort();
@@ -73,9 +73,9 @@ function checksumOf(content: SnapshotContent): StateChecksum {
 }
 
 /** Writes the snapshot into the store's uncommitted overlays and checks it there. */
-function stage(store: Store, executor: Executor, content: SnapshotContent, threshold: (consensus: Consensus) => number): LoadedSnapshot {
+function stage(store: Store, claims: ClaimVerifier, content: SnapshotContent, threshold: (consensus: Consensus) => number): LoadedSnapshot {
   const local = readStatus(store);
-  const validator = new LightValidator(local, executor);
+  const validator = new LightValidator(local, claims);
   for (const db of STATE_DBS) {
     const keys = [...rowsOf(store, db)].map((row) => row.key);
     for (const key of keys) store.remove(db, key);
@@ -109,7 +109,7 @@ function stage(store: Store, executor: Executor, content: SnapshotContent, thres
   if (!equalBytes(currentOnly(validator.consensus), currentOnly(status.consensus))) {
     throw new SnapshotError('SNAPSHOT_HEADERS', `the snapshot's producers are not those its headers prove (validated up to block ${validator.blockNum})`);
   }
-  checkSignatures(executor, content, status, threshold);
+  checkSignatures(claims, content, status, threshold);
   writeSnapshotRow(store, { id: head.blockId, state: { state: content.checksum, signatures: content.signatures }, other: [] });
   // Headers carry no transactions: the log holds whole blocks from the snapshot block on.
   writeLogStart(store, blockNum);
@@ -182,10 +182,10 @@ function validateHeaders(store: Store, validator: LightValidator, headers: reado
  * Every signature must verify (under the snapshot state's verify services) and at least the weak
  * threshold of current producers must have signed.
  */
-function checkSignatures(executor: Executor, content: SnapshotContent, status: StatusRow, threshold: (consensus: Consensus) => number): void {
+function checkSignatures(claims: ClaimVerifier, content: SnapshotContent, status: StatusRow, threshold: (consensus: Consensus) => number): void {
   const consensus = status.consensus.current;
   for (const signature of content.signatures) {
-    const failure = stateSignatureFailure(executor, content.checksum, signature);
+    const failure = stateSignatureFailure(claims, content.checksum, signature);
     if (failure) throw new SnapshotError('SNAPSHOT_SIGNATURES', `the signature of ${accountNameFromNumber(signature.account)} does not verify: ${failure.message}`);
   }
   const producers = signingProducers(consensus, content.signatures);

@@ -14,12 +14,11 @@ import type { Claim, Consensus, SignedBlock } from '../../host-api/types/index.j
 import { JointConsensus, type ConsensusChangeRow, type StatusRow } from '../../host-api/types/native.js';
 import { genesisConsensus } from '../chain/block-builder.js';
 import { blockSignatureInfo, EMPTY_CLAIM, isEmptyClaim } from '../chain/block-signing.js';
-import { claimProofError } from '../chain/claim-proofs.js';
 import { confirmVerifier, readBlockConfirm, type ProducerConfirm } from '../chain/commit-proofs.js';
 import { activeProducers, claimAmong, nextBlockConsensus, producersOf } from '../chain/consensus.js';
 import { quorumOf } from '../chain/quorum.js';
 import { sha256 } from '../crypto/sha256.js';
-import type { Executor } from '../wasm/executor.js';
+import type { ClaimVerifier } from '../chain/interface.js';
 import { SnapshotError } from './snapshot-error.js';
 
 /** A quorum of a set (psibase's strongThreshold). */
@@ -40,9 +39,9 @@ export class LightValidator {
 
   /**
    * Starts from `local`, this node's status (its head and the consensus the next block starts
-   * under), or before genesis when the database is new. `executor` runs the verify services.
+   * under), or before genesis when the database is new. `claims` checks signatures by their verify services.
    */
-  constructor(local: StatusRow | undefined, private readonly executor: Executor) {
+  constructor(local: StatusRow | undefined, private readonly claims: ClaimVerifier) {
     this.state = local?.head ? nextBlockConsensus(local) : { current: genesisConsensus().current, next: null };
     this.stateHash = sha256(JointConsensus.pack(this.state));
     this.last = local?.head?.header.blockNum ?? 1;
@@ -92,7 +91,7 @@ export class LightValidator {
       : claimAmong(activeProducers(this.state), header.producer) ?? refuse(`${accountNameFromNumber(header.producer)} is not an active producer (header ${header.blockNum})`);
     if (!isEmptyClaim(claim)) {
       const signedData = blockSignatureInfo(id);
-      const failure = claimProofError(this.executor, { claim, proof: signed.signature, signedData, digest: sha256(signedData) });
+      const failure = this.claims.proofError({ claim, proof: signed.signature, signedData, digest: sha256(signedData) });
       if (failure) refuse(`header ${header.blockNum}: the signature of ${accountNameFromNumber(header.producer)} does not verify: ${failure.message}`);
     }
     return header.commitNum;
@@ -118,7 +117,7 @@ export class LightValidator {
   private checkCommits(consensus: Consensus, blockId: Uint8Array, commits: readonly ProducerConfirm<Uint8Array>[]): void {
     const num = commits.length;
     if (num < strongThreshold(consensus)) refuse(`${num} commits for block ${bytesToHex(blockId)}, fewer than the ${strongThreshold(consensus)} needed`);
-    const verify = confirmVerifier(this.executor, (producer) => this.claimOf(consensus, producer));
+    const verify = confirmVerifier(this.claims, (producer) => this.claimOf(consensus, producer));
     const hexId = bytesToHex(blockId);
     commits.forEach(({ producer, signature }, i) => {
       if (i > 0 && commits[i - 1]!.producer >= producer) refuse('the commits are not ordered by producer');

@@ -8,6 +8,7 @@ import { LmdbStore } from '../db/lmdb-store.js';
 import { DirectoryLock } from '../fs/directory-lock.js';
 import { Engine } from '../wasm/engine.js';
 import { Executor } from '../wasm/executor.js';
+import { claimVerifierOf } from '../chain/claim-verdicts.js';
 import { applySnapshot, type LoadedSnapshot } from './apply-snapshot.js';
 import { KeptStates } from './kept-states.js';
 import { parseSnapshot } from './snapshot-file.js';
@@ -21,7 +22,7 @@ export async function loadSnapshot(nodeDir: string, file: Uint8Array): Promise<L
     const content = parseSnapshot(file);
     const store = LmdbStore.open(join(nodeDir, 'db'));
     try {
-      return applySnapshot(store, new Executor(store, new Engine()), KeptStates.of(nodeDir), content, fileWeakThreshold);
+      return applySnapshot(store, claimVerifierOf(new Executor(store, new Engine())), KeptStates.of(nodeDir), content, fileWeakThreshold);
     } finally {
       await store.close();
     }

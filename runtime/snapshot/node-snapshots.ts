@@ -14,7 +14,7 @@ import { isEmptyClaim } from '../chain/block-signing.js';
 import { readStatus } from '../chain/chain-state.js';
 import { producersOf } from '../chain/consensus.js';
 import type { Store } from '../db/store.js';
-import type { Executor } from '../wasm/executor.js';
+import type { ClaimVerifier } from '../chain/interface.js';
 import { readBlock } from '../chain/block-log.js';
 import { blockId as computeBlockId, blockNumOfId } from '../../host-api/chain/block-id.js';
 import { applySnapshot, type LoadedSnapshot } from './apply-snapshot.js';
@@ -48,7 +48,8 @@ export class NodeSnapshots {
 
   constructor(
     private readonly store: Store,
-    private readonly executor: Executor,
+    /** Checks the state signatures of peers and of snapshots (the chain's). */
+    private readonly claims: ClaimVerifier,
     private readonly kept: KeptStates,
     private readonly signers: BlockSigners,
     /** This node's producer account (0 when it produces nothing). */
@@ -134,7 +135,7 @@ export class NodeSnapshots {
 
   /** A snapshot received from a peer becomes this node's state (or is refused with a SnapshotError). */
   load(content: SnapshotContent): LoadedSnapshot {
-    return applySnapshot(this.store, this.executor, this.kept, content);
+    return applySnapshot(this.store, this.claims, this.kept, content);
   }
 
   /**
@@ -153,7 +154,7 @@ export class NodeSnapshots {
     const block = readBlock(this.store, num);
     if (!block || !equalBytes(computeBlockId(block.header), body.blockId)) return false;
     if (!status || !signingProducer(status.consensus.current, body.signature)) return false;
-    const failure = stateSignatureFailure(this.executor, body.state, body.signature);
+    const failure = stateSignatureFailure(this.claims, body.state, body.signature);
     if (failure) {
       this.warn(`snapshot: a state signature by ${body.signature.account} for block ${bytesToHex(body.blockId)} fails: ${failure.message}`);
       return false;

@@ -6,11 +6,10 @@ import { equalBytes } from '../../host-api/encoding/bytes.js';
 import type { Consensus, Producer } from '../../host-api/types/index.js';
 import type { StateChecksum, StateSignature } from '../../host-api/types/native.js';
 import { isEmptyClaim } from '../chain/block-signing.js';
-import { claimProofError } from '../chain/claim-proofs.js';
+import type { ClaimVerifier } from '../chain/interface.js';
 import { producersOf } from '../chain/consensus.js';
 import { sha256 } from '../crypto/sha256.js';
 import type { Signer } from '../keys/signer.js';
-import type { Executor } from '../wasm/executor.js';
 import { stateSignatureInfo } from './snapshot-rows.js';
 
 /** `producer`'s signature on `checksum`; `signer` is absent for an empty claim. */
@@ -19,11 +18,11 @@ export function signState(checksum: StateChecksum, producer: Producer, signer: S
   return { account: producer.name, claim: producer.auth, rawData };
 }
 
-/** Why `signature` fails to verify over `checksum` (its claim's verify service on `executor`'s state), or undefined. */
-export function stateSignatureFailure(executor: Executor, checksum: StateChecksum, signature: StateSignature): Error | undefined {
+/** Why `signature` fails to verify over `checksum` (its claim's verify service, by `claims`), or undefined. */
+export function stateSignatureFailure(claims: ClaimVerifier, checksum: StateChecksum, signature: StateSignature): Error | undefined {
   if (isEmptyClaim(signature.claim)) return undefined;
   const signedData = stateSignatureInfo(checksum);
-  return claimProofError(executor, { claim: signature.claim, proof: signature.rawData, signedData, digest: sha256(signedData) });
+  return claims.proofError({ claim: signature.claim, proof: signature.rawData, signedData, digest: sha256(signedData) });
 }
 
 /** The producer of `consensus` that `signature` is by (same account and claim), if any. */

@@ -1,8 +1,6 @@
 import { toBinaryString } from '../db/binary-string.js';
-import {
-  admitModule, createMeterGlobals, hostSuppliedImports,
-  type AdmissionOptions, type MemoryLimits, type MeterGlobals,
-} from './admission/index.js';
+import { admitModule, hostSuppliedImports, type AdmissionOptions, type MemoryLimits } from './admission/index.js';
+import { createMeterGlobals, type MeterGlobals } from './execution-meter.js';
 import { WebAssemblyJs, type WasmInstanceObject, type WasmModuleObject } from './admission/webassembly-api.js';
 import type { AbiGeneration, AnyHostImportName } from '../../host-api/abi/abi-generation.js';
 import { Caller, type HostState } from './host-state.js';

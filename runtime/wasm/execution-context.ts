@@ -6,7 +6,7 @@ import { TsibaseError } from '../../host-api/errors.js';
 import type { ExpectedSignature } from '../crypto/signature-verdicts.js';
 import type { Store } from '../db/store.js';
 import { TemporaryDb } from '../db/temporary-db.js';
-import { ExecutionMeter, fuelValueOf, type ExecutionBudget, type FuelValue } from './admission/index.js';
+import { ExecutionMeter, fuelValueOf, type ExecutionBudget, type FuelValue } from './execution-meter.js';
 import type { Engine } from './engine.js';
 import { HostError } from './errors.js';
 import { HandleTransfer } from './handles/handle-transfer.js';

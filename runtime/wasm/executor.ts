@@ -1,7 +1,7 @@
 import type { Mode } from '../../host-api/abi/databases.js';
 import type { Action, ActionTrace } from '../../host-api/types/index.js';
 import type { Store } from '../db/store.js';
-import type { ExecutionBudget } from './admission/index.js';
+import type { ExecutionBudget } from './execution-meter.js';
 import type { Engine } from './engine.js';
 import { ExecutionContext, type ExpectedSignature } from './execution-context.js';
 import { ContextSockets } from './context-sockets.js';

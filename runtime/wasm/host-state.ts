@@ -3,7 +3,7 @@ import type { ActionTrace, HttpReply } from '../../host-api/types/index.js';
 import type { ExpectedSignature } from '../crypto/signature-verdicts.js';
 import type { Store } from '../db/store.js';
 import type { TemporaryDb } from '../db/temporary-db.js';
-import type { ExecutionMeter } from './admission/index.js';
+import type { ExecutionMeter } from './execution-meter.js';
 import { HostError } from './errors.js';
 import type { HandleTransfer } from './handles/handle-transfer.js';
 import type { ServiceInstance } from './service-instance.js';

@@ -17,30 +17,11 @@
 //   chain of the other functions they can call, which reserve nothing. The counters are two
 //   mutable globals imported from module `tsibase` (`fuel` i64, `stack` i32, bytes left) shared
 //   by all instances of one execution context.
-// - Running metered code: one ExecutionMeter per context (createMeterGlobals when instances
-//   outlive a context and the counters are reloaded per context); pass its importObject() next to
-//   the `env` functions. A trap while a counter is below zero is that limit: `catch (e) { throw
-//   meter.limitError() ?? e; }`. A normal return from an export or the start function leaves fuel
-//   >= 0. Host imports charge the same counter (meter.chargeHostFuel) for the call, the bytes they
-//   move and the rows they visit (host-imports/fuel-schedule.ts, docs/host-abi.md §10.1); `call`
-//   brackets the nested execution with meter.reserveStack/releaseStack. A host that catches an
-//   error and keeps running the context must restore meter.stack.value to its value before the
-//   call (frames left by the trap).
+// - Admission is compile time. Running metered code is the engine's: the run-time meter that keeps
+//   the two counters, one per execution context, is ../execution-meter.ts.
 
 export { admitModule, type AdmittedModule, type MutableGlobal } from './admit-module.js';
 export { AdmissionError, type AdmissionErrorCode } from './admission-error.js';
 export { DEFAULT_ADMISSION_OPTIONS, type AdmissionOptions } from './admission-options.js';
-export {
-  DEFAULT_STACK_BYTES,
-  ExecutionLimitError,
-  ExecutionMeter,
-  createMeterGlobals,
-  fuelValueOf,
-  type ExecutionBudget,
-  type FuelValue,
-  type MeterGlobals,
-  type ExecutionLimitCode,
-} from './metering/execution-meter.js';
-export type { FuelCounter } from './metering/fuel-counter.js';
 export { FUEL_IMPORT_NAME, STACK_IMPORT_NAME } from './metering/meter-imports.js';
 export { HOST_SUPPLIED_MODULE, MEMORY_IMPORT_NAME, hostSuppliedImports, type MemoryLimits, type MeterCounters } from './host-supplied-imports.js';

@@ -1,4 +1,4 @@
-import type { ExecutionMeter } from '../admission/index.js';
+import type { ExecutionMeter } from '../execution-meter.js';
 
 // The fuel schedule of host calls (docs/host-abi.md §10.1), in the unit of the metered code: one
 // fuel per wasm instruction. A charge depends only on the call's arguments and the data it

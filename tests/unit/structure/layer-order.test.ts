@@ -1,33 +1,16 @@
 // The node's folders import in one direction, lowest layer first (docs/design.md, "Layers"; the
 // order is docs/layers.json). The check is scripts/check-layer-order.js, shown here to name the
 // file and the import when one runs against the order, and a folder the order does not know.
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { runCheck, withTree as withFiles } from './script-tree.js';
 
-const SCRIPT = join(process.cwd(), 'scripts', 'check-layer-order.js');
-
-function check(root?: string) {
-  return spawnSync(process.execPath, [SCRIPT, ...(root ? [root] : [])], { encoding: 'utf8' });
-}
+const check = (root?: string) => runCheck('check-layer-order.js', root);
 
 /** A tree with runtime/low below runtime/high and runtime/peer beside low, and the given files. */
 function withTree(files: Record<string, string>, run: (root: string) => void) {
-  const root = mkdtempSync(join(tmpdir(), 'tsibase-layers-'));
-  try {
-    const layers = { folders: 'runtime', layers: [['runtime/low', 'runtime/peer'], ['runtime/high']] };
-    const all = { 'docs/layers.json': JSON.stringify(layers), 'runtime/low/base.ts': 'export const base = 1;\n', 'runtime/peer/peer.ts': 'export const peer = 2;\n', ...files };
-    for (const [path, text] of Object.entries(all)) {
-      mkdirSync(dirname(join(root, path)), { recursive: true });
-      writeFileSync(join(root, path), text);
-    }
-    run(root);
-  } finally {
-    rmSync(root, { recursive: true, force: true });
-  }
+  const layers = { folders: 'runtime', layers: [['runtime/low', 'runtime/peer'], ['runtime/high']] };
+  withFiles({ 'docs/layers.json': JSON.stringify(layers), 'runtime/low/base.ts': 'export const base = 1;\n', 'runtime/peer/peer.ts': 'export const peer = 2;\n', ...files }, run);
 }
 
 test('runtime/ and host-api/ keep the layer order', () => {

@@ -179,8 +179,8 @@ unsigned('tampered transactions are refused: a changed signed transfer, a droppe
 unsigned('the right block then applies; the follower has the producer\'s state, balances included', async (ctx) => {
   const { producer, follower } = ctx;
   await applyRange(producer.chain, follower.chain, ctx.transferBlock, producer.chain.head!.header.blockNum);
-  assert.is(balance(follower.chain, 'alice'), 650n);
-  assert.is(balance(follower.chain, 'bob'), 350n);
+  assert.is(balance(follower, 'alice'), 650n);
+  assert.is(balance(follower, 'bob'), 350n);
   assert.equal(differingRows(producer.store, follower.store), [], 'every chain row is the same on both');
   assert.equal(follower.blocks, producer.blocks, 'onBlock fired for every applied block, with the producer\'s ids');
 });
@@ -200,7 +200,7 @@ unsigned('a block with aux data applies and is sent on as it came; a restarted f
   assert.equal(SignedBlock.pack(again.signed), SignedBlock.pack(withAux), 'the block as received, aux data and all');
   await assertRefused(ctx.follower, received(producer.chain, next), 'BLOCK_NOT_NEXT', `the next block is ${next + 1}`);
   await applyRange(producer.chain, ctx.follower.chain, next + 1, producer.chain.head!.header.blockNum);
-  assert.is(balance(ctx.follower.chain, 'bob'), 400n);
+  assert.is(balance(ctx.follower, 'bob'), 400n);
   assert.equal(differingRows(producer.store, ctx.follower.store), []);
 });
 

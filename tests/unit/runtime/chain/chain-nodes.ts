@@ -13,6 +13,7 @@ import { Chain, type ChainOptions } from '../../../../runtime/chain/chain.js';
 import { LmdbStore } from '../../../../runtime/db/lmdb-store.js';
 import type { KvReader } from '../../../../runtime/db/store.js';
 import { Engine } from '../../../../runtime/wasm/engine.js';
+import { Executor } from '../../../../runtime/wasm/executor.js';
 import { testBundle } from '../../../lib/test-bundle.js';
 
 export const AMOUNT = compileSchema({}).typeOf({ Object: { to: 'AccountNumber', amount: 'u64' } });
@@ -28,6 +29,8 @@ export interface Node {
   dir: string;
   store: LmdbStore;
   chain: Chain;
+  /** The engine the chain runs on, which the tests' own queries share. */
+  engine: Engine;
   blocks: string[];
   /** What the node does after each block, as consensus does on a new head. */
   afterBlock?: () => void;
@@ -36,13 +39,14 @@ export interface Node {
 /** `options` adds to or replaces the chain's (its clock, say). */
 export function openNode(dir: string, producer: string, blockKey?: KeyPair, blocks: string[] = [], options: ChainOptions = {}): Node {
   const store = LmdbStore.open(dir);
-  const node: Partial<Node> = { dir, store, blocks };
-  node.chain = new Chain(store, new Engine(), {
+  const engine = new Engine();
+  const node: Partial<Node> = { dir, store, engine, blocks };
+  node.chain = new Chain(store, engine, {
     producer,
     blockIntervalMs: 100,
     blockSigners: (claim) => (blockKey && equalBytes(claim.rawData, blockKey.publicKey) ? (digest) => signDigest(blockKey, digest) : undefined),
-    onBlock: (_header, id) => {
-      blocks.push(bytesToHex(id));
+    committed: ({ blockId }) => {
+      blocks.push(bytesToHex(blockId));
       node.afterBlock?.();
     },
     ...options,
@@ -144,9 +148,9 @@ export async function applyRange(producer: Chain, follower: Chain, from: number,
   }
 }
 
-/** A token balance as the tokens service answers it (RPC). */
-export function balance(chain: Chain, owner: string): bigint {
-  const ret = chain.executor.call({
+/** A token balance as the tokens service answers it (RPC, on the node's state). */
+export function balance(node: Node, owner: string): bigint {
+  const ret = new Executor(node.store, node.engine).call({
     mode: 'rpc',
     target: { action: { sender: 0n, service: accountNumberFromName('tokens'), method: methodNumberFromName('balance'), rawData: OWNER.pack({ owner }) } },
   });

@@ -71,7 +71,7 @@ reverting('blocks after the producer set grew are reversible; those before it ar
 
 reverting('reverting to the fork point restores its state and block log exactly, on producer and follower', async (ctx) => {
   const { producer, follower, forkPoint } = ctx;
-  assert.is(balance(producer.chain, 'bob'), 300n);
+  assert.is(balance(producer, 'bob'), 300n);
   const forkRows = await (async () => {
     // The rows at the fork point, as a third chain that applied only that far holds them.
     const witness = newNode('');
@@ -87,7 +87,7 @@ reverting('reverting to the fork point restores its state and block log exactly,
   for (const node of [producer, follower]) {
     assert.is(node.chain.head!.header.blockNum, forkPoint);
     assert.equal(chainRows(node.store), forkRows, 'every chain row is as at the fork point');
-    assert.is(balance(node.chain, 'bob'), 0n);
+    assert.is(balance(node, 'bob'), 0n);
     assert.is(node.chain.signedBlockAt(forkPoint + 1), undefined, 'the reverted blocks left the block log');
   }
 });
@@ -98,7 +98,7 @@ reverting('the follower applies the other fork and ends with the producer\'s sta
   const head = producer.chain.head!.header.blockNum;
   assert.ok(head > forkPoint);
   await applyRange(producer.chain, follower.chain, forkPoint + 1, head);
-  assert.is(balance(follower.chain, 'bob'), 7n);
+  assert.is(balance(follower, 'bob'), 7n);
   assert.equal(differingRows(producer.store, follower.store), []);
 });
 

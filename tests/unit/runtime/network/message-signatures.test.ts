@@ -31,7 +31,7 @@ const signatureOf = (body: ReturnType<typeof prepareOf>) => signDigest(key, sha2
 test('a message signed for its claim verifies, and again when it comes again', ({ node }) => {
   const body = prepareOf(1, claim);
   const message = signedMessage('PrepareMessage', body, signatureOf(body));
-  for (let i = 0; i < 3; i++) assert.ok(verifiesMessage(node.chain.executor, message), `time ${i + 1}`);
+  for (let i = 0; i < 3; i++) assert.ok(verifiesMessage(node.chain.claims, message), `time ${i + 1}`);
 });
 
 test('another body under the same signature, a changed signature and another claim fail every time', ({ node }) => {
@@ -43,15 +43,15 @@ test('another body under the same signature, a changed signature and another cla
     signedMessage('PrepareMessage', body, signature.map((b, i) => (i === 5 ? b ^ 1 : b))),
     signedMessage('PrepareMessage', prepareOf(2, { ...claim, rawData: other.publicKey }), signature),
   ];
-  assert.ok(verifiesMessage(node.chain.executor, signedMessage('PrepareMessage', body, signature)), 'the right one first');
+  assert.ok(verifiesMessage(node.chain.claims, signedMessage('PrepareMessage', body, signature)), 'the right one first');
   for (let i = 0; i < 2; i++) {
-    for (const [n, message] of wrong.entries()) assert.not.ok(verifiesMessage(node.chain.executor, message), `wrong message ${n}, time ${i + 1}`);
+    for (const [n, message] of wrong.entries()) assert.not.ok(verifiesMessage(node.chain.claims, message), `wrong message ${n}, time ${i + 1}`);
   }
 });
 
 test('the empty claim passes without a signature', ({ node }) => {
   const empty = { service: 0n, rawData: new Uint8Array(0) };
-  assert.ok(verifiesMessage(node.chain.executor, signedMessage('PrepareMessage', prepareOf(4, empty), new Uint8Array(0))));
+  assert.ok(verifiesMessage(node.chain.claims, signedMessage('PrepareMessage', prepareOf(4, empty), new Uint8Array(0))));
 });
 
 test.run();

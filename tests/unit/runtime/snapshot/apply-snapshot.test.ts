@@ -20,6 +20,7 @@ import { readStatus } from '../../../../runtime/chain/chain-state.js';
 import type { Store } from '../../../../runtime/db/store.js';
 import { Engine } from '../../../../runtime/wasm/engine.js';
 import { Executor } from '../../../../runtime/wasm/executor.js';
+import { claimVerifierOf } from '../../../../runtime/chain/claim-verdicts.js';
 import { applySnapshot } from '../../../../runtime/snapshot/apply-snapshot.js';
 import { KeptStates } from '../../../../runtime/snapshot/kept-states.js';
 import { SnapshotError } from '../../../../runtime/snapshot/snapshot-error.js';
@@ -80,7 +81,7 @@ function fileOf(content: SnapshotContent): Uint8Array {
 function load(ctx: { dirs: string[] }, node: Node, content: SnapshotContent) {
   const keptDir = mkdtempSync(join(tmpdir(), 'tsibase-kept-'));
   ctx.dirs.push(keptDir);
-  return applySnapshot(node.store, new Executor(node.store, new Engine()), new KeptStates(keptDir), content);
+  return applySnapshot(node.store, claimVerifierOf(new Executor(node.store, new Engine())), new KeptStates(keptDir), content);
 }
 
 function refused(ctx: { dirs: string[] }, node: Node, content: SnapshotContent | (() => SnapshotContent), code: string): void {

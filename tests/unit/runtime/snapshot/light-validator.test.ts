@@ -30,6 +30,7 @@ import { producersOf } from '../../../../runtime/chain/consensus.js';
 import { LmdbStore } from '../../../../runtime/db/lmdb-store.js';
 import { Engine } from '../../../../runtime/wasm/engine.js';
 import { Executor } from '../../../../runtime/wasm/executor.js';
+import { claimVerifierOf } from '../../../../runtime/chain/claim-verdicts.js';
 import { applySnapshot } from '../../../../runtime/snapshot/apply-snapshot.js';
 import { KeptStates } from '../../../../runtime/snapshot/kept-states.js';
 import { headerRows, lightHeaderBlocks, lightHeaders } from '../../../../runtime/snapshot/light-headers.js';
@@ -93,7 +94,7 @@ const currentOf = (consensus: JointConsensus) => JointConsensus.pack({ current: 
 
 /** Pushes the headers below the head into a validator for a new database; returns it. */
 function validate(ctx: Context, headers: SignedBlock[]): LightValidator {
-  const validator = new LightValidator(undefined, ctx.chain.executor);
+  const validator = new LightValidator(undefined, ctx.chain.claims);
   const head = ctx.chain.head!.header.blockNum;
   for (const h of headers) if (h.block.header.blockNum < head) validator.push(h);
   return validator;
@@ -167,7 +168,7 @@ test('applySnapshot loads the validated snapshot into a new store, and refuses a
   const load = (content: SnapshotContent) => {
     const store = LmdbStore.open(tempDir(ctx));
     try {
-      return { loaded: applySnapshot(store, new Executor(store, new Engine()), new KeptStates(tempDir(ctx)), content), store };
+      return { loaded: applySnapshot(store, claimVerifierOf(new Executor(store, new Engine())), new KeptStates(tempDir(ctx)), content), store };
     } catch (err) {
       return { err, store };
     }
@@ -192,7 +193,7 @@ test('a store that follows the chain into the key change validates the rest from
   await applyRange(ctx.chain, follower.chain, 2, ctx.keyChange.start);
   follower.chain.stop();
   assert.ok(readStatus(follower.store)!.consensus.next, 'the follower is inside joint consensus');
-  const load = (content: SnapshotContent) => applySnapshot(follower.store, new Executor(follower.store, new Engine()), new KeptStates(tempDir(ctx)), content);
+  const load = (content: SnapshotContent) => applySnapshot(follower.store, claimVerifierOf(new Executor(follower.store, new Engine())), new KeptStates(tempDir(ctx)), content);
   const forged = changed(ctx.headers, ctx.keyChange.end, (h) => ({ ...h, signature: Uint8Array.from(h.signature, (b, i) => (i === 10 ? b ^ 1 : b)) }));
   const before = chainRows(follower.store);
   try {
@@ -260,7 +261,7 @@ function changeCase(kind: 'CftConsensus' | 'BftConsensus'): ChangeCase {
 test('CFT: the block that ends a change is signed by a producer of either set (a leader elected under joint consensus may be a new one)', (ctx) => {
   const c = changeCase('CftConsensus');
   for (const producer of [c.oldNames[1]!, c.nextNames[0]!]) {
-    const validator = new LightValidator(c.local, ctx.chain.executor);
+    const validator = new LightValidator(c.local, ctx.chain.claims);
     assert.is(validator.push(c.start), undefined);
     assert.equal(validator.push(c.end(null, producer)), { start: 11, commit: 11, end: 12 });
     assert.equal(currentOf(validator.consensus), currentOf({ current: c.nextSet, next: null }));
@@ -271,7 +272,7 @@ test('CFT: the block that ends a change is signed by a producer of either set (a
 });
 
 function changeRefused(ctx: Context, c: ChangeCase, end: SignedBlock, message: RegExp): void {
-  const validator = new LightValidator(c.local, ctx.chain.executor);
+  const validator = new LightValidator(c.local, ctx.chain.claims);
   validator.push(c.start);
   try {
     validator.push(end);
@@ -290,7 +291,7 @@ test('BFT: a change is proven by a quorum of commits of each set on a block of t
   const proof = (commits: ProducerConfirm<Uint8Array>[], nextCommits?: ProducerConfirm<Uint8Array>[]) => encodeBlockConfirm({ blockNum: 11, commits, ...(nextCommits ? { nextCommits } : {}) });
   const oldCommits = c.commits(c.old, c.oldNames);
   const nextCommits = c.commits(c.next, c.nextNames);
-  const validator = new LightValidator(c.local, ctx.chain.executor);
+  const validator = new LightValidator(c.local, ctx.chain.claims);
   assert.is(validator.push(c.start), undefined);
   assert.equal(validator.push(c.end(proof(oldCommits.slice(0, 3), nextCommits.slice(1)))), { start: 11, commit: 11, end: 12 });
   assert.equal(currentOf(validator.consensus), currentOf({ current: c.nextSet, next: null }));

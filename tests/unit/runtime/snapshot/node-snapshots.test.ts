@@ -35,9 +35,9 @@ function snapshotNode(producer: string): SnapshotNode {
   node.chain = new Chain(store, new Engine(), {
     producer,
     blockIntervalMs: 100,
-    onBlock: (header, id) => signed.push(...node.snapshots.blockCommitted(header, id, node.chain.head!.irreversible)),
+    committed: ({ block: { header }, blockId }) => signed.push(...node.snapshots.blockCommitted(header, blockId, node.chain.head!.irreversible)),
   });
-  node.snapshots = new NodeSnapshots(store, node.chain.executor, kept, () => undefined, () => accountNumberFromName(producer), (m) => assert.unreachable(m));
+  node.snapshots = new NodeSnapshots(store, node.chain.claims, kept, () => undefined, () => accountNumberFromName(producer), (m) => assert.unreachable(m));
   return node;
 }
 

@@ -4,12 +4,11 @@ import { parse } from '@bytecodealliance/jco-transpile/wasm-tools';
 import * as assert from 'uvu/assert';
 import {
   AdmissionError,
-  ExecutionMeter,
   admitModule,
   type AdmissionErrorCode,
   type AdmissionOptions,
-  type ExecutionBudget,
 } from '../../../../runtime/wasm/admission/index.js';
+import { ExecutionMeter, type ExecutionBudget } from '../../../../runtime/wasm/execution-meter.js';
 import { ByteWriter } from '../../../../runtime/wasm/admission/binary/byte-writer.js';
 import { WebAssemblyJs } from '../../../../runtime/wasm/admission/webassembly-api.js';
 

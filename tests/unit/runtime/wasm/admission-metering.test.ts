@@ -1,12 +1,8 @@
 import { print } from '@bytecodealliance/jco-transpile/wasm-tools';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import {
-  DEFAULT_STACK_BYTES,
-  ExecutionLimitError,
-  ExecutionMeter,
-  admitModule,
-} from '../../../../runtime/wasm/admission/index.js';
+import { admitModule } from '../../../../runtime/wasm/admission/index.js';
+import { DEFAULT_STACK_BYTES, ExecutionLimitError, ExecutionMeter } from '../../../../runtime/wasm/execution-meter.js';
 import { WebAssemblyJs, instantiateMetered, instantiatePlain, thrown, wat } from './admission-helpers.js';
 
 const BIG = { fuel: 1n << 50n };

@@ -1,9 +1,9 @@
-import { ByteWriter } from '../binary/byte-writer.js';
-import { ModuleWriter } from '../binary/module-writer.js';
-import { ExternalKind, FUNCTION_TYPE_FORM, Opcode, SectionId, ValueType } from '../binary/wasm-constants.js';
-import { WebAssemblyJs, type WasmGlobal, type WasmModuleObject } from '../webassembly-api.js';
-import { HOST_SUPPLIED_MODULE } from '../host-supplied-imports.js';
-import { FUEL_IMPORT_NAME } from './meter-imports.js';
+import { ByteWriter } from './admission/binary/byte-writer.js';
+import { ModuleWriter } from './admission/binary/module-writer.js';
+import { ExternalKind, FUNCTION_TYPE_FORM, Opcode, SectionId, ValueType } from './admission/binary/wasm-constants.js';
+import { WebAssemblyJs, type WasmGlobal, type WasmModuleObject } from './admission/webassembly-api.js';
+import { HOST_SUPPLIED_MODULE } from './admission/host-supplied-imports.js';
+import { FUEL_IMPORT_NAME } from './admission/metering/meter-imports.js';
 
 // The host reads, loads and charges the fuel counter on every context and most host calls. From
 // JavaScript an i64 global is a BigInt on every read and write (about 75 ns each, measured on

@@ -1,8 +1,20 @@
-import { Limits } from '../../../../host-api/abi/databases.js';
-import { TsibaseError } from '../../../../host-api/errors.js';
-import { WebAssemblyJs, type WasmGlobal, type WasmMemory } from '../webassembly-api.js';
+import { Limits } from '../../host-api/abi/databases.js';
+import { TsibaseError } from '../../host-api/errors.js';
+import { WebAssemblyJs, type WasmGlobal, type WasmMemory } from './admission/webassembly-api.js';
 import { createFuelCounter, type FuelCounter } from './fuel-counter.js';
-import { hostSuppliedImports, type MeterCounters } from '../host-supplied-imports.js';
+import { hostSuppliedImports, type MeterCounters } from './admission/host-supplied-imports.js';
+
+// The run-time meter (docs/host-abi.md §10): admission rewrites a module at deploy time so that it
+// charges two imported counters (admission/index.ts); this is what keeps those counters while code
+// runs, one ExecutionMeter per execution context, as wasmtime keeps fuel on its Store.
+// - createMeterGlobals when instances outlive a context and the counters are reloaded per context;
+//   pass importObject() next to the `env` functions. A trap while a counter is below zero is that
+//   limit: `catch (e) { throw meter.limitError() ?? e; }`. A normal return from an export or the
+//   start function leaves fuel >= 0.
+// - Host imports charge the same counter (chargeHostFuel) for the call, the bytes they move and the
+//   rows they visit (host-imports/fuel-schedule.ts, docs/host-abi.md §10.1); `call` brackets the
+//   nested execution with reserveStack/releaseStack. A host that catches an error and keeps running
+//   the context must restore stack.value to its value before the call (frames left by the trap).
 
 export type ExecutionLimitCode = 'WASM_FUEL_EXHAUSTED' | 'WASM_STACK_OVERFLOW';
 
