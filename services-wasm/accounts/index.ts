@@ -8,11 +8,12 @@
 //   sets a key (auth-sig::setKey, sent as that account while auth is off) or another auth
 //   service (setAuthServ), nobody can act as such an account once auth is on: system accounts
 //   are locked by default, never open to anyone as with auth-any.
-// - newAccount may be sent by any existing account (after init), as in psibase: during boot the
-//   boot transactions send it as a genesis service, later any user may create accounts. The
-//   name must be a valid nonempty account name, the auth service an existing account that
-//   accepts the new account (canAuthUserSys). An existing name aborts with requireNew, else
-//   nothing changes.
+// - newAccount(name, authService, requireMatch) -> bool, psibase's: it may be sent by any existing
+//   account (after init), as in psibase: during boot the boot transactions send it as a genesis
+//   service, later any user may create accounts. The name must be a valid nonempty account name,
+//   the auth service an existing account that accepts the new account (canAuthUserSys). It
+//   answers whether it created the account. An existing account is never changed: false, or with
+//   requireMatch an abort when it uses another auth service than `authService`.
 // - setAuthServ changes the sender's own auth service, which must accept the sender (a change
 //   of its auth rules: authSequence + 1).
 // - incAuthSeq(name) counts a change of name's auth rules (authSequence + 1), as psibase's: an auth
@@ -65,19 +66,22 @@ export class Accounts {
     statusTable.put(new AccountsStatus(<u32>names.length));
   }
 
+  /** Creates `name` with `authService`; whether it did (an existing account is left as it is). */
   @action
-  newAccount(name: AccountNumber, authService: AccountNumber, requireNew: bool): void {
+  newAccount(name: AccountNumber, authService: AccountNumber, requireMatch: bool): bool {
     const status = accountsStatus();
     check(accountTable.get(getSender()) !== null, "only an existing account can create accounts");
     check(isValidAccountNumber(name), "invalid account name");
-    if (accountTable.get(name) !== null) {
-      check(!requireNew, "account already exists");
-      return;
+    const existing = accountTable.get(name);
+    if (existing !== null) {
+      check(!requireMatch || existing.authService == authService, "account already exists");
+      return false;
     }
     checkAuthService(authService, name);
     accountTable.put(new Account(name, authService));
     status.totalAccounts++;
     statusTable.put(status);
+    return true;
   }
 
   /** Sets the sender's auth service. */

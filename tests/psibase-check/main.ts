@@ -7,7 +7,8 @@
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { canonicalServiceSchema, coreSchema, methodNumberFromName, type AnyType } from '../../host-api/index.js';
+import { canonicalServiceSchema, coreSchema, type AnyType } from '../../host-api/index.js';
+import { calledActions, findActionTrace, type ActionTraceJson } from '../../runtime/cli/action-traces.js';
 import { httpRequest, serviceUrl } from '../../runtime/cli/client.js';
 import { runCli } from '../lib/cli-process.js';
 import { startBootedNode } from '../lib/booted-node.js';
@@ -18,13 +19,6 @@ const wasmDir = process.argv[2] ?? process.env.PSIBASE_WASM;
 if (!wasmDir || !existsSync(wasmDir)) {
   console.error('usage: node dist/tests/psibase-check/main.js <dir of psibase-built .wasm files> (make psibase-check PSIBASE_WASM=<dir>)');
   process.exit(2);
-}
-
-interface ActionTraceJson {
-  action: { sender: string; service: string; method: string };
-  rawRetval: string;
-  innerTraces: { inner: { ActionTrace?: ActionTraceJson } }[];
-  error: string | null;
 }
 
 let failures = 0;
@@ -66,20 +60,10 @@ async function push(sender: string, service: string, method: string, rawData: st
   const r = await cli(['push', '-', '-w', 'applied', '--trace'], JSON.stringify([{ sender, service, method, rawData }]));
   if (r.status !== 0) return { ok: false, error: r.stderr.trim(), retval: '', inner: [] };
   const trace = JSON.parse(r.stdout.slice(r.stdout.indexOf('{'), r.stdout.lastIndexOf('}') + 1)) as { actionTraces: ActionTraceJson[] };
-  // The transaction's actions run inside transact's processTransaction: find the first one that is ours.
-  const number = methodNumberFromName(method);
-  const matches = (a: ActionTraceJson) => a.action.service === service && methodNumberFromName(a.action.method) === number;
-  const find = (list: ActionTraceJson[]): ActionTraceJson | undefined => {
-    for (const a of list) {
-      const found = matches(a) ? a : find(a.innerTraces.flatMap((t) => (t.inner.ActionTrace ? [t.inner.ActionTrace] : [])));
-      if (found) return found;
-    }
-    return undefined;
-  };
-  const top = find(trace.actionTraces);
+  const top = findActionTrace(trace.actionTraces, service, method);
   if (!top) return { ok: false, error: `no trace of ${service}::${method}`, retval: '', inner: [] };
   const inner: string[] = [];
-  const walk = (a: ActionTraceJson) => a.innerTraces.forEach((t) => { if (t.inner.ActionTrace) { inner.push(`${t.inner.ActionTrace.action.service}::${t.inner.ActionTrace.action.method}`); walk(t.inner.ActionTrace); } });
+  const walk = (a: ActionTraceJson) => calledActions(a).forEach((c) => { inner.push(`${c.action.service}::${c.action.method}`); walk(c); });
   walk(top);
   return { ok: true, error: '', retval: top.rawRetval, inner };
 }

@@ -54,7 +54,7 @@ async function transferChain(ctx: Unsigned): Promise<number | undefined> {
   await inBlock(chain, [
     signTransaction(transaction(chain, [
       systemAction('root', 'auth-sig.newAccount', { name: 'alice', key: ctx.alice.publicKey }),
-      systemAction('root', 'accounts.newAccount', { name: 'bob', authService: 'auth-any', requireNew: true }),
+      systemAction('root', 'accounts.newAccount', { name: 'bob', authService: 'auth-any', requireMatch: true }),
     ]), []),
   ]);
   const tokens = (await compiledService('tokens')).binary;
@@ -129,7 +129,7 @@ unsigned('follower: applies every block up to the transfers; no producer name, s
   const { producer, follower } = ctx;
   await applyRange(producer.chain, follower.chain, follower.chain.head!.header.blockNum + 1, ctx.transferBlock - 1);
   follower.chain.start();
-  const push = follower.chain.push(signTransaction(transaction(follower.chain, [systemAction('root', 'accounts.newAccount', { name: 'carol', authService: 'auth-any', requireNew: true })]), []), 'applied');
+  const push = follower.chain.push(signTransaction(transaction(follower.chain, [systemAction('root', 'accounts.newAccount', { name: 'carol', authService: 'auth-any', requireMatch: true })]), []), 'applied');
   assert.match(await pushRefusal(push), 'does not produce blocks');
 });
 
@@ -216,7 +216,7 @@ signed.before(async (ctx) => {
   ctx.blockKey = generateKeyPair();
   ctx.producer = await bootedProducer(ctx.blockKey);
   const chain = ctx.producer.chain;
-  await inBlock(chain, [signTransaction(transaction(chain, [systemAction('root', 'accounts.newAccount', { name: 'bob', authService: 'auth-any', requireNew: true })]), [])]);
+  await inBlock(chain, [signTransaction(transaction(chain, [systemAction('root', 'accounts.newAccount', { name: 'bob', authService: 'auth-any', requireMatch: true })]), [])]);
   ctx.follower = newNode('');
 });
 

@@ -22,8 +22,8 @@ test.after(async () => {
 });
 
 const n = accountNumberFromName;
-const newAccount = (sender: string, name: string | bigint, authService: string, requireNew = true) =>
-  accounts.run(chain, sender, 'newAccount', { name, authService, requireNew });
+const newAccount = (sender: string, name: string | bigint, authService: string, requireMatch = true) =>
+  accounts.run(chain, sender, 'newAccount', { name, authService, requireMatch });
 const getAccount = (name: string) => accounts.call(chain, 'x', 'getAccount', { name }, { mode: 'rpc' });
 const getAuthOf = (account: string) => accounts.run(chain, 'x', 'getAuthOf', { account }, { mode: 'rpc' });
 const authSequence = (name: string) => (getAccount(name) as { authSequence: bigint }).authSequence;
@@ -44,7 +44,9 @@ test('init gives every account with code a row with auth service auth-sig; only 
 });
 
 test('an existing account creates an account with an auth service that accepts it', () => {
-  assert.is(newAccount('accounts', 'alice', 'auth-any').error, undefined);
+  const created = newAccount('accounts', 'alice', 'auth-any');
+  assert.is(created.error, undefined);
+  assert.is(created.value, true, 'newAccount answers that it created the account');
   assert.equal(getAccount('alice'), { accountNum: n('alice'), authService: n('auth-any'), authSequence: 0n });
   assert.is(getAuthOf('alice').value, n('auth-any'));
   assert.is(exists('alice'), true);
@@ -52,10 +54,15 @@ test('an existing account creates an account with an auth service that accepts i
   assert.is(exists('bob'), true);
 });
 
-test('an existing name aborts with requireNew, else changes nothing', () => {
+test('an existing name is left as it is (false); with requireMatch another auth service aborts', () => {
   assert.match(newAccount('accounts', 'alice', 'auth-sig', true).error ?? '', 'account already exists');
-  assert.is(newAccount('accounts', 'alice', 'auth-sig', false).error, undefined);
-  assert.is(getAuthOf('alice').value, n('auth-any'));
+  const sameService = newAccount('accounts', 'alice', 'auth-any', true);
+  assert.is(sameService.error, undefined, 'the same auth service matches');
+  assert.is(sameService.value, false);
+  const otherService = newAccount('accounts', 'alice', 'auth-sig', false);
+  assert.is(otherService.error, undefined);
+  assert.is(otherService.value, false);
+  assert.equal(getAccount('alice'), { accountNum: n('alice'), authService: n('auth-any'), authSequence: 0n });
 });
 
 test('the creator must exist, the name must be valid, the auth service known and willing', () => {
@@ -110,7 +117,7 @@ test('the queries answer inside transactions too', () => {
 });
 
 test('changes need a transaction: RPC mode cannot write', () => {
-  assert.ok(accounts.run(chain, 'alice', 'newAccount', { name: 'dave', authService: 'auth-any', requireNew: true }, { mode: 'rpc' }).error);
+  assert.ok(accounts.run(chain, 'alice', 'newAccount', { name: 'dave', authService: 'auth-any', requireMatch: true }, { mode: 'rpc' }).error);
   assert.is(exists('dave'), false);
 });
 
