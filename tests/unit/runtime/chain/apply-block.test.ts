@@ -173,7 +173,7 @@ unsigned('tampered transactions are refused: a changed signed transfer, a droppe
   await assertRefused(follower, tampered(right, (b) => { b.block.transactions.pop(); }), 'BLOCK_MISMATCH', '(differing: trxMerkleRoot)');
   await assertRefused(follower, tampered(right, (b) => { b.block.transactions[1]!.subjectiveData = null; }), 'BLOCK_TRANSACTION', 'Missing subjective data');
   await assertRefused(follower, tampered(right, (b) => { b.block.transactions[1]!.subjectiveData = [Uint8Array.of(1)]; }),
-    'BLOCK_TRANSACTION', 'carries subjective data');
+    'BLOCK_TRANSACTION', 'transaction has unread subjective data');
 });
 
 unsigned('the right block then applies; the follower has the producer\'s state, balances included', async (ctx) => {
