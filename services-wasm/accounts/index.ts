@@ -19,6 +19,9 @@
 // - incAuthSeq(name) counts a change of name's auth rules (authSequence + 1), as psibase's: an auth
 //   service calls it when it changes an account's rules; from anyone else (or for an unknown
 //   account) it does nothing, so no one can invalidate approvals of accounts they do not serve.
+// - Rows written before authSequence existed (chains booted with an earlier accounts) read as
+//   authSequence 0 and take the current form when next written (tables.ts accountRow): an
+//   upgraded accounts runs on such a chain without a migration step.
 // - GET /graphql answers `getAccount(account) { accountNum authService }`, as psibase's accounts
 //   service does: clients see who authenticates an account (and whether a chain is a
 //   development chain, docs/system-services.md).
@@ -28,7 +31,7 @@ import {
   serveIndexPage,
 } from "../sdk/index";
 import { AuthInterface } from "../auth-any/index";
-import { Account, AccountsStatus, accountTable, statusTable } from "./tables";
+import { Account, AccountsStatus, accountRow, accountTable, statusTable } from "./tables";
 import { codeAccounts } from "./code-accounts";
 
 /** The auth service of the accounts init() creates. */
@@ -42,7 +45,7 @@ function accountsStatus(): AccountsStatus {
 
 /** Aborts unless `authService` is an account that accepts `user`. */
 function checkAuthService(authService: AccountNumber, user: AccountNumber): void {
-  check(accountTable.get(authService) !== null, "unknown auth service");
+  check(accountRow(authService) !== null, "unknown auth service");
   new AuthInterface(authService).canAuthUserSys(user);
 }
 
@@ -51,7 +54,7 @@ function checkAuthService(authService: AccountNumber, user: AccountNumber): void
 export class AccountsQuery {
   /** The account `account`; null when it does not exist. */
   getAccount(account: AccountNumber): Account | null {
-    return accountTable.get(account);
+    return accountRow(account);
   }
 }
 
@@ -70,9 +73,9 @@ export class Accounts {
   @action
   newAccount(name: AccountNumber, authService: AccountNumber, requireMatch: bool): bool {
     const status = accountsStatus();
-    check(accountTable.get(getSender()) !== null, "only an existing account can create accounts");
+    check(accountRow(getSender()) !== null, "only an existing account can create accounts");
     check(isValidAccountNumber(name), "invalid account name");
-    const existing = accountTable.get(name);
+    const existing = accountRow(name);
     if (existing !== null) {
       check(!requireMatch || existing.authService == authService, "account already exists");
       return false;
@@ -88,7 +91,7 @@ export class Accounts {
   @action
   setAuthServ(authService: AccountNumber): void {
     const sender = getSender();
-    const row = accountTable.get(sender);
+    const row = accountRow(sender);
     check(row !== null, "account does not exist");
     checkAuthService(authService, sender);
     row!.authService = authService;
@@ -98,26 +101,26 @@ export class Accounts {
 
   @action
   getAccount(name: AccountNumber): Account | null {
-    return accountTable.get(name);
+    return accountRow(name);
   }
 
   /** The auth service of `account`; aborts for an unknown account. */
   @action
   getAuthOf(account: AccountNumber): AccountNumber {
-    const row = accountTable.get(account);
+    const row = accountRow(account);
     check(row !== null, "account does not exist");
     return row!.authService;
   }
 
   @action
   exists(name: AccountNumber): bool {
-    return accountTable.get(name) !== null;
+    return accountRow(name) !== null;
   }
 
   /** From name's auth service: its rules for name changed. */
   @action
   incAuthSeq(name: AccountNumber): void {
-    const row = accountTable.get(name);
+    const row = accountRow(name);
     if (row === null || row.authService != getSender()) return;
     row.authSequence++;
     accountTable.put(row);

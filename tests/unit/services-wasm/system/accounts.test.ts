@@ -2,6 +2,7 @@
 // service checks, setAuthServ, incAuthSeq, and the queries (in transactions and in RPC mode).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { DbId } from '../../../../host-api/abi/databases.js';
 import { accountNumberFromName, generateKeyPair } from '../../../../host-api/index.js';
 import { TestChain } from '../../../../runtime/testing/test-chain.js';
 import { loadServices, type SystemService } from './system-services.js';
@@ -103,6 +104,35 @@ test('incAuthSeq counts a change of the account\'s rules when its own auth servi
   assert.is(authSequence('alice'), before + 2n, 'not alice\'s auth service');
   assert.is(accounts.run(chain, 'auth-any', 'incAuthSeq', { name: 'nobody' }).error, undefined);
   assert.is(getAccount('nobody'), null, 'an unknown account stays unknown');
+});
+
+/** The store key and value of `name`'s row in the accounts table. */
+function storedRow(name: string): { key: Uint8Array; value: Uint8Array } {
+  const prefix = new Uint8Array(8);
+  new DataView(prefix.buffer).setBigUint64(0, n('accounts'), false);
+  for (let e = chain.store.greaterEqual(DbId.service, prefix, 8); e; e = chain.store.greaterEqual(DbId.service, Uint8Array.of(...e.key, 0), 8)) {
+    if (e.value.length >= 10 && new DataView(e.value.buffer, e.value.byteOffset).getBigUint64(2, true) === n(name)) return e;
+  }
+  throw new Error(`no row of ${name}`);
+}
+
+test('a row written before authSequence (a chain booted with an earlier accounts) reads as 0 and takes the current form when it changes', () => {
+  assert.is(newAccount('alice', 'olduser', 'auth-any').error, undefined);
+  const { key } = storedRow('olduser');
+  const old = new Uint8Array(18);
+  const view = new DataView(old.buffer);
+  view.setUint16(0, 16, true);
+  view.setBigUint64(2, n('olduser'), true);
+  view.setBigUint64(10, n('auth-any'), true);
+  chain.store.put(DbId.service, key, old);
+  chain.store.commit();
+  assert.equal(getAccount('olduser'), { accountNum: n('olduser'), authService: n('auth-any'), authSequence: 0n });
+  assert.is(getAuthOf('olduser').value, n('auth-any'));
+  assert.is(exists('olduser'), true);
+  assert.is(newAccount('alice', 'olduser', 'auth-any').value, false, 'it still exists for newAccount');
+  assert.is(accounts.run(chain, 'auth-any', 'incAuthSeq', { name: 'olduser' }).error, undefined);
+  assert.equal(getAccount('olduser'), { accountNum: n('olduser'), authService: n('auth-any'), authSequence: 1n });
+  assert.is(new DataView(storedRow('olduser').value.buffer, storedRow('olduser').value.byteOffset).getUint16(0, true), 24, 'written in the current form');
 });
 
 test('queries: unknown accounts', () => {
