@@ -296,6 +296,11 @@ test('kvOpen follows the run modes: chain tables written in transactions, node-l
   const inside = answers(run(chain, 'hpriv', new Script().open(HandleDbId.subjective, own, KvMode.readWrite).checkout().put(0, bytes(1), 's').commit(), 'rpc'));
   assert.is(u32Of(inside[0]!), 1);
   assert.equal(chain.store.get(DbId.subjective, concat(own, bytes(1))), text('s'));
+  // A callee cannot end the view its caller opened (psibase's SubjectiveDb::nestFail1a).
+  for (const end of [new Script().commit(), new Script().checkout().commit().commit()]) {
+    const across = run(chain, 'hpriv', new Script().checkout().call(HPRIV2, RUN_SCRIPT, end.bytes()).commit(), 'rpc');
+    assert.match(across.error!, /commitSubjective: the open view belongs to a calling action \(commitSubjective requires checkoutSubjective in the same action\)/);
+  }
   const temporary = answers(run(chain, 'hpriv', new Script().open(HandleDbId.temporary, own, KvMode.readWrite).put(0, bytes(2), 't').get(0, bytes(2)), 'rpc'));
   assert.equal(found(temporary[0]!)?.value, text('t'));
 });
