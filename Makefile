@@ -64,7 +64,7 @@ chaos: all iproute2
 # ../shared/psibase-cpp builds them (build.sh <psibase git dir> HEAD <dir>). Not part of `make test`.
 psibase-check: all
 	@test -n "$(PSIBASE_WASM)" || { echo "make psibase-check PSIBASE_WASM=<dir of psibase-built .wasm files>"; exit 2; }
-	node dist/tests/psibase-check/main.js $(PSIBASE_WASM)
+	node dist/tests/psibase-check/main.js $(PSIBASE_WASM) $(SECTIONS)
 
 # Admission of every .wasm in $(PSIBASE_WASM): admitted (and its ABI generation) or refused, and why.
 psibase-admission: build

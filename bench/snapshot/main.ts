@@ -53,7 +53,7 @@ try {
   for (let first = 0; first < ACCOUNTS; first += PER_TRANSACTION) {
     const names = Array.from({ length: Math.min(PER_TRANSACTION, ACCOUNTS - first) }, (_, i) => `hold${(first + i).toString(36)}`);
     await client.push([
-      ...names.map((name) => systemAction('root', 'accounts.newAccount', { name, authService: 'auth-any', requireNew: true })),
+      ...names.map((name) => systemAction('root', 'accounts.newAccount', { name, authService: 'auth-any', requireMatch: true })),
       ...names.map((to) => ({ sender: 'tokens', service: 'tokens', method: 'mint', rawData: MINT.pack({ to, amount: 1_000_000n }) })),
     ], { waitFor: 'applied' });
   }

@@ -102,9 +102,9 @@ export function bootTransactions(bundle: Bundle, options: BootOptions): BootTran
 
   // While auth is off every action may name any sender: each account sets its own key.
   const setKey = (account: string | bigint) => (accountKey ? [systemAction(account, 'auth-sig.setKey', { key: accountKey })] : []);
-  const newAccount = (account: string | bigint, requireNew: boolean) => [
+  const newAccount = (account: string | bigint, requireMatch: boolean) => [
     ...setKey(account), // auth-sig accepts an account (canAuthUserSys) only once it has a key
-    systemAction('accounts', 'accounts.newAccount', { name: account, authService, requireNew }),
+    systemAction('accounts', 'accounts.newAccount', { name: account, authService, requireMatch }),
   ];
   const rest: Action[] = [];
   if (has('accounts')) {

@@ -11,7 +11,7 @@ const args = (members: Record<string, AnyType>) => coreSchema.typeOf({ Object: m
 
 const ARGS = {
   'accounts.init': args({}),
-  'accounts.newAccount': args({ name: 'AccountNumber', authService: 'AccountNumber', requireNew: 'bool' }),
+  'accounts.newAccount': args({ name: 'AccountNumber', authService: 'AccountNumber', requireMatch: 'bool' }),
   'accounts.setAuthServ': args({ authService: 'AccountNumber' }),
   'auth-sig.newAccount': args({ name: 'AccountNumber', key: 'bytes' }),
   'setcode.setCode': args({ service: 'AccountNumber', vmType: 'u8', vmVersion: 'u8', code: 'bytes' }),

@@ -25,11 +25,16 @@ const HOOKS = { startBlock: methodNumberFromName('startBlock'), endBlock: method
 const DATABASE_STATUS_KEY = databaseStatusKey();
 const ZERO_ID = new Uint8Array(32);
 const SECOND = 1_000_000n;
-const wire = compileSchema({ Proofs: { List: 'bytes' }, SubjectiveData: { Option: { List: 'bytes' } } });
+const wire = compileSchema({ Proofs: { List: 'bytes' }, SubjectiveData: { List: 'bytes' } });
 const Proofs = wire.type('Proofs');
+/** A transaction's subjectiveData as its TransactionInfo hashes it: the list itself, not the optional around it. */
 const SubjectiveData = wire.type('SubjectiveData');
-// Blocks carry no subjective data yet, so every transaction's subjective-data hash is this one.
-const NO_SUBJECTIVE_DATA_HASH = sha256(SubjectiveData.pack([]));
+
+/** A transaction of the block, with the results of its run-mode calls (docs/host-abi.md §6). */
+interface IncludedTransaction {
+  readonly trx: DecodedTransaction;
+  readonly subjectiveData: readonly Uint8Array[];
+}
 
 /** The header fields a block starts from: its producer's choice, or a received block's header. */
 export interface BlockStart {
@@ -95,7 +100,7 @@ function merkleEventCount(store: Store): bigint {
  * so a block is either wholly applied or not at all.
  */
 export class BlockBuilder {
-  private readonly included: DecodedTransaction[] = [];
+  private readonly included: IncludedTransaction[] = [];
 
   private constructor(
     private readonly store: Store,
@@ -152,14 +157,14 @@ export class BlockBuilder {
 
   /** Applies a transaction whose proofs verified; it joins the block when it succeeds. */
   apply(trx: DecodedTransaction): TransactionTrace {
-    const trace = this.processor.apply(trx);
-    if (trace.error === null) this.included.push(trx);
+    const { trace, subjectiveData } = this.processor.apply(trx);
+    if (trace.error === null) this.included.push({ trx, subjectiveData });
     return trace;
   }
 
   /** Adds a transaction the node applied itself, outside transact (genesis, docs/chain.md §4). */
   include(trx: DecodedTransaction): void {
-    this.included.push(trx);
+    this.included.push({ trx, subjectiveData: [] });
   }
 
   /** Drops the block: none of its writes stay. */
@@ -181,7 +186,10 @@ export class BlockBuilder {
       const { signature } = seal(header, id);
       // The status row's head leaves authCode out: the block log has it (as psibase does).
       const headHeader = { ...header, authCode: null };
-      const block: Block = { header, transactions: this.included.map((t) => ({ transaction: t.transaction, proofs: t.proofs, subjectiveData: [] })) };
+      const block: Block = {
+        header,
+        transactions: this.included.map(({ trx, subjectiveData }) => ({ transaction: trx.transaction, proofs: trx.proofs, subjectiveData: [...subjectiveData] })),
+      };
       writeBlock(this.store, block);
       writeBlockSignature(this.store, header.blockNum, signature);
       writeStatus(this.store, {
@@ -246,8 +254,8 @@ export class BlockBuilder {
       ...this.header,
       commitNum,
       consensusState: sha256(JointConsensus.pack(consensus)),
-      trxMerkleRoot: merkleRoot(this.included.map((t) =>
-        TransactionInfo.pack({ transactionId: t.id, signatureHash: sha256(Proofs.pack(t.proofs)), subjectiveDataHash: NO_SUBJECTIVE_DATA_HASH }),
+      trxMerkleRoot: merkleRoot(this.included.map(({ trx, subjectiveData }) =>
+        TransactionInfo.pack({ transactionId: trx.id, signatureHash: sha256(Proofs.pack(trx.proofs)), subjectiveDataHash: sha256(SubjectiveData.pack(subjectiveData)) }),
       ), sha256),
       eventMerkleRoot: merkleRoot(this.merkleEvents(), sha256),
       newConsensus,

@@ -7,7 +7,7 @@ import type { Engine } from '../wasm/engine.js';
 import { readServiceCode, writeServiceCode } from '../wasm/service-code.js';
 import type { BlockBuilder } from './block-builder.js';
 import { ChainError } from './errors.js';
-import { decodeSigned, type DecodedTransaction } from './transaction-processor.js';
+import { decodeBlockTransaction, decodeSigned, type DecodedTransaction } from './transaction-processor.js';
 
 /** Splits a push_boot body (fracpack List<SignedTransaction>) into its signed transactions. */
 export function splitBootList(body: Uint8Array): SignedTransaction[] {
@@ -58,7 +58,8 @@ function applyGenesis(store: Store, engine: Engine, trx: DecodedTransaction): Tr
  */
 export function bootBlock(builder: BlockBuilder, store: Store, engine: Engine, signedTransactions: SignedTransaction[]): TransactionTrace {
   if (signedTransactions.length === 0) throw new ChainError('TRANSACTION_INVALID', 'push_boot needs at least the genesis transaction');
-  const transactions = signedTransactions.map((t) => decodeSigned(t));
+  // Pushed boot transactions run first here; a received boot block's replay its run-mode calls' results.
+  const transactions = signedTransactions.map((t) => (t.subjectiveData === null ? decodeSigned(t) : decodeBlockTransaction(t)));
   if (transactions.some((t) => t.proofs.length > 0)) {
     throw new ChainError('TRANSACTION_PROOFS', 'boot transactions may not carry proofs');
   }

@@ -14,7 +14,7 @@ import { bootBlock } from './boot.js';
 import { readStatus } from './chain-state.js';
 import { producerClaim } from './consensus.js';
 import { ChainError } from './errors.js';
-import { decodeSigned, type DecodedTransaction, type TransactionProcessor } from './transaction-processor.js';
+import { decodeBlockTransaction, type DecodedTransaction, type TransactionProcessor } from './transaction-processor.js';
 
 // The receiving side of docs/p2p.md §3.4: a block produced elsewhere is checked against the head
 // (number, previous id, the producer's signature under the claim in force, every transaction's
@@ -67,13 +67,11 @@ function transactionFailure(blockNum: number, index: number, id: Uint8Array | un
   return new ChainError('BLOCK_TRANSACTION', `block ${blockNum}: ${which}: ${reason}`);
 }
 
-/** A transaction of a received block decoded, with empty subjective data and verifying proofs; else why not, as a block error. */
+/** A transaction of a received block decoded, with its subjective data and verifying proofs; else why not, as a block error. */
 async function checkedTransaction(processor: TransactionProcessor, blockNum: number, index: number, t: SignedTransaction): Promise<DecodedTransaction> {
   let trx: DecodedTransaction | undefined;
   try {
-    trx = decodeSigned(t);
-    if (t.subjectiveData === null) throw new ChainError('BLOCK_INVALID', 'Missing subjective data');
-    if (t.subjectiveData.length > 0) throw new ChainError('BLOCK_INVALID', 'it carries subjective data, which this node does not replay');
+    trx = decodeBlockTransaction(t);
     // Boot transactions carry no proofs; bootBlock refuses any.
     if (blockNum > 2) await processor.verifyProofs(trx);
     return trx;
@@ -86,7 +84,7 @@ async function checkedTransaction(processor: TransactionProcessor, blockNum: num
 /**
  * Checks a received block against the current head without changing anything: it follows the
  * head, its producer is in the consensus in force and signed it for its claim (docs/p2p.md §3.3),
- * and every transaction decodes, carries its (empty) subjective data and has verifying proofs.
+ * and every transaction decodes, carries its subjective data and has verifying proofs.
  */
 export async function verifyReceivedBlock(store: Store, executor: Executor, processor: TransactionProcessor, signed: SignedBlock): Promise<VerifiedBlock> {
   const { header } = signed.block;

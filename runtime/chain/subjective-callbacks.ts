@@ -42,7 +42,8 @@ export class SubjectiveCallbacks {
     const sockets = this.sockets;
     for (const action of NotifyRow.unpack(row).actions) {
       const result = this.executor.run({ mode: 'callback', target: { action: { ...action, rawData } }, sockets: sockets && { open: sockets } });
-      if (result.sockets) sockets!.settle(result.sockets);
+      // A request the callback took over and left unanswered gets its error, as a failed serveSys's does.
+      if (result.sockets) sockets!.settle(result.sockets, result.error?.message);
       if (result.error) this.onError?.(result.error);
     }
   }

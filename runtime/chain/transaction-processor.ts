@@ -7,6 +7,7 @@ import { ProcessTransactionArgs } from '../../host-api/types/native.js';
 import { sha256 } from '../crypto/sha256.js';
 import type { Store } from '../db/store.js';
 import type { Executor } from '../wasm/executor.js';
+import { RunModeResults } from '../wasm/run-mode-results.js';
 import { firstFailedProof } from './claim-proofs.js';
 import { ChainError } from './errors.js';
 
@@ -20,6 +21,17 @@ export interface DecodedTransaction {
   readonly claims: Transaction['claims'];
   readonly proofs: Uint8Array[];
   readonly expiration: bigint;
+  /**
+   * The results of its run-mode calls as a received block carries them (docs/host-abi.md §6);
+   * absent where this node runs the transaction first (producing it, or trying it).
+   */
+  readonly subjectiveData?: readonly Uint8Array[];
+}
+
+/** A transaction applied: its trace, and the results of its run-mode calls that the block carries for it. */
+export interface AppliedTransaction {
+  readonly trace: TransactionTrace;
+  readonly subjectiveData: readonly Uint8Array[];
 }
 
 /** `decode()`, its fracpack errors as TRANSACTION_INVALID naming the problem. */
@@ -44,9 +56,21 @@ export function decodeSigned(signed: SignedTransaction, transaction?: Transactio
   };
 }
 
-/** Decodes a packed SignedTransaction; throws TRANSACTION_INVALID naming the problem. */
+/**
+ * Decodes a packed SignedTransaction pushed to this node; throws TRANSACTION_INVALID naming the
+ * problem. Only a block gives a transaction its subjective data: a pushed one that carries some
+ * would hand the producer the results of its own run-mode calls, so it is refused.
+ */
 export function decodeTransaction(packed: Uint8Array): DecodedTransaction {
-  return decodeSigned(decodeOrRefuse(() => SignedTransaction.unpack(packed)));
+  const signed = decodeOrRefuse(() => SignedTransaction.unpack(packed));
+  if (signed.subjectiveData !== null) throw new ChainError('TRANSACTION_INVALID', 'subjective data should be set by the block producer: push the transaction without it');
+  return decodeSigned(signed);
+}
+
+/** A transaction of a block, with the subjective data its run-mode calls replay; throws BLOCK_INVALID when it has none. */
+export function decodeBlockTransaction(signed: SignedTransaction): DecodedTransaction {
+  if (signed.subjectiveData === null) throw new ChainError('BLOCK_INVALID', 'Missing subjective data');
+  return { ...decodeSigned(signed), subjectiveData: signed.subjectiveData };
 }
 
 /**
@@ -70,12 +94,21 @@ export class TransactionProcessor {
    * Applies a transaction whose proofs verified: success keeps its writes in the current block,
    * failure rolls them back. The trace tells which (its `error`).
    */
-  apply(trx: DecodedTransaction): TransactionTrace {
+  apply(trx: DecodedTransaction): AppliedTransaction {
     const checkpoint = this.store.checkpoint();
-    const { trace, error } = this.run(trx, false);
-    if (error !== null) this.store.rollback(checkpoint);
+    const results = trx.subjectiveData ? RunModeResults.replaying(trx.subjectiveData) : RunModeResults.recording();
+    const { trace, error } = this.run(trx, false, results);
+    let failure = error?.message ?? null;
+    if (failure === null) {
+      try {
+        results.checkAllTaken();
+      } catch (err) {
+        failure = (err as Error).message;
+      }
+    }
+    if (failure !== null) this.store.rollback(checkpoint);
     else this.store.release(checkpoint);
-    return { actionTraces: [trace], error: error?.message ?? null };
+    return { trace: { actionTraces: [trace], error: failure }, subjectiveData: trx.subjectiveData ?? results.recorded };
   }
 
   /**
@@ -85,16 +118,17 @@ export class TransactionProcessor {
   tryApply(trx: DecodedTransaction): TransactionTrace {
     const checkpoint = this.store.checkpoint();
     try {
-      const { trace, error } = this.run(trx, true);
+      const { trace, error } = this.run(trx, true, RunModeResults.recording());
       return { actionTraces: [trace], error: error?.message ?? null };
     } finally {
       this.store.rollback(checkpoint);
     }
   }
 
-  private run(trx: DecodedTransaction, speculative: boolean) {
+  private run(trx: DecodedTransaction, speculative: boolean, runModeResults: RunModeResults) {
     return this.executor.run({
       mode: speculative ? 'speculative' : 'transaction',
+      runModeResults,
       target: { service: TRANSACT, export: 'processTransaction', rawData: ProcessTransactionArgs.pack({ transaction: trx.transaction, id: trx.id, speculative }) },
     });
   }

@@ -21,7 +21,7 @@ export function deployActions(account: string, code: Uint8Array, options: Deploy
   if (options.create && 'key' in options.create) {
     actions.push(systemAction(creator, 'auth-sig.newAccount', { name: account, key: options.create.key }));
   } else if (options.create) {
-    actions.push(systemAction(creator, 'accounts.newAccount', { name: account, authService: 'auth-any', requireNew: false }));
+    actions.push(systemAction(creator, 'accounts.newAccount', { name: account, authService: 'auth-any', requireMatch: false }));
   }
   actions.push(systemAction(account, 'setcode.setCode', { service: account, vmType: 0, vmVersion: 0, code }));
   if (options.schema) actions.push(setSchemaAction(account, options.schema));

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DbId, EVENT_DBS, type Mode } from '../../host-api/abi/databases.js';
+import { DbId, EVENT_DBS, isTransactionMode, type Mode } from '../../host-api/abi/databases.js';
 import { databaseStatusKey } from '../../host-api/abi/keys.js';
 import { accountNumberFromName } from '../../host-api/names/index.js';
 import { Action, type ActionTrace } from '../../host-api/types/index.js';
@@ -13,6 +13,7 @@ import type { ExecutionBudget } from '../wasm/execution-meter.js';
 import { Engine } from '../wasm/engine.js';
 import type { ExpectedSignature } from '../wasm/execution-context.js';
 import { Executor, type ExecutionTarget } from '../wasm/executor.js';
+import { RunModeResults } from '../wasm/run-mode-results.js';
 import { writeServiceCode } from '../wasm/service-code.js';
 import { consoleOf } from '../wasm/trace.js';
 
@@ -111,7 +112,9 @@ export class TestChain {
     const mode = options.mode ?? 'transaction';
     const before = this.eventCounters();
     const checkpoint = this.store.checkpoint();
-    const { retval, trace, error, fuelUsed } = this.executor.run({ mode, target, budget: options.budget, expectedSignature: options.expectedSignature });
+    // As a producer runs it: run-mode calls run their callees (docs/host-abi.md §6).
+    const runModeResults = isTransactionMode(mode) ? RunModeResults.recording() : undefined;
+    const { retval, trace, error, fuelUsed } = this.executor.run({ mode, target, budget: options.budget, expectedSignature: options.expectedSignature, runModeResults });
     const events = error ? [] : this.eventsSince(before);
     if (error || mode === 'speculative') this.store.rollback(checkpoint);
     else this.store.release(checkpoint);

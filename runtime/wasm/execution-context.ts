@@ -12,6 +12,7 @@ import { HostError } from './errors.js';
 import { HandleTransfer } from './handles/handle-transfer.js';
 import { sizeLimitsOf } from './host-imports/db-access.js';
 import type { Frame, HostState, SizeLimits, SocketHost } from './host-state.js';
+import type { RunModeResults } from './run-mode-results.js';
 import { serviceCodeOf } from './service-code.js';
 import { ServiceInstance } from './service-instance.js';
 import { appendAction, newActionTrace } from './trace.js';
@@ -39,7 +40,12 @@ export interface ContextOptions {
   readonly sockets?: SocketHost;
   /** VER mode: the signature check the verify service is expected to make, with its verdict. */
   readonly expectedSignature?: ExpectedSignature;
+  /** TX/SPEC: where the transaction's run-mode calls record or replay their results; without it they are refused. */
+  readonly runModeResults?: RunModeResults;
 }
+
+/** `call` flags (docs/host-abi.md §6): the callee runs in RPC or CB mode. */
+const RUN_MODE_OF_FLAGS: ReadonlyMap<bigint, Mode> = new Map([[1n, 'rpc'], [2n, 'callback']]);
 
 /**
  * One transaction, query, callback or signature check: its mode, its fuel and stack meter, the
@@ -67,6 +73,7 @@ export class ExecutionContext implements HostState {
    */
   private readonly timesActions: boolean;
 
+  private readonly runModeResults: RunModeResults | undefined;
   private limits: SizeLimits | undefined;
   private temporaryDb: TemporaryDb | undefined;
   private readonly engine: Engine;
@@ -81,6 +88,7 @@ export class ExecutionContext implements HostState {
     this.engine = options.engine;
     this.sockets = options.sockets;
     this.expectedSignature = options.expectedSignature;
+    this.runModeResults = options.runModeResults;
     this.meter = new ExecutionMeter(options.budget ?? { fuel: DEFAULT_FUEL }, this.engine.meterGlobals);
     this.fuelLeft = fuelValueOf(this.meter.budget.fuel);
     this.startedAt = isSubjectiveMode(this.mode) ? process.hrtime.bigint() : undefined;
@@ -152,8 +160,8 @@ export class ExecutionContext implements HostState {
     });
   }
 
-  /** The `call` import: runs a packed Action for the current service (docs/host-abi.md §6). */
-  call(packed: Uint8Array): Uint8Array {
+  /** The `call` import: runs a packed Action for the current service, in a run mode of `flags` (docs/host-abi.md §6). */
+  call(packed: Uint8Array, flags = 0n): Uint8Array {
     const caller = this.frame;
     this.meter.reserveStack(Limits.callStackReserve);
     try {
@@ -165,10 +173,12 @@ export class ExecutionContext implements HostState {
         if (err instanceof FracpackError) throw new HostError('HOST_BAD_ARGUMENT', `call: malformed action: ${err.message}`);
         throw err;
       }
+      const runMode = flags === 0n ? undefined : this.runModeOf(flags);
       if (action.sender !== caller.instance.service && !caller.instance.isPrivileged) {
         throw new HostError('HOST_ACCESS_DENIED',
           `call: service '${caller.instance.name}' may not send an action as '${accountNameFromNumber(action.sender)}' (not privileged)`);
       }
+      if (runMode) return this.callInRunMode(action, runMode, caller.trace);
       return this.execute(action, packed, caller.trace, (inst) => this.invokeCalled(inst, action));
     } finally {
       this.meter.releaseStack(Limits.callStackReserve);
@@ -187,6 +197,70 @@ export class ExecutionContext implements HostState {
 
   admitCode(codeHash: Uint8Array, code: Uint8Array): void {
     this.engine.admitCode(codeHash, code);
+  }
+
+  /** The mode `call` flags ask for, where this context may change its mode; else the refusal. */
+  private runModeOf(flags: bigint): Mode {
+    const mode = RUN_MODE_OF_FLAGS.get(flags);
+    if (!mode) throw new HostError('HOST_BAD_ARGUMENT', `call: invalid call flags: ${flags}`);
+    if (!isTransactionMode(this.mode)) throw new HostError('HOST_ACCESS_DENIED', `call: can only change run mode in a transaction (this is ${this.mode} mode)`);
+    if (!this.runModeResults) throw new HostError('HOST_ACCESS_DENIED', 'call: this execution is no transaction of a block, so it has nowhere to record a run-mode call\'s result');
+    return mode;
+  }
+
+  /**
+   * A call that changes the run mode (docs/host-abi.md §6): the callee runs in a context of its
+   * own (its own instances, no handles crossing either way, the caller's fuel and stack left as
+   * its budget). Where the transaction runs first its value is recorded and its fuel charged to
+   * the caller; on replay the block's value is returned instead, after running a CB callee whose
+   * errors are ignored.
+   */
+  private callInRunMode(action: Action, mode: Mode, parentTrace: ActionTrace): Uint8Array {
+    const results = this.runModeResults!;
+    this.handleTransfer.drop();
+    try {
+      if (!results.isReplaying) {
+        const value = this.runInOwnContext(action, mode, parentTrace, true);
+        results.record(value);
+        return value;
+      }
+      if (mode === 'callback') {
+        try {
+          this.runInOwnContext(action, mode, parentTrace, false);
+        } catch {
+          // On replay a callback's failure is the node's own business: the block's value stands.
+        }
+      } else {
+        appendAction(parentTrace, newActionTrace(action));
+      }
+      const value = results.take();
+      const trace = parentTrace.innerTraces[parentTrace.innerTraces.length - 1]!.inner;
+      if ('ActionTrace' in trace) trace.ActionTrace.rawRetval = value;
+      return value;
+    } finally {
+      this.handleTransfer.drop();
+    }
+  }
+
+  /** Runs `action` in a new context of `mode` whose writes stay only when it succeeds; `charged`: its fuel counts as the caller's. */
+  private runInOwnContext(action: Action, mode: Mode, parentTrace: ActionTrace, charged: boolean): Uint8Array {
+    const own = new ExecutionContext({
+      mode, store: this.store, engine: this.engine,
+      budget: { fuel: BigInt(this.meter.fuelValue()), stackBytes: Math.max(0, this.meter.stack.value) },
+    });
+    const checkpoint = this.store.checkpoint();
+    try {
+      const value = own.runAction(action);
+      this.store.release(checkpoint);
+      return value;
+    } catch (err) {
+      this.store.rollback(checkpoint);
+      throw err;
+    } finally {
+      own.dispose();
+      if (own.trace) appendAction(parentTrace, own.trace);
+      if (charged) this.meter.chargeFuel(own.fuelUsed);
+    }
   }
 
   private runTopLevel(action: Action, packed: Uint8Array, invoke: (inst: ServiceInstance) => void): Uint8Array {

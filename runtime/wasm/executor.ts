@@ -5,6 +5,7 @@ import type { ExecutionBudget } from './execution-meter.js';
 import type { Engine } from './engine.js';
 import { ExecutionContext, type ExpectedSignature } from './execution-context.js';
 import { ContextSockets } from './context-sockets.js';
+import type { RunModeResults } from './run-mode-results.js';
 import type { SocketGrant, SocketOutcome } from './host-state.js';
 import { newActionTrace } from './trace.js';
 
@@ -23,6 +24,8 @@ export interface ExecutionRequest {
   readonly sockets?: SocketGrant;
   /** Verify mode: the signature check the verify service is expected to make, with its verdict. */
   readonly expectedSignature?: ExpectedSignature;
+  /** Transaction and speculative modes: where calls that change the run mode record or replay their results. */
+  readonly runModeResults?: RunModeResults;
 }
 
 export interface ExecutionResult {
@@ -56,7 +59,7 @@ export class Executor {
     const sockets = request.sockets && new ContextSockets(request.sockets);
     const ctx = new ExecutionContext({
       mode: request.mode, store: this.store, engine: this.engine, budget: request.budget,
-      sockets, expectedSignature: request.expectedSignature,
+      sockets, expectedSignature: request.expectedSignature, runModeResults: request.runModeResults,
     });
     let retval: Uint8Array = EMPTY;
     let error: Error | null = null;

@@ -95,8 +95,8 @@ export interface HostState {
   readonly startedAt: bigint | undefined;
   /** Kv handles crossing the current call boundary (handle-generation modules, docs/host-abi.md §12.4). */
   readonly handleTransfer: HandleTransfer;
-  /** Runs a packed Action for the current service (the `call` import); its return value. */
-  call(packedAction: Uint8Array): Uint8Array;
+  /** Runs a packed Action for the current service (the `call` import, with its flags); its return value. */
+  call(packedAction: Uint8Array, flags?: bigint): Uint8Array;
   /** Admits (and compiles) code about to be stored; throws AdmissionError when it is refused. */
   admitCode(codeHash: Uint8Array, code: Uint8Array): void;
 }

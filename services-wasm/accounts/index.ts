@@ -8,16 +8,20 @@
 //   sets a key (auth-sig::setKey, sent as that account while auth is off) or another auth
 //   service (setAuthServ), nobody can act as such an account once auth is on: system accounts
 //   are locked by default, never open to anyone as with auth-any.
-// - newAccount may be sent by any existing account (after init), as in psibase: during boot the
-//   boot transactions send it as a genesis service, later any user may create accounts. The
-//   name must be a valid nonempty account name, the auth service an existing account that
-//   accepts the new account (canAuthUserSys). An existing name aborts with requireNew, else
-//   nothing changes.
+// - newAccount(name, authService, requireMatch) -> bool, psibase's: it may be sent by any existing
+//   account (after init), as in psibase: during boot the boot transactions send it as a genesis
+//   service, later any user may create accounts. The name must be a valid nonempty account name,
+//   the auth service an existing account that accepts the new account (canAuthUserSys). It
+//   answers whether it created the account. An existing account is never changed: false, or with
+//   requireMatch an abort when it uses another auth service than `authService`.
 // - setAuthServ changes the sender's own auth service, which must accept the sender (a change
 //   of its auth rules: authSequence + 1).
 // - incAuthSeq(name) counts a change of name's auth rules (authSequence + 1), as psibase's: an auth
 //   service calls it when it changes an account's rules; from anyone else (or for an unknown
 //   account) it does nothing, so no one can invalidate approvals of accounts they do not serve.
+// - Rows written before authSequence existed (chains booted with an earlier accounts) read as
+//   authSequence 0 and take the current form when next written (tables.ts accountRow): an
+//   upgraded accounts runs on such a chain without a migration step.
 // - GET /graphql answers `getAccount(account) { accountNum authService }`, as psibase's accounts
 //   service does: clients see who authenticates an account (and whether a chain is a
 //   development chain, docs/system-services.md).
@@ -27,7 +31,7 @@ import {
   serveIndexPage,
 } from "../sdk/index";
 import { AuthInterface } from "../auth-any/index";
-import { Account, AccountsStatus, accountTable, statusTable } from "./tables";
+import { Account, AccountsStatus, accountRow, accountTable, statusTable } from "./tables";
 import { codeAccounts } from "./code-accounts";
 
 /** The auth service of the accounts init() creates. */
@@ -41,7 +45,7 @@ function accountsStatus(): AccountsStatus {
 
 /** Aborts unless `authService` is an account that accepts `user`. */
 function checkAuthService(authService: AccountNumber, user: AccountNumber): void {
-  check(accountTable.get(authService) !== null, "unknown auth service");
+  check(accountRow(authService) !== null, "unknown auth service");
   new AuthInterface(authService).canAuthUserSys(user);
 }
 
@@ -50,7 +54,7 @@ function checkAuthService(authService: AccountNumber, user: AccountNumber): void
 export class AccountsQuery {
   /** The account `account`; null when it does not exist. */
   getAccount(account: AccountNumber): Account | null {
-    return accountTable.get(account);
+    return accountRow(account);
   }
 }
 
@@ -65,26 +69,29 @@ export class Accounts {
     statusTable.put(new AccountsStatus(<u32>names.length));
   }
 
+  /** Creates `name` with `authService`; whether it did (an existing account is left as it is). */
   @action
-  newAccount(name: AccountNumber, authService: AccountNumber, requireNew: bool): void {
+  newAccount(name: AccountNumber, authService: AccountNumber, requireMatch: bool): bool {
     const status = accountsStatus();
-    check(accountTable.get(getSender()) !== null, "only an existing account can create accounts");
+    check(accountRow(getSender()) !== null, "only an existing account can create accounts");
     check(isValidAccountNumber(name), "invalid account name");
-    if (accountTable.get(name) !== null) {
-      check(!requireNew, "account already exists");
-      return;
+    const existing = accountRow(name);
+    if (existing !== null) {
+      check(!requireMatch || existing.authService == authService, "account already exists");
+      return false;
     }
     checkAuthService(authService, name);
     accountTable.put(new Account(name, authService));
     status.totalAccounts++;
     statusTable.put(status);
+    return true;
   }
 
   /** Sets the sender's auth service. */
   @action
   setAuthServ(authService: AccountNumber): void {
     const sender = getSender();
-    const row = accountTable.get(sender);
+    const row = accountRow(sender);
     check(row !== null, "account does not exist");
     checkAuthService(authService, sender);
     row!.authService = authService;
@@ -94,26 +101,26 @@ export class Accounts {
 
   @action
   getAccount(name: AccountNumber): Account | null {
-    return accountTable.get(name);
+    return accountRow(name);
   }
 
   /** The auth service of `account`; aborts for an unknown account. */
   @action
   getAuthOf(account: AccountNumber): AccountNumber {
-    const row = accountTable.get(account);
+    const row = accountRow(account);
     check(row !== null, "account does not exist");
     return row!.authService;
   }
 
   @action
   exists(name: AccountNumber): bool {
-    return accountTable.get(name) !== null;
+    return accountRow(name) !== null;
   }
 
   /** From name's auth service: its rules for name changed. */
   @action
   incAuthSeq(name: AccountNumber): void {
-    const row = accountTable.get(name);
+    const row = accountRow(name);
     if (row === null || row.authService != getSender()) return;
     row.authSequence++;
     accountTable.put(row);

@@ -48,8 +48,7 @@ export class AuthDelegate {
     }
     // The owner first: accounts asks canAuthUserSys(name), which needs it.
     ownerTable.put(new AuthDelegateRecord(name, owner));
-    accounts.newAccount(name, getReceiver(), true);
-    return true;
+    return accounts.newAccount(name, getReceiver(), true);
   }
 
   /** The owner of the account named `owner` (psibase's schema names the argument so). */

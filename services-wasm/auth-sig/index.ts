@@ -7,7 +7,8 @@
 //   key); anyone may call it, which matters only to accounts whose auth service is auth-sig.
 // - newAccount(name, key) creates `name` with auth service auth-sig and key `key`. It may be
 //   sent by any existing account, the same rule as accounts::newAccount (whose sender here is
-//   auth-sig itself, so the rule is checked here for the real creator).
+//   auth-sig itself, so the rule is checked here for the real creator). An existing name aborts
+//   (psibase's would set its key when it uses auth-sig: here no one replaces another's key).
 // - canAuthUserSys requires the user to have a key: an account moves to auth-sig only after
 //   setting one, so it cannot lock itself out by mistake.
 // - checkAuthSys: runAs by the sender itself or within allowed actions passes; expanding them
@@ -56,7 +57,8 @@ export class AuthSig {
     check(accounts.exists(getSender()), "only an existing account can create accounts");
     // The key first: accounts asks canAuthUserSys(name), which needs it.
     authTable.put(new AuthRecord(name, key));
-    accounts.newAccount(name, getReceiver(), true);
+    // An existing account keeps its key: the abort undoes the put above.
+    check(accounts.newAccount(name, getReceiver(), true), "account already exists");
   }
 
   @action

@@ -37,7 +37,8 @@ export class Script {
   max(reg: number, key: Uint8Array) { return this.op(9, u32(reg), field(key)); }
   exportRegs(...regs: number[]) { return this.op(10, u32(regs.length), ...regs.map(u32)); }
   importHandles() { return this.op(11); }
-  call(service: bigint, method: bigint, rawData: Uint8Array) { return this.op(12, u64(service), u64(method), field(rawData)); }
+  /** `flags` 1 and 2 change the run mode (docs/host-abi.md §6). */
+  call(service: bigint, method: bigint, rawData: Uint8Array, flags = 0n) { return this.op(12, u64(service), u64(method), field(rawData), u64(flags)); }
   literal(handle: number) { return this.op(13, u32(handle)); }
   checkout() { return this.op(14); }
   commit() { return this.op(15); }
@@ -50,6 +51,8 @@ export class Script {
   clockTimeGet(id: number) { return this.op(22, u32(id)); }
   /** Answers a register's handle number. */
   handle(reg: number) { return this.op(23, u32(reg)); }
+  /** Answers the clock's time, 8 bytes (aborts where the clock is refused). */
+  time(id: number) { return this.op(24, u32(id)); }
 
   bytes(): Uint8Array {
     return concat(...this.ops);

@@ -13,7 +13,7 @@ export async function aliceWithTokens(client: ChainClient, more: readonly Action
   const alice = generateKeyPair('P-256');
   await client.push([
     systemAction('root', 'auth-sig.newAccount', { name: 'alice', key: alice.publicKey }),
-    systemAction('root', 'accounts.newAccount', { name: 'bob', authService: 'auth-any', requireNew: true }),
+    systemAction('root', 'accounts.newAccount', { name: 'bob', authService: 'auth-any', requireMatch: true }),
     ...deployActions('tokens', (await compiledService('tokens')).binary, { create: { insecure: true }, registerServer: true, init: true }),
   ], { waitFor: 'applied' });
   await client.push([

@@ -3,11 +3,14 @@
 // real tsibase node: each is installed with `tsibase deploy`, driven with `tsibase push` (rawData)
 // and over HTTP, and must behave as psibase's tests say it does (docs/host-abi.md §12). Not part of
 // `make test`: it needs psibase's build, which the project does not carry. Prints one line per
-// check and exits 1 when any fails.
+// check and exits 1 when any fails. `SECTIONS="subjectiveDb sudo"` runs only those sections (the
+// functions called at the end of this file).
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { canonicalServiceSchema, coreSchema, methodNumberFromName, type AnyType } from '../../host-api/index.js';
+import { SignedTransaction, Transaction, canonicalServiceSchema, coreSchema, type AnyType } from '../../host-api/index.js';
+import { calledActions, findActionTrace, type ActionTraceJson } from '../../runtime/cli/action-traces.js';
+import { ChainClient } from '../../runtime/cli/chain-client.js';
 import { httpRequest, serviceUrl } from '../../runtime/cli/client.js';
 import { runCli } from '../lib/cli-process.js';
 import { startBootedNode } from '../lib/booted-node.js';
@@ -15,16 +18,11 @@ import type { RunningNode } from '../lib/node-process.js';
 import { compiledEntry } from '../unit/services-wasm/program.js';
 
 const wasmDir = process.argv[2] ?? process.env.PSIBASE_WASM;
+/** The sections to run (their function names, after the directory); all when none is named. */
+const only = new Set(process.argv.slice(3));
 if (!wasmDir || !existsSync(wasmDir)) {
   console.error('usage: node dist/tests/psibase-check/main.js <dir of psibase-built .wasm files> (make psibase-check PSIBASE_WASM=<dir>)');
   process.exit(2);
-}
-
-interface ActionTraceJson {
-  action: { sender: string; service: string; method: string };
-  rawRetval: string;
-  innerTraces: { inner: { ActionTrace?: ActionTraceJson } }[];
-  error: string | null;
 }
 
 let failures = 0;
@@ -38,6 +36,7 @@ function report(ok: boolean, what: string, detail = ''): void {
 const pack = (type: AnyType, value: unknown) => Buffer.from(coreSchema.typeOf(type).pack(value)).toString('hex');
 const unpack = (type: AnyType, hex: string) => coreSchema.typeOf(type).unpack(Buffer.from(hex, 'hex'));
 const NONE = pack({ Object: {} }, {});
+const NO_ARGUMENTS = Buffer.from(NONE, 'hex');
 
 async function cli(args: string[], stdin?: string) {
   return runCli(node.api, args, stdin);
@@ -66,20 +65,10 @@ async function push(sender: string, service: string, method: string, rawData: st
   const r = await cli(['push', '-', '-w', 'applied', '--trace'], JSON.stringify([{ sender, service, method, rawData }]));
   if (r.status !== 0) return { ok: false, error: r.stderr.trim(), retval: '', inner: [] };
   const trace = JSON.parse(r.stdout.slice(r.stdout.indexOf('{'), r.stdout.lastIndexOf('}') + 1)) as { actionTraces: ActionTraceJson[] };
-  // The transaction's actions run inside transact's processTransaction: find the first one that is ours.
-  const number = methodNumberFromName(method);
-  const matches = (a: ActionTraceJson) => a.action.service === service && methodNumberFromName(a.action.method) === number;
-  const find = (list: ActionTraceJson[]): ActionTraceJson | undefined => {
-    for (const a of list) {
-      const found = matches(a) ? a : find(a.innerTraces.flatMap((t) => (t.inner.ActionTrace ? [t.inner.ActionTrace] : [])));
-      if (found) return found;
-    }
-    return undefined;
-  };
-  const top = find(trace.actionTraces);
+  const top = findActionTrace(trace.actionTraces, service, method);
   if (!top) return { ok: false, error: `no trace of ${service}::${method}`, retval: '', inner: [] };
   const inner: string[] = [];
-  const walk = (a: ActionTraceJson) => a.innerTraces.forEach((t) => { if (t.inner.ActionTrace) { inner.push(`${t.inner.ActionTrace.action.service}::${t.inner.ActionTrace.action.method}`); walk(t.inner.ActionTrace); } });
+  const walk = (a: ActionTraceJson) => calledActions(a).forEach((c) => { inner.push(`${c.action.service}::${c.action.method}`); walk(c); });
   walk(top);
   return { ok: true, error: '', retval: top.rawRetval, inner };
 }
@@ -98,6 +87,10 @@ async function expectFailure(what: string, sender: string, service: string, meth
 async function get(service: string, path: string, init?: Parameters<typeof httpRequest>[1]) {
   return httpRequest(serviceUrl(node.api, service, path), init);
 }
+
+let simpleDeployed: Promise<boolean> | undefined;
+/** psibase's SimpleService as `simpleserv`, which several sections call: deployed once. */
+const simpleService = () => (simpleDeployed ??= deploy('simpleserv', 'SimpleService.wasm'));
 
 async function docExamples(): Promise<void> {
   const ab = pack({ Object: { a: 'i32', b: 'i32' } }, { a: 6, b: 7 });
@@ -127,20 +120,33 @@ async function kvAndTables(): Promise<void> {
       if (r.ok && method === 'getSingle') report(r.inner.includes('db::open'), 'TestTable opens its table through db::open', r.inner.join(' '));
     }
   }
-  // psibase's "import/export handles" test, the part without run-mode changes.
+  // psibase's "import/export handles" test: handles cross plain calls, never a change of run mode.
   if (await deploy('testexport', 'TestExport.wasm', { flags: 1n }) && await deploy('testimport', 'TestImport.wasm')) {
     await expectSuccess('TestExport::testPlain (a handle exported to a call)', 'testexport', 'testexport', 'testPlain');
     await expectSuccess('TestImport::testPlain (a handle returned by a call)', 'testimport', 'testimport', 'testPlain');
     for (const service of ['testexport', 'testimport']) {
-      await expectFailure(`${service}::testRpc needs a call that changes the run mode, which this node does not run`, service, service, 'testRpc', NONE, /call: flags 1 .* not supported/);
+      for (const [method, mode] of [['testRpc', 'RPC'], ['testCallback', 'CB']] as const) {
+        const r = await expectSuccess(`${service}::${method} (a call in ${mode} mode: no handle crosses it)`, service, service, method);
+        // TestImport's callee opens the subjective database and writes it inside a checkout.
+        if (service === 'testimport' && r.ok) report(r.inner.includes('testexport::doexport'), `${service}::${method} ran TestExport::doExport in ${mode} mode`, r.inner.join(' '));
+      }
     }
   }
-  if (await deploy('counter', 'CounterService.wasm', { server: true })) {
+  // psibase's "test clock": each clock read in a call that switches to RPC mode (TestClock calls itself).
+  if (await deploy('test-clock', 'TestClock.wasm')) {
+    const indirect = pack({ Object: { indirect: 'bool' } }, { indirect: true });
+    for (const method of ['testReal', 'testMono', 'testCpu', 'testSystem', 'testSteady', 'testHiRes']) {
+      await expectSuccess(`TestClock::${method}(true) (the clock in an RPC-mode call from a transaction)`, 'test-clock', 'test-clock', method, indirect);
+    }
+    await expectFailure('TestClock::testReal(false): a transaction has no clock', 'test-clock', 'test-clock', 'testReal', pack({ Object: { indirect: 'bool' } }, { indirect: false }), /clockTimeGet is only available in rpc and callback modes/);
+  }
+  // At another account than psibase's "counter": SubjectiveCounterService calls itself by that name.
+  if (await deploy('counter-a', 'CounterService.wasm', { server: true })) {
     const key = pack({ Object: { key: 'string', id: 'u32' } }, { key: 'a', id: 1 });
-    const inc = await expectSuccess('CounterService::inc', 'counter', 'counter', 'inc', key);
+    const inc = await expectSuccess('CounterService::inc', 'counter-a', 'counter-a', 'inc', key);
     // psibase's inc stores the row it makes under the empty key, so `a` is never found: always 1.
     report(inc.ok && unpack('u32', inc.retval) === 1, 'CounterService::inc returns 1, as psibase\'s code does', inc.retval);
-    const packed = await get('counter', '/pack_action/inc', { method: 'POST', body: new TextEncoder().encode('{"key":"a","id":1}'), headers: { 'content-type': 'application/json' } });
+    const packed = await get('counter-a', '/pack_action/inc', { method: 'POST', body: new TextEncoder().encode('{"key":"a","id":1}'), headers: { 'content-type': 'application/json' } });
     report(packed.status === 200 && Buffer.from(packed.body).toString('hex') === key, 'CounterService serveSys packs inc over HTTP (servePackAction)', `${packed.status}`);
   }
 }
@@ -210,11 +216,131 @@ async function memo(): Promise<void> {
   await expectFailure('TestMemo::testConstruct of invalid UTF-8 fails', 'memo-svc', 'memo-svc', 'testConstruct', memoArg(Uint8Array.from([...utf8('abcdef'), 0xff])), /Memo must be valid UTF-8/);
 }
 
+/** psibase's "subjective db" test: SubjectiveDb reaches the subjective database through calls in RPC mode. */
+async function subjectiveDb(): Promise<void> {
+  if (!(await deploy('subjective', 'SubjectiveDb.wasm', { flags: 1n, server: true }))) return;
+  const string = (key: string) => pack({ Object: { key: 'string' } }, { key });
+  const read = async (key: string) => {
+    const r = await push('subjective', 'subjective', 'read', string(key));
+    return r.ok ? unpack({ Option: 'string' }, r.retval) : r.error;
+  };
+  const call = (method: string, type: Record<string, AnyType>, value: Record<string, unknown>) => push('subjective', 'subjective', method, pack({ Object: type }, value));
+  await expectSuccess('SubjectiveDb::write(a, b) (an RPC-mode call to itself)', 'subjective', 'subjective', 'write', pack({ Object: { key: 'string', value: 'string' } }, { key: 'a', value: 'b' }));
+  report(await read('a') === 'b', 'SubjectiveDb::read(a) answers b', String(await read('a')));
+  for (const op of [0, 1, 2]) {
+    await call('abort', { key: 'string', value: 'string', op: 'i32' }, { key: 'a', value: 'WRONG', op });
+    const value = await read('a');
+    report(value === 'b', `SubjectiveDb::abort(a, WRONG, ${op}) leaves a = b (a view left by return, break or abort is discarded)`, String(value));
+  }
+  await expectSuccess('SubjectiveDb::nested(n, 1, 2)', 'subjective', 'subjective', 'nested', pack({ Object: { key: 'string', value1: 'string', value2: 'string' } }, { key: 'n', value1: '1', value2: '2' }));
+  report(await read('n') === '1', 'the inner view\'s write is discarded, the outer one\'s kept', String(await read('n')));
+  const failed = (r: Pushed, message: RegExp) => !r.ok && message.test(r.error);
+  for (const txBefore of [false, true]) {
+    for (const op of [0, 1, 2, 3]) {
+      const r = await call('testRFail1', { key: 'string', txBefore: 'bool', op: 'i32' }, { key: 'a', txBefore, op });
+      report(failed(r, /needs an open subjective view/), `SubjectiveDb::testRFail1(a, ${txBefore}, ${op}): reading outside a checkout fails`, r.error);
+    }
+  }
+  for (const op of [0, 1, 2, 3]) {
+    const r = await call('testRFail2', { account: 'AccountNumber', key: 'string', op: 'i32' }, { account: 'alice', key: 'a', op });
+    report(failed(r, /subjective may not read keys under alice/), `SubjectiveDb::testRFail2(alice, a, ${op}): another account's rows are refused`, r.error);
+  }
+  const write = await call('testWFail1', { key: 'string', value: 'string' }, { key: 'a', value: 'b' });
+  report(failed(write, /needs an open subjective view/), 'SubjectiveDb::testWFail1: writing outside a checkout fails', write.error);
+  for (const commit of [false, true]) {
+    for (const method of ['nestFail1a', 'nestFail2a']) {
+      const r = await call(method, { commit: 'bool' }, { commit });
+      report(failed(r, /requires checkoutSubjective in the same action|no subjective view is open/), `SubjectiveDb::${method}(${commit}): a checkout and its end in different actions fail`, r.error);
+    }
+    for (const commit2 of [false, true]) {
+      const r = await call('nestFail3a', { commit1: 'bool', commit2: 'bool' }, { commit1: commit, commit2 });
+      report(failed(r, /requires checkoutSubjective in the same action/), `SubjectiveDb::nestFail3a(${commit}, ${commit2}) fails: the inner action ends a view the outer one opened`, r.error);
+    }
+  }
+  const json = (body: unknown) => ({ method: 'POST', body: new TextEncoder().encode(JSON.stringify(body)), headers: { 'content-type': 'application/json' } });
+  const written = await get('subjective', '/write', json({ key: 'c', value: 'd' }));
+  const answered = await get('subjective', '/read', json('c'));
+  report(written.status === 200 && answered.status === 200 && JSON.stringify(answered.json()) === '"d"', 'SubjectiveDb serves /write and /read over HTTP (RPC mode)', `${written.status} ${answered.status} ${answered.text()}`);
+}
+
+/** psibase's "replay subjective" test, the producer's half: SubjectiveCounterService counts in RPC and CB calls. */
+async function subjectiveCounter(): Promise<void> {
+  if (!(await deploy('counter', 'SubjectiveCounterService.wasm', { flags: 1n, server: true }))) return;
+  const value = async () => (await get('counter', '/value')).text();
+  const args = (expected: number) => pack({ Object: { key: 'string', id: 'u32', expected: 'u32' } }, { key: '', id: 0, expected });
+  await expectSuccess('SubjectiveCounterService::checkIncRpc("", 0, 1) (an RPC-mode call counts to 1)', 'counter', 'counter', 'checkIncRpc', args(1));
+  report(await value() === '1', 'its /value is 1', await value());
+  await expectSuccess('SubjectiveCounterService::checkIncCallback("", 0, 2) (a CB-mode call counts to 2)', 'counter', 'counter', 'checkIncCallback', args(2));
+  report(await value() === '2', 'its /value is 2', await value());
+}
+
+/** psibase's VerifyWithCall: a verify service whose proof is a list of actions it calls. */
+async function verifyWithCall(): Promise<void> {
+  if (!(await simpleService()) || !(await deploy('verifycall', 'VerifyWithCall.wasm', { flags: 2n })) || !(await deploy('vcall-b', 'VerifyWithCall.wasm', { flags: 2n }))) return;
+  const client = new ChainClient(node.api);
+  const verifyArgs = coreSchema.typeOf({ Object: { transactionHash: 'Checksum256', claim: 'Claim', proof: 'bytes' } });
+  // Proofs are not part of a transaction's id: each push expires a second later, so none is a duplicate.
+  let pushes = 0;
+  const withProof = async (proof: Uint8Array) => {
+    const transaction = Transaction.pack({
+      tapos: await client.tapos(10 + pushes++),
+      actions: [{ sender: 'simpleserv', service: 'simpleserv', method: 'hello', rawData: NO_ARGUMENTS }],
+      claims: [{ service: 'verifycall', rawData: new Uint8Array(0) }],
+    });
+    const signed = SignedTransaction.pack({ transaction, proofs: [proof], subjectiveData: null });
+    const r = await httpRequest(serviceUrl(node.api, 'transact', '/push_transaction?wait_for=applied'), { method: 'POST', body: signed, headers: { 'content-type': 'application/octet-stream' } });
+    return r.status === 200 ? ((r.json() as { error: string | null }).error ?? '') : `${r.status} ${r.text()}`;
+  };
+  const nested = (service: string) => coreSchema.typeOf({ List: 'Action' }).pack([{
+    sender: 'verifycall', service, method: 'verifySys',
+    rawData: verifyArgs.pack({ transactionHash: new Uint8Array(32), claim: { service, rawData: new Uint8Array(0) }, proof: new Uint8Array(0) }),
+  }]);
+  const empty = await withProof(new Uint8Array(0));
+  report(empty === '', 'a claim of VerifyWithCall with an empty proof verifies', empty);
+  const called = await withProof(nested('vcall-b'));
+  report(called === '', 'its proof may call another verify service', called);
+  const refused = await withProof(nested('simpleserv'));
+  report(/not a verify service/.test(refused), 'but not a service that is not flagged isVerify', refused);
+}
+
+/** psibase's XSudo as an on-chain privileged service: serveSys calls the action it is given, as any sender. */
+async function sudo(): Promise<void> {
+  if (!(await simpleService()) || !(await deploy('x-sudo', 'XSudo.wasm', { flags: 1n, server: true }))) return;
+  const action = (sender: string) => coreSchema.typeOf('Action').pack({ sender, service: 'simpleserv', method: 'hello', rawData: NO_ARGUMENTS });
+  const reply = await get('x-sudo', '/', { method: 'POST', body: action('simpleserv'), headers: { 'content-type': 'application/octet-stream' } });
+  report(reply.status === 200, 'XSudo calls simpleserv::hello as simpleserv from its serveSys (RPC mode)', `${reply.status} ${reply.text()}`);
+}
+
+/** psibase's test_query.py with AsyncQueryService: replies sent at once, deferred to its onBlock callback, and aborts. */
+async function asyncQuery(): Promise<void> {
+  // Its package installs it privileged (FLAGS isPrivileged): it writes the session database.
+  if (!(await deploy('as-query', 'AsyncQueryService.wasm', { flags: 1n, server: true }))) return;
+  // Its package's postinstall: onBlock as a subjective callback.
+  const callback = pack({ Object: { type: 'u8', objective: 'bool', act: 'Action' } }, {
+    type: 1, objective: false, act: { sender: 0n, service: 'as-query', method: 'onBlock', rawData: NO_ARGUMENTS },
+  });
+  if (!(await expectSuccess('transact::addCallback(onBlock, subjective, as-query::onBlock)', 'transact', 'transact', 'addCallback', callback)).ok) return;
+  const post = async (target: string, body: unknown) => {
+    const r = await get('as-query', target, { method: 'POST', body: new TextEncoder().encode(JSON.stringify(body)), headers: { 'content-type': 'application/json' } });
+    return `${r.status} ${r.text()}`;
+  };
+  const expect = async (target: string, body: unknown, answer: string, what: string) => {
+    const got = await post(target, body);
+    report(got === answer, `AsyncQueryService ${target}: ${what}`, got);
+  };
+  await expect('/send', { t: 'send' }, '200 {"t":"send"}', 'the reply sent from serveSys');
+  await expect('/send_async', { t: 'async' }, '200 {"t":"async"}', 'a deferred reply, sent by its onBlock callback');
+  await expect('/abort', { i: 2 }, "500 service 'as-query' aborted with message: test abort", 'an abort answers 500 with its message');
+  await expect('/send_and_abort', { t: 'send-abort' }, '200 {"t":"send-abort"}', 'a reply sent before an abort stands');
+  await expect('/send_async_and_abort', { t: 'send-async-abort' }, '200 {"t":"send-async-abort"}', 'a deferral survives the abort: the onBlock callback sends the reply');
+  await expect('/send_and_abort_async', { i: 3 }, "500 service 'as-query' aborted with message: test send and abort async", 'the onBlock callback\'s abort answers the deferred request');
+}
+
 async function others(): Promise<void> {
   if (await deploy('abort', 'AbortService.wasm')) {
     await expectFailure('AbortService::abort aborts with its message', 'abort', 'abort', 'abort', pack({ Object: { message: 'string' } }, { message: 'stop here' }), /aborted with message: stop here/);
   }
-  if (await deploy('simpleserv', 'SimpleService.wasm')) await expectSuccess('SimpleService::hello', 'simpleserv', 'simpleserv', 'hello');
+  if (await simpleService()) await expectSuccess('SimpleService::hello', 'simpleserv', 'simpleserv', 'hello');
 }
 
 async function main(): Promise<void> {
@@ -222,12 +348,8 @@ async function main(): Promise<void> {
   node = await startBootedNode(dir);
   try {
     console.log(`psibase-built services from ${wasmDir} on a tsibase node at ${node.api}`);
-    await docExamples();
-    await kvAndTables();
-    await events();
-    await others();
-    await packageOwners();
-    await memo();
+    const sections = { docExamples, kvAndTables, events, others, packageOwners, memo, subjectiveDb, subjectiveCounter, verifyWithCall, sudo, asyncQuery };
+    for (const [name, run] of Object.entries(sections)) if (only.size === 0 || only.has(name)) await run();
   } finally {
     await node.stop();
     rmSync(dir, { recursive: true, force: true });

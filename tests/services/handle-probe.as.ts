@@ -145,6 +145,11 @@ export function start(service: u64): void {
   thisService = service;
 }
 
+function fail(text: string): void {
+  const message = Uint8Array.wrap(String.UTF8.encode(text));
+  abortMessage(message.dataStart, message.length);
+}
+
 function run(script: Uint8Array): Uint8Array {
   const f = new Fields(script);
   const regs = new Array<u32>();
@@ -172,10 +177,10 @@ function run(script: Uint8Array): Uint8Array {
       }
       case 11: { takeImports(regs, out); break; }
       case 12: {
-        // call service method rawData (sender: this service); answers the return value
-        const service = f.u64(); const method = f.u64(); const raw = f.bytes();
+        // call service method rawData flags (sender: this service); answers the return value
+        const service = f.u64(); const method = f.u64(); const raw = f.bytes(); const flags = f.u64();
         const action = packAction(thisService, service, method, raw);
-        out.field(result(call(action.dataStart, action.length, 0)));
+        out.field(result(call(action.dataStart, action.length, flags)));
         break;
       }
       case 13: { regs.push(f.u32()); break; }
@@ -189,10 +194,14 @@ function run(script: Uint8Array): Uint8Array {
       case 21: { const fd = f.u32(); const data = f.bytes(); out.u32(<u32>socketSend(<i32>fd, data.dataStart, data.length, f.u32())); break; }
       case 22: { const t = new Uint8Array(8); out.u32(clockTimeGet(f.u32(), t.dataStart)); break; }
       case 23: { out.u32(regs[f.u32()]); break; }
-      default: {
-        const message = Uint8Array.wrap(String.UTF8.encode("unknown op " + op.toString()));
-        abortMessage(message.dataStart, message.length);
+      case 24: {
+        // the clock's time (8 bytes), aborting when the host refuses it
+        const t = new Uint8Array(8);
+        if (clockTimeGet(f.u32(), t.dataStart) != 0) fail("clockTimeGet failed");
+        out.field(t);
+        break;
       }
+      default: fail("unknown op " + op.toString());
     }
   }
   return out.finish();

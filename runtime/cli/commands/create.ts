@@ -1,4 +1,6 @@
-import { systemAction } from '../../../host-api/index.js';
+import { coreSchema, hexToBytes, systemAction } from '../../../host-api/index.js';
+import { TsibaseError } from '../../../host-api/errors.js';
+import { findActionTrace, type ActionTraceJson } from '../action-traces.js';
 import { option, parseArgs, UsageError } from '../args.js';
 import { readPublicKey } from '../key-arguments.js';
 import { CLIENT_OPTIONS, CLIENT_OPTIONS_USAGE, accountArgument, chainClient, pushOptions } from './client-options.js';
@@ -25,8 +27,13 @@ export async function createCommand(argv: string[]): Promise<number> {
   const creator = accountArgument(option(args, 'creator') ?? 'root');
   const action = key
     ? systemAction(creator, 'auth-sig.newAccount', { name: account, key: readPublicKey(key) })
-    : systemAction(creator, 'accounts.newAccount', { name: account, authService: 'auth-any', requireNew: true });
-  await chainClient(args).push([action], pushOptions(args));
+    : systemAction(creator, 'accounts.newAccount', { name: account, authService: 'auth-any', requireMatch: true });
+  const { trace } = await chainClient(args).push([action], pushOptions(args));
+  // accounts::newAccount leaves an account that already uses auth-any as it is and answers false.
+  const created = key ? undefined : findActionTrace(trace.actionTraces as ActionTraceJson[], 'accounts', 'newAccount');
+  if (created && coreSchema.typeOf('bool').unpack(hexToBytes(created.rawRetval)) !== true) {
+    throw new TsibaseError('CLI_ACCOUNT_EXISTS', `account ${name} already exists`);
+  }
   console.log(`created ${account}${key ? ' (auth-sig)' : ' (auth-any)'}`);
   return 0;
 }

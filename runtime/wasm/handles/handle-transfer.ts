@@ -10,6 +10,12 @@ export class HandleTransfer {
   exported: readonly KvHandle[] = [];
   imported: readonly KvHandle[] = [];
 
+  /** A call that changes the run mode starts or ends: nothing crosses it (docs/host-abi.md §12.4). */
+  drop(): void {
+    this.imported = [];
+    this.exported = [];
+  }
+
   /** Control passes to a callee, or back to its caller. */
   cross(): void {
     this.imported = this.exported;

@@ -1,5 +1,4 @@
 import { ServiceAbort } from '../errors.js';
-import { HostError } from '../errors.js';
 import type { ImportGroup } from './import-group.js';
 import { appendConsole } from '../trace.js';
 import { chargeHostCall } from './fuel-schedule.js';
@@ -18,12 +17,9 @@ export const actionImports: ImportGroup = {
   call: (host) => (ptr: number, len: number, flags?: bigint): number => {
     const ctx = host.context;
     const inst = ctx.frame.instance;
-    if (flags !== undefined && flags !== 0n) {
-      throw new HostError('HOST_BAD_ARGUMENT', `call: flags ${flags} (subjective calls from objective code) are not supported by this node`);
-    }
     const packed = inst.copy(ptr, len, 'call');
     chargeHostCall(ctx.meter, packed.length);
-    const retval = ctx.call(packed);
+    const retval = ctx.call(packed, flags);
     inst.setResult(retval);
     return retval.length;
   },

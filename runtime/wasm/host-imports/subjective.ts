@@ -11,12 +11,14 @@ function requireSubjectiveMode(ctx: HostState, what: string): void {
   if (!isSubjectiveMode(ctx.mode)) throw new HostError('HOST_ACCESS_DENIED', `${what}: the subjective database is not available in ${ctx.mode} mode`);
 }
 
-/** Closes the innermost open view (commit or abort), returning its checkpoint. */
+/** Closes the innermost open view (commit or abort), returning its checkpoint: only one the running action opened. */
 function popView(ctx: HostState, what: string): number {
   requireSubjectiveMode(ctx, what);
-  const view = ctx.subjectiveViews.pop();
-  if (view === undefined) throw new HostError('HOST_BAD_ARGUMENT', `${what}: no subjective view is open`);
-  return view;
+  if (ctx.subjectiveViews.length === 0) throw new HostError('HOST_BAD_ARGUMENT', `${what}: no subjective view is open`);
+  if (ctx.subjectiveViews.length <= ctx.frame.subjectiveDepth) {
+    throw new HostError('HOST_BAD_ARGUMENT', `${what}: the open view belongs to a calling action (${what} requires checkoutSubjective in the same action)`);
+  }
+  return ctx.subjectiveViews.pop()!;
 }
 
 export const subjectiveImports: ImportGroup = {

@@ -52,6 +52,11 @@ test('create: accounts with keys; refusals name the problem', async (ctx) => {
   const again = await cli(ctx, ['create', 'alice', '--insecure', '-w', 'applied']);
   assert.is(again.status, 1);
   assert.match(again.stderr, 'account already exists');
+  const first = await cli(ctx, ['create', 'dora', '--insecure', '-w', 'applied']);
+  assert.is(first.status, 0, first.stderr);
+  const twice = await cli(ctx, ['create', 'dora', '--insecure', '-w', 'applied']);
+  assert.is(twice.status, 1, 'an account that already uses auth-any is not created again');
+  assert.match(twice.stderr, 'account dora already exists');
   const badName = await cli(ctx, ['create', 'no way', '--insecure']);
   assert.is(badName.status, 2);
   assert.match(badName.stderr, "'no way' is not a valid account name");

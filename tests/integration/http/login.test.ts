@@ -157,7 +157,7 @@ test('an auth service answering checkAuthSys with a bool (newer psibase\'s inter
   const runner = await compiledEntry('tests/unit/services-wasm/transact/services/runner.as.ts');
   await ctx.client.push([
     ...deployActions('denier', runner.binary, { create: { insecure: true } }),
-    systemAction('root', 'accounts.newAccount', { name: 'dora', authService: 'auth-any', requireNew: true }),
+    systemAction('root', 'accounts.newAccount', { name: 'dora', authService: 'auth-any', requireMatch: true }),
     systemAction('dora', 'accounts.setAuthServ', { authService: 'denier' }),
   ], { waitFor: 'applied' });
   const login = async () => postLogin(ctx, (await loginBody(ctx, 'dora', { keys: [] })).signed);

@@ -24,7 +24,7 @@ test.before(async (ctx) => {
   ctx.node = await startBootedNode(ctx.dir);
   ctx.client = new ChainClient(ctx.node.api);
   await ctx.client.push([
-    systemAction('root', 'accounts.newAccount', { name: 'site', authService: 'auth-any', requireNew: true }),
+    systemAction('root', 'accounts.newAccount', { name: 'site', authService: 'auth-any', requireMatch: true }),
     store('site', '/index.html', 'text/html', '<h1>site</h1>'),
     store('site', '/docs/index.html', 'text/html', '<h1>docs</h1>'),
     store('site', '/style.css', 'text/css', 'h1 {}'),

@@ -110,7 +110,7 @@ bft('the set in force is BFT, and in steady state each header commits the block 
 
 bft('a transaction pushed with wait_for=final returns on every node', async ({ nodes, follower }) => {
   for (const [i, node] of [...nodes, follower].entries()) {
-    const pushed = await clientOf(node).push([systemAction('root', 'accounts.newAccount', { name: `final${'abcde'[i]}`, authService: 'auth-any', requireNew: true })], { waitFor: 'final' });
+    const pushed = await clientOf(node).push([systemAction('root', 'accounts.newAccount', { name: `final${'abcde'[i]}`, authService: 'auth-any', requireMatch: true })], { waitFor: 'final' });
     assert.is(pushed.trace.error, null, `pushed to node ${i}`);
   }
 });
@@ -125,7 +125,7 @@ bft('the leader stopped: the other three change view and go on making blocks irr
   assert.ok(after.term > before.term, `term ${after.term} after ${before.term}`);
   assert.not.equal(after.producer, before.producer);
   assert.is(after.producer, bftLeaderOf(after.term), `the leader of term ${after.term}`);
-  const pushed = await clientOf(survivor).push([systemAction('root', 'accounts.newAccount', { name: 'afterstop', authService: 'auth-any', requireNew: true })], { waitFor: 'final' });
+  const pushed = await clientOf(survivor).push([systemAction('root', 'accounts.newAccount', { name: 'afterstop', authService: 'auth-any', requireMatch: true })], { waitFor: 'final' });
   assert.is(pushed.trace.error, null);
   ctx.nodes[index] = await restartProducer(ctx.nodes[index]!);
 });

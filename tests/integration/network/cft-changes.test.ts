@@ -50,7 +50,7 @@ test('the producers change 1 → 3 → 2 under a stream of transactions; none ac
       for (let i = 0; streaming; i++) {
         const name = `flow${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26) % 26)}`;
         try {
-          const pushed = await clientOf(nodes[i % nodes.length]!).push([systemAction('root', 'accounts.newAccount', { name, authService: 'auth-any', requireNew: true })], { waitFor: 'final' });
+          const pushed = await clientOf(nodes[i % nodes.length]!).push([systemAction('root', 'accounts.newAccount', { name, authService: 'auth-any', requireMatch: true })], { waitFor: 'final' });
           (pushed.trace.error === null ? final : refused).push(name);
         } catch {
           refused.push(name);

@@ -45,7 +45,7 @@ test(`the leader killed and restarted ${KILLS} times under load: no transaction 
         const i = next++;
         const name = `kill${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26) % 26)}${String.fromCharCode(97 + Math.floor(i / 676) % 26)}`;
         try {
-          const pushed = await clientOf(nodes[i % nodes.length]!).push([systemAction('root', 'accounts.newAccount', { name, authService: 'auth-any', requireNew: true })], { waitFor: 'final' });
+          const pushed = await clientOf(nodes[i % nodes.length]!).push([systemAction('root', 'accounts.newAccount', { name, authService: 'auth-any', requireMatch: true })], { waitFor: 'final' });
           if (pushed.trace.error === null) final.push(name);
         } catch {
           // A node being killed, or a transaction that lost its block: not acknowledged final.

@@ -69,7 +69,7 @@ cft('claims on the devices: blocks and confirms are signed with them and blocks 
   const inForce = await headerOf(nodes[0]!);
   for (const node of nodes) await committingPast(node, inForce.blockNum, `irreversible past block ${inForce.blockNum} on ${node.api}`);
   for (const [i, node] of nodes.entries()) {
-    const pushed = await clientOf(node).push([systemAction('root', 'accounts.newAccount', { name: `signed${'abc'[i]}`, authService: 'auth-any', requireNew: true })], { waitFor: 'final' });
+    const pushed = await clientOf(node).push([systemAction('root', 'accounts.newAccount', { name: `signed${'abc'[i]}`, authService: 'auth-any', requireMatch: true })], { waitFor: 'final' });
     assert.is(pushed.trace.error, null, `final on node ${i}`);
     assert.is(unsignedCount(node), 0, `node ${i} signed every consensus message`);
   }
@@ -109,7 +109,7 @@ cft('restarted with its device locked, a producer signs nothing until it is unlo
 
   await unlockDevice(locked, PIN);
   await committingPast(leader, lastCommittable, 'irreversible again once the producer is unlocked');
-  const pushed = await clientOf(locked).push([systemAction('root', 'accounts.newAccount', { name: 'unlocked', authService: 'auth-any', requireNew: true })], { waitFor: 'final' });
+  const pushed = await clientOf(locked).push([systemAction('root', 'accounts.newAccount', { name: 'unlocked', authService: 'auth-any', requireMatch: true })], { waitFor: 'final' });
   assert.is(pushed.trace.error, null);
 
   // As the sole producer it makes every block, signed on its device.

@@ -67,7 +67,7 @@ ring('the five agree and irreversibility follows the head by two or three blocks
 });
 
 ring('a transaction pushed with wait_for=final at the far side of the ring returns', async ({ nodes }) => {
-  const pushed = await clientOf(nodes[2]!).push([systemAction('root', 'accounts.newAccount', { name: 'ringfinal', authService: 'auth-any', requireNew: true })], { waitFor: 'final' });
+  const pushed = await clientOf(nodes[2]!).push([systemAction('root', 'accounts.newAccount', { name: 'ringfinal', authService: 'auth-any', requireMatch: true })], { waitFor: 'final' });
   assert.is(pushed.trace.error, null);
   for (const node of nodes) {
     await waitUntil(`ringfinal on ${node.api}`, async () => ((await clientOf(node).graphql('accounts', '{ getAccount(account: "ringfinal") { accountNum } }')).getAccount as unknown) ?? undefined);

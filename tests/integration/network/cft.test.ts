@@ -79,7 +79,7 @@ cft('in steady state each header commits the block two below it', async ({ nodes
 
 cft('a transaction pushed with wait_for=final returns on every node', async ({ nodes }) => {
   for (const [i, node] of nodes.entries()) {
-    const pushed = await clientOf(node).push([systemAction('root', 'accounts.newAccount', { name: `final${'abc'[i]}`, authService: 'auth-any', requireNew: true })], { waitFor: 'final' });
+    const pushed = await clientOf(node).push([systemAction('root', 'accounts.newAccount', { name: `final${'abc'[i]}`, authService: 'auth-any', requireMatch: true })], { waitFor: 'final' });
     assert.is(pushed.trace.error, null, `pushed to node ${i}`);
   }
 });
@@ -93,7 +93,7 @@ cft('the leader killed with SIGKILL: the other two elect a new leader and irreve
   const after = await committingPast(survivor, before.blockNum, 'commits again under a new leader');
   assert.ok(after.term > before.term, `term ${after.term} after ${before.term}`);
   assert.ok(after.producer === 'bprod' || after.producer === 'cprod', `the new leader is ${after.producer}`);
-  const pushed = await clientOf(ctx.nodes[2]!).push([systemAction('root', 'accounts.newAccount', { name: 'afterkill', authService: 'auth-any', requireNew: true })], { waitFor: 'final' });
+  const pushed = await clientOf(ctx.nodes[2]!).push([systemAction('root', 'accounts.newAccount', { name: 'afterkill', authService: 'auth-any', requireMatch: true })], { waitFor: 'final' });
   assert.is(pushed.trace.error, null);
 });
 
@@ -106,7 +106,7 @@ cft('the killed node restarts from its database and follows the new leader', asy
   assert.ok(header.term >= target.term, `it follows term ${header.term}`);
   // It joined the leader there was: its restart started no election (docs/p2p.md "What we build" 5).
   assert.is((await headerOf(ctx.nodes[1]!)).term, term, 'the term the others were in goes on');
-  const pushed = await clientOf(ctx.nodes[0]!).push([systemAction('root', 'accounts.newAccount', { name: 'rejoined', authService: 'auth-any', requireNew: true })], { waitFor: 'final' });
+  const pushed = await clientOf(ctx.nodes[0]!).push([systemAction('root', 'accounts.newAccount', { name: 'rejoined', authService: 'auth-any', requireMatch: true })], { waitFor: 'final' });
   assert.is(pushed.trace.error, null);
 });
 

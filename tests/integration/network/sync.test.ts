@@ -89,7 +89,7 @@ test('followers re-execute the chain from genesis and keep up with the producer'
 test('a transaction pushed to a follower reaches the producer, is final there, and is seen on every node', async ({ producer, followers }) => {
   const follower = followers[1]!;
   await caughtUp(follower, producer);
-  const newAccount = systemAction('root', 'accounts.newAccount', { name: 'forwarded', authService: 'auth-any', requireNew: true });
+  const newAccount = systemAction('root', 'accounts.newAccount', { name: 'forwarded', authService: 'auth-any', requireMatch: true });
   const pushed = await clientOf(follower).push([newAccount]);
   assert.is(pushed.trace.error, null, 'the trace is the one the block gave it');
   const query = '{ getAccount(account: "forwarded") { accountNum } }';
@@ -97,7 +97,9 @@ test('a transaction pushed to a follower reaches the producer, is final there, a
     const found = await waitUntil(`forwarded on ${node.api}`, async () => ((await clientOf(node).graphql('accounts', query)).getAccount as unknown) ?? undefined);
     assert.ok(found);
   }
-  const refused = await clientOf(follower).push([newAccount]).then(() => undefined, (err: Error) => err.message);
+  // The same name with another auth service: accounts refuses it (requireMatch).
+  const conflicting = systemAction('root', 'accounts.newAccount', { name: 'forwarded', authService: 'auth-sig', requireMatch: true });
+  const refused = await clientOf(follower).push([conflicting]).then(() => undefined, (err: Error) => err.message);
   assert.match(refused ?? '', /already exists|account exists/i, 'a transaction the chain refuses comes back with its error');
 });
 

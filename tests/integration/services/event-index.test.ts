@@ -38,7 +38,7 @@ test('only transact registers the event index service', async ({ client }) => {
 
 test('registered, events syncs after every transaction and starts with every block; the chain goes on', async ({ client }) => {
   await client.push([regEvIdx('transact', 'events')]);
-  const { trace } = await client.push([{ sender: 'root', service: 'accounts', method: 'newAccount', rawData: coreSchema.typeOf({ Object: { name: 'AccountNumber', authService: 'AccountNumber', requireNew: 'bool' } }).pack({ name: 'indexed', authService: 'auth-any', requireNew: true }) }]);
+  const { trace } = await client.push([{ sender: 'root', service: 'accounts', method: 'newAccount', rawData: coreSchema.typeOf({ Object: { name: 'AccountNumber', authService: 'AccountNumber', requireMatch: 'bool' } }).pack({ name: 'indexed', authService: 'auth-any', requireMatch: true }) }]);
   const calls = (trace.actionTraces as ActionTrace[]).flatMap(actionsUnder).map((t) => `${t.action.sender}->${t.action.service}::${t.action.method}`);
   assert.ok(calls.includes('transact->events::sync'), `events synced: ${calls.join(', ')}`);
   assert.ok(calls.indexOf('transact->events::sync') > calls.indexOf('root->accounts::newAccount'), 'after the transaction\'s actions');

@@ -78,7 +78,7 @@ test('tsibase deploy stores the schema beside the .wasm, else the embedded one, 
 });
 
 test('setSchema refuses a schema that names an undefined type, and stores nothing; what is no schema is refused before it is sent', async (ctx) => {
-  await ctx.client.push([systemAction('root', 'accounts.newAccount', { name: 'carol', authService: 'auth-any', requireNew: true })], { waitFor: 'applied' });
+  await ctx.client.push([systemAction('root', 'accounts.newAccount', { name: 'carol', authService: 'auth-any', requireMatch: true })], { waitFor: 'applied' });
   assert.throws(() => setSchemaAction('carol', '{"service":"carol"'), /the service schema is not JSON/);
   assert.throws(() => setSchemaAction('carol', '[]'), /the service schema is not a JSON object/);
   const cases: [string, string][] = [

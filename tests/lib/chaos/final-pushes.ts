@@ -79,7 +79,7 @@ export class FinalPushes {
 
   private async push(node: ChaosNode, name: string): Promise<void> {
     try {
-      const pushed = await clientOf(node).push([systemAction('root', 'accounts.newAccount', { name, authService: 'auth-any', requireNew: true })], { waitFor: 'final' });
+      const pushed = await clientOf(node).push([systemAction('root', 'accounts.newAccount', { name, authService: 'auth-any', requireMatch: true })], { waitFor: 'final' });
       if (pushed.trace.error === null) this.final.push({ name, node: node.label });
       else this.failed++;
     } catch {

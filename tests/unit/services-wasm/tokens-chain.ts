@@ -19,7 +19,7 @@ export async function openTokensChain(accounts: readonly string[]): Promise<Toke
   const chain = TestChain.open();
   for (const service of Object.values(loaded)) service.deploy(chain);
   loaded.accounts.call(chain, 'accounts', 'init', {});
-  for (const name of accounts) loaded.accounts.call(chain, 'accounts', 'newAccount', { name, authService: 'auth-any', requireNew: true });
+  for (const name of accounts) loaded.accounts.call(chain, 'accounts', 'newAccount', { name, authService: 'auth-any', requireMatch: true });
   const tokens = loaded.tokens;
   tokens.call(chain, 'tokens', 'init', {});
   const serve = (method: string, target: string, contentType = '', body = ''): Reply => {

@@ -25,7 +25,7 @@ function actionsOf(boot: ReturnType<typeof bootTransactions>): Action[] {
   return [...first, ...later].flatMap((packed) => Transaction.unpack(packed).actions);
 }
 
-const NEW_ACCOUNT = compileSchema(CORE_SCHEMA).typeOf({ Object: { name: 'AccountNumber', authService: 'AccountNumber', requireNew: 'bool' } });
+const NEW_ACCOUNT = compileSchema(CORE_SCHEMA).typeOf({ Object: { name: 'AccountNumber', authService: 'AccountNumber', requireMatch: 'bool' } });
 
 const is = (a: Action, service: string, method: string) => a.service === accountNumberFromName(service) && a.method === methodNumberFromName(method);
 

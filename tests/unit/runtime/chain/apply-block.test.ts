@@ -54,7 +54,7 @@ async function transferChain(ctx: Unsigned): Promise<number | undefined> {
   await inBlock(chain, [
     signTransaction(transaction(chain, [
       systemAction('root', 'auth-sig.newAccount', { name: 'alice', key: ctx.alice.publicKey }),
-      systemAction('root', 'accounts.newAccount', { name: 'bob', authService: 'auth-any', requireNew: true }),
+      systemAction('root', 'accounts.newAccount', { name: 'bob', authService: 'auth-any', requireMatch: true }),
     ]), []),
   ]);
   const tokens = (await compiledService('tokens')).binary;
@@ -129,7 +129,7 @@ unsigned('follower: applies every block up to the transfers; no producer name, s
   const { producer, follower } = ctx;
   await applyRange(producer.chain, follower.chain, follower.chain.head!.header.blockNum + 1, ctx.transferBlock - 1);
   follower.chain.start();
-  const push = follower.chain.push(signTransaction(transaction(follower.chain, [systemAction('root', 'accounts.newAccount', { name: 'carol', authService: 'auth-any', requireNew: true })]), []), 'applied');
+  const push = follower.chain.push(signTransaction(transaction(follower.chain, [systemAction('root', 'accounts.newAccount', { name: 'carol', authService: 'auth-any', requireMatch: true })]), []), 'applied');
   assert.match(await pushRefusal(push), 'does not produce blocks');
 });
 
@@ -173,7 +173,7 @@ unsigned('tampered transactions are refused: a changed signed transfer, a droppe
   await assertRefused(follower, tampered(right, (b) => { b.block.transactions.pop(); }), 'BLOCK_MISMATCH', '(differing: trxMerkleRoot)');
   await assertRefused(follower, tampered(right, (b) => { b.block.transactions[1]!.subjectiveData = null; }), 'BLOCK_TRANSACTION', 'Missing subjective data');
   await assertRefused(follower, tampered(right, (b) => { b.block.transactions[1]!.subjectiveData = [Uint8Array.of(1)]; }),
-    'BLOCK_TRANSACTION', 'carries subjective data');
+    'BLOCK_TRANSACTION', 'transaction has unread subjective data');
 });
 
 unsigned('the right block then applies; the follower has the producer\'s state, balances included', async (ctx) => {
@@ -216,7 +216,7 @@ signed.before(async (ctx) => {
   ctx.blockKey = generateKeyPair();
   ctx.producer = await bootedProducer(ctx.blockKey);
   const chain = ctx.producer.chain;
-  await inBlock(chain, [signTransaction(transaction(chain, [systemAction('root', 'accounts.newAccount', { name: 'bob', authService: 'auth-any', requireNew: true })]), [])]);
+  await inBlock(chain, [signTransaction(transaction(chain, [systemAction('root', 'accounts.newAccount', { name: 'bob', authService: 'auth-any', requireMatch: true })]), [])]);
   ctx.follower = newNode('');
 });
 

@@ -20,7 +20,7 @@ const test = suite<Context>('a block received while the chain produces');
 
 /** A transaction signed by alice (its proof is verified off the main thread). */
 function signedByAlice(ctx: Context, node: Node, name: string): Uint8Array {
-  const action = systemAction('root', 'accounts.newAccount', { name, authService: 'auth-any', requireNew: true });
+  const action = systemAction('root', 'accounts.newAccount', { name, authService: 'auth-any', requireMatch: true });
   return signTransaction(transaction(node.chain, [{ ...action, sender: 'alice' }], [{ service: 'verify-sig', rawData: ctx.alice.publicKey }]), [ctx.alice]);
 }
 

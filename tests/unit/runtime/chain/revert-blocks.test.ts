@@ -39,7 +39,7 @@ reverting.before(async (ctx) => {
   const chain = ctx.producer.chain;
   ctx.alice = generateKeyPair();
   await inBlock(chain, [signTransaction(transaction(chain, [systemAction('root', 'auth-sig.newAccount', { name: 'alice', key: ctx.alice.publicKey }),
-    systemAction('root', 'accounts.newAccount', { name: 'bob', authService: 'auth-any', requireNew: true })]), [])]);
+    systemAction('root', 'accounts.newAccount', { name: 'bob', authService: 'auth-any', requireMatch: true })]), [])]);
   const tokens = (await compiledService('tokens')).binary;
   await inBlock(chain, [signTransaction(transaction(chain, deployActions('tokens', tokens, { create: { insecure: true }, init: true })), [])]);
   await inBlock(chain, [signTransaction(transaction(chain, [{ sender: 'tokens', service: 'tokens', method: 'mint', rawData: AMOUNT.pack({ to: 'alice', amount: 1000n }) }]), [])]);

@@ -232,6 +232,51 @@ test('the export set starts empty at every entry and return; what is not importe
   assert.match(overflow.error!, /importHandles: a service may hold at most 64 kv handles/);
 });
 
+test('a call that changes the run mode: the callee runs in RPC or CB mode in a context of its own; no handle crosses it', ({ chain }) => {
+  const prefix = concat(accountPrefix(HPRIV), bytes(0, 12));
+  // psibase's TestExport::testRpc: a handle exported before the call does not reach the callee.
+  const callee = new Script().importHandles().time(0).call(HPROBE, RUN_SCRIPT, new Script().importHandles().bytes());
+  const r = answers(run(chain, 'hpriv', new Script()
+    .open(HandleDbId.service, prefix, KvMode.readWrite).put(0, bytes(1), 'tx row')
+    .exportRegs(0).call(HPROBE, RUN_SCRIPT, callee.bytes(), 1n)
+    .importHandles()
+    .exportRegs(0).call(HPROBE, RUN_SCRIPT, new Script().importHandles().time(1).bytes(), 2n)));
+  const rpc = outputs(r[0]!);
+  assert.is(u32Of(rpc[0]!), 0, 'the RPC callee imports nothing');
+  assert.is(rpc[1]!.length, 8, 'the RPC callee reads the clock, which only subjective modes have');
+  assert.is(u32Of(outputs(rpc[2]!)[0]!), 0, 'a plain call inside it passes nothing either');
+  assert.is(u32Of(r[1]!), 0, 'nothing comes back to the caller');
+  const callback = outputs(r[2]!);
+  assert.is(u32Of(callback[0]!), 0, 'the CB callee imports nothing');
+  assert.is(callback[1]!.length, 8);
+  assert.equal(chain.store.get(DbId.service, concat(prefix, bytes(1))), text('tx row'), 'the transaction\'s own write stays');  // psibase empties both sets around such a call: an export made before it reaches no later call,
+  // and what a plain call returned is gone once one has run.
+  const later = answers(run(chain, 'hpriv', new Script()
+    .open(HandleDbId.service, prefix, KvMode.read).exportRegs(0)
+    .call(HPROBE, RUN_SCRIPT, new Script().bytes(), 1n)
+    .call(HPROBE, RUN_SCRIPT, new Script().importHandles().bytes())));
+  assert.is(u32Of(outputs(later[1]!)[0]!), 0, 'the export did not outlive the run-mode call');
+  const returned = answers(run(chain, 'hprobe', new Script()
+    .call(HPRIV, RUN_SCRIPT, new Script().open(HandleDbId.service, prefix, KvMode.read).exportRegs(0).bytes())
+    .call(HPRIV2, RUN_SCRIPT, new Script().bytes(), 2n)
+    .importHandles()));
+  assert.is(u32Of(returned[2]!), 0, 'the returned handle did not outlive the run-mode call');
+});
+
+test('run-mode calls: only from a transaction, only flags 1 and 2; the callee cannot write chain state', ({ chain }) => {
+  const call = (flags: bigint, inner = new Script()) => new Script().call(HPRIV2, RUN_SCRIPT, inner.bytes(), flags);
+  assert.match(run(chain, 'hpriv', call(3n)).error!, /call: invalid call flags: 3/);
+  for (const mode of ['rpc', 'callback'] as const) {
+    assert.match(run(chain, 'hpriv', call(1n), mode).error!, new RegExp(`call: can only change run mode in a transaction \\(this is ${mode} mode\\)`));
+  }
+  assert.match(run(chain, 'hpriv', call(1n, call(2n))).error!, /can only change run mode in a transaction \(this is rpc mode\)/, 'not again inside the callee');
+  const write = run(chain, 'hpriv', call(1n, new Script().open(HandleDbId.service, accountPrefix(HPRIV2), KvMode.write)));
+  assert.match(write.error!, /database 0 in rpc mode: database cannot be written in subjective context/);
+  assert.is(run(chain, 'hprobe', new Script().call(HPRIV, RUN_SCRIPT, new Script().bytes(), 1n)).error, undefined, 'any service may make one');
+  // The callee's failure is the transaction's where it runs first: the producer's.
+  assert.match(run(chain, 'hpriv', call(1n, new Script().literal(9).get(0, bytes(1)))).error!, /9 is not an open kv handle/);
+});
+
 test('kvOpen follows the run modes: chain tables written in transactions, node-local ones in queries and callbacks', ({ chain }) => {
   const own = accountPrefix(HPRIV);
   const refused = (db: number, mode: number, runMode: Mode) => run(chain, 'hpriv', new Script().open(db, own, mode), runMode).error ?? '';
@@ -251,6 +296,11 @@ test('kvOpen follows the run modes: chain tables written in transactions, node-l
   const inside = answers(run(chain, 'hpriv', new Script().open(HandleDbId.subjective, own, KvMode.readWrite).checkout().put(0, bytes(1), 's').commit(), 'rpc'));
   assert.is(u32Of(inside[0]!), 1);
   assert.equal(chain.store.get(DbId.subjective, concat(own, bytes(1))), text('s'));
+  // A callee cannot end the view its caller opened (psibase's SubjectiveDb::nestFail1a).
+  for (const end of [new Script().commit(), new Script().checkout().commit().commit()]) {
+    const across = run(chain, 'hpriv', new Script().checkout().call(HPRIV2, RUN_SCRIPT, end.bytes()).commit(), 'rpc');
+    assert.match(across.error!, /commitSubjective: the open view belongs to a calling action \(commitSubjective requires checkoutSubjective in the same action\)/);
+  }
   const temporary = answers(run(chain, 'hpriv', new Script().open(HandleDbId.temporary, own, KvMode.readWrite).put(0, bytes(2), 't').get(0, bytes(2)), 'rpc'));
   assert.equal(found(temporary[0]!)?.value, text('t'));
 });

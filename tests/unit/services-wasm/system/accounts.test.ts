@@ -2,6 +2,7 @@
 // service checks, setAuthServ, incAuthSeq, and the queries (in transactions and in RPC mode).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { DbId } from '../../../../host-api/abi/databases.js';
 import { accountNumberFromName, generateKeyPair } from '../../../../host-api/index.js';
 import { TestChain } from '../../../../runtime/testing/test-chain.js';
 import { loadServices, type SystemService } from './system-services.js';
@@ -22,8 +23,8 @@ test.after(async () => {
 });
 
 const n = accountNumberFromName;
-const newAccount = (sender: string, name: string | bigint, authService: string, requireNew = true) =>
-  accounts.run(chain, sender, 'newAccount', { name, authService, requireNew });
+const newAccount = (sender: string, name: string | bigint, authService: string, requireMatch = true) =>
+  accounts.run(chain, sender, 'newAccount', { name, authService, requireMatch });
 const getAccount = (name: string) => accounts.call(chain, 'x', 'getAccount', { name }, { mode: 'rpc' });
 const getAuthOf = (account: string) => accounts.run(chain, 'x', 'getAuthOf', { account }, { mode: 'rpc' });
 const authSequence = (name: string) => (getAccount(name) as { authSequence: bigint }).authSequence;
@@ -44,7 +45,9 @@ test('init gives every account with code a row with auth service auth-sig; only 
 });
 
 test('an existing account creates an account with an auth service that accepts it', () => {
-  assert.is(newAccount('accounts', 'alice', 'auth-any').error, undefined);
+  const created = newAccount('accounts', 'alice', 'auth-any');
+  assert.is(created.error, undefined);
+  assert.is(created.value, true, 'newAccount answers that it created the account');
   assert.equal(getAccount('alice'), { accountNum: n('alice'), authService: n('auth-any'), authSequence: 0n });
   assert.is(getAuthOf('alice').value, n('auth-any'));
   assert.is(exists('alice'), true);
@@ -52,10 +55,15 @@ test('an existing account creates an account with an auth service that accepts i
   assert.is(exists('bob'), true);
 });
 
-test('an existing name aborts with requireNew, else changes nothing', () => {
+test('an existing name is left as it is (false); with requireMatch another auth service aborts', () => {
   assert.match(newAccount('accounts', 'alice', 'auth-sig', true).error ?? '', 'account already exists');
-  assert.is(newAccount('accounts', 'alice', 'auth-sig', false).error, undefined);
-  assert.is(getAuthOf('alice').value, n('auth-any'));
+  const sameService = newAccount('accounts', 'alice', 'auth-any', true);
+  assert.is(sameService.error, undefined, 'the same auth service matches');
+  assert.is(sameService.value, false);
+  const otherService = newAccount('accounts', 'alice', 'auth-sig', false);
+  assert.is(otherService.error, undefined);
+  assert.is(otherService.value, false);
+  assert.equal(getAccount('alice'), { accountNum: n('alice'), authService: n('auth-any'), authSequence: 0n });
 });
 
 test('the creator must exist, the name must be valid, the auth service known and willing', () => {
@@ -98,6 +106,35 @@ test('incAuthSeq counts a change of the account\'s rules when its own auth servi
   assert.is(getAccount('nobody'), null, 'an unknown account stays unknown');
 });
 
+/** The store key and value of `name`'s row in the accounts table. */
+function storedRow(name: string): { key: Uint8Array; value: Uint8Array } {
+  const prefix = new Uint8Array(8);
+  new DataView(prefix.buffer).setBigUint64(0, n('accounts'), false);
+  for (let e = chain.store.greaterEqual(DbId.service, prefix, 8); e; e = chain.store.greaterEqual(DbId.service, Uint8Array.of(...e.key, 0), 8)) {
+    if (e.value.length >= 10 && new DataView(e.value.buffer, e.value.byteOffset).getBigUint64(2, true) === n(name)) return e;
+  }
+  throw new Error(`no row of ${name}`);
+}
+
+test('a row written before authSequence (a chain booted with an earlier accounts) reads as 0 and takes the current form when it changes', () => {
+  assert.is(newAccount('alice', 'olduser', 'auth-any').error, undefined);
+  const { key } = storedRow('olduser');
+  const old = new Uint8Array(18);
+  const view = new DataView(old.buffer);
+  view.setUint16(0, 16, true);
+  view.setBigUint64(2, n('olduser'), true);
+  view.setBigUint64(10, n('auth-any'), true);
+  chain.store.put(DbId.service, key, old);
+  chain.store.commit();
+  assert.equal(getAccount('olduser'), { accountNum: n('olduser'), authService: n('auth-any'), authSequence: 0n });
+  assert.is(getAuthOf('olduser').value, n('auth-any'));
+  assert.is(exists('olduser'), true);
+  assert.is(newAccount('alice', 'olduser', 'auth-any').value, false, 'it still exists for newAccount');
+  assert.is(accounts.run(chain, 'auth-any', 'incAuthSeq', { name: 'olduser' }).error, undefined);
+  assert.equal(getAccount('olduser'), { accountNum: n('olduser'), authService: n('auth-any'), authSequence: 1n });
+  assert.is(new DataView(storedRow('olduser').value.buffer, storedRow('olduser').value.byteOffset).getUint16(0, true), 24, 'written in the current form');
+});
+
 test('queries: unknown accounts', () => {
   assert.is(getAccount('nobody'), null);
   assert.is(exists('nobody'), false);
@@ -110,7 +147,7 @@ test('the queries answer inside transactions too', () => {
 });
 
 test('changes need a transaction: RPC mode cannot write', () => {
-  assert.ok(accounts.run(chain, 'alice', 'newAccount', { name: 'dave', authService: 'auth-any', requireNew: true }, { mode: 'rpc' }).error);
+  assert.ok(accounts.run(chain, 'alice', 'newAccount', { name: 'dave', authService: 'auth-any', requireMatch: true }, { mode: 'rpc' }).error);
   assert.is(exists('dave'), false);
 });
 

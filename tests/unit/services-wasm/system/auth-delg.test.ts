@@ -24,7 +24,7 @@ test.before(async () => {
   for (const service of Object.values(services)) service.deploy(chain);
   services.accounts.call(chain, 'accounts', 'init', {});
   services['auth-sig'].call(chain, 'accounts', 'newAccount', { name: 'alice', key: alice.publicKey });
-  services.accounts.call(chain, 'accounts', 'newAccount', { name: 'bob', authService: 'auth-any', requireNew: true });
+  services.accounts.call(chain, 'accounts', 'newAccount', { name: 'bob', authService: 'auth-any', requireMatch: true });
 });
 
 test.after(async () => {

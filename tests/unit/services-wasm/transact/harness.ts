@@ -118,7 +118,7 @@ export class TransactChain {
   /** Every deployed service and user account authenticated by auth-test. */
   private setUpAccounts(): void {
     assertOk(this.call('runner', 'accounts', 'init'));
-    for (const user of USERS) assertOk(this.call('runner', 'accounts', 'newAccount', { name: user, authService: 'auth-test', requireNew: true }));
+    for (const user of USERS) assertOk(this.call('runner', 'accounts', 'newAccount', { name: user, authService: 'auth-test', requireMatch: true }));
     for (const service of ['transact', ...RUNNERS]) assertOk(this.call(service, 'accounts', 'setAuthServ', { authService: 'auth-test' }));
   }
 
