@@ -80,7 +80,7 @@ bench: services
 PORT ?= 8080
 DATA ?= data
 run: services
-	node bin/tsibase.js node $(DATA) --host tsibase.localhost --listen $(PORT) --p2p $(if $(PEER),--peer $(PEER),--producer prod --boot $(DEFAULT_BUNDLE))
+	node bin/tsibase.js node $(DATA) --host tsibase.localhost --listen $(PORT) --p2p $(if $(PEER),--join $(PEER),--producer prod --boot $(DEFAULT_BUNDLE))
 
 clean:
 	rm -rf dist build

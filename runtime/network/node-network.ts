@@ -22,7 +22,7 @@ import { BlockSync } from './sync/block-sync.js';
 import type { SyncApply, SyncEvent, SyncReady } from './sync/sync-io.js';
 import { NodeConsensus, type ConsensusPorts } from './node-consensus.js';
 import { NodeBft, restoreBftCommit, runsBft, type BftPorts } from './node-bft.js';
-import { SyncProgress } from './sync-progress.js';
+import { SyncProgress, type SyncState } from './sync-progress.js';
 import { frameBytesOf, noteFrameBytes, storedSignedBlock, syncFrameOf, syncHeaderOf, syncMessageOf } from './wire-blocks.js';
 
 // The node's part in a network (docs/p2p.md "What we build"): the peer links carry native P2P
@@ -145,6 +145,11 @@ export class NodeNetwork implements LinkListener {
    * BFT, else CFT's election timeout (its base T). Both grow while faults last (docs/p2p.md
    * "What we build" 5), so after faults they bound how long the producers take to agree again.
    */
+  /** How far behind its peers the node is, and how fast it catches up. */
+  syncState(): SyncState {
+    return this.progress.state();
+  }
+
   get consensusTimeoutMs(): number {
     return this.bft.active ? this.bft.viewTimeoutMs : this.consensus.timeoutMs;
   }
