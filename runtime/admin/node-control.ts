@@ -1,6 +1,6 @@
 import type { Chain } from '../chain/chain.js';
 import type { ServerConfig } from '../config/server-config.js';
-import type { SyncState } from '../network/sync-progress.js';
+import type { SyncState } from '../../host-api/http/sync-status.js';
 
 // What the admin endpoints need from the running node, kept as an interface so the endpoints
 // do not depend on how the node is put together.

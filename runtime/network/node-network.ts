@@ -22,7 +22,8 @@ import { BlockSync } from './sync/block-sync.js';
 import type { SyncApply, SyncEvent, SyncReady } from './sync/sync-io.js';
 import { NodeConsensus, type ConsensusPorts } from './node-consensus.js';
 import { NodeBft, restoreBftCommit, runsBft, type BftPorts } from './node-bft.js';
-import { SyncProgress, type SyncState } from './sync-progress.js';
+import type { SyncState } from '../../host-api/http/sync-status.js';
+import { SyncProgress } from './sync-progress.js';
 import { frameBytesOf, noteFrameBytes, storedSignedBlock, syncFrameOf, syncHeaderOf, syncMessageOf } from './wire-blocks.js';
 
 // The node's part in a network (docs/p2p.md "What we build"): the peer links carry native P2P

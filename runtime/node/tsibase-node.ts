@@ -16,7 +16,7 @@ import { checkServable } from '../config/servable-config.js';
 import { defaultConfig, parseServerConfig, type ListenSpec, type ServerConfig } from '../config/server-config.js';
 import { LmdbStore } from '../db/lmdb-store.js';
 import { DirectoryLock } from '../fs/directory-lock.js';
-import type { SyncState } from '../network/sync-progress.js';
+import type { SyncState } from '../../host-api/http/sync-status.js';
 import { defaultLocalHosts } from '../http/local-hosts.js';
 import { NodeHttpServer } from '../http/server.js';
 import { SessionTokens } from '../http/session-tokens.js';

@@ -1,5 +1,5 @@
 import { openSystemAccountsIn, systemAccountsQuery } from '../../../host-api/index.js';
-import { syncText, type SyncState } from '../../network/sync-progress.js';
+import { syncText, type SyncState } from '../../../host-api/http/sync-status.js';
 import { httpRequest } from '../client.js';
 import { parseArgs, UsageError } from '../args.js';
 import { DEFAULT_API } from '../chain-client.js';

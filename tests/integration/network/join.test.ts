@@ -10,7 +10,7 @@ import * as assert from 'uvu/assert';
 import WebSocket from 'ws';
 import { ChainClient } from '../../../runtime/cli/chain-client.js';
 import { encodeMessage } from '../../../runtime/network/messages/index.js';
-import type { SyncState } from '../../../runtime/network/sync-progress.js';
+import type { SyncState } from '../../../host-api/http/sync-status.js';
 import { adminRequest } from '../../lib/admin-requests.js';
 import { headBlockNum } from '../../lib/chain-head.js';
 import { connectPeer, disconnectPeer, peersOf, waitForOutput, waitForPeers, waitUntil } from '../../lib/node-network.js';
@@ -84,6 +84,9 @@ test('--join of a node that takes no links says so and starts nothing', async (c
 });
 
 test('disconnect drops the link; connect restores it, and the blocks made meanwhile arrive', async ({ producer, joiner }) => {
+  // The joined URL is a configured peer, which the node would dial again: only this test's connect may.
+  const config = (await adminRequest(joiner, '/config')).json() as Record<string, unknown>;
+  assert.is((await adminRequest(joiner, '/config', { method: 'PUT', json: { ...config, autoconnect: false } })).status, 200);
   const [link] = await waitForPeers(joiner, (peers) => peers.length === 1, 'its link to the producer');
   assert.is((await disconnectPeer(joiner, link!.id)).status, 200);
   await waitForPeers(joiner, (peers) => peers.length === 0, 'no links');

@@ -3,7 +3,8 @@
 // clock the test moves.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { durationText, SyncProgress, syncText } from '../../../../runtime/network/sync-progress.js';
+import { durationText, syncText } from '../../../../host-api/http/sync-status.js';
+import { SyncProgress } from '../../../../runtime/network/sync-progress.js';
 
 const test = suite('sync progress');
 
