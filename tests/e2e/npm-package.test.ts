@@ -58,7 +58,8 @@ test.before(async (ctx) => {
   ctx.app = join(ctx.dir, 'app');
   mkdirSync(ctx.app);
   writeFileSync(join(ctx.app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
-  await sh(ctx.app, 'npm', [...NPM_INSTALL, ctx.tarball]);
+  // As the README's `npm install tsibase assemblyscript`: the compiler beside the package.
+  await sh(ctx.app, 'npm', [...NPM_INSTALL, ctx.tarball, `assemblyscript@${OWN.peerDependencies.assemblyscript}`]);
 });
 
 test.after(async (ctx) => {

@@ -87,13 +87,13 @@ function prepare(data: string, count: number | undefined, port: string | undefin
     return previous;
   }
   if (count === undefined) throw new UsageError(`missing <n>, the number of nodes\n\n${TESTNET_USAGE}`);
+  const manifest: Manifest = { nodes: count, firstPort: parsePort(port, count), algorithm: bft ? 'BFT' : 'CFT' };
   if (previous) {
     console.log(`tsibase testnet: replacing the testnet in ${data} (--keep starts it again instead)`);
     removeTestnet(data, previous);
   } else if (existsSync(data) && readdirSync(data).length > 0) {
     throw new TsibaseError('CLI_DATA_IN_USE', `${data} holds files that are no testnet: give another --data directory, or empty it`);
   }
-  const manifest: Manifest = { nodes: count, firstPort: parsePort(port, count), algorithm: bft ? 'BFT' : 'CFT' };
   mkdirSync(data, { recursive: true });
   writeFileSync(join(data, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
   return manifest;

@@ -76,7 +76,10 @@ test(`a fresh node joining after ${JOIN_AFTER} blocks syncs to the producer's he
 test('--join of a node that takes no links says so and starts nothing', async (ctx) => {
   const closed = await startNode(join(ctx.dir, 'closed'), []);
   try {
-    const refused = await startNode(join(ctx.dir, 'refused'), ['--join', urlOf(closed)]).then(() => 'started', (err: Error) => err.message);
+    const refused = await startNode(join(ctx.dir, 'refused'), ['--join', urlOf(closed)]).then(async (started) => {
+      await started.stop();
+      return 'started';
+    }, (err: Error) => err.message);
     assert.match(refused, `tsibase node: --join ${urlOf(closed)}: peer does not accept p2p links: start it with --p2p or set p2p in its config`);
   } finally {
     await closed.stop();
