@@ -74,10 +74,13 @@ psibase-admission: build
 bench: services
 	node scripts/run-bench.js
 
-# A dev node on http://tsibase.localhost:8080 producing as `prod`; boots the default bundle
-# when ./data holds no chain yet.
+# A dev node on http://tsibase.localhost:$(PORT) with its data in $(DATA), accepting peer links:
+# without PEER it produces as `prod` and boots the default bundle when $(DATA) holds no chain yet;
+# with PEER (`make run PORT=8081 DATA=data2 PEER=http://tsibase.localhost:8080`) it follows that node.
+PORT ?= 8080
+DATA ?= data
 run: services
-	node bin/tsibase.js node data --producer prod --host tsibase.localhost --listen 8080 --boot $(DEFAULT_BUNDLE)
+	node bin/tsibase.js node $(DATA) --host tsibase.localhost --listen $(PORT) --p2p $(if $(PEER),--join $(PEER),--producer prod --boot $(DEFAULT_BUNDLE))
 
 clean:
 	rm -rf dist build

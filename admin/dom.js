@@ -75,3 +75,18 @@ export async function busy(button, action) {
     button.disabled = false;
   }
 }
+
+/** A list of steps; `step(text)` adds one, marked running, and answers a handle to finish it. */
+export function progressList() {
+  const element = h('ol', { class: 'progress' });
+  const step = (text) => {
+    const item = h('li', { dataset: { step: 'running' } }, text);
+    element.append(item);
+    return {
+      update: (more) => (item.textContent = `${text} ${more}`),
+      done: () => (item.dataset.step = 'done'),
+      failed: () => (item.dataset.step = 'failed'),
+    };
+  };
+  return { element, step, clear: () => element.replaceChildren() };
+}

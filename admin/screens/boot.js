@@ -6,7 +6,7 @@
 // a development chain. A block key can be generated on the node itself (`--block-key`).
 
 import { HttpError, getJson, originOf, postBytes, request, sendJson } from '../api.js';
-import { busy, field, h, messageLine } from '../dom.js';
+import { busy, field, h, messageLine, progressList } from '../dom.js';
 
 const DEFAULT_PRODUCER = 'prod';
 
@@ -46,21 +46,6 @@ function publicKeyOf(text, hostApi) {
 async function generateBlockKey(hostApi) {
   const key = await sendJson('POST', '/native/admin/keys', { service: 'verify-sig' });
   return hostApi.hexToBytes(key.rawData);
-}
-
-/** A list of steps; `step(text)` adds one, marked running, and answers a handle to finish it. */
-function progressList() {
-  const element = h('ol', { class: 'progress' });
-  const step = (text) => {
-    const item = h('li', { dataset: { step: 'running' } }, text);
-    element.append(item);
-    return {
-      update: (more) => (item.textContent = `${text} ${more}`),
-      done: () => (item.dataset.step = 'done'),
-      failed: () => (item.dataset.step = 'failed'),
-    };
-  };
-  return { element, step, clear: () => element.replaceChildren() };
 }
 
 export const bootScreen = {

@@ -6,6 +6,7 @@ import { getJson, getText, originOf, request, rootHost } from '../api.js';
 import { h, messageLine, table } from '../dom.js';
 import { formatBytes, formatCount, formatMicroseconds } from '../figures.js';
 import { CHART_SAMPLES, memoryChart } from '../memory-chart.js';
+import { syncBar } from '../sync-bar.js';
 
 const POLL_MS = 1000;
 const TRANSACTION_FIGURES = ['total', 'unprocessed', 'succeeded', 'failed', 'skipped'];
@@ -91,6 +92,7 @@ export const dashboardScreen = {
     const headBlock = h('output', { class: 'big', dataset: { headBlock: '' } }, '–');
     const irreversible = h('output', { dataset: { irreversibleBlock: '' } }, '–');
     const producers = h('p', { dataset: { producers: '' } }, '–');
+    const sync = syncBar();
     const counters = h('dl', { class: 'counters' });
     const memory = h('div');
     const tasks = h('div');
@@ -98,6 +100,7 @@ export const dashboardScreen = {
     container.append(problem.element,
       h('section', {}, h('h2', {}, 'Node'), status, chain),
       h('section', {}, h('h2', {}, 'Head block'), headBlock, h('p', {}, 'irreversible: ', irreversible)),
+      h('section', {}, h('h2', {}, 'Sync'), sync.element),
       h('section', {}, h('h2', {}, 'Producers'), producers),
       h('section', {}, h('h2', {}, 'Transactions'), counters),
       h('section', {}, h('h2', {}, 'Memory'), memory),
@@ -119,6 +122,7 @@ export const dashboardScreen = {
         }
         headBlock.textContent = gaugeOf(metrics, 'tsibase_head_block_number') ?? '–';
         irreversible.textContent = gaugeOf(metrics, 'tsibase_irreversible_block_number') ?? '–';
+        if (app.sync) sync.show(app.sync);
         if (!app.needsGenesis) producers.replaceChildren(...producersLine(await producerSets()));
         counters.replaceChildren(...TRANSACTION_FIGURES.flatMap((f) =>
           [h('dt', {}, f), h('dd', { dataset: { transactions: f } }, formatCount(perf.transactions[f]))]));

@@ -1,5 +1,6 @@
 import type { TransactionIntake } from '../chain/interface.js';
 import type { ServerConfig } from '../config/server-config.js';
+import type { SyncState } from '../../host-api/http/sync-status.js';
 
 // What the admin endpoints need from the running node, kept as an interface so the endpoints
 // do not depend on how the node is put together.
@@ -20,8 +21,10 @@ export interface Peer {
 
 export interface NodeControl {
   readonly chain: TransactionIntake;
-  /** `/native/admin/status`: `slow`, `startup`, `shutdown`, `needgenesis`, in that order. */
+  /** `/native/admin/status`: `slow`, `startup`, `shutdown`, `needgenesis`, `syncing`, in that order. */
   status(): string[];
+  /** `/native/admin/status?sync`: the block sync's figures. */
+  sync(): SyncState;
   /** Begins a shutdown or restart; the reply to the request is the caller's. */
   shutdown(request: ShutdownRequest): void;
   /** The configuration in effect. */

@@ -3,9 +3,18 @@ import type { AdminEndpoint } from './admin-routes.js';
 import { optionalBoolean, readJsonObject } from './json-body.js';
 import type { NodeControl } from './node-control.js';
 
-/** GET /native/admin/status: the node's status values (docs/http.md §7). */
+/**
+ * GET /native/admin/status: the node's status values (docs/http.md §7), psibase's array;
+ * `?sync` answers `{status, sync}` with the block sync's figures (runtime/network/sync-progress.ts).
+ */
 export function statusEndpoint(node: NodeControl): AdminEndpoint {
-  return { allow: 'GET', handle: (_req, res) => json(res, 200, node.status()) };
+  return {
+    allow: 'GET',
+    handle: (req, res) => {
+      const withSync = new URL(req.url, 'http://host').searchParams.has('sync');
+      json(res, 200, withSync ? { status: node.status(), sync: node.sync() } : node.status());
+    },
+  };
 }
 
 /**

@@ -92,7 +92,8 @@ export async function compileService(entry: string, overrides: Record<string, st
   try {
     asc = await import('assemblyscript/asc');
   } catch {
-    throw new TsibaseError('BUILD_NO_COMPILER', "compiling a service needs the package 'assemblyscript' (npm install --save-dev assemblyscript)");
+    // The SDK's transform loads it beside this package, so that is where it must be.
+    throw new TsibaseError('BUILD_NO_COMPILER', `compiling a service needs the package 'assemblyscript' where tsibase is (${PACKAGE_ROOT}): npm install assemblyscript there, or beside tsibase in your project`);
   }
   const abort = abortHandler(projectDir);
   const sources: Record<string, string> = { ...generatedSources(), ...(abort.source ? { [abort.entry]: abort.source } : {}), ...overrides };

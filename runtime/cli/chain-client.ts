@@ -4,7 +4,7 @@ import {
 } from '../../host-api/index.js';
 import { DO_NOT_BROADCAST, type TaposReference } from '../../host-api/chain/index.js';
 import { LoginData } from '../../host-api/types/native.js';
-import { httpRequest, serviceUrl } from './client.js';
+import { httpRequest, serviceUrl, type HttpReply } from './client.js';
 
 // What the client commands share: TaPoS from the node, signing, pushing and reporting failures.
 
@@ -35,19 +35,53 @@ export interface Pushed {
   readonly trace: PushedTrace;
 }
 
+/** The text of a node's answer to chain requests while it has no chain (runtime/http/server.ts). */
+const NO_CHAIN_TEXT = 'not connected to any psibase network';
+
+/**
+ * The error for a node's redirect or no-chain answer to a chain request (runtime/http/server.ts):
+ * a node redirects requests for a host it does not serve (an address, `localhost`) to its root
+ * domain, and chain requests to x-admin while it has no chain. Following the redirect would lose
+ * the service subdomain a request was for, so the CLI says what to pass instead.
+ */
+function misdirected(api: string, r: HttpReply): TsibaseError | undefined {
+  const location = r.headers.location;
+  if (r.status >= 300 && r.status < 400 && typeof location === 'string') {
+    const target = new URL(location, api);
+    if (r.text().includes(NO_CHAIN_TEXT)) return noChain(api, target.origin);
+    const root = new URL(target.origin);
+    return new TsibaseError('CLI_WRONG_HOST', `the node at ${api} serves its chain at ${root.origin}, not at ${new URL(api).host}: pass -a ${root.origin}`);
+  }
+  if (r.status === 503 && r.text().includes(NO_CHAIN_TEXT)) return noChain(api, undefined);
+  return undefined;
+}
+
+function noChain(api: string, admin: string | undefined): TsibaseError {
+  const setup = admin ? ` or open ${admin}/ in a browser` : '';
+  return new TsibaseError('CLI_NO_CHAIN', `the node at ${api} has no chain yet: boot one with 'tsibase boot -a ${api}'${setup}`);
+}
+
 export class ChainClient {
   constructor(readonly api: string = DEFAULT_API) {}
 
+  /** A request to the node: its redirect or no-chain answer throws what to do instead. */
+  private async request(url: string, init: Parameters<typeof httpRequest>[1] = {}): Promise<HttpReply> {
+    const r = await httpRequest(url, init);
+    const error = misdirected(this.api, r);
+    if (error) throw error;
+    return r;
+  }
+
   /** The JSON a GET of `path` on the node's root domain answers; a non-200 reply throws. */
   async getJson(path: string): Promise<unknown> {
-    const r = await httpRequest(new URL(path, this.api).toString());
+    const r = await this.request(new URL(path, this.api).toString());
     if (r.status !== 200) throw new TsibaseError('CLI_NODE_ERROR', `GET ${path}: ${r.status} ${r.text()}`);
     return r.json();
   }
 
   /** The `data` of a GraphQL query to `service`'s /graphql; an error reply or GraphQL errors throw. */
   async graphql(service: string, query: string): Promise<Record<string, unknown>> {
-    const r = await httpRequest(serviceUrl(this.api, service, '/graphql'), {
+    const r = await this.request(serviceUrl(this.api, service, '/graphql'), {
       method: 'POST',
       headers: { 'content-type': 'application/graphql' },
       body: new TextEncoder().encode(query),
@@ -70,7 +104,7 @@ export class ChainClient {
 
   /** The action arguments `data` packed by the service's own /pack_action/<method> helper. */
   async packAction(service: string, method: string, data: unknown): Promise<Uint8Array> {
-    const r = await httpRequest(serviceUrl(this.api, service, `/pack_action/${method}`), {
+    const r = await this.request(serviceUrl(this.api, service, `/pack_action/${method}`), {
       method: 'POST', body: new TextEncoder().encode(JSON.stringify(data)), headers: { 'content-type': 'application/json' },
     });
     if (r.status !== 200) throw new TsibaseError('CLI_NODE_ERROR', `${service} cannot pack ${method}: ${r.status} ${r.text()}`);
@@ -108,6 +142,6 @@ export class ChainClient {
 
   /** POSTs a packed signed transaction to transact's `target`. */
   private post(target: string, signed: Uint8Array) {
-    return httpRequest(serviceUrl(this.api, 'transact', target), { method: 'POST', body: signed, headers: { 'content-type': 'application/octet-stream' } });
+    return this.request(serviceUrl(this.api, 'transact', target), { method: 'POST', body: signed, headers: { 'content-type': 'application/octet-stream' } });
   }
 }

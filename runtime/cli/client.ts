@@ -1,23 +1,12 @@
-import { lookup as dnsLookup, type LookupAddress, type LookupOneOptions } from 'node:dns';
 import { Agent, request } from 'undici';
 import { TsibaseError } from '../../host-api/errors.js';
-import { isLocalhostName } from '../../host-api/http/localhost.js';
+import { localhostLookup } from '../http/localhost-lookup.js';
 
-// The CLI's HTTP client (undici). Names under `localhost` resolve to the loopback address, as
-// browsers do, so `http://tsibase.localhost:8080` and its service subdomains work anywhere.
+// The CLI's HTTP client (undici). Names under `localhost` resolve to the loopback address
+// (runtime/http/localhost-lookup.ts), so `http://tsibase.localhost:8080` and its service
+// subdomains work anywhere.
 
-type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
-
-function lookup(hostname: string, options: LookupOneOptions, callback: LookupCallback): void {
-  if (isLocalhostName(hostname)) {
-    if ((options as { all?: boolean }).all) callback(null, [{ address: '127.0.0.1', family: 4 }]);
-    else callback(null, '127.0.0.1', 4);
-    return;
-  }
-  dnsLookup(hostname, options, callback as never);
-}
-
-const agent = new Agent({ connect: { lookup: lookup as never } });
+const agent = new Agent({ connect: { lookup: localhostLookup as never } });
 
 export interface HttpReply {
   status: number;

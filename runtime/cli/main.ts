@@ -14,6 +14,8 @@ commands:
   push <actions.json>            push a signed transaction
   login <account>                get a bearer token for an account
   info                           show the node's chain
+  producers [set <name>...]      show or change the chain's block producers
+  testnet <n>                    run a network of n producer nodes on this machine
   create-snapshot <dir> <file>   write the node's newest signed snapshot to a file
   load-snapshot <dir> <file>     load a snapshot file into a node directory
   keys                           generate a key pair, or show the public key of one
@@ -40,6 +42,8 @@ const COMMANDS: Record<string, () => Promise<{ run: Command; usage: string }>> =
   push: () => import('./commands/push.js').then((m) => ({ run: m.pushCommand, usage: m.PUSH_USAGE })),
   login: () => import('./commands/login.js').then((m) => ({ run: m.loginCommand, usage: m.LOGIN_USAGE })),
   info: () => import('./commands/info.js').then((m) => ({ run: m.infoCommand, usage: m.INFO_USAGE })),
+  producers: () => import('./commands/producers.js').then((m) => ({ run: m.producersCommand, usage: m.PRODUCERS_USAGE })),
+  testnet: () => import('./commands/testnet.js').then((m) => ({ run: m.testnetCommand, usage: m.TESTNET_USAGE })),
   'create-snapshot': () => import('./commands/create-snapshot.js').then((m) => ({ run: m.createSnapshotCommand, usage: m.CREATE_SNAPSHOT_USAGE })),
   'load-snapshot': () => import('./commands/load-snapshot.js').then((m) => ({ run: m.loadSnapshotCommand, usage: m.LOAD_SNAPSHOT_USAGE })),
 };

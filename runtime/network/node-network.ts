@@ -22,6 +22,7 @@ import { BlockSync } from './sync/block-sync.js';
 import type { SyncApply, SyncEvent, SyncReady } from './sync/sync-io.js';
 import { NodeConsensus, restoreBftCommit, type ConsensusPorts } from './node-consensus.js';
 import { StepQueue } from './step-queue.js';
+import type { SyncState } from '../../host-api/http/sync-status.js';
 import { SyncProgress } from './sync-progress.js';
 import { frameBytesOf, noteFrameBytes, storedSignedBlock, syncFrameOf, syncHeaderOf, syncMessageOf } from './wire-blocks.js';
 
@@ -134,6 +135,11 @@ export class NodeNetwork implements LinkListener {
       votes: settings.votes,
       bft: settings.bft,
     });
+  }
+
+  /** How far behind its peers the node is, and how fast it catches up. */
+  syncState(): SyncState {
+    return this.progress.state();
   }
 
   /**

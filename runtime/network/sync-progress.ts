@@ -1,16 +1,21 @@
 // How far behind a syncing node is, and how fast it catches up (docs/p2p.md §6.2): a line at most
-// every few seconds while it is behind the best block its peers have shown it, and one when it
-// has caught up.
+// every few seconds while it is behind the best block its peers have shown it (blocks behind,
+// blocks/s, the time left at that rate), one when it has caught up, and the same figures for the
+// admin API (`GET /native/admin/status?sync`, `tsibase info`, x-admin).
+
+import { syncText, type SyncState } from '../../host-api/http/sync-status.js';
+
 
 const REPORT_EVERY_MS = 5_000;
 
 export class SyncProgress {
-  /** The highest block number a peer has said it has or sent. */
   private best = 0;
+  private num = 0;
   private syncing = false;
-  /** When, and at which block, the last line while syncing was written. */
+  /** When, and at which block, this sync began and the last line while syncing was written. */
+  private startedAt = 0;
+  private startedNum = 0;
   private reportedAt = 0;
-  private reportedNum = 0;
 
   constructor(private readonly report: (text: string) => void, private readonly now: () => number) {}
 
@@ -21,23 +26,39 @@ export class SyncProgress {
 
   /** The head is now `num`. */
   head(num: number): void {
+    this.num = num;
     const behind = this.best - num;
     if (behind <= 1) {
-      if (this.syncing) this.report(`synced: at block ${num}, the head of the peers`);
+      const was = this.syncing;
       this.syncing = false;
+      if (was) this.report(syncText(this.state()));
       return;
     }
     const now = this.now();
     if (!this.syncing) {
       this.syncing = true;
-      this.report(`syncing: at block ${num}, ${behind} blocks behind the peers (${this.best})`);
+      this.startedAt = now;
+      this.startedNum = num;
+      this.report(syncText(this.state()));
     } else if (now - this.reportedAt >= REPORT_EVERY_MS) {
-      const rate = ((num - this.reportedNum) * 1000) / (now - this.reportedAt);
-      this.report(`syncing: at block ${num}, ${behind} blocks behind the peers (${this.best}), ${rate.toFixed(1)} blocks/s`);
+      this.report(syncText(this.state()));
     } else {
       return;
     }
     this.reportedAt = now;
-    this.reportedNum = num;
+  }
+
+  state(): SyncState {
+    const behind = Math.max(0, this.best - this.num);
+    const elapsed = this.now() - this.startedAt;
+    const rate = this.syncing && elapsed > 0 && this.num > this.startedNum ? ((this.num - this.startedNum) * 1000) / elapsed : null;
+    return {
+      syncing: this.syncing,
+      head: this.num,
+      best: Math.max(this.best, this.num),
+      behind: this.syncing ? behind : 0,
+      blocksPerSecond: rate === null ? null : Math.round(rate * 10) / 10,
+      secondsLeft: rate === null ? null : Math.round(behind / rate),
+    };
   }
 }

@@ -15,6 +15,7 @@ import { checkServable } from '../config/servable-config.js';
 import { defaultConfig, parseServerConfig, type ListenSpec, type ServerConfig } from '../config/server-config.js';
 import { LmdbStore } from '../db/lmdb-store.js';
 import { DirectoryLock } from '../fs/directory-lock.js';
+import type { SyncState } from '../../host-api/http/sync-status.js';
 import { defaultLocalHosts } from '../http/local-hosts.js';
 import { NodeHttpServer } from '../http/server.js';
 import { SessionTokens } from '../http/session-tokens.js';
@@ -47,6 +48,11 @@ export interface NodeStartOptions {
   readonly p2p?: boolean;
   /** Peer URLs to keep linked (`--peer`). */
   readonly peers?: readonly string[];
+  /**
+   * A node of the network to join (`--join`): added to the configuration's `peers` for good, so
+   * the node syncs the network's chain from it, follows it, and keeps doing so after restarts.
+   */
+  readonly join?: string;
   /** Peer links past which incoming ones are refused (`--max-peers`). */
   readonly maxPeers?: number;
   /** Autoconnect's redial base (and step) in ms instead of psibase's 30 s: for tests. */
@@ -190,15 +196,17 @@ export class TsibaseNode implements NodeControl {
 
   private static async startLocked(options: NodeStartOptions, lock: DirectoryLock): Promise<TsibaseNode> {
     const stored = readConfigFile(options.dir);
-    const fromFile = stored === undefined ? defaultConfig() : parseServerConfig(stored, defaultConfig(), options.dir);
-    if (stored === undefined) writeConfigFile(options.dir, fromFile);
+    const parsed = stored === undefined ? defaultConfig() : parseServerConfig(stored, defaultConfig(), options.dir);
+    const joins = options.join !== undefined && !parsed.peers.includes(options.join);
+    const fromFile = joins ? { ...parsed, peers: [...parsed.peers, options.join!] } : parsed;
+    if (stored === undefined || joins) writeConfigFile(options.dir, fromFile);
     const config: ServerConfig = {
       ...fromFile,
       ...(options.producer !== undefined ? { producer: options.producer } : {}),
       ...(options.hosts !== undefined ? { hosts: options.hosts } : {}),
       ...(options.listen !== undefined ? { listen: options.listen } : {}),
       ...(options.p2p !== undefined ? { p2p: options.p2p } : {}),
-      ...(options.peers !== undefined ? { peers: options.peers } : {}),
+      ...(options.peers !== undefined ? { peers: [...new Set([...options.peers, ...(options.join !== undefined ? [options.join] : [])])] } : {}),
       ...(options.maxPeers !== undefined ? { max_peers: options.maxPeers } : {}),
     };
     const node = new TsibaseNode(options, config, lock);
@@ -206,6 +214,7 @@ export class TsibaseNode implements NodeControl {
       for (const spec of config.listen) node.listeners.push(await node.server.listen(spec, options.dir, config.tls));
       node.network.start();
       node.links.configure(node.linkSettings(config));
+      if (options.join !== undefined) node.reportJoin(options.join);
       node.storeBlockKey();
       await node.bootIfAsked();
       node.reportDevelopmentChain();
@@ -224,7 +233,18 @@ export class TsibaseNode implements NodeControl {
     if (this.starting) values.push('startup');
     if (this.stopping) values.push('shutdown');
     if (!this.chain.hasChain) values.push('needgenesis');
+    if (this.network.syncState().syncing) values.push('syncing');
     return values;
+  }
+
+  /** What `--join` does, in the log: the operator sees the node follow before its first block arrives. */
+  private reportJoin(url: string): void {
+    const producing = this.chain.producer ? `; it produces as ${this.chain.producer} once the network's producers include it (tsibase producers set)` : '';
+    this.logging.info('p2p', `joining the network of ${url} (kept in config peers): syncing its chain, then following it${producing}`);
+  }
+
+  sync(): SyncState {
+    return this.network.syncState();
   }
 
   shutdown(request: ShutdownRequest): void {
@@ -299,6 +319,7 @@ export class TsibaseNode implements NodeControl {
       { name: 'tsibase_head_block_number', help: 'number of the newest block of the chain (0 before boot)', value: head ? head.header.blockNum : 0 },
       { name: 'tsibase_irreversible_block_number', help: 'number of the newest irreversible block (0 before boot)', value: head ? head.irreversible : 0 },
       { name: 'tsibase_p2p_links', help: 'peer links up now', value: links },
+      { name: 'tsibase_sync_blocks_behind', help: 'blocks between the head and the best block the peers have shown (0 when synced)', value: this.network.syncState().behind },
       { name: 'tsibase_blocks_received', help: 'blocks received from peers since the node started', value: blocksReceived },
       { name: 'tsibase_blocks_applied', help: 'received blocks applied since the node started', value: blocksApplied },
       { name: 'tsibase_blocks_refused', help: 'received blocks refused since the node started', value: blocksRefused },

@@ -40,19 +40,29 @@ export interface LoadedSnapshot {
  * signatures under the snapshot's own verify services). Throws a SnapshotError, with the store
  * unchanged, when the snapshot is refused.
  */
-export function applySnapshot(store: Store, claims: ClaimVerifier, kept: KeptStates, content: SnapshotContent, threshold: (consensus: Consensus) => number = weakThreshold): LoadedSnapshot {
+/**
+ * `report` hears each step as it begins (the rows' checksum, writing them, the headers and
+ * signatures, the commit): a snapshot of a large state takes a while, and its loader says how far
+ * it is.
+ */
+export function applySnapshot(
+  store: Store, claims: ClaimVerifier, kept: KeptStates, content: SnapshotContent,
+  threshold: (consensus: Consensus) => number = weakThreshold, report: (step: string) => void = () => {},
+): LoadedSnapshot {
+  report(`checking the checksum of ${content.state.length} state rows`);
   const computed = checksumOf(content);
   if (!sameChecksum(computed, content.checksum)) {
     throw new SnapshotError('SNAPSHOT_CHECKSUM', 'the snapshot rows do not match the checksum in its footer');
   }
   let loaded: LoadedSnapshot;
   try {
-    loaded = stage(store, claims, content, threshold);
+    loaded = stage(store, claims, content, threshold, report);
   } catch (err) {
     store.abort();
     store.subjective.abort();
     throw err;
   }
+  report(`committing the state of block ${loaded.blockNum}`);
   store.commitBlock(loaded.blockNum, loaded.blockNum);
   store.subjective.commit();
   kept.write(loaded.blockNum, loaded.blockId, Buffer.concat(content.state.map((r) => encodeRow(fileDbOf(r.db), r.key, r.value))));
@@ -73,13 +83,14 @@ function checksumOf(content: SnapshotContent): StateChecksum {
 }
 
 /** Writes the snapshot into the store's uncommitted overlays and checks it there. */
-function stage(store: Store, claims: ClaimVerifier, content: SnapshotContent, threshold: (consensus: Consensus) => number): LoadedSnapshot {
+function stage(store: Store, claims: ClaimVerifier, content: SnapshotContent, threshold: (consensus: Consensus) => number, report: (step: string) => void): LoadedSnapshot {
   const local = readStatus(store);
   const validator = new LightValidator(local, claims);
   for (const db of STATE_DBS) {
     const keys = [...rowsOf(store, db)].map((row) => row.key);
     for (const key of keys) store.remove(db, key);
   }
+  report(`writing ${content.state.length} state rows`);
   for (const { db, key, value } of content.state) store.put(db, key, value);
   // Headers, signatures and aux data this node has already are its own (psibase keeps them too).
   for (const { db, key, value } of content.extra) if (store.get(db, key) === undefined) store.put(db, key, value);
@@ -98,6 +109,7 @@ function stage(store: Store, claims: ClaimVerifier, content: SnapshotContent, th
   checkHead(store, status);
   checkAuthServices(store, status);
   const headers = headerNums(content);
+  report(`checking ${headers.length} block headers and the producers' signatures`);
   try {
     if (!local?.head) checkChainId(store, status, headers);
     validateHeaders(store, validator, headers, blockNum);

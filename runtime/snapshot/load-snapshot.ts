@@ -14,15 +14,16 @@ import { KeptStates } from './kept-states.js';
 import { parseSnapshot } from './snapshot-file.js';
 import { fileWeakThreshold } from './state-signatures.js';
 
-/** Loads snapshot file bytes (plain or gzip) into the database of `nodeDir`. */
-export async function loadSnapshot(nodeDir: string, file: Uint8Array): Promise<LoadedSnapshot> {
+/** Loads snapshot file bytes (plain or gzip) into the database of `nodeDir`; `report` hears each step as it begins. */
+export async function loadSnapshot(nodeDir: string, file: Uint8Array, report: (step: string) => void = () => {}): Promise<LoadedSnapshot> {
   mkdirSync(nodeDir, { recursive: true });
   const lock = DirectoryLock.take(nodeDir);
   try {
+    report(`reading the snapshot file (${file.length} bytes)`);
     const content = parseSnapshot(file);
     const store = LmdbStore.open(join(nodeDir, 'db'));
     try {
-      return applySnapshot(store, claimVerifierOf(new Executor(store, new Engine())), KeptStates.of(nodeDir), content, fileWeakThreshold);
+      return applySnapshot(store, claimVerifierOf(new Executor(store, new Engine())), KeptStates.of(nodeDir), content, fileWeakThreshold, report);
     } finally {
       await store.close();
     }

@@ -27,7 +27,7 @@
 //   development chain, docs/system-services.md).
 
 import {
-  AccountNumber, HttpReply, HttpRequest, Option, account, check, checkHttpServerCaller, getSender, isValidAccountNumber,
+  AccountNumber, HttpReply, HttpRequest, Option, account, accountName, check, checkHttpServerCaller, getSender, isValidAccountNumber,
   serveIndexPage,
 } from "../sdk/index";
 import { AuthInterface } from "../auth-any/index";
@@ -92,7 +92,7 @@ export class Accounts {
   setAuthServ(authService: AccountNumber): void {
     const sender = getSender();
     const row = accountRow(sender);
-    check(row !== null, "account does not exist");
+    check(row !== null, "account " + accountName(sender) + " does not exist");
     checkAuthService(authService, sender);
     row!.authService = authService;
     row!.authSequence++;
@@ -108,7 +108,7 @@ export class Accounts {
   @action
   getAuthOf(account: AccountNumber): AccountNumber {
     const row = accountRow(account);
-    check(row !== null, "account does not exist");
+    check(row !== null, "account " + accountName(account) + " does not exist");
     return row!.authService;
   }
 

@@ -108,6 +108,9 @@ test('the dashboard shows the chain, counters, memory, the producers and a live 
   const irreversible = Number(await ctx.page.textContent('[data-irreversible-block]'));
   assert.ok(irreversible >= first, `irreversible ${irreversible}, head was ${first}`);
   await ctx.page.waitForSelector('[data-producers] [data-producer="prod"]', WAIT);
+  // No peer is ahead of the producer: synced, the bar full.
+  await ctx.page.waitForSelector('[data-sync][data-state="synced"]', WAIT);
+  assert.match((await ctx.page.textContent('[data-sync-text]'))!, /^synced: at block \d+, the head of the peers$/);
   assert.ok(Number(await ctx.page.textContent('[data-transactions="total"]')) > 0);
   await ctx.page.waitForSelector('.memory-chart path[data-category="database"]', WAIT);
   assert.match((await ctx.page.textContent('[data-memory="database"]'))!, /iB$/);
@@ -143,8 +146,11 @@ test('peers: connect dials another node, whose link shows in the list; disconnec
   try {
     const endpoint = `127.0.0.1:${peer.port}`;
     await openScreen(ctx.page, ctx.node, 'peers', 'Peers');
-    // The configured peers (peer-one, peer-two) do not answer: no link is listed.
-    await ctx.page.waitForSelector('[data-peer-links] p:text("No peer links")', WAIT);
+    // The configured peers (peer-one, peer-two) do not answer: listed as not linked, dialled again.
+    await ctx.page.waitForSelector('[data-link-state="not-linked"]', WAIT);
+    const waiting = await ctx.page.$$eval('[data-peers] tbody tr', (rows: { textContent: string | null; querySelector(s: string): unknown }[]) =>
+      rows.filter((r) => r.querySelector('[data-link-state="not-linked"]')).map((r) => r.textContent ?? ''));
+    assert.equal(waiting, ['http://peer-one.example:9000not linked: dialled again with backoff', 'http://peer-two.example:9000not linked: dialled again with backoff']);
     await clearOutcome(ctx.page);
     await ctx.page.fill('input[name="url"]', `http://${endpoint}`);
     await ctx.page.click('button:text-is("Connect")');
@@ -210,6 +216,35 @@ test('keys: a key generated in the page is listed; a refusal is shown', async (c
   await ctx.page.click('button:text-is("Generate key")');
   assert.match(await refusal(ctx.page), '(HTTP 400)');
   assert.is((await getJson(ctx.node, '/native/admin/keys')).length, 1);
+});
+
+test('a node without a chain joins a network from its Join screen: linked, synced with a progress bar, its peers screen shows the link up', async (ctx) => {
+  await putConfig(ctx.node, { ...await getJson(ctx.node, '/config'), p2p: true });
+  const joiner = await startNode(join(ctx.dir, 'joiner'), []);
+  try {
+    const url = `http://127.0.0.1:${ctx.node.port}`;
+    await ctx.page.goto(xAdmin(joiner, '/'));
+    await ctx.page.click('nav a:text-is("Join a network")');
+    await ctx.page.waitForSelector('main h1:text-is("Join a network")', WAIT);
+    await clearOutcome(ctx.page);
+    await ctx.page.fill('input[name="peer"]', url);
+    await ctx.page.click('button:text-is("Join")');
+    await ctx.page.waitForSelector('main[data-join="done"]', { timeout: 90_000 });
+    const joined = await outcome(ctx.page);
+    assert.is(joined.kind, 'ok');
+    assert.match(joined.text, /^Joined: the node follows the network at block \d+\.$/);
+    const steps = await ctx.page.$$eval('.progress li', (items: { textContent: string | null; dataset: { step?: string } }[]) => items.map((i) => [i.textContent, i.dataset.step]));
+    assert.equal(steps, [[`Adding ${url} to the configuration's peers`, 'done'], [`Linking to ${url}`, 'done'], ['Syncing the chain', 'done']]);
+    await ctx.page.waitForSelector('main [data-sync][data-state="synced"]', WAIT);
+    assert.match((await ctx.page.textContent('main [data-sync-text]'))!, /^synced: at block \d+, the head of the peers$/);
+    assert.ok((await getJson(joiner, '/config')).peers.includes(url), 'kept in the configuration');
+    assert.equal(await getJson(joiner, '/native/admin/status'), []);
+    await openScreen(ctx.page, joiner, 'peers', 'Peers');
+    const up = await ctx.page.waitForSelector('[data-peers] tr:has([data-link-state="up"])', WAIT);
+    assert.match((await up.textContent())!, `${url}up (dialled by this node)`);
+  } finally {
+    await joiner.stop();
+  }
 });
 
 test('a node without a chain opens on the boot screen, boots a secure chain with an account key and a generated block key from the page, then shows the dashboard', async (ctx) => {

@@ -10,7 +10,8 @@ import { execFileSync } from 'node:child_process';
 
 const PREFIX = 'tsichaos';
 
-function ip(args: readonly string[]): string {
+/** Runs `ip <args>`; its output, or an error that says why (root is needed). */
+export function ip(args: readonly string[]): string {
   try {
     return execFileSync('ip', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   } catch (err) {

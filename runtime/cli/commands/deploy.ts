@@ -31,6 +31,12 @@ function schemaOf(file: string, code: Uint8Array): string | null {
   return existsSync(beside) ? readFileSync(beside, 'utf8') : embeddedSchema(code);
 }
 
+/** A failure because the account to deploy to is missing gets the options that create it. */
+function missingAccountHint(err: unknown, account: string, creator: string): unknown {
+  if (!(err instanceof TsibaseError) || !err.message.includes(`account ${account} does not exist`)) return err;
+  return new TsibaseError(err.code, `${err.message}\n  create it in the same transaction: -i (--create-insecure-account, development chains) or -k <key> (--create-account), created by ${creator} (--creator)`);
+}
+
 export async function deployCommand(argv: string[]): Promise<number> {
   const args = parseArgs(argv, [
     ...CLIENT_OPTIONS,
@@ -63,7 +69,9 @@ export async function deployCommand(argv: string[]): Promise<number> {
     schema: args.options.has('no-schema') ? null : schemaOf(file, code),
   });
   console.log(`deploying ${file} (${code.length} bytes) as ${account}`);
-  const { id } = await chainClient(args).push(actions, pushOptions(args));
+  const { id } = await chainClient(args).push(actions, pushOptions(args)).catch((err: unknown) => {
+    throw missingAccountHint(err, account, creator);
+  });
   console.log(`deployed ${account} in transaction ${id}`);
   return 0;
 }

@@ -15,7 +15,8 @@ export async function loadSnapshotCommand(argv: string[]): Promise<number> {
   const args = parseArgs(argv, []);
   const [nodeDir, file, extra] = args.positional;
   if (nodeDir === undefined || file === undefined || extra !== undefined) throw new UsageError(LOAD_SNAPSHOT_USAGE);
-  const loaded = await loadSnapshot(nodeDir, readFileSync(file === '-' ? 0 : file));
-  console.error(`snapshot of block ${loaded.blockNum} (${bytesToHex(loaded.blockId)}) loaded`);
+  const started = Date.now();
+  const loaded = await loadSnapshot(nodeDir, readFileSync(file === '-' ? 0 : file), (step) => console.error(`load-snapshot: ${step} (${((Date.now() - started) / 1000).toFixed(1)} s)`));
+  console.error(`snapshot of block ${loaded.blockNum} (${bytesToHex(loaded.blockId)}) loaded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   return 0;
 }

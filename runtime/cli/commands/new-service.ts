@@ -1,7 +1,7 @@
 import { cpSync, existsSync, readFileSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
 import { isValidAccountName } from '../../../host-api/index.js';
-import { packagePath } from '../../fs/package-paths.js';
+import { PACKAGE_ROOT, packagePath } from '../../fs/package-paths.js';
 import { parseArgs, UsageError } from '../args.js';
 
 export const NEW_SERVICE_USAGE = `usage: tsibase new-service <name>
@@ -26,7 +26,18 @@ function filesUnder(dir: string): string[] {
   return readdirSync(dir, { recursive: true }).map((f) => join(dir, String(f))).filter((f) => statSync(f).isFile());
 }
 
-function projectPackage(name: string): string {
+/**
+ * The project's tsibase dependency: the package this command runs from, as a `file:` path
+ * relative to the project (`file:../node_modules/tsibase` after `npm install tsibase` beside it),
+ * so `npm install` in the project works whether or not this version is on the registry, and
+ * the project builds with the very node and SDK that wrote it.
+ */
+function ownDependency(dir: string): string {
+  const path = relative(dir, PACKAGE_ROOT).split(sep).join('/') || '.';
+  return `file:${path}`;
+}
+
+function projectPackage(name: string, dir: string): string {
   const own = ownPackage();
   return JSON.stringify({
     name,
@@ -40,7 +51,7 @@ function projectPackage(name: string): string {
     },
     devDependencies: {
       assemblyscript: own.peerDependencies.assemblyscript,
-      tsibase: `^${own.version}`,
+      tsibase: ownDependency(dir),
     },
   }, null, 2) + '\n';
 }
@@ -63,8 +74,9 @@ export function newServiceCommand(argv: string[]): number {
   }
   // npm leaves .gitignore files out of packages, so the template's is called gitignore.
   renameSync(join(dir, 'gitignore'), join(dir, '.gitignore'));
-  writeFileSync(join(dir, 'package.json'), projectPackage(name));
+  writeFileSync(join(dir, 'package.json'), projectPackage(name, dir));
   console.log(`created ${name}/: service/index.ts, test/${name}.test.js, README.md`);
+  console.log(`its package.json takes tsibase from ${PACKAGE_ROOT} (${ownDependency(dir)}); for the registry's, write "tsibase": "^${ownPackage().version}"`);
   console.log(`next: cd ${name} && npm install && npm test`);
   return 0;
 }

@@ -21,6 +21,9 @@ options:
       --p2p                  accept peer-to-peer links from other nodes (config p2p)
       --peer <url>           a peer to keep linked: http://host:port, https://host:port
                              or a unix socket path (repeatable; config peers)
+      --join <url>           join the network of the node at <url>: sync its chain, follow
+                             it, and with -p produce once the network's producers include
+                             this node (kept in config peers; <url> must accept links)
       --max-peers <n>        peer links past which incoming ones are refused (default 64;
                              config max_peers)
       --boot <bundle>        boot a chain from <bundle> if the node has none (needs a producer,
@@ -58,6 +61,7 @@ function startOptions(argv: string[]): { options: NodeStartOptions; bundlePath: 
     { name: 'block-interval' },
     { name: 'p2p', flag: true },
     { name: 'peer', repeatable: true },
+    { name: 'join' },
     { name: 'max-peers' },
     { name: 'boot' },
     ...BOOT_KEY_OPTIONS,
@@ -73,6 +77,8 @@ function startOptions(argv: string[]): { options: NodeStartOptions; bundlePath: 
     throw new UsageError(`--max-peers must be a whole number from 1 to ${MAX_PEERS_CAP}, not '${maxPeers}'`);
   }
   const keys = bootKeys(args);
+  const join = option(args, 'join');
+  if (join !== undefined && bundlePath) throw new UsageError('--join takes the chain of the network it joins: no --boot with it');
   if (!bundlePath && keys.accountKey) throw new UsageError('--account-key is a key for --boot');
   return {
     options: {
@@ -83,6 +89,7 @@ function startOptions(argv: string[]): { options: NodeStartOptions; bundlePath: 
       blockIntervalMs: interval,
       ...(args.options.has('p2p') ? { p2p: true } : {}),
       peers: args.options.get('peer'),
+      ...(join !== undefined ? { join } : {}),
       ...(maxPeers !== undefined ? { maxPeers: Number(maxPeers) } : {}),
       redialBaseMs: redialBaseOf(process.env),
       bootKeys: keys,
@@ -107,8 +114,12 @@ function signalled(): Promise<ShutdownRequest> {
 
 export async function nodeCommand(argv: string[]): Promise<number> {
   const { options, bundlePath } = startOptions(argv);
-  // The supervisor checks the arguments only: the bundle is read by the process that boots it.
-  if (!process.env[SUPERVISED_ENV]) return superviseNode(['node', ...argv]);
+  // The supervisor checks the arguments (and that a node to join takes links) only: the bundle
+  // is read by the process that boots it.
+  if (!process.env[SUPERVISED_ENV]) {
+    if (options.join !== undefined) await (await import('../join-check.js')).checkJoinable(options.join);
+    return superviseNode(['node', ...argv]);
+  }
   return runNode(options, bundlePath, (node) => {
     for (const l of node.listeners) {
       const where = l.protocol === 'local' ? l.path : `http${l.protocol === 'https' ? 's' : ''}://${node.config().hosts[0]}:${l.port} (${l.address})`;

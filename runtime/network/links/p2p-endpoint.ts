@@ -57,9 +57,12 @@ export function bannedRefusal(address: string, until: number): Refusal {
   };
 }
 
+/** What a node whose links are off answers, and what its operator can do. */
+const P2P_OFF = 'Not authorized: this node does not accept peer-to-peer links (its configuration has p2p off; start it with --p2p or set p2p in its config)';
+
 /** The refusal of a request that is no websocket handshake: 403 while links are off, else 426. */
 export function plainRequestRefusal(p2p: boolean): Refusal {
-  if (!p2p) return { status: 403, body: 'Not authorized: this node does not accept peer-to-peer links (its configuration has p2p off)', headers: HTML };
+  if (!p2p) return { status: 403, body: P2P_OFF, headers: HTML };
   return { status: 426, body: '/p2p is a websocket endpoint', headers: { ...HTML, Upgrade: 'websocket' } };
 }
 
@@ -71,4 +74,18 @@ export function p2pRefusal(req: WireRequest, p2p: boolean, hosts: readonly strin
   if (!p2p || !isHandshake(req)) return plainRequestRefusal(p2p);
   if (hasForeignOrigin(req, hosts)) return { status: 400, body: 'Cross-origin request refused', headers: HTML };
   return undefined;
+}
+
+/** The longest part of a refusal's body that a dialler's log line quotes. */
+export const QUOTED_REFUSAL_BYTES = 512;
+
+/**
+ * Why the node at a dialled URL refused the link, from its reply (status and the start of the
+ * body): the line the dialler logs. A 403 that is not a ban is a node with links off, ours or
+ * psibase's (docs/p2p.md §1.1), which its operator turns on.
+ */
+export function dialRefusalReason(status: number, body: string): string {
+  const said = body.replace(/<[^>]*>/g, '').replace(/\s+/g, ' ').trim();
+  if (status === 403 && !said.includes('banned')) return 'peer does not accept p2p links: start it with --p2p or set p2p in its config';
+  return `peer refused the link with ${status}${said ? `: ${said}` : ''}`;
 }

@@ -5,13 +5,16 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import { text } from '../../http/replies.js';
 import { closingReply, endWithReply, type WireRequest, type WireResponse } from '../../http/wire/index.js';
+import { localhostLookup } from '../../http/localhost-lookup.js';
 import { FloodReport } from '../../log/flood-report.js';
 import type { NetworkLog, PeerId } from '../peer-io.js';
 import { duplicateNotices, outgoingYields, type LinkIdentity } from './duplicate-links.js';
 import { LinkError } from './link-error.js';
 import { LinkInboxes } from './link-inboxes.js';
 import { decodeLinkMessage, encodeLinkMessage, FIRST_LINK_TYPE, type LinkMessage } from './link-messages.js';
-import { bannedRefusal, fullRefusal, isP2PEndpoint, p2pRefusal, plainRequestRefusal, type Refusal } from './p2p-endpoint.js';
+import {
+  bannedRefusal, dialRefusalReason, fullRefusal, isP2PEndpoint, p2pRefusal, plainRequestRefusal, QUOTED_REFUSAL_BYTES, type Refusal,
+} from './p2p-endpoint.js';
 import { OFFENCE_LIMIT, OFFENCE_WINDOW_MS, PeerConduct } from './peer-conduct.js';
 import { peerAddress, type PeerAddress } from './peer-url.js';
 import { PSIBASE_REDIAL_TIMES, RedialSchedule, type RedialTimes } from './redial-schedule.js';
@@ -195,6 +198,8 @@ export class PeerLinks {
   /** Incoming links refused past max_peers, and from banned peers: floods, one line and then counts. */
   private readonly fullRefusals: FloodReport;
   private readonly bannedRefusals: FloodReport;
+  /** Links refused because p2p is off: the operator of this node learns why its peers get 403. */
+  private readonly offRefusals: FloodReport;
   private listener: LinkListener | undefined;
   private settings: LinkSettings = { p2p: false, peers: [], autoconnect: false, hosts: [], maxPeers: DEFAULT_MAX_PEERS };
   private lastId = 0;
@@ -223,6 +228,10 @@ export class PeerLinks {
     this.bannedRefusals = new FloodReport(warn, {
       first: (peer) => `refusing peer links from banned peers with 403: ${peer}`,
       more: (count, seconds) => `refused ${count} more peer links from banned peers in the last ${seconds} s`,
+    });
+    this.offRefusals = new FloodReport(warn, {
+      first: (peer) => `refusing a peer link from ${peer} with 403: this node does not accept p2p links (start it with --p2p or set p2p in its config)`,
+      more: (count, seconds) => `refused ${count} more peer links in the last ${seconds} s: p2p is off`,
     });
   }
 
@@ -371,6 +380,7 @@ export class PeerLinks {
     this.schedule.stop();
     this.fullRefusals.end();
     this.bannedRefusals.end();
+    this.offRefusals.end();
     for (const socket of this.dials) socket.terminate();
     const closed = [...this.links.values()].map((link) => new Promise<void>((resolve) => {
       link.socket.once('close', () => resolve());
@@ -386,7 +396,10 @@ export class PeerLinks {
   private refusal(req: WireRequest, address: string | undefined): Refusal | undefined {
     if (this.stopped) return SHUTTING_DOWN;
     const refusal = p2pRefusal(req, this.settings.p2p, this.settings.hosts);
-    if (refusal) return refusal;
+    if (refusal) {
+      if (!this.settings.p2p) this.offRefusals.event(address ?? 'a local socket');
+      return refusal;
+    }
     const until = address === undefined ? undefined : this.conduct.bannedUntil(address, Date.now());
     if (until !== undefined) {
       this.bannedRefusals.event(`${address} until ${isoTime(until)}`);
@@ -426,6 +439,8 @@ export class PeerLinks {
       // No Origin: the remote refuses a foreign one (docs/p2p.md §1.1).
       socket = new WebSocket(address.dial, {
         headers: { host: address.host },
+        // `http://tsibase.localhost:8080` as the README writes peer URLs: loopback, as browsers take it.
+        lookup: localhostLookup as never,
         maxPayload: MAX_FRAME_BYTES,
         perMessageDeflate: false,
         handshakeTimeout: HANDSHAKE_MS,
@@ -437,13 +452,27 @@ export class PeerLinks {
     this.dials.add(socket);
     let failure = 'closed';
     socket.on('error', (err) => (failure = err.message));
+    // A reply other than the upgrade: the refusal's reason, from its status and body, is the failure.
+    let refused: string | undefined;
+    socket.once('unexpected-response', (_req, res) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      res.on('data', (chunk: Buffer) => {
+        if (size < QUOTED_REFUSAL_BYTES) chunks.push(chunk);
+        size += chunk.length;
+      });
+      res.once('close', () => {
+        refused = dialRefusalReason(res.statusCode ?? 0, Buffer.concat(chunks).subarray(0, QUOTED_REFUSAL_BYTES).toString());
+        socket.terminate();
+      });
+    });
     socket.once('open', () => {
       this.dials.delete(socket);
       this.linkUp(socket, { outgoing: true, secure: address.secure, local: address.local, endpoint: address.endpoint, hosts: address.hosts, urls: [url] });
     });
     socket.once('close', () => {
       if (!this.dials.delete(socket)) return;
-      if (!this.stopped) this.options.log.info(`peer ${url}: dial failed: ${failure}`);
+      if (!this.stopped) this.options.log.info(`peer ${url}: dial failed: ${refused ?? failure}`);
       this.schedule.released(url);
     });
   }

@@ -8,11 +8,11 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { runCli, type CliRun } from '../../lib/cli-process.js';
 import { startBootedNode } from '../../lib/booted-node.js';
-import type { RunningNode } from '../../lib/node-process.js';
+import { startNode, type RunningNode } from '../../lib/node-process.js';
 import { mintAction, tokenBalance, transferAction } from '../../lib/tokens.js';
 import { compiledService } from '../../unit/services-wasm/program.js';
 
-interface Ctx { dir: string; node: RunningNode; tokens: string }
+interface Ctx { dir: string; node: RunningNode; tokens: string; example: string }
 const test = suite<Ctx>('tsibase create / deploy / push / info');
 
 const cli = (ctx: Ctx, args: string[], stdin?: string): Promise<CliRun> => runCli(ctx.node.api, args, stdin);
@@ -31,6 +31,8 @@ test.before(async (ctx) => {
   ctx.dir = mkdtempSync(join(tmpdir(), 'tsibase-cli-'));
   ctx.tokens = join(ctx.dir, 'tokens.wasm');
   writeFileSync(ctx.tokens, (await compiledService('tokens')).binary);
+  ctx.example = join(ctx.dir, 'example.wasm');
+  writeFileSync(ctx.example, (await compiledService('example')).binary);
   ctx.node = await startBootedNode(ctx.dir);
   for (const who of ['alice', 'bob']) {
     const r = await cli(ctx, ['keys', '--out', join(ctx.dir, `${who}.pem`)]);
@@ -80,6 +82,36 @@ test('deploy: a token service from its .wasm, registered for HTTP and initialize
   const twice = await cli(ctx, ['deploy', 'tokens', ctx.tokens, '--init', '--expire-after', '3']);
   assert.is(twice.status, 1);
   assert.match(twice.stderr, 'the token is already initialized');
+});
+
+test('deploy refusals name the account and the method: a missing account suggests -i, --init without an init action', async (ctx) => {
+  const missing = await cli(ctx, ['deploy', 'notyet', ctx.example, '-w', 'applied']);
+  assert.is(missing.status, 1);
+  assert.match(missing.stderr, 'account notyet does not exist');
+  assert.match(missing.stderr, 'create it in the same transaction: -i (--create-insecure-account, development chains) or -k <key>');
+  const noInit = await cli(ctx, ['deploy', 'exampletoo', ctx.example, '-i', '--init', '-w', 'applied']);
+  assert.is(noInit.status, 1);
+  assert.match(noInit.stderr, 'unknown action init (method 4231973) of service exampletoo');
+});
+
+test('a URL the node does not serve its chain at, and a node without a chain: the CLI says what to pass', async (ctx) => {
+  const byAddress = await runCli(`http://127.0.0.1:${ctx.node.port}`, ['info']);
+  assert.is(byAddress.status, 1);
+  assert.match(byAddress.stderr, `serves its chain at http://tsibase.localhost:${ctx.node.port}, not at 127.0.0.1:${ctx.node.port}: pass -a http://tsibase.localhost:${ctx.node.port}`);
+  assert.not.match(byAddress.stderr, '<html>');
+  const bare = await startNode(join(ctx.dir, 'bare'));
+  try {
+    const pushed = await runCli(bare.api, ['push', '-'], JSON.stringify({ sender: 'alice', service: 'tokens', method: 'mint', data: {} }));
+    assert.is(pushed.status, 1);
+    assert.match(pushed.stderr, `the node at ${bare.api} has no chain yet: boot one with 'tsibase boot -a ${bare.api}'`);
+    assert.not.match(pushed.stderr, '<html>');
+    // info asks the admin API first, which this machine may use: no chain, and what to do.
+    const info = await runCli(bare.api, ['info']);
+    assert.is(info.status, 0, info.stderr);
+    assert.match(info.stdout, 'chain:       none yet (boot one with tsibase boot, or link it to a network with --join <url>)');
+  } finally {
+    await bare.stop();
+  }
 });
 
 test('push: mint packed by the service, a signed transfer; the balance moves', async (ctx) => {

@@ -2,7 +2,7 @@
 // joins it late. The fresh node syncs a chain of a thousand blocks to the head; disconnect and
 // connect drop and restore its link, and the blocks made meanwhile reach it after; a peer whose
 // P2P frame does not decode loses its link with a logged reason while the producer goes on.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
@@ -10,6 +10,8 @@ import * as assert from 'uvu/assert';
 import WebSocket from 'ws';
 import { ChainClient } from '../../../runtime/cli/chain-client.js';
 import { encodeMessage } from '../../../runtime/network/messages/index.js';
+import type { SyncState } from '../../../host-api/http/sync-status.js';
+import { adminRequest } from '../../lib/admin-requests.js';
 import { headBlockNum } from '../../lib/chain-head.js';
 import { connectPeer, disconnectPeer, peersOf, waitForOutput, waitForPeers, waitUntil } from '../../lib/node-network.js';
 import { startNode, type RunningNode } from '../../lib/node-process.js';
@@ -54,16 +56,40 @@ test.after(async (ctx) => {
 
 test(`a fresh node joining after ${JOIN_AFTER} blocks syncs to the producer's head`, async (ctx) => {
   await waitUntil(`the producer at block ${JOIN_AFTER}`, async () => (await headOf(ctx.producer)) >= JOIN_AFTER, LONG_MS);
-  ctx.joiner = await startNode(join(ctx.dir, 'joiner'), []);
-  assert.is((await connectPeer(ctx.joiner, urlOf(ctx.producer))).status, 200);
+  // As an operator joins: `tsibase node <dir> --join <url>`.
+  ctx.joiner = await startNode(join(ctx.dir, 'joiner'), ['--join', urlOf(ctx.producer)]);
+  assert.match(ctx.joiner.output(), `joining the network of ${urlOf(ctx.producer)} (kept in config peers): syncing its chain, then following it`);
   const synced = await holdsProducerHead(ctx.joiner, ctx.producer);
   assert.ok(synced >= JOIN_AFTER);
   // Every block on the way is the producer's.
   for (const num of [2, 3, Math.floor(synced / 2), synced - 1]) assert.is(await blockIdAt(ctx.joiner, num), await blockIdAt(ctx.producer, num), `block ${num}`);
-  assert.match(ctx.joiner.output(), /syncing: at block \d+, \d+ blocks behind/);
+  assert.match(ctx.joiner.output(), /syncing: at block \d+, \d+ blocks behind the peers \(\d+\)/);
+  await waitForOutput(ctx.joiner, /synced: at block \d+, the head of the peers/);
+  // The status's sync figures, for tsibase info and x-admin (docs/http.md §7).
+  const { status, sync } = (await adminRequest(ctx.joiner, '/native/admin/status?sync')).json() as { status: string[]; sync: SyncState };
+  assert.not.ok(status.includes('needgenesis'));
+  assert.ok(sync.head >= synced && sync.best >= sync.head, JSON.stringify(sync));
+  // Joined for good: the next start follows the network without --join.
+  assert.equal(JSON.parse(readFileSync(join(ctx.dir, 'joiner', 'config.json'), 'utf8')).peers, [urlOf(ctx.producer)]);
+});
+
+test('--join of a node that takes no links says so and starts nothing', async (ctx) => {
+  const closed = await startNode(join(ctx.dir, 'closed'), []);
+  try {
+    const refused = await startNode(join(ctx.dir, 'refused'), ['--join', urlOf(closed)]).then(async (started) => {
+      await started.stop();
+      return 'started';
+    }, (err: Error) => err.message);
+    assert.match(refused, `tsibase node: --join ${urlOf(closed)}: peer does not accept p2p links: start it with --p2p or set p2p in its config`);
+  } finally {
+    await closed.stop();
+  }
 });
 
 test('disconnect drops the link; connect restores it, and the blocks made meanwhile arrive', async ({ producer, joiner }) => {
+  // The joined URL is a configured peer, which the node would dial again: only this test's connect may.
+  const config = (await adminRequest(joiner, '/config')).json() as Record<string, unknown>;
+  assert.is((await adminRequest(joiner, '/config', { method: 'PUT', json: { ...config, autoconnect: false } })).status, 200);
   const [link] = await waitForPeers(joiner, (peers) => peers.length === 1, 'its link to the producer');
   assert.is((await disconnectPeer(joiner, link!.id)).status, 200);
   await waitForPeers(joiner, (peers) => peers.length === 0, 'no links');

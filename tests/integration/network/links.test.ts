@@ -73,6 +73,14 @@ test('disconnect closes the link on both ends; an unknown id is 404; bad bodies 
   assert.is((await disconnectPeer(a!, link!.id)).status, 404, 'gone');
 });
 
+test('a peer URL under localhost, as the README writes them, is dialled on loopback', async ({ nodes: [a, b] }) => {
+  const url = `http://tsibase.localhost:${port(b!)}`;
+  assert.is((await connectPeer(a!, url)).status, 200);
+  const [out] = await waitForPeers(a!, (p) => p.length === 1, 'the link to tsibase.localhost');
+  assert.equal(out, { id: out!.id, endpoint: `tsibase.localhost:${port(b!)}`, url });
+  await waitForPeers(b!, (p) => p.length === 1, 'the incoming link');
+});
+
 test('a link to the node itself is dropped', async ({ nodes: [a] }) => {
   assert.is((await connectPeer(a!, a!)).status, 200);
   await waitForOutput(a!, 'is down: a link to this node itself');
@@ -123,7 +131,9 @@ test('PUT /config applies p2p and peers at once: off refuses links with 403, pee
     assert.is(refused.status, 403);
     assert.match(refused.text(), 'p2p off');
     await connectPeer(a!, b!);
-    await waitForOutput(a!, `peer ${b!.url}: dial failed: Unexpected server response: 403`);
+    // Both ends say why, and what to do.
+    await waitForOutput(a!, `peer ${b!.url}: dial failed: peer does not accept p2p links: start it with --p2p or set p2p in its config`);
+    await waitForOutput(b!, /refusing a peer link from 127\.0\.0\.1 with 403: this node does not accept p2p links \(start it with --p2p/);
     assert.equal(await peersOf(b!), []);
     assert.is((await adminRequest(b!, '/config', { method: 'PUT', json: { ...config, p2p: true, peers: [a!.url] } })).status, 200);
     const [link] = await waitForPeers(b!, (p) => p.length === 1, 'the configured peer');

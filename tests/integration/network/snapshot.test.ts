@@ -127,8 +127,12 @@ test('create-snapshot of the stopped producer loads into a new node, which follo
   assert.is(bytes.readUInt32LE(4), 0, 'version 0');
   const loaded = await runCli('', ['load-snapshot', join(ctx.dir, 'b'), file]);
   assert.is(loaded.status, 0, loaded.stderr);
-  const num = Number(/block (\d+)/.exec(loaded.stderr)?.[1]);
+  const num = Number(/of block (\d+) \(/.exec(loaded.stderr)?.[1]);
   assert.ok(num > 2, loaded.stderr);
+  // Each step is said as it begins, with the time so far.
+  for (const step of [/reading the snapshot file \(\d+ bytes\)/, /writing \d+ state rows/, /checking \d+ block headers and the producers' signatures/, `committing the state of block ${num}`]) {
+    assert.match(loaded.stderr, step);
+  }
   ctx.producer = await startProducer(ctx);
   const b = await followFrom(ctx, 'b', ctx.producer);
   // b has no block below the snapshot but the genesis header.

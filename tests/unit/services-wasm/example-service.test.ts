@@ -85,7 +85,7 @@ test('top walks the secondary index from the highest value; reset removes rows a
 test('failed checks and unknown actions abort with their messages', () => {
   assert.match(run('alice', 'increment', { name: '', by: 1n }).error ?? '', 'a counter needs a name');
   const unknown = chain.run({ sender: 'alice', service: 'example', method: 'nosuchaction', rawData: '0000' });
-  assert.match(unknown.error ?? '', `unknown action ${methodNumberFromName('nosuchaction')}`);
+  assert.match(unknown.error ?? '', `unknown action nosuchaction (method ${methodNumberFromName('nosuchaction')}) of service example`);
 });
 
 test('serveSys answers GET /counter for the http-server service only', () => {

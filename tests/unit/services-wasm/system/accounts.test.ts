@@ -89,7 +89,7 @@ test('setAuthServ changes the sender\'s own auth service when the service accept
   assert.is(getAuthOf('bob').value, n('auth-sig'));
   assert.is(authSequence('bob'), 1n, 'a new auth service is a change of the auth rules');
   assert.match(accounts.run(chain, 'bob', 'setAuthServ', { authService: 'no-such' }).error ?? '', 'unknown auth service');
-  assert.match(accounts.run(chain, 'nobody', 'setAuthServ', { authService: 'auth-any' }).error ?? '', 'account does not exist');
+  assert.match(accounts.run(chain, 'nobody', 'setAuthServ', { authService: 'auth-any' }).error ?? '', 'account nobody does not exist');
 });
 
 test('incAuthSeq counts a change of the account\'s rules when its own auth service sends it, else does nothing', () => {
@@ -138,7 +138,7 @@ test('a row written before authSequence (a chain booted with an earlier accounts
 test('queries: unknown accounts', () => {
   assert.is(getAccount('nobody'), null);
   assert.is(exists('nobody'), false);
-  assert.match(getAuthOf('nobody').error ?? '', 'account does not exist');
+  assert.match(getAuthOf('nobody').error ?? '', 'account nobody does not exist');
 });
 
 test('the queries answer inside transactions too', () => {

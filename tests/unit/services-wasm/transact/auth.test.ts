@@ -52,7 +52,7 @@ test('a refusing auth service aborts the whole transaction', () => {
 
 test('a sender without an account cannot act once auth is on', () => {
   t.finishBoot();
-  assertFails(t.push(t.transaction([t.action('dave', 'runner', 'record')])), 'account does not exist');
+  assertFails(t.push(t.transaction([t.action('dave', 'runner', 'record')])), 'account dave does not exist');
 });
 
 test('checkFirstAuth checks the transaction and its first sender (read-only) and runs nothing', () => {

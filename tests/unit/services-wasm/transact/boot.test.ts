@@ -78,7 +78,7 @@ test('finishBoot needs every listed transaction to have run; then auth is on and
     });
   }
   // Auth is on: dave has no account, so no auth service.
-  assertFails(t.push(t.transaction([record('dave')])), 'account does not exist');
+  assertFails(t.push(t.transaction([record('dave')])), 'account dave does not exist');
   assertFails(t.push(finishBoot()), 'boot is already finished');
 });
 

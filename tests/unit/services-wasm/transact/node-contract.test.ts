@@ -73,7 +73,7 @@ test('after the boot block, transactions reference block 2 by TaPoS and run with
   assert.is((await push(setSnapTime)).error, null);
   assert.match((await push(setSnapTime)).error ?? '', 'duplicate transaction');
   assert.match((await push(transaction([action('transact', 'transact', 'setSnapTime', { seconds: 6 })]))).error ?? '', 'transaction references non-existing block');
-  assert.match((await push(transaction([action('nobody', 'transact', 'isTransaction')], reference))).error ?? '', 'account does not exist');
+  assert.match((await push(transaction([action('nobody', 'transact', 'isTransaction')], reference))).error ?? '', 'account nobody does not exist');
 });
 
 test.run();
