@@ -61,7 +61,7 @@ chaos: all iproute2
 	node scripts/chaos.js $(if $(SEED),--seed $(SEED)) $(if $(WINDOW),--window $(WINDOW)) $(if $(MINUTES),--minutes $(MINUTES)) $(if $(DEBUG),--debug)
 
 # psibase's own C++ services on a node (docs/host-abi.md §12), given a directory of them as
-# ../shared/psibase-cpp builds them (build.sh <psibase git dir> HEAD <dir>). Not part of `make test`.
+# psibase's SDK builds them (PSIBASE_WASM); the project carries none. Not part of `make test`.
 psibase-check: all
 	@test -n "$(PSIBASE_WASM)" || { echo "make psibase-check PSIBASE_WASM=<dir of psibase-built .wasm files>"; exit 2; }
 	node dist/tests/psibase-check/main.js $(PSIBASE_WASM) $(SECTIONS)

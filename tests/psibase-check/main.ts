@@ -1,5 +1,5 @@
 // `make psibase-check PSIBASE_WASM=<dir>`: psibase's own C++ services, as psibase's SDK builds them
-// (../shared/psibase-cpp, or any build of psibase's doc examples and packages/psibase_tests), on a
+// (any build of psibase's doc examples and packages/psibase_tests), on a
 // real tsibase node: each is installed with `tsibase deploy`, driven with `tsibase push` (rawData)
 // and over HTTP, and must behave as psibase's tests say it does (docs/host-abi.md §12). Not part of
 // `make test`: it needs psibase's build, which the project does not carry. Prints one line per
