@@ -88,19 +88,14 @@ export interface CompiledService {
  * compiled before from the same inputs is taken from there (compile-cache.ts).
  */
 export async function compileService(entry: string, overrides: Record<string, string> = {}, projectDir: string = PACKAGE_ROOT, cacheDir?: string): Promise<CompiledService> {
-  let asc: typeof import('assemblyscript/asc');
-  try {
-    asc = await import('assemblyscript/asc');
-  } catch {
-    // The SDK's transform loads it beside this package, so that is where it must be.
-    throw new TsibaseError('BUILD_NO_COMPILER', `compiling a service needs the package 'assemblyscript' where tsibase is (${PACKAGE_ROOT}): npm install assemblyscript there, or beside tsibase in your project`);
-  }
   const abort = abortHandler(projectDir);
   const sources: Record<string, string> = { ...generatedSources(), ...(abort.source ? { [abort.entry]: abort.source } : {}), ...overrides };
+  // A module kept in the cache needs no compiler loaded.
   const cache = cacheDir === undefined ? undefined : new CompileCache(cacheDir, toolchainDigest());
   const key = cache?.keyOf({ entry, projectDir: path.resolve(projectDir), sources });
   const kept = key === undefined ? null : cache!.get(key);
   if (kept) return compiledOf(kept);
+  const asc = await loadCompiler();
   const reads: CompileReads = {};
   const rootRelative = (file: string) => path.relative(PACKAGE_ROOT, file).split(path.sep).join('/');
   const projectRelative = (file: string) => path.relative(projectDir, file).split(path.sep).join('/');
@@ -134,6 +129,19 @@ function compiledOf(code: Uint8Array): CompiledService {
   return { binary: code, module: new WebAssemblyJs.Module(code), schema: schema === null ? null : JSON.parse(schema) };
 }
 
+function noCompiler(): TsibaseError {
+  // The SDK's transform loads it beside this package, so that is where it must be.
+  return new TsibaseError('BUILD_NO_COMPILER', `compiling a service needs the package 'assemblyscript' where tsibase is (${PACKAGE_ROOT}): npm install assemblyscript there, or beside tsibase in your project`);
+}
+
+async function loadCompiler(): Promise<typeof import('assemblyscript/asc')> {
+  try {
+    return await import('assemblyscript/asc');
+  } catch {
+    throw noCompiler();
+  }
+}
+
 let toolchain: string | undefined;
 
 /**
@@ -142,7 +150,12 @@ let toolchain: string | undefined;
  */
 function toolchainDigest(): string {
   if (toolchain !== undefined) return toolchain;
-  const ascPackage = fileURLToPath(import.meta.resolve('assemblyscript/package.json'));
+  let ascPackage: string;
+  try {
+    ascPackage = fileURLToPath(import.meta.resolve('assemblyscript/package.json'));
+  } catch {
+    throw noCompiler();
+  }
   const files = [...filesUnder(path.join(SDK_DIR, 'transform')), ...filesUnder(packagePath('dist', 'host-api'))];
   const digests = files.map((file) => `${path.relative(PACKAGE_ROOT, file)} ${textDigest(readFileSync(file, 'utf8'))}`);
   toolchain = textDigest([readFileSync(ascPackage, 'utf8'), ASC_OPTIONS.join(' '), ...digests].join('\n'))!;
