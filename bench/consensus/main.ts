@@ -17,14 +17,15 @@ import { cpuSeconds } from '../lib/cpu-time.js';
 import { formatRate } from '../lib/measure.js';
 import { BUNDLE, PRODUCERS, allCaughtUp, leaderOf, quantile, startNetwork } from '../lib/producer-network.js';
 import { CONCURRENCY, preparedTransfers, transferPusher } from '../lib/transfers.js';
+import { closedLoopTransfers, verifiesPerSecond } from '../lib/verify-rate.js';
 
 /** Block intervals measured, with the push-to-final p50 target at each (seconds). */
 const LATENCY_RUNS = [{ blockMs: 1000, target: 2.5 }, { blockMs: 250, target: 0.75 }];
 /** Pushes a second, round the nodes, for LATENCY_SECONDS: few enough to leave the blocks small. */
 const PUSHES_PER_SECOND = 6;
 const LATENCY_SECONDS = 12;
-/** Enough transfers for twice bench/chain's target through the closed loop's warm-up and window. */
-const LOAD_TRANSFERS = 36_000;
+/** Enough transfers for the closed loop's warm-up and window, however fast the node is. */
+const LOAD_TRANSFERS = closedLoopTransfers(verifiesPerSecond());
 
 interface Latencies { readonly all: number[]; readonly leader: number[]; readonly followers: number[] }
 

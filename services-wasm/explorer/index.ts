@@ -4,7 +4,7 @@
 
 import {
   AccountNumber, Action, Checksum256, DbId, HttpReply, HttpRequest, Index, Option, WholeDbLocation,
-  checkHttpServerCaller, pack, serveIndexPage, sha256, unpack,
+  checkHttpServerCaller, kv, pack, serveIndexPage, sha256, unpack,
 } from "../sdk/index";
 import { Claim } from "../sdk/auth/index";
 import { BlockHeader, getStatus } from "../sdk/native/index";
@@ -14,6 +14,15 @@ import { SignedTransaction, Transaction } from "../transact/transaction";
 @fracpack
 class LoggedBlock {
   constructor(public header: BlockHeader = new BlockHeader(), public transactions: Array<SignedTransaction> = []) {}
+}
+
+/**
+ * The same entry read as far as its header: the transactions are left unread (unknown fields of
+ * an extensible Object), so a query for headers costs the same for a block of 5 or 5,000.
+ */
+@fracpack
+class LoggedBlockHeader {
+  constructor(public header: BlockHeader = new BlockHeader()) {}
 }
 
 /**
@@ -39,18 +48,29 @@ export class BlockTransaction {
   }
 }
 
-/** A block: its id, header and transactions (psibase's Block, with the id added). */
+/**
+ * A block: its id, header and transactions (psibase's Block, with the id added). The transactions
+ * are read from the block log only when a query asks for them.
+ */
 @fracpack
 export class Block {
   constructor(
     public id: Checksum256 = new Checksum256(),
     public header: BlockHeader = new BlockHeader(),
-    public transactions: Array<BlockTransaction> = [],
   ) {}
+
+  /** The block's transactions, with their ids. */
+  @query get transactions(): Array<BlockTransaction> {
+    return this.logged().transactions.map<BlockTransaction>((signed: SignedTransaction): BlockTransaction => transactionOf(signed));
+  }
 
   /** The number of transactions, without listing them. */
   @query get transactionCount(): u32 {
-    return <u32>this.transactions.length;
+    return <u32>this.logged().transactions.length;
+  }
+
+  private logged(): LoggedBlock {
+    return unpack<LoggedBlock>(blockLog.entry(this.header.blockNum)!);
   }
 }
 
@@ -74,10 +94,14 @@ class BlockLog extends Index<Block, u32> {
     super(new WholeDbLocation(DbId.blockLog), 0, (block: Block): u32 => block.header.blockNum);
   }
 
+  /** The block log's entry for block `num`, packed, or null. */
+  entry(num: u32): Uint8Array | null {
+    return kv.get(this.location.db, this.keyBytes(num));
+  }
+
   rowOf(value: Uint8Array): Block {
-    const logged = unpack<LoggedBlock>(value);
-    const transactions = logged.transactions.map<BlockTransaction>((signed: SignedTransaction): BlockTransaction => transactionOf(signed));
-    return new Block(blockIdOf(logged.header), logged.header, transactions);
+    const header = unpack<LoggedBlockHeader>(value).header;
+    return new Block(blockIdOf(header), header);
   }
 }
 
