@@ -31,6 +31,11 @@ const ARGS = {
 
 export type SystemAction = keyof typeof ARGS;
 
+/** Whether `name` (service.method) is a system action clients can pack without asking its service. */
+export function isSystemAction(name: string): name is SystemAction {
+  return Object.hasOwn(ARGS, name);
+}
+
 /** A system action from `sender` with its arguments (JSON or native forms). */
 export function systemAction(sender: string | bigint, name: SystemAction, argumentsObject: Record<string, unknown> = {}): Action {
   const [service, method] = name.split('.') as [string, string];

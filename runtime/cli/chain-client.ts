@@ -3,6 +3,7 @@ import {
   Transaction, bytesToHex, signPackedTransaction, transactionId, type Action, type KeyPair,
 } from '../../host-api/index.js';
 import { DO_NOT_BROADCAST, type TaposReference } from '../../host-api/chain/index.js';
+import { isSystemAction, systemAction } from '../../host-api/boot/index.js';
 import { LoginData } from '../../host-api/types/native.js';
 import { httpRequest, serviceUrl, type HttpReply } from './client.js';
 
@@ -107,6 +108,15 @@ export class ChainClient {
     const r = await this.request(serviceUrl(this.api, service, `/pack_action/${method}`), {
       method: 'POST', body: new TextEncoder().encode(JSON.stringify(data)), headers: { 'content-type': 'application/json' },
     });
+    const name = `${service}.${method}`;
+    if (r.status === 404 && isSystemAction(name)) {
+      // System services without /pack_action (transact, setcode, ...): their arguments are known here.
+      try {
+        return systemAction(service, name, data as Record<string, unknown>).rawData;
+      } catch (err) {
+        throw new TsibaseError('CLI_BAD_INPUT', `the arguments of ${service}::${method}: ${(err as Error).message}`);
+      }
+    }
     if (r.status !== 200) throw new TsibaseError('CLI_NODE_ERROR', `${service} cannot pack ${method}: ${r.status} ${r.text()}`);
     return r.body;
   }

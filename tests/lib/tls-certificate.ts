@@ -15,16 +15,18 @@ export interface TlsFiles {
 }
 
 /**
- * Writes `<dir>/<name>.crt` and `<dir>/<name>.key`: a P-256 certificate for the dev hosts
- * (tsibase.localhost and its subdomains) and 127.0.0.1, valid for a day.
+ * Writes `<dir>/<name>.crt` and `<dir>/<name>.key` (or the files `files` names): a P-256
+ * certificate for `host` (the dev hosts by default) and its subdomains and 127.0.0.1, valid for a day.
  */
-export function makeSelfSignedCertificate(dir: string, name = 'node'): TlsFiles {
-  const certificate = join(dir, `${name}.crt`);
-  const key = join(dir, `${name}.key`);
+export function makeSelfSignedCertificate(
+  dir: string, name = 'node', host = 'tsibase.localhost', files = { certificate: `${name}.crt`, key: `${name}.key` },
+): TlsFiles {
+  const certificate = join(dir, files.certificate);
+  const key = join(dir, files.key);
   execFileSync('openssl', [
     'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-days', '1',
-    '-keyout', key, '-out', certificate, '-subj', '/CN=tsibase.localhost',
-    '-addext', 'subjectAltName=DNS:tsibase.localhost,DNS:*.tsibase.localhost,IP:127.0.0.1',
+    '-keyout', key, '-out', certificate, '-subj', `/CN=${host}`,
+    '-addext', `subjectAltName=DNS:${host},DNS:*.${host},IP:127.0.0.1`,
   ], { stdio: 'pipe' });
   const pem = readFileSync(certificate, 'utf8');
   return { certificate, key, pem, fingerprint256: new X509Certificate(pem).fingerprint256 };
