@@ -191,7 +191,7 @@ export class NodeNetwork implements LinkListener {
   }
 
   onLinkDown(link: PeerLink): void {
-    this.receivingSnapshots.delete(link.id);
+    if (this.receivingSnapshots.delete(link.id)) this.progress.snapshotEnded();
     this.held.delete(link.id);
     this.route({ type: 'linkDown', peer: link.id });
     this.step(() => ({ type: 'linkDown', peer: link.id }));
@@ -360,9 +360,14 @@ export class NodeNetwork implements LinkListener {
     let receiver = this.receivingSnapshots.get(peer);
     if (!receiver) this.receivingSnapshots.set(peer, (receiver = new SnapshotReceiver()));
     try {
-      if (message.kind === 'BlockHeaderMessage') return receiver.header(message.body.block);
-      if (message.kind === 'SnapshotPartMessage') return receiver.part(message.body);
+      if (message.kind !== 'SnapshotVerifyMessage') {
+        if (message.kind === 'BlockHeaderMessage') receiver.header(message.body.block);
+        else receiver.part(message.body);
+        const { block, rows, bytes } = receiver.received;
+        return this.progress.snapshotReceived(block, rows, bytes);
+      }
       this.receivingSnapshots.delete(peer);
+      this.progress.snapshotEnded();
       // The state must not change under a block being applied or built; the peer offers it again on a new link.
       if (this.sync.applying !== undefined || (this.chain.hasChain && this.chain.producing)) {
         throw new SnapshotError('SNAPSHOT_BUSY', 'a block is being applied or produced here');
@@ -376,6 +381,7 @@ export class NodeNetwork implements LinkListener {
     } catch (err) {
       if (!(err instanceof SnapshotError)) throw err;
       this.receivingSnapshots.delete(peer);
+      this.progress.snapshotEnded();
       if (err.code === 'SNAPSHOT_NOT_NEWER') return this.log.debug(`link ${peer}: snapshot ignored: ${err.message}`);
       this.log.warning(`link ${peer}: snapshot refused: ${err.message}; closing it`);
       this.links.close(peer, err.message);

@@ -97,8 +97,15 @@ export class SnapshotReceiver {
   /** The next part expected: its database and low key; undefined once both are complete. */
   private next: { db: number; lowKey: Uint8Array } | undefined = { db: DbId.service, lowKey: EMPTY };
   private bytes = 0;
+  private blockNum = 0;
+
+  /** What has arrived: the block (0 before its header), the state rows and their bytes. */
+  get received(): { block: number; rows: number; bytes: number } {
+    return { block: this.blockNum, rows: this.state.length, bytes: this.bytes };
+  }
 
   header(signed: SignedBlock): void {
+    this.blockNum = signed.block.header.blockNum;
     const rows = headerRows(signed);
     for (const row of rows) this.count(row);
     this.extra.push(...rows);
