@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { coreSchema } from '../../../host-api/types/index.js';
+import { ChainClient } from '../../../runtime/cli/chain-client.js';
 import { httpRequest, serviceUrl } from '../../../runtime/cli/client.js';
 import { startHttpProbeNode } from '../../lib/http-probe-node.js';
 import type { RunningNode } from '../../lib/node-process.js';
@@ -14,6 +16,10 @@ const test = suite<Ctx>('HTTP routing through the http service');
 
 const get = (ctx: Ctx, service: string, path: string, init: Parameters<typeof httpRequest>[1] = {}) =>
   httpRequest(serviceUrl(ctx.node.api, service, path), init);
+
+/** transact::addCallback and removeCallback's arguments; type 1 is onBlock. */
+const CallbackArgs = coreSchema.typeOf({ Object: { type: 'u8', objective: 'bool', act: 'Action' } });
+const NO_ARGS = coreSchema.typeOf({ Object: {} }).pack({});
 
 test.before(async (ctx) => {
   ctx.dir = mkdtempSync(join(tmpdir(), 'tsibase-routing-'));
@@ -105,6 +111,25 @@ test('claimReply takes a deferred request back: the context that claimed it answ
   assert.is(abandoned.status, 500, 'the claiming context failed, so the node answered the request it owned');
   assert.match(abandoned.text(), /claimed, then failed/);
   assert.is((await get(ctx, 'probe', '/claim-and-send')).status, 500, 'a request answered is no longer deferred');
+});
+
+test('a request a subjective block callback claimed and failed is answered by the node with the callback\'s error', async (ctx) => {
+  const waiting = get(ctx, 'probe', '/defer-for-block');
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  const client = new ChainClient(ctx.node.api);
+  const callback = (method: string) => ({
+    sender: 'transact', service: 'transact', method,
+    // A subjective callback has no sender.
+    rawData: CallbackArgs.pack({ type: 1, objective: false, act: { sender: 0n, service: 'probe', method: 'claimAtBlock', rawData: NO_ARGS } }),
+  });
+  await client.push([callback('addCallback')], { waitFor: 'applied' });
+  try {
+    const r = await waiting;
+    assert.is(r.status, 500);
+    assert.match(r.text(), 'claimed at a block, then failed');
+  } finally {
+    await client.push([callback('removeCallback')], { waitFor: 'applied' });
+  }
 });
 
 test('unanswered: 404 with CORS for other methods, 200 for OPTIONS; an unknown subdomain too', async (ctx) => {

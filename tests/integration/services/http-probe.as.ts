@@ -1,6 +1,7 @@
 // A test service (deployed privileged as `probe`, serving its own subdomain) that answers each
 // path with one of the serveSys outcomes of docs/serving.md §4.5 and docs/http.md §2, or shows what it was
-// given (the request, the logged-in user).
+// given (the request, the logged-in user). `claimAtBlock`, registered as a subjective onBlock
+// callback, takes over the request /defer-for-block left open and fails.
 
 import {
   AccountNumber, DbId, HttpHeader, HttpReply, HttpRequest, Option, Table, abort, checkHttpServerCaller,
@@ -15,6 +16,15 @@ class Deferred {
 }
 
 const deferred = new Table<Deferred, u8>(1, (d: Deferred): u8 => d.id, DbId.subjective);
+/** The id of the request /defer-for-block left for the block callback. */
+const FOR_BLOCK: u8 = 1;
+
+function deferReply(socket: i32, id: u8): void {
+  new HttpActor().deferReply(socket);
+  checkoutSubjective();
+  deferred.put(new Deferred(id, socket));
+  commitSubjective();
+}
 
 @service("probe")
 export class Probe {
@@ -32,11 +42,8 @@ export class Probe {
       new HttpActor().sendReply(socket.get(), HttpReply.text("sent"));
       return HttpReply.text("ignored");
     }
-    if (path == "/defer") {
-      new HttpActor().deferReply(socket.get());
-      checkoutSubjective();
-      deferred.put(new Deferred(0, socket.get()));
-      commitSubjective();
+    if (path == "/defer" || path == "/defer-for-block") {
+      deferReply(socket.get(), path == "/defer" ? 0 : FOR_BLOCK);
       return null;
     }
     if (path == "/answer") {
@@ -72,5 +79,17 @@ export class Probe {
       );
     }
     return null;
+  }
+
+  /** A subjective onBlock callback: claims the request /defer-for-block left open, once, and fails. */
+  @action
+  claimAtBlock(): void {
+    checkoutSubjective();
+    const row = deferred.get(FOR_BLOCK);
+    if (row !== null) deferred.remove(FOR_BLOCK);
+    commitSubjective();
+    if (row === null) return;
+    new HttpActor().claimReply(row.socket);
+    abort("claimed at a block, then failed");
   }
 }
