@@ -5,8 +5,14 @@ export { TsibaseError } from './errors.js';
 export {
   compileSchema, TypeCodec, FracpackError, BUILTIN_TYPES,
   type CompiledSchema, type SchemaOptions, type MemberLoops, type UnpackOptions, type AnyType, type Schema,
-  type FracpackErrorCode,
+  type FracpackErrorCode, type NameForm,
 } from './fracpack/index.js';
+export {
+  ServiceCodec, SCHEMA_EVENT_KINDS, type EventKind, type ServiceCodecOptions, type ServiceSchema,
+} from './client/service-codec.js';
+export {
+  ServiceClient, recordMembers, schemaTables, tableKey, type ClientSchema, type Decoders, type SchemaTable,
+} from './client/service-client.js';
 export * from './names/index.js';
 export * from './types/index.js';
 export { bytesToHex, hexToBytes } from './encoding/hex.js';
