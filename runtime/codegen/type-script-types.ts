@@ -59,9 +59,9 @@ export class TypeScriptTypes {
     switch (kind) {
       case 'Int': return (body as IntBody).bits <= 32 ? 'number' : 'bigint';
       case 'Float': return 'number';
-      case 'Struct': case 'Object': return this.record(body as Record<string, AnyType>, ' ');
+      case 'Struct': case 'Object': return this.record(body as Record<string, AnyType>);
       case 'Tuple': return `[${(body as AnyType[]).map((t) => this.expression(t)).join(', ')}]`;
-      case 'Variant': return this.variant(body as Record<string, AnyType>, ' ');
+      case 'Variant': return this.variant(body as Record<string, AnyType>);
       case 'Array': return arrayOf(this.expression((body as { type: AnyType }).type));
       case 'List': return arrayOf(this.expression(body as AnyType));
       case 'Option': return `${this.expression(body as AnyType)} | null`;
@@ -88,16 +88,18 @@ export class TypeScriptTypes {
     }
   }
 
-  private record(members: Record<string, AnyType>, separator: string): string {
-    const entries = Object.entries(members);
+  /** A record's members inline (`{ a: T; b: U }`) or, with `indent`, one per line. */
+  private record(members: Record<string, AnyType>, indent?: string): string {
+    const entries = Object.entries(members).map(([key, t]) => `${propertyKey(key)}: ${this.expression(t)}`);
     if (entries.length === 0) return 'Record<string, never>';
-    return `{${separator}${entries.map(([key, t]) => `${propertyKey(key)}: ${this.expression(t)};`).join(separator)}${separator === ' ' ? ' ' : '\n'}}`;
+    return indent === undefined ? `{ ${entries.join('; ')} }` : `{${entries.map((e) => `\n${indent}${e};`).join('')}\n}`;
   }
 
-  private variant(alternatives: Record<string, AnyType>, separator: string): string {
-    const entries = Object.entries(alternatives);
+  /** A variant's alternatives inline (`{ a: T } | { b: U }`) or, with `indent`, one per line. */
+  private variant(alternatives: Record<string, AnyType>, indent?: string): string {
+    const entries = Object.entries(alternatives).map(([name, t]) => `{ ${propertyKey(name)}: ${this.expression(t)} }`);
     if (entries.length === 0) return 'never';
-    return entries.map(([name, t]) => `${separator === ' ' ? '' : separator}{ ${propertyKey(name)}: ${this.expression(t)} }`).join(separator === ' ' ? ' | ' : '');
+    return indent === undefined ? entries.join(' | ') : entries.map((e) => `\n${indent}| ${e}`).join('');
   }
 
   /** A Custom type: the ids that change the native value when the underlying type fits (the schema compiler's rules). */
@@ -144,10 +146,10 @@ export class TypeScriptTypes {
     const doc = id === name ? '' : `/** The schema's type ${JSON.stringify(name)}. */\n`;
     const [kind, body] = typeof type === 'string' ? ['', undefined] : kindOf(type);
     if ((kind === 'Struct' || kind === 'Object') && Object.keys(body as object).length > 0) {
-      return `${doc}export interface ${id} ${this.record(body as Record<string, AnyType>, '\n  ')}`;
+      return `${doc}export interface ${id} ${this.record(body as Record<string, AnyType>, '  ')}`;
     }
     if (kind === 'Variant' && Object.keys(body as object).length > 0) {
-      return `${doc}export type ${id} =${this.variant(body as Record<string, AnyType>, '\n  | ')};`;
+      return `${doc}export type ${id} =${this.variant(body as Record<string, AnyType>, '  ')};`;
     }
     // Its definition, with its own name now declared, refers to itself by that name.
     this.inlining.add(name);
