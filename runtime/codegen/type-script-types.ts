@@ -82,7 +82,9 @@ export class TypeScriptTypes {
     }
     this.inlining.add(name);
     try {
-      return this.expression(this.definition(name));
+      const expression = this.expression(this.definition(name));
+      // Found to contain itself on the way: its declaration is the shorter name for it.
+      return this.declared.get(name) ?? expression;
     } finally {
       this.inlining.delete(name);
     }

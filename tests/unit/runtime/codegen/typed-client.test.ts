@@ -169,6 +169,7 @@ test('names TypeScript cannot take are declared under others; the file imports o
   assert.match(ctx.allSource, '"odd-name": boolean;');
   assert.match(ctx.allSource, 'many(a: bigint, _new: string, b: string | null): Action;');
   assert.match(ctx.allSource, 'export type Nest = Nest[];');
+  assert.match(ctx.allSource, '  nest: Nest;');
   assert.equal(ctx.allSource.match(/^import .*$/gm), ["import { ServiceClient, type Action, type ClientSchema } from 'tsibase';"]);
 });
 
