@@ -44,7 +44,7 @@ export function clientSource(schema: ClientSchema, source: string): string {
 
   return [
     `// The typed client of the service ${schema.service}, written by 'tsibase codegen' from ${source}.`,
-    `// Write it again when the schema changes rather than edit it (docs/codegen.md in the tsibase package).`,
+    `// Write it again with 'tsibase codegen' when the schema changes, rather than edit it.`,
     `import { ServiceClient, type Action, type ClientSchema } from 'tsibase';`,
     '',
     `/** The account the service was built for, where its actions go unless \`actions\` is told another. */`,

@@ -1,5 +1,5 @@
 // Schema types (docs/formats.md §2) as TypeScript types: the native values ServiceClient's codecs
-// give and take with names as strings (docs/codegen.md, "Types"). Records, variants and tuples
+// give and take with names as strings (docs/codegen.md §2). Records, variants and tuples
 // the schema names become declarations; every other named type is written out where it is used,
 // unless it contains itself, when it gets a declaration too.
 import { BUILTIN_TYPES, kindOf, type AnyType, type Schema } from '../../host-api/fracpack/schema.js';
