@@ -83,10 +83,8 @@ export class ServiceClient<A, R, E, T> {
 
   /** The actions of `service` (by default the schema's) sent by `sender`, each packing its arguments in order. */
   actions(sender: string, service: string = this.schema.service): A {
-    const actions: Record<string, (...args: unknown[]) => Action> = {};
-    for (const [name, members] of this.params) {
-      actions[name] = (...args) => this.codec.action(sender, name, Object.fromEntries(members.map((member, i) => [member, args[i]])), service);
-    }
-    return Object.freeze(actions) as A;
+    const actions = [...this.params].map(([name, members]) => [name, (...args: unknown[]): Action =>
+      this.codec.action(sender, name, Object.fromEntries(members.map((member, i) => [member, args[i]])), service)]);
+    return Object.freeze(Object.fromEntries(actions)) as A;
   }
 }
