@@ -8,7 +8,6 @@ import type { Action } from '../types/index.js';
 
 /** The event kinds a schema lists, each the events of one event database. */
 export const SCHEMA_EVENT_KINDS = ['history', 'ui', 'merkle'] as const;
-export type EventKind = (typeof SCHEMA_EVENT_KINDS)[number];
 
 export interface ServiceSchema {
   service: string;
