@@ -2,8 +2,8 @@ import { accountNumberFromName, bytesToHex, methodNumberFromName, type Action } 
 import { TsibaseError } from '../../host-api/errors.js';
 
 // A pushed transaction's trace as the node answers it in JSON (docs/chain.md §6), and the search
-// for one action in it: the transaction's actions run inside transact's processTransaction, so an
-// action the client sent is a node below the top.
+// for one action in it, or for each action a client sent: the transaction's actions run inside
+// transact's processTransaction, so an action the client sent is a node below the top.
 
 export interface ActionTraceJson {
   readonly action: { readonly sender: string; readonly service: string; readonly method: string; readonly rawData: string };

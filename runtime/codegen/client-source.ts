@@ -3,7 +3,6 @@
 // event's data and each table's row, and binds them to a ServiceClient over the schema itself.
 import { SCHEMA_EVENT_KINDS } from '../../host-api/client/service-codec.js';
 import { recordMembers, schemaTables, type ClientSchema } from '../../host-api/client/service-client.js';
-import type { AnyType } from '../../host-api/fracpack/index.js';
 import { IdentifierSet, propertyKey } from './identifiers.js';
 import { TypeScriptTypes } from './type-script-types.js';
 
@@ -35,7 +34,7 @@ export function clientSource(schema: ClientSchema, source: string): string {
   const eventMembers: string[] = [];
   for (const kind of SCHEMA_EVENT_KINDS) {
     for (const [name, type] of Object.entries(schema[kind] ?? {})) {
-      eventMembers.push(`/** A ${kind} event. */`, `${propertyKey(name)}: ${types.expression(type as AnyType)};`);
+      eventMembers.push(`/** A ${kind} event. */`, `${propertyKey(name)}: ${types.expression(type)};`);
     }
   }
   const rowMembers = [...schemaTables(schema)].map(([key, type]) => `${propertyKey(key)}: ${types.expression(type)};`);

@@ -29,11 +29,12 @@ export function codegenCommand(argv: string[]): number {
   const args = parseArgs(argv, [{ name: 'out', short: 'o' }]);
   const [file, extra] = args.positional;
   if (!file || extra) throw new UsageError(`${extra ? `unexpected argument '${extra}'` : 'missing <schema.json>'}\n\n${CODEGEN_USAGE}`);
+  const given = option(args, 'out');
+  if (given !== undefined && !given.endsWith('.ts')) throw new UsageError(`the client is TypeScript: give -o a file ending in .ts, not '${given}'`);
   const json = readJsonFile(file, (problem) => new TsibaseError('CODEGEN_BAD_SCHEMA', `${file} is not JSON: ${problem}`));
   if (json === undefined) throw new TsibaseError('CODEGEN_NO_SCHEMA', `${file} does not exist: build the service first ('tsibase build' writes build/<service>.schema.json)`);
   const schema = readClientSchema(json, file);
-  const out = option(args, 'out') ?? join(dirname(file), `${schema.service}-client.ts`);
-  if (!out.endsWith('.ts')) throw new UsageError(`the client is TypeScript: give -o a file ending in .ts, not '${out}'`);
+  const out = given ?? join(dirname(file), `${schema.service}-client.ts`);
   mkdirSync(dirname(out), { recursive: true });
   replaceFile(out, clientSource(schema, file));
   const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
