@@ -3,6 +3,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { TsibaseError } from '../../../../host-api/errors.js';
+import { canonicalServiceSchema } from '../../../../host-api/index.js';
 import { readClientSchema } from '../../../../runtime/codegen/schema-input.js';
 import { assertFails } from '../../../lib/assert-error.js';
 
@@ -25,6 +26,11 @@ test('a good schema comes back with events as their types and no null results', 
     ui: {},
     merkle: { noteProved: 'Note' },
   });
+});
+
+test('psibase HEAD\'s form of the same schema (as packages stores it) reads the same', () => {
+  const head = canonicalServiceSchema({ ...GOOD, database: { service: [{ name: 'notes', table: 1, type: 'Note', indexes: [[{ path: [0] }]] }] } });
+  assert.equal(readClientSchema(head, 'x'), { ...readClientSchema(GOOD, 'x'), database: { service: [{ name: 'notes', table: 1, type: 'Note' }] } });
 });
 
 test('what is not a service schema at all', () => {
