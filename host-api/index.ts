@@ -5,8 +5,10 @@ export { TsibaseError } from './errors.js';
 export {
   compileSchema, TypeCodec, FracpackError, BUILTIN_TYPES,
   type CompiledSchema, type SchemaOptions, type MemberLoops, type UnpackOptions, type AnyType, type Schema,
-  type FracpackErrorCode,
+  type FracpackErrorCode, type NameForm,
 } from './fracpack/index.js';
+export { ServiceCodec, type ServiceCodecOptions, type ServiceSchema } from './client/service-codec.js';
+export { ServiceClient, type ClientSchema, type Decoders, type SchemaTable } from './client/service-client.js';
 export * from './names/index.js';
 export * from './types/index.js';
 export { bytesToHex, hexToBytes } from './encoding/hex.js';

@@ -7,7 +7,7 @@ import { HexFixedCodec, HexListCodec, HexNestedCodec } from './codecs/hex.js';
 import { BoolCodec, IntCodec, SmallIntCodec, isIntCodec } from './codecs/int.js';
 import { ListCodec, StringCodec } from './codecs/list.js';
 import { MapCodec } from './codecs/map.js';
-import { ACCOUNT, METHOD, NameCodec } from './codecs/name.js';
+import { ACCOUNT, METHOD, NameCodec, type NameForm } from './codecs/name.js';
 import { NestedCodec } from './codecs/nested.js';
 import { OptionCodec } from './codecs/option.js';
 import { memberCodeFactory, type MemberCodeFactory, type MemberLoops } from './codecs/member-loops.js';
@@ -40,7 +40,7 @@ export class SchemaCompiler {
   /** Makes the member loops of every record type of the schema. */
   private readonly memberCode: MemberCodeFactory;
 
-  constructor(private readonly schema: Schema, memberLoops?: MemberLoops) {
+  constructor(private readonly schema: Schema, memberLoops?: MemberLoops, private readonly names: NameForm = 'numbers') {
     if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) {
       throw schemaError('a schema must be an object mapping names to types');
     }
@@ -199,7 +199,7 @@ export class SchemaCompiler {
       }
       case 'AccountNumber':
       case 'MethodNumber':
-        if (isNameNumber(u)) return new NameCodec(label, id === 'AccountNumber' ? ACCOUNT : METHOD);
+        if (isNameNumber(u)) return new NameCodec(label, id === 'AccountNumber' ? ACCOUNT : METHOD, this.names);
         break;
       case 'TimePointSec':
       case 'TimePointUSec':

@@ -3,6 +3,7 @@ import { FracpackError } from './errors.js';
 import { Reader } from './reader.js';
 import { SchemaCompiler } from './compile.js';
 import type { MemberLoops } from './codecs/member-loops.js';
+import type { NameForm } from './codecs/name.js';
 import type { NativeOf, TypeName, ValueOf } from './native-type.js';
 import type { AnyType, Schema } from './schema.js';
 import { withWriter } from './writer.js';
@@ -86,10 +87,15 @@ export interface SchemaOptions {
    * interpreted where it does not (a Content-Security-Policy without 'unsafe-eval').
    */
   memberLoops?: MemberLoops;
+  /**
+   * The native value of AccountNumber and MethodNumber: `numbers` (bigint, the default, which
+   * the derived value types describe) or `strings` (the names, as typed clients give them).
+   */
+  names?: NameForm;
 }
 
 export function compileSchema<const S extends Schema>(schema: S, options?: SchemaOptions): CompiledSchema<S> {
-  const compiler = new SchemaCompiler(schema, options?.memberLoops);
+  const compiler = new SchemaCompiler(schema, options?.memberLoops, options?.names);
   const cache = new Map<string, TypeCodec>();
   // The one place a schema's derived value types meet its codecs: the codecs are built from that
   // same schema, so they produce exactly those values (native-type.ts mirrors compile.ts).
@@ -113,5 +119,6 @@ export function compileSchema<const S extends Schema>(schema: S, options?: Schem
 export { FracpackError, type FracpackErrorCode } from './errors.js';
 export type { AnyType, Schema } from './schema.js';
 export type { MemberLoops } from './codecs/member-loops.js';
+export type { NameForm } from './codecs/name.js';
 export { BUILTIN_TYPES } from './schema.js';
 export type { NativeOf, TypeName, ValueOf } from './native-type.js';

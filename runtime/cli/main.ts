@@ -7,6 +7,7 @@ commands:
   dev                            run a development chain on http://tsibase.localhost:8080
   new-service <name>             start a service project in the folder <name>
   build [entry.ts]               compile a service into build/<service>.wasm and its schema
+  codegen <schema.json>          write a service's typed TypeScript client from its schema
   node <dir>                     run a node with its data in <dir>
   boot [bundle]                  boot a chain on a node that has none
   create <account>               create an account (with a key, or insecure)
@@ -35,6 +36,7 @@ const COMMANDS: Record<string, () => Promise<{ run: Command; usage: string }>> =
   dev: () => import('./commands/dev.js').then((m) => ({ run: m.devCommand, usage: m.DEV_USAGE })),
   'new-service': () => import('./commands/new-service.js').then((m) => ({ run: m.newServiceCommand, usage: m.NEW_SERVICE_USAGE })),
   build: () => import('./commands/build.js').then((m) => ({ run: m.buildCommand, usage: m.BUILD_USAGE })),
+  codegen: () => import('./commands/codegen.js').then((m) => ({ run: m.codegenCommand, usage: m.CODEGEN_USAGE })),
   node: () => import('./commands/node.js').then((m) => ({ run: m.nodeCommand, usage: m.NODE_USAGE })),
   boot: () => import('./commands/boot.js').then((m) => ({ run: m.bootCommand, usage: m.BOOT_USAGE })),
   create: () => import('./commands/create.js').then((m) => ({ run: m.createCommand, usage: m.CREATE_USAGE })),

@@ -1,7 +1,7 @@
 // The npm package as a service author gets it: `npm pack` of this repository (its prepack runs
 // make), installed with its dependencies from the registry into an empty folder; `tsibase dev`
 // boots a chain from the bundle it ships, `tsibase/testing` loads, and a project made by
-// `tsibase new-service` builds, passes its own tests and deploys to that chain, whose subdomain
+// `tsibase new-service` builds (its typed client too), passes its own tests and deploys to that chain, whose subdomain
 // then serves it.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,7 +14,7 @@ import { httpRequest, serviceUrl } from '../../runtime/cli/client.js';
 
 const run = promisify(execFile);
 const ROOT = process.cwd();
-const OWN = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string; peerDependencies: Record<string, string> };
+const OWN = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string; peerDependencies: Record<string, string>; devDependencies: Record<string, string> };
 /** Registry dependencies come from npm's cache when it has them. */
 const NPM_INSTALL = ['install', '--no-audit', '--no-fund', '--prefer-offline'];
 
@@ -103,10 +103,13 @@ test('a new service project builds, passes its tests, deploys to the dev chain a
   const project = join(ctx.app, 'notes');
   const manifest = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8'));
   // The package new-service ran from, which need not be on the registry; the compiler from the registry.
-  assert.equal(manifest.devDependencies, { assemblyscript: OWN.peerDependencies.assemblyscript, tsibase: 'file:../node_modules/tsibase' });
+  assert.equal(manifest.devDependencies, {
+    '@types/node': OWN.devDependencies['@types/node'], assemblyscript: OWN.peerDependencies.assemblyscript,
+    tsibase: 'file:../node_modules/tsibase', typescript: OWN.devDependencies.typescript,
+  });
   await sh(project, 'npm', NPM_INSTALL);
   assert.match(await sh(project, 'npm', ['run', 'build']), /build\/notes\.wasm +\d+ bytes/);
-  assert.equal(readdirSync(join(project, 'build')).sort(), ['notes.schema.json', 'notes.wasm']);
+  assert.equal(readdirSync(join(project, 'build')).sort(), ['notes-client.ts', 'notes.schema.json', 'notes.wasm']);
   assert.match(await sh(project, 'npm', ['test']), /# fail 0/);
   const deployed = await sh(project, 'npm', ['run', 'deploy', '--', '-a', ctx.api]);
   assert.match(deployed, /deployed notes in transaction [0-9A-F]{64}/);

@@ -5,7 +5,7 @@ import { BIN } from './node-process.js';
 export interface CliRun { status: number | null; stdout: string; stderr: string }
 
 /** Commands that work on files, not on a node's API. */
-const LOCAL_COMMANDS = ['keys', 'create-snapshot', 'load-snapshot'];
+const LOCAL_COMMANDS = ['keys', 'codegen', 'create-snapshot', 'load-snapshot'];
 
 /**
  * Runs `tsibase <args>` against the node at `api` (added as `-a`, except for the commands that

@@ -17,17 +17,35 @@ interface NameKind {
 export const ACCOUNT: NameKind = { toNumber: accountNumberFromName, toName: accountNameFromNumber };
 export const METHOD: NameKind = { toNumber: methodNumberFromName, toName: methodNameFromNumber };
 
+/** The native value of a name: its number (bigint), or its name (a string) for typed clients. */
+export type NameForm = 'numbers' | 'strings';
+
 /**
- * Custom AccountNumber / MethodNumber over u64: natively the number (bigint), in JSON the name.
- * Packing accepts either; names seen recently are cached, since transactions repeat them.
+ * Custom AccountNumber / MethodNumber over u64: natively the number (bigint) or, in the `strings`
+ * form, the name; in JSON the name. Packing accepts either; names seen recently are cached,
+ * since transactions repeat them.
  */
-export class NameCodec extends FixedCodec<bigint> {
+export class NameCodec extends FixedCodec<bigint | string> {
   readonly fixedSize = 8;
   private readonly numbers = new Map<string, bigint>();
   private readonly names = new Map<bigint, string>();
 
-  constructor(name: string, private readonly kind: NameKind) {
+  constructor(name: string, private readonly kind: NameKind, private readonly form: NameForm = 'numbers') {
     super(name);
+  }
+
+  private nameOf(value: bigint): string {
+    let s = this.names.get(value);
+    if (s === undefined) {
+      s = this.kind.toName(value);
+      if (this.names.size >= CACHE_LIMIT) this.names.clear();
+      this.names.set(value, s);
+    }
+    return s;
+  }
+
+  private native(n: bigint): bigint | string {
+    return this.form === 'strings' ? this.nameOf(n) : n;
   }
 
   private numberOf(value: unknown, fail: (c: { name: string }, m: string) => FracpackError): bigint {
@@ -56,26 +74,20 @@ export class NameCodec extends FixedCodec<bigint> {
     w.pos += 8;
   }
 
-  readSlot(r: Reader, at: number): bigint {
-    return r.view.getBigUint64(at, true);
+  readSlot(r: Reader, at: number): bigint | string {
+    return this.native(r.view.getBigUint64(at, true));
   }
 
-  toJson(value: bigint): unknown {
-    let s = this.names.get(value);
-    if (s === undefined) {
-      s = this.kind.toName(value);
-      if (this.names.size >= CACHE_LIMIT) this.names.clear();
-      this.names.set(value, s);
-    }
-    return s;
+  toJson(value: bigint | string): unknown {
+    return typeof value === 'string' ? this.nameOf(this.numberOf(value, valueError)) : this.nameOf(value);
   }
 
-  defaultValue(): bigint {
-    return 0n;
+  defaultValue(): bigint | string {
+    return this.native(0n);
   }
 
-  fromJson(json: unknown): bigint {
+  fromJson(json: unknown): bigint | string {
     if (typeof json !== 'string') throw jsonError(this, `expected a name string, got ${describe(json)}`);
-    return this.numberOf(json, jsonError);
+    return this.native(this.numberOf(json, jsonError));
   }
 }

@@ -7,12 +7,13 @@ import { parseArgs, UsageError } from '../args.js';
 export const NEW_SERVICE_USAGE = `usage: tsibase new-service <name>
 
 Starts a service project in the folder <name>: a service (an AssemblyScript file using the SDK
-'tsibase/sdk') with a table, actions, an event, a GraphQL query and the simple UI; a test that
-runs it in TestChain ('tsibase/testing'); and a README. <name> is the service's account name.
+'tsibase/sdk') with a table, actions, an event, a GraphQL query and the simple UI; a TypeScript
+test that runs it in TestChain ('tsibase/testing') through the typed client 'tsibase codegen'
+writes from its schema; and a README. <name> is the service's account name.
 Then, in the folder: npm install, npm test, and with 'tsibase dev' running, npm run deploy.`;
 
-/** This package's package.json: its version, and the compiler version it builds with. */
-function ownPackage(): { version: string; peerDependencies: Record<string, string> } {
+/** This package's package.json: its version, the compiler version it builds with, and the TypeScript it is typed with. */
+function ownPackage(): { version: string; peerDependencies: Record<string, string>; devDependencies: Record<string, string> } {
   return JSON.parse(readFileSync(packagePath('package.json'), 'utf8'));
 }
 
@@ -45,13 +46,16 @@ function projectPackage(name: string, dir: string): string {
     private: true,
     type: 'module',
     scripts: {
-      build: 'tsibase build',
-      test: 'tsibase build && node --test test/',
+      // The service, its schema, and its typed client from the schema (build/<name>-client.ts).
+      build: `tsibase build && tsibase codegen build/${name}.schema.json`,
+      test: 'npm run build && tsc -p . && node --test dist/test/',
       deploy: `tsibase deploy --create-insecure-account --register-server ${name} build/${name}.wasm`,
     },
     devDependencies: {
+      '@types/node': own.devDependencies['@types/node'],
       assemblyscript: own.peerDependencies.assemblyscript,
       tsibase: ownDependency(dir),
+      typescript: own.devDependencies.typescript,
     },
   }, null, 2) + '\n';
 }
@@ -75,7 +79,7 @@ export function newServiceCommand(argv: string[]): number {
   // npm leaves .gitignore files out of packages, so the template's is called gitignore.
   renameSync(join(dir, 'gitignore'), join(dir, '.gitignore'));
   writeFileSync(join(dir, 'package.json'), projectPackage(name, dir));
-  console.log(`created ${name}/: service/index.ts, test/${name}.test.js, README.md`);
+  console.log(`created ${name}/: service/index.ts, test/${name}.test.ts, tsconfig.json, README.md`);
   console.log(`its package.json takes tsibase from ${PACKAGE_ROOT} (${ownDependency(dir)}); for the registry's, write "tsibase": "^${ownPackage().version}"`);
   console.log(`next: cd ${name} && npm install && npm test`);
   return 0;

@@ -6,7 +6,7 @@ import * as assert from 'uvu/assert';
 import { accountNumberFromName, compileSchema, methodNumberFromName } from '../../../host-api/index.js';
 import { TestChain } from '../../../runtime/testing/test-chain.js';
 import { compiledEntry, compiledService } from './program.js';
-import { ServiceCodec, type ServiceSchema } from '../../../runtime/testing/service-codec.js';
+import { ServiceCodec, type ServiceSchema } from '../../../host-api/client/service-codec.js';
 
 const CALLER = 'tests/unit/services-wasm/programs/caller.ts';
 const CALLER_SOURCE = `

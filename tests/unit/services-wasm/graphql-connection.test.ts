@@ -12,7 +12,7 @@ import { Random } from '../../lib/random.js';
 import { compiledEntry, utf8 } from './program.js';
 import { cursorsBothWays, type Page } from './connection-paging.js';
 import { compareBigints, referenceConnection, type ConnectionArgs, type IndexModel } from './connection-reference.js';
-import { ServiceCodec, type ServiceSchema } from '../../../runtime/testing/service-codec.js';
+import { ServiceCodec, type ServiceSchema } from '../../../host-api/client/service-codec.js';
 
 const SDL = `
 type Query {

@@ -5,7 +5,7 @@
 import * as assert from 'uvu/assert';
 import { TestChain } from '../../../runtime/testing/test-chain.js';
 import { compiledEntry } from './program.js';
-import { ServiceCodec, type ServiceSchema } from '../../../runtime/testing/service-codec.js';
+import { ServiceCodec, type ServiceSchema } from '../../../host-api/client/service-codec.js';
 
 const ENTRY = 'tests/unit/services-wasm/programs/graphql-schema.ts';
 const SOURCE = `

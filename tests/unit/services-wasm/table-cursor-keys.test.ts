@@ -7,7 +7,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { TestChain } from '../../../runtime/testing/test-chain.js';
 import { compiledEntry, utf8 } from './program.js';
-import { ServiceCodec, type ServiceSchema } from '../../../runtime/testing/service-codec.js';
+import { ServiceCodec, type ServiceSchema } from '../../../host-api/client/service-codec.js';
 
 const ENTRY = 'tests/unit/services-wasm/programs/long-keys.ts';
 const SOURCE = `

@@ -31,6 +31,22 @@ test('both forms of AccountNumber read and write names with the same bytes', () 
   assert.is(schema.type<bigint>('structMethod').toJson(885881747009n), 'transfer');
 });
 
+test("the `strings` form: names natively, in every operation, with the same bytes", () => {
+  const strings = compileSchema(forms, { names: 'strings' });
+  for (const name of ['structAccount', 'u64Account', 'AccountNumber'] as const) {
+    const account = strings.type<string | bigint>(name);
+    assert.is(account.unpack(schema.type(name).pack('a+42')), 'a+42', name);
+    assert.is(bytesToHex(account.pack('a')), '005BB9FDE21E9804', name);
+    assert.is(account.fromJson('Alice'), 'alice', name);
+    assert.is(account.toJson('Alice'), 'alice', name);
+    assert.is(account.toJson(351191174077921280n), 'alice', name);
+  }
+  assert.is(strings.type('structMethod').unpack(schema.type('structMethod').pack(885881747009n)), 'transfer');
+  // A member left out of the JSON takes the default name, the empty one (number 0).
+  assert.equal(strings.typeOf({ Object: { who: 'AccountNumber' } }).fromJson({}), { who: '' });
+  assert.equal(schema.typeOf({ Object: { who: 'AccountNumber' } }).fromJson({}), { who: 0n });
+});
+
 test('a Custom AccountNumber over another struct means that struct', () => {
   const other = schema.type('otherStruct');
   assert.equal(other.toJson(other.fromJson({ number: '5' })), { number: '5' });

@@ -2,7 +2,7 @@
 // account flags, and run by action name with arguments packed from each service's own schema.
 import type { RunOptions, RunResult, TestChain } from '../../../../runtime/testing/test-chain.js';
 import { compiledService } from '../program.js';
-import { ServiceCodec, type ServiceSchema } from '../../../../runtime/testing/service-codec.js';
+import { ServiceCodec, type ServiceSchema } from '../../../../host-api/client/service-codec.js';
 
 export const PRIVILEGED = 1n;
 export const VERIFY = 2n;

@@ -13,7 +13,7 @@ import {
 import { ProcessTransactionArgs, StatusRow } from '../../../../host-api/types/native.js';
 import { TestChain, type RunOptions, type RunResult } from '../../../../runtime/testing/test-chain.js';
 import { compiledEntry, compiledService, type CompiledService } from '../program.js';
-import { ServiceCodec, type ServiceSchema } from '../../../../runtime/testing/service-codec.js';
+import { ServiceCodec, type ServiceSchema } from '../../../../host-api/client/service-codec.js';
 
 const SERVICES_DIR = 'tests/unit/services-wasm/transact/services';
 const PRIVILEGED = 1n;

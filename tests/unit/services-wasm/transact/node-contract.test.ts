@@ -13,7 +13,7 @@ import { Chain } from '../../../../runtime/chain/chain.js';
 import { LmdbStore } from '../../../../runtime/db/lmdb-store.js';
 import { Engine } from '../../../../runtime/wasm/engine.js';
 import { compiledService } from '../program.js';
-import { ServiceCodec, type ServiceSchema } from '../../../../runtime/testing/service-codec.js';
+import { ServiceCodec, type ServiceSchema } from '../../../../host-api/client/service-codec.js';
 
 const NOW_MS = 1_735_689_600_000;
 const EXPIRATION = BigInt(NOW_MS / 1000 + 120);
