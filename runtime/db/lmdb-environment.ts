@@ -1,6 +1,7 @@
 // The LMDB side of the store: one environment under a directory, one named database per
 // persisted DbId, raw byte keys (LMDB's default memcmp order) and raw byte values.
 
+import { join } from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
 import { TsibaseError } from '../../host-api/errors.js';
 import { fromBinaryString } from './binary-string.js';
@@ -12,6 +13,9 @@ import type { KvEntry } from './store.js';
 import type { WriteOverlay } from './write-overlay.js';
 
 type ByteDatabase = Database<Uint8Array, Uint8Array>;
+
+/** The environment's data file in its directory (LMDB's name). */
+const DATA_FILE = 'data.mdb';
 
 /** The LMDB database of reversible blocks' undo records (docs/chain.md §1.6), keyed by u32 BE block number. */
 const BLOCK_UNDO_NAME = 'blockUndo';
@@ -143,6 +147,11 @@ export class LmdbEnvironment {
     } finally {
       for (const db of written) this.tables[db].invalidate();
     }
+  }
+
+  /** Copies the environment as committed (LMDB's copy of a live environment) to `directory`'s data file. */
+  copyTo(directory: string): Promise<void> {
+    return this.root.backup(join(directory, DATA_FILE), false);
   }
 
   close(): Promise<void> {

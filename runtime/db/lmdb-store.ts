@@ -147,6 +147,18 @@ export class LmdbStore implements Store {
     this.chain.abort();
   }
 
+  /**
+   * Copies the committed state (every persisted database, the block undo records) into the
+   * empty `directory`, which LmdbStore.open then opens: a fork of this store. The session
+   * databases, held in memory, are not copied. Nothing may be uncommitted (DB_UNCOMMITTED_WRITES).
+   */
+  copyTo(directory: string): Promise<void> {
+    if (this.chainOverlay.checkpointDepth > 0 || !this.chainOverlay.isEmpty() || !this.subjectiveOverlay.isEmpty()) {
+      throw new TsibaseError('DB_UNCOMMITTED_WRITES', 'the store cannot be copied while it has uncommitted writes');
+    }
+    return this.environment.copyTo(directory);
+  }
+
   /** Closes LMDB; uncommitted writes are dropped. */
   close(): Promise<void> {
     this.chainOverlay.clear();
