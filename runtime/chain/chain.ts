@@ -247,6 +247,14 @@ export class Chain implements NetworkChain, TransactionIntake, ChainQueries, Eve
   }
 
   /**
+   * Opens this node's block now if none is open (a chain with `manualBlocks`), so that what runs
+   * at a block's start is done before the next push; CHAIN_NO_PRODUCER when it does not produce.
+   */
+  openBlock(): void {
+    this.production.openBlock();
+  }
+
+  /**
    * Closes the open block now, opening an empty one first if none is (a chain with
    * `manualBlocks`); a block that cannot be produced throws why (CHAIN_NO_PRODUCER, ...).
    */

@@ -1,7 +1,6 @@
 // The LMDB side of the store: one environment under a directory, one named database per
 // persisted DbId, raw byte keys (LMDB's default memcmp order) and raw byte values.
 
-import { join } from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
 import { TsibaseError } from '../../host-api/errors.js';
 import { fromBinaryString } from './binary-string.js';
@@ -13,9 +12,6 @@ import type { KvEntry } from './store.js';
 import type { WriteOverlay } from './write-overlay.js';
 
 type ByteDatabase = Database<Uint8Array, Uint8Array>;
-
-/** The environment's data file in its directory (LMDB's name). */
-const DATA_FILE = 'data.mdb';
 
 /** The LMDB database of reversible blocks' undo records (docs/chain.md §1.6), keyed by u32 BE block number. */
 const BLOCK_UNDO_NAME = 'blockUndo';
@@ -149,9 +145,9 @@ export class LmdbEnvironment {
     }
   }
 
-  /** Copies the environment as committed (LMDB's copy of a live environment) to `directory`'s data file. */
+  /** Copies the environment as committed (LMDB's copy of a live environment) into the empty `directory`. */
   copyTo(directory: string): Promise<void> {
-    return this.root.backup(join(directory, DATA_FILE), false);
+    return this.root.backup(directory, false);
   }
 
   close(): Promise<void> {

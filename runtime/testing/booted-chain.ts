@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { TsibaseError } from '../../host-api/errors.js';
 import { equalBytes } from '../../host-api/encoding/bytes.js';
 import {
-  DO_NOT_BROADCAST, SignedTransaction, accountNumberFromName, bytesToHex, deployActions, keySignedTransaction, loginAction, newAccountAction, signDigest,
-  taposReference, transactionId, type Bundle, type Claim, type KeyPair, type NewAccountAuth, type TransactionTrace,
+  DO_NOT_BROADCAST, SignedTransaction, Transaction, accountNumberFromName, bytesToHex, deployActions, keySignedTransaction, loginAction, newAccountAction, signDigest,
+  taposReference, transactionId, type Action, type ActionTrace, type Bundle, type Claim, type KeyPair, type NewAccountAuth, type TransactionTrace,
 } from '../../host-api/index.js';
 import type { BlockSigners } from '../chain/block-signing.js';
 import { Chain } from '../chain/chain.js';
@@ -82,7 +82,13 @@ export interface PushedTransaction {
   readonly trace: TransactionTrace;
   /** Why it failed (then nothing of it is in a block), or null. */
   readonly error: string | null;
-  /** Each action's console output (its inner calls' included), in order. */
+  /**
+   * The traces of the transaction's own actions, in order (those that ran: a failed one is the
+   * last), taken from under transact's processTransaction beside its auth calls and callbacks.
+   * Each has its `rawRetval`.
+   */
+  readonly actions: readonly ActionTrace[];
+  /** Each of those actions' console output (its inner calls' included). */
   readonly console: readonly string[];
   /** The events it emitted (none when it failed). */
   readonly events: readonly EmittedEvent[];
@@ -98,6 +104,11 @@ interface Setup {
 }
 
 const DEFAULT_EXPIRES_IN = 10;
+/**
+ * The engine of every booted chain of the process: it keeps compiled modules by code hash and
+ * knows no chain, so a second boot of the same services admits and compiles nothing.
+ */
+const ENGINE = new Engine();
 const VERIFY_SIG = accountNumberFromName('verify-sig');
 /** A test chain serves no admin API: its state is the test's to set up. */
 const NO_ADMIN_ROUTES: Routes = { serve: async () => false };
@@ -110,6 +121,23 @@ function keyList(sign: KeyPair | readonly KeyPair[] | undefined): readonly KeyPa
 /** Signs blocks for a verify-sig claim of the block key's public key. */
 function blockSignersOf(block: KeyPair | undefined): BlockSigners {
   return (claim: Claim) => (block && claim.service === VERIFY_SIG && equalBytes(claim.rawData, block.publicKey) ? (digest) => signDigest(block, digest) : undefined);
+}
+
+function sameAction(a: Action, b: Action): boolean {
+  return a.sender === b.sender && a.service === b.service && a.method === b.method && equalBytes(a.rawData, b.rawData);
+}
+
+/**
+ * The traces of `actions` under the trace's processTransaction (docs/chain.md §6: its inner
+ * traces are the auth calls, the user's actions and the callbacks, in the order they ran).
+ */
+function ownActionTraces(trace: TransactionTrace, actions: readonly Action[]): ActionTrace[] {
+  const own: ActionTrace[] = [];
+  for (const { inner } of trace.actionTraces[0]?.innerTraces ?? []) {
+    const next = actions[own.length];
+    if (next && 'ActionTrace' in inner && sameAction(inner.ActionTrace.action, next)) own.push(inner.ActionTrace);
+  }
+  return own;
 }
 
 function temporaryDirectory(): string {
@@ -125,7 +153,6 @@ export class BootedChain {
     /** The temporary directory of the chain's store, which close removes. */
     readonly directory: string,
     private readonly store: LmdbStore,
-    private readonly engine: Engine,
     private readonly chain: Chain,
     private readonly server: NodeHttpServer,
     private readonly clock: TestClock,
@@ -143,7 +170,7 @@ export class BootedChain {
       tokens: SessionTokens.withRandomKey(),
       onCallbackError: options.onCallbackError ?? ((err) => console.error(`TestChain: a subjective callback failed: ${err.message}`)),
     };
-    const chain = BootedChain.assemble(temporaryDirectory(), new Engine(), clock, setup);
+    const chain = BootedChain.assemble(temporaryDirectory(), clock, setup);
     try {
       await bootInProcess(chain.chain, bundle, {
         producer: setup.producer, accountKey: setup.keys?.account.publicKey, blockKey: setup.keys?.block?.publicKey, now: clock.seconds(),
@@ -158,16 +185,16 @@ export class BootedChain {
   }
 
   /** A chain over the store in `directory`, served by the node's HTTP handler. */
-  private static assemble(directory: string, engine: Engine, clock: TestClock, setup: Setup): BootedChain {
+  private static assemble(directory: string, clock: TestClock, setup: Setup): BootedChain {
     const store = LmdbStore.open(directory);
     const sockets = new HttpSockets();
-    const chain = new Chain(store, engine, {
+    const chain = new Chain(store, ENGINE, {
       producer: setup.producer, now: clock.now, manualBlocks: true, sockets,
       blockSigners: blockSignersOf(setup.keys?.block), onCallbackError: setup.onCallbackError,
     });
     const server = new NodeHttpServer(chain, { sockets, tokens: setup.tokens, localHosts: new Map(), adminRoutes: NO_ADMIN_ROUTES });
     server.configure({ hosts: [setup.rootHost], services: [], httpTimeoutUs: null, maxConnections: undefined }, directory);
-    return new BootedChain(directory, store, engine, chain, server, clock, setup);
+    return new BootedChain(directory, store, chain, server, clock, setup);
   }
 
   /** The head block (its header, id and the last irreversible block number). */
@@ -305,7 +332,7 @@ export class BootedChain {
       }
       throw err;
     }
-    const fork = BootedChain.assemble(directory, this.engine, new TestClock(this.clock.now()), this.setup);
+    const fork = BootedChain.assemble(directory, new TestClock(this.clock.now()), this.setup);
     fork.autoBlocks = this.autoBlocks;
     return fork;
   }
@@ -332,11 +359,14 @@ export class BootedChain {
   }
 
   private async pushNow(signed: Uint8Array): Promise<PushedTransaction> {
+    // The block is open before the push, so its start's events are not the transaction's.
+    this.chain.openBlock();
     const before = this.chain.eventPosition();
     const trace = await this.chain.push(signed, 'applied');
     const events = trace.error === null ? this.chain.eventsSince(before) : [];
     if (this.autoBlocks) this.produceBlock();
-    const id = bytesToHex(transactionId(SignedTransaction.unpack(signed).transaction));
-    return { id, trace, error: trace.error, console: trace.actionTraces.map(consoleOf), events };
+    const packed = SignedTransaction.unpack(signed).transaction;
+    const actions = ownActionTraces(trace, Transaction.unpack(packed).actions);
+    return { id: bytesToHex(transactionId(packed)), trace, error: trace.error, actions, console: actions.map(consoleOf), events };
   }
 }

@@ -32,13 +32,20 @@ const IN_PROCESS: RequestConnection = Object.freeze({});
 
 const HEAD_END = '\r\n\r\n';
 
-/** The head lines of `request`: the request line, Host, the caller's fields and the body's length. */
+const LINE_BREAK = /[\r\n]/;
+
+/** The head of `request` without its blank line: the request line, Host, the caller's fields and the body's length. */
 function requestHeadText(request: TestHttpRequest, host: string, bodyLength: number): string {
   const method = request.method ?? 'GET';
-  let text = `${method} ${request.path} HTTP/1.1\r\nHost: ${host}\r\n`;
-  for (const [name, value] of Object.entries(request.headers ?? {})) text += `${name}: ${value}\r\n`;
-  if (bodyLength > 0 && request.headers?.['content-length'] === undefined) text += `Content-Length: ${bodyLength}\r\n`;
-  return text;
+  const parts = [method, request.path, host, ...Object.entries(request.headers ?? {}).flat()];
+  if (parts.some((part) => LINE_BREAK.test(part))) {
+    throw new TsibaseError('TESTCHAIN_BAD_REQUEST', 'a request\'s method, path, host and fields may not hold a line break');
+  }
+  const lines = [`${method} ${request.path} HTTP/1.1`, `Host: ${host}`];
+  for (const [name, value] of Object.entries(request.headers ?? {})) lines.push(`${name}: ${value}`);
+  const sized = Object.keys(request.headers ?? {}).some((name) => name.toLowerCase() === 'content-length');
+  if (bodyLength > 0 && !sized) lines.push(`Content-Length: ${bodyLength}`);
+  return lines.join('\r\n');
 }
 
 /** A reply's bytes as written to a connection, read back. */

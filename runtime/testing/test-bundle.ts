@@ -21,9 +21,9 @@ export interface ExtraService {
   readonly init?: boolean;
 }
 
-/** The module and schema of `code`: bytes as given (with their embedded schema), or a build's files. */
+/** The module and schema of `code`: a build's files, or the module given and the schema its build embedded. */
 export function serviceCode(code: Uint8Array | string): { code: Uint8Array; schema: string | null } {
-  return typeof code === 'string' ? readBuiltService(code) : { code, schema: null };
+  return typeof code === 'string' ? readBuiltService(code) : { code, schema: embeddedSchema(code) };
 }
 
 const PACKAGES = accountNumberFromName('packages');

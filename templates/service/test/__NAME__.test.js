@@ -22,7 +22,7 @@ after(() => chain.close());
 /** Pushes one action of the service from `sender`; the trace's value decoded. */
 async function push(sender, action, args) {
   const pushed = await chain.push([{ sender, service: '__NAME__', method: action, rawData: codec.args(action, args) }]);
-  const value = pushed.error === null ? codec.result(action, pushed.trace.actionTraces[0].rawRetval) : undefined;
+  const value = pushed.error === null ? codec.result(action, pushed.actions[0].rawRetval) : undefined;
   return { ...pushed, value };
 }
 

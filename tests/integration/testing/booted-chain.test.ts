@@ -36,11 +36,11 @@ function codeOf(run: () => unknown): string | undefined {
   return undefined;
 }
 
-/** example::increment of `name` by 1 from alice; the counter's new value. */
-async function increment(chain: BootedChain, name: string): Promise<unknown> {
-  const pushed = await chain.push([{ sender: 'alice', service: 'example', method: 'increment', rawData: example.args('increment', { name, by: 1 }) }]);
+/** example::increment of `name` by `by` from alice; the counter's new value. */
+async function increment(chain: BootedChain, name: string, by = 1): Promise<unknown> {
+  const pushed = await chain.push([{ sender: 'alice', service: 'example', method: 'increment', rawData: example.args('increment', { name, by }) }]);
   assert.is(pushed.error, null);
-  return example.result('increment', pushed.trace.actionTraces[0]!.rawRetval);
+  return example.result('increment', pushed.actions[0]!.rawRetval);
 }
 
 // A development chain: the default bundle and the http probe (deferred replies, the user).
@@ -123,7 +123,8 @@ dev('deploy installs a built service with a real transaction; GraphQL reads it',
   const { data, errors } = await chain.graphql('tokens', '{ balance(owner: "alice") { owner amount } supply { total } }');
   assert.is(errors, undefined);
   assert.equal(data, { balance: { owner: 'alice', amount: '7' }, supply: { total: '7' } });
-  assert.is(await code(chain.deploy('tokens', TOKENS_WASM)), 'TESTCHAIN_DEPLOY_FAILED');
+  // Without create, an account that does not exist cannot set its code.
+  assert.is(await code(chain.deploy('nobody', TOKENS_WASM, { create: false })), 'TESTCHAIN_DEPLOY_FAILED');
 });
 
 dev('a transaction whose expiration passed is refused, as on a node', async ({ chain }) => {
@@ -148,7 +149,10 @@ dev('with autoBlock off, pushes wait in the open block until produceBlock', asyn
   try {
     const before = chain.head.header.blockNum;
     assert.is(await increment(chain, 'manual'), 1n);
-    assert.is(await increment(chain, 'manual'), 2n);
+    // The second sees the first in the open block (the same transaction again would be a duplicate).
+    assert.is(await increment(chain, 'manual', 2), 3n);
+    assert.is((await chain.push([{ sender: 'alice', service: 'example', method: 'increment', rawData: example.args('increment', { name: 'manual', by: 1 }) }])).error,
+      "service 'transact' aborted with message: duplicate transaction");
     assert.is(chain.head.header.blockNum, before);
     assert.is(await code(chain.fork()), 'TESTCHAIN_BLOCK_OPEN');
     chain.produceBlock();
