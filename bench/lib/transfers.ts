@@ -11,7 +11,7 @@ import {
 } from '../../host-api/index.js';
 import { ChainClient } from '../../runtime/cli/chain-client.js';
 import { serviceUrl } from '../../runtime/cli/client.js';
-import { deployActions } from '../../runtime/cli/deploy-actions.js';
+import { deployActions } from '../../host-api/boot/deploy-actions.js';
 
 export const ACCOUNTS = 32;
 export const CONNECTIONS = 16;

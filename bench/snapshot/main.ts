@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { compileSchema, systemAction } from '../../host-api/index.js';
 import { ChainClient } from '../../runtime/cli/chain-client.js';
-import { deployActions } from '../../runtime/cli/deploy-actions.js';
+import { deployActions } from '../../host-api/boot/deploy-actions.js';
 import { KeptStates } from '../../runtime/snapshot/kept-states.js';
 import { headBlockNum } from '../../tests/lib/chain-head.js';
 import { runCli } from '../../tests/lib/cli-process.js';

@@ -27,6 +27,8 @@ export interface ProductionOptions {
   readonly auxConsensusData?: (commitNum: number) => Uint8Array | null;
   /** Where a block that could not be produced is reported (e.g. no key for its signature). */
   readonly onProductionError?: (error: Error) => void;
+  /** No slot timer: a block closes only when produceBlock says (chain.ts, ChainOptions). */
+  readonly manualBlocks?: boolean;
 }
 
 /** The block this node is producing, with how it will be sealed. */
@@ -131,8 +133,20 @@ export class BlockProduction {
 
   /** Starts (or resumes after a restart) block production when this node is an active producer. */
   start(): void {
-    if (this.closed || this.timer || !this.hasChain() || !this.produces()) return;
+    if (this.closed || this.timer || this.options.manualBlocks || !this.hasChain() || !this.produces()) return;
     this.schedule();
+  }
+
+  /**
+   * Closes this node's block now, an empty one when none is open (manual blocks). A block that
+   * cannot be opened or closed throws (CHAIN_NO_PRODUCER, CHAIN_NO_BLOCK_KEY, a failing callback)
+   * and is dropped, as at the end of a slot.
+   */
+  produceBlock(): void {
+    if (this.closed) throw new ChainError('CHAIN_CLOSED', 'the chain is closed');
+    if (this.headHeld) throw new ChainError('CHAIN_HEAD_HELD', 'a received block is being verified: produce once it is in or refused');
+    this.openBlock();
+    this.closeBlock();
   }
 
   /** Consensus drives production from now on: this node produces only while it leads a term. */

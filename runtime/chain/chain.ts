@@ -8,6 +8,7 @@ import { Executor } from '../wasm/executor.js';
 import type { SocketRegistry } from '../wasm/host-state.js';
 import { serviceCodeOf } from '../wasm/service-code.js';
 import type { ClosedBlock } from './block-builder.js';
+import { eventPosition, eventsSince, type EmittedEvent, type EventPosition } from './event-log.js';
 import { BlockImportQueue } from './block-import-queue.js';
 import { readBlock, readLogStart } from './block-log.js';
 import { BlockProduction } from './block-production.js';
@@ -17,7 +18,8 @@ import { claimVerifierOf } from './claim-verdicts.js';
 import { Finality } from './finality.js';
 import type { Forwarder } from './forwarded-transactions.js';
 import type {
-  BlockOrigin, ChainEvents, ChainHead, ChainQueries, ClaimVerifier, NetworkChain, ServeOutcome, ServeRequest, TransactionIntake, TransactionOutcomes, WaitFor,
+  BlockOrigin, ChainEvents, ChainHead, ChainQueries, ClaimVerifier, EventReader, NetworkChain, ServeOutcome, ServeRequest, TransactionIntake, TransactionOutcomes,
+  WaitFor,
 } from './interface.js';
 import { checkLogin } from './login.js';
 import { openSystemAccountsOf } from './open-system-accounts.js';
@@ -35,6 +37,11 @@ export interface ChainOptions extends ChainEvents {
   readonly blockIntervalMs?: number;
   /** Milliseconds since 1970 (tests may pass their own clock). */
   readonly now?: () => number;
+  /**
+   * Blocks close only when `produceBlock` says, never at the end of a slot (a chain in a test,
+   * whose clock is its own): pushed transactions wait in the open block until then.
+   */
+  readonly manualBlocks?: boolean;
   /** Where errors of subjective callbacks go (they never affect consensus). */
   readonly onCallbackError?: (error: Error) => void;
   /** Where a block that could not be produced is reported (e.g. no key for its signature). */
@@ -69,7 +76,7 @@ export interface ChainOptions extends ChainEvents {
  * pushed transactions apply to at once; as a follower it applies the blocks peers send (docs/p2p.md
  * §3.4). Every committed block, produced or applied, is told once: `committed(block, origin)`.
  */
-export class Chain implements NetworkChain, TransactionIntake, ChainQueries {
+export class Chain implements NetworkChain, TransactionIntake, ChainQueries, EventReader {
   readonly claims: ClaimVerifier;
   private readonly executor: Executor;
   private readonly processor: TransactionProcessor;
@@ -95,6 +102,7 @@ export class Chain implements NetworkChain, TransactionIntake, ChainQueries {
     this.production = new BlockProduction(store, this.executor, this.processor, this.finality, {
       producer: options.producer ?? '', intervalUs, now,
       blockSigners: options.blockSigners, auxConsensusData: options.auxConsensusData, onProductionError: options.onProductionError,
+      manualBlocks: options.manualBlocks,
     }, hasChain, (closed) => this.committed(closed, 'produced'));
     this.pushes = new PushPipeline(store, this.executor, this.processor, this.production, this.finality, this.callbacks, {
       now, intervalMs: Number(intervalUs / 1000n), counters: options.counters, forwarder: options.forwarder,
@@ -210,6 +218,16 @@ export class Chain implements NetworkChain, TransactionIntake, ChainQueries {
     return openSystemAccountsOf(this.executor);
   }
 
+  /** Where the event databases stand now, the open block's writes included. */
+  eventPosition(): EventPosition {
+    return eventPosition(this.store);
+  }
+
+  /** Every event written since `position`. */
+  eventsSince(position: EventPosition): EmittedEvent[] {
+    return eventsSince(this.store, position);
+  }
+
   /** The account this node produces as ('' = none). */
   get producer(): string {
     return this.production.producer;
@@ -226,6 +244,22 @@ export class Chain implements NetworkChain, TransactionIntake, ChainQueries {
   /** Starts (or resumes after a restart) block production when this node is an active producer. */
   start(): void {
     this.production.start();
+  }
+
+  /**
+   * Opens this node's block now if none is open (a chain with `manualBlocks`), so that what runs
+   * at a block's start is done before the next push; CHAIN_NO_PRODUCER when it does not produce.
+   */
+  openBlock(): void {
+    this.production.openBlock();
+  }
+
+  /**
+   * Closes the open block now, opening an empty one first if none is (a chain with
+   * `manualBlocks`); a block that cannot be produced throws why (CHAIN_NO_PRODUCER, ...).
+   */
+  produceBlock(): void {
+    this.production.produceBlock();
   }
 
   /**

@@ -5,6 +5,8 @@ export type ChainErrorCode =
   | 'CHAIN_NOT_BOOTED'         // a transaction before boot
   | 'CHAIN_NO_PRODUCER'        // booting or producing without a producer name, or as one not in the producer set
   | 'CHAIN_NO_BLOCK_KEY'       // the producer's claim asks for signed blocks and the node holds no key for it
+  | 'CHAIN_CLOSED'             // a block asked of a chain whose production stopped for good
+  | 'CHAIN_HEAD_HELD'          // a block asked for while a received block is being verified
   | 'TRANSACTION_INVALID'      // undecodable or malformed transaction
   | 'TRANSACTION_PROOFS'       // proofs and claims differ in number, or a proof does not verify
   | 'CHAIN_IRREVERSIBLE'       // a revert that would take back an irreversible block

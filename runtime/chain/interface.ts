@@ -3,6 +3,7 @@ import type { StatusRow } from '../../host-api/types/native.js';
 import type { SocketGrant, SocketOutcome } from '../wasm/host-state.js';
 import type { ClosedBlock } from './block-builder.js';
 import type { ClaimProof } from './claim-proofs.js';
+import type { EmittedEvent, EventPosition } from './event-log.js';
 import type { StoredBlock } from './stored-block.js';
 
 // What the rest of the node sees of a chain (docs/design.md, "The chain"): one narrow interface per
@@ -127,6 +128,14 @@ export interface ChainQueries {
   serve(request: ServeRequest): ServeOutcome;
   /** The system accounts anyone may act as (a development chain's); none without the accounts service. */
   openSystemAccounts(): string[];
+}
+
+/** The events runs wrote on the chain's state (event-log.ts): a test's view of what one transaction emitted. */
+export interface EventReader {
+  /** Where the event databases stand now, the open block's writes included. */
+  eventPosition(): EventPosition;
+  /** Every event written since `position`. */
+  eventsSince(position: EventPosition): EmittedEvent[];
 }
 
 /** What the chain reports of each pushed transaction. */

@@ -1,18 +1,12 @@
 import { TsibaseError } from '../../host-api/errors.js';
-import {
-  Transaction, bytesToHex, signPackedTransaction, transactionId, type Action, type KeyPair,
-} from '../../host-api/index.js';
+import { bytesToHex, keySignedTransaction, loginAction, type Action, type KeyPair } from '../../host-api/index.js';
 import { DO_NOT_BROADCAST, type TaposReference } from '../../host-api/chain/index.js';
 import { isSystemAction, systemAction } from '../../host-api/boot/index.js';
-import { LoginData } from '../../host-api/types/native.js';
 import { httpRequest, serviceUrl, type HttpReply } from './client.js';
 
 // What the client commands share: TaPoS from the node, signing, pushing and reporting failures.
 
 export const DEFAULT_API = 'http://tsibase.localhost:8080';
-
-/** The verify service of the keys the CLI signs with (docs/formats.md: P-256 and secp256k1). */
-const VERIFY_SERVICE = 'verify-sig';
 
 /** An action as packing takes it: numbers, or names (and hex for rawData). */
 export type ActionInput = Action | { sender: string; service: string; method: string; rawData: Uint8Array | string };
@@ -137,8 +131,7 @@ export class ChainClient {
    */
   async login(user: string, keys: readonly KeyPair[], expiresIn = 10): Promise<string> {
     const rootHost = (await this.getJson('/common/rootdomain')) as string;
-    const action = { sender: user, service: 'transact', method: 'loginSys', rawData: LoginData.pack({ rootHost }) };
-    const { signed } = await this.sign([action], keys, expiresIn, DO_NOT_BROADCAST);
+    const { signed } = await this.sign([loginAction(user, rootHost)], keys, expiresIn, DO_NOT_BROADCAST);
     const r = await this.post('/login', signed);
     if (r.status !== 200) throw new TsibaseError('CLI_LOGIN_FAILED', `login refused: ${r.status} ${r.text()}`);
     return (r.json() as { access_token: string }).access_token;
@@ -146,8 +139,8 @@ export class ChainClient {
 
   private async sign(actions: readonly ActionInput[], keys: readonly KeyPair[], expiresIn: number, flags: number) {
     const tapos = { ...(await this.tapos(expiresIn)), flags };
-    const packed = Transaction.pack({ tapos, actions, claims: keys.map((k) => ({ service: VERIFY_SERVICE, rawData: k.publicKey })) });
-    return { id: bytesToHex(transactionId(packed)), signed: signPackedTransaction(packed, keys) };
+    const { id, signed } = keySignedTransaction(tapos, actions, keys);
+    return { id: bytesToHex(id), signed };
   }
 
   /** POSTs a packed signed transaction to transact's `target`. */

@@ -16,6 +16,14 @@ type ByteDatabase = Database<Uint8Array, Uint8Array>;
 /** The LMDB database of reversible blocks' undo records (docs/chain.md §1.6), keyed by u32 BE block number. */
 const BLOCK_UNDO_NAME = 'blockUndo';
 
+export interface StoreOptions {
+  /**
+   * Commits are on disk when they return (true, the default: a node's store). false leaves the
+   * syncing to the operating system, for a temporary store a crash may lose (a test chain's).
+   */
+  readonly durable?: boolean;
+}
+
 /** What a block's commit does with block undo records, in the same LMDB transaction. */
 export interface BlockUndoPlan {
   /** Keep what this commit overwrites as the undo record of this (reversible) block. */
@@ -34,7 +42,8 @@ export class LmdbEnvironment {
     private readonly undoBlocks: number[],
   ) {}
 
-  static open(directory: string): LmdbEnvironment {
+  static open(directory: string, options: StoreOptions = {}): LmdbEnvironment {
+    const synced = options.durable ?? true;
     const root = open({
       path: directory,
       // Always a directory: lmdb-js would take a path with a dot in its last part for a file.
@@ -43,8 +52,8 @@ export class LmdbEnvironment {
       // A commit returns once its pages and meta page are synced (plain LMDB commit).
       // overlappingSync (lmdb-js' default on Linux) would sync after returning, and noSync never.
       overlappingSync: false,
-      noSync: false,
-      noMetaSync: false,
+      noSync: !synced,
+      noMetaSync: !synced,
     });
     const databases: ByteDatabase[] = [];
     const tables: CommittedReadCache[] = [];
@@ -143,6 +152,11 @@ export class LmdbEnvironment {
     } finally {
       for (const db of written) this.tables[db].invalidate();
     }
+  }
+
+  /** Copies the environment as committed (LMDB's copy of a live environment) into the empty `directory`. */
+  copyTo(directory: string): Promise<void> {
+    return this.root.backup(directory, false);
   }
 
   close(): Promise<void> {

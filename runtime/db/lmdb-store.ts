@@ -7,7 +7,7 @@ import { TsibaseError } from '../../host-api/errors.js';
 import { copyBytes, toBinaryString } from './binary-string.js';
 import { counterIndexOf, readCounter, requireEventId, withCounter } from './event-counters.js';
 import { requireBytes, requireMatchLength, requireStorableKey } from './input-checks.js';
-import { LmdbEnvironment } from './lmdb-environment.js';
+import { LmdbEnvironment, type StoreOptions } from './lmdb-environment.js';
 import { LmdbUndoScope } from './lmdb-undo-scope.js';
 import * as lookup from './ordered-lookup.js';
 import { MemoryTable } from './memory-table.js';
@@ -49,8 +49,8 @@ export class LmdbStore implements Store {
   }
 
   /** Opens (creating if needed) the LMDB environment in `directory`. */
-  static open(directory: string): LmdbStore {
-    return new LmdbStore(LmdbEnvironment.open(directory));
+  static open(directory: string, options?: StoreOptions): LmdbStore {
+    return new LmdbStore(LmdbEnvironment.open(directory, options));
   }
 
   get(db: number, key: Uint8Array): Uint8Array | undefined {
@@ -145,6 +145,18 @@ export class LmdbStore implements Store {
   abort(): void {
     this.nativeRowsVersion++;
     this.chain.abort();
+  }
+
+  /**
+   * Copies the committed state (every persisted database, the block undo records) into the
+   * empty `directory`, which LmdbStore.open then opens: a fork of this store. The session
+   * databases, held in memory, are not copied. Nothing may be uncommitted (DB_UNCOMMITTED_WRITES).
+   */
+  copyTo(directory: string): Promise<void> {
+    if (this.chainOverlay.checkpointDepth > 0 || !this.chainOverlay.isEmpty() || !this.subjectiveOverlay.isEmpty()) {
+      throw new TsibaseError('DB_UNCOMMITTED_WRITES', 'the store cannot be copied while it has uncommitted writes');
+    }
+    return this.environment.copyTo(directory);
   }
 
   /** Closes LMDB; uncommitted writes are dropped. */

@@ -1,5 +1,4 @@
 import { isIP } from 'node:net';
-import type { TLSSocket } from 'node:tls';
 import { adminNetworksOf, type AdminNetworks } from './admin-networks.js';
 import { text } from './replies.js';
 import type { WireRequest, WireResponse } from './wire/index.js';
@@ -35,7 +34,7 @@ export function isAdminRequest(req: WireRequest, networks: AdminNetworks = admin
  */
 export function hasForeignOrigin(req: WireRequest): boolean {
   const origin = req.headers.origin;
-  const scheme = (req.socket as TLSSocket).encrypted ? 'https' : 'http';
+  const scheme = req.socket.encrypted ? 'https' : 'http';
   return origin !== undefined && origin !== `${scheme}://${req.headers.host}`;
 }
 

@@ -120,7 +120,7 @@ export class NodeHttpServer {
   async listen(spec: ListenSpec, baseDir: string, tls?: TlsSpec): Promise<ListenSpec> {
     // A TLS handshake is given the time a request head is (the one in force as the listener opens).
     const server = new WireServer(spec.protocol === 'https' ? createHttpsServer(baseDir, tls!, this.requestTimeoutMs) : createServer(), {
-      request: (req, res) => this.onRequest(req, res),
+      request: (req, res) => this.answer(req, res),
       upgrade: (req, socket, head) => this.options.onUpgrade?.(req, socket, head) ?? false,
     }, MAX_REQUEST_BYTES, spec.protocol === 'local' ? undefined : this.connectionLimit);
     this.applyTimeouts(server);
@@ -148,7 +148,12 @@ export class NodeHttpServer {
     for (const server of this.servers) server.dropConnections();
   }
 
-  private onRequest(req: WireRequest, res: WireResponse): void {
+  /**
+   * Answers one request: one a listener read from a connection, or one made in this process
+   * (runtime/testing's in-memory requests), which the same routing serves. The reply may come
+   * later (a service's deferred reply), through `res`.
+   */
+  answer(req: WireRequest, res: WireResponse): void {
     const log = this.options.responseLog;
     // Watching for the end of every request costs a listener each: only while the log wants them.
     if (log?.enabled()) {

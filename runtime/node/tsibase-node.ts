@@ -2,14 +2,14 @@ import { readConsensusVote, writeConsensusVote } from '../network/consensus-vote
 import { readConsensusBft, writeConsensusBft } from '../network/consensus-bft-file.js';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { setImmediate as nextTurn } from 'node:timers/promises';
-import { bootTransactions, runBoot, TsibaseError, type Bundle, type KeyPair } from '../../host-api/index.js';
+import { TsibaseError, type Bundle, type KeyPair } from '../../host-api/index.js';
 import { adminApi } from '../admin/admin-api.js';
 import { keyEndpoints } from '../admin/key-endpoints.js';
 import { LogSockets } from '../admin/log-socket.js';
 import { perfEndpoints } from '../admin/perf-endpoints.js';
 import type { NodeControl, Peer, ShutdownRequest } from '../admin/node-control.js';
 import { Chain } from '../chain/chain.js';
+import { bootInProcess } from '../chain/in-process-boot.js';
 import { readConfigFile, writeConfigFile } from '../config/config-file.js';
 import { checkServable } from '../config/servable-config.js';
 import { defaultConfig, parseServerConfig, type ListenSpec, type ServerConfig } from '../config/server-config.js';
@@ -365,12 +365,8 @@ export class TsibaseNode implements NodeControl {
     if (!this.chain.producer) throw new TsibaseError('BOOT_NEEDS_PRODUCER', 'booting needs a producer: --producer <name>, or "producer" in config.json');
     const started = performance.now();
     const { accountKey, blockKey } = this.options.bootKeys ?? {};
-    const boot = bootTransactions(bundle, { producer: this.chain.producer, accountKey, blockKey: blockKey?.publicKey });
-    // Each step waits for the event loop's next turn, so the listeners answer while a bundle boots.
-    await runBoot(boot, {
-      pushBoot: (body) => nextTurn().then(() => this.chain.boot(body)),
-      push: (t) => nextTurn().then(() => this.chain.push(t, 'applied')),
-    }, (applied, total) => this.logging.info('chain', `boot: ${applied} of ${total} transactions applied`));
+    await bootInProcess(this.chain, bundle, { producer: this.chain.producer, accountKey, blockKey: blockKey?.publicKey },
+      (applied, total) => this.logging.info('chain', `boot: ${applied} of ${total} transactions applied`));
     this.logging.info('chain', `booted a chain with ${bundle.services.length} services in ${Math.round(performance.now() - started)} ms`);
   }
 }

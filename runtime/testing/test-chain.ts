@@ -1,11 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DbId, EVENT_DBS, isTransactionMode, type Mode } from '../../host-api/abi/databases.js';
-import { databaseStatusKey } from '../../host-api/abi/keys.js';
+import { isTransactionMode, type Mode } from '../../host-api/abi/databases.js';
 import { accountNumberFromName } from '../../host-api/names/index.js';
 import { Action, type ActionTrace } from '../../host-api/types/index.js';
-import { counterIndexOf, readCounter } from '../db/event-counters.js';
+import { eventPosition, eventsSince, type EmittedEvent } from '../chain/event-log.js';
+import type { ActionInput } from './action-input.js';
+import { BootedChain, type TestBootOptions } from './booted-chain.js';
 import { LmdbStore } from '../db/lmdb-store.js';
 import type { Store } from '../db/store.js';
 import { admitModule } from '../wasm/admission/index.js';
@@ -17,21 +18,17 @@ import { RunModeResults } from '../wasm/run-mode-results.js';
 import { writeServiceCode } from '../wasm/service-code.js';
 import { consoleOf } from '../wasm/trace.js';
 
-// The in-process harness for service authors (no HTTP, no blocks): deploy .wasm files into a
-// temporary LMDB store and run actions in any mode, getting back the return value, the trace,
-// the console output and the events the action emitted.
+// The in-process harness for service authors. TestChain.boot: a whole chain (the default bundle
+// booted, blocks, a clock, HTTP, signatures; booted-chain.ts). TestChain.open: single actions, no
+// boot, HTTP or blocks: deploy .wasm files into a temporary LMDB store and run actions in any
+// mode, getting back the return value, the trace, the console output and the events the action
+// emitted.
 
 export interface RunOptions {
   mode?: Mode;
   budget?: ExecutionBudget;
   /** VER mode: the signature check the verify service is expected to make, with its verdict. */
   expectedSignature?: ExpectedSignature;
-}
-
-export interface EmittedEvent {
-  readonly db: number;
-  readonly id: bigint;
-  readonly value: Uint8Array;
 }
 
 export interface RunResult {
@@ -48,16 +45,6 @@ export interface RunResult {
   readonly fuelUsed: bigint;
 }
 
-/** An action as the harness takes it: names, hex and numbers as packing accepts them. */
-export type ActionInput = Parameters<typeof Action.pack>[0];
-
-type Counters = Record<number, bigint>;
-
-const DATABASE_STATUS_KEY = databaseStatusKey();
-const HISTORY_COUNTER = counterIndexOf(DbId.historyEvent);
-const UI_COUNTER = counterIndexOf(DbId.uiEvent);
-const MERKLE_COUNTER = counterIndexOf(DbId.merkleEvent);
-
 export class TestChain {
   readonly engine = new Engine();
   private readonly executor: Executor;
@@ -66,7 +53,15 @@ export class TestChain {
     this.executor = new Executor(store, this.engine);
   }
 
-  /** A chain in a fresh temporary directory (removed by close), or in `directory` if given. */
+  /**
+   * A whole chain in this process: the default bundle (or `options.bundle`) and the test's
+   * services booted into a temporary store, with no ports and no child process.
+   */
+  static boot(options?: TestBootOptions): Promise<BootedChain> {
+    return BootedChain.boot(options);
+  }
+
+  /** A store for single actions in a fresh temporary directory (removed by close), or in `directory` if given. */
   static open(directory?: string): TestChain {
     const dir = directory ?? mkdtempSync(join(tmpdir(), 'tsibase-test-'));
     return new TestChain(LmdbStore.open(dir), directory ? undefined : dir);
@@ -110,36 +105,15 @@ export class TestChain {
 
   private execute(options: RunOptions, target: ExecutionTarget): RunResult {
     const mode = options.mode ?? 'transaction';
-    const before = this.eventCounters();
+    const before = eventPosition(this.store);
     const checkpoint = this.store.checkpoint();
     // As a producer runs it: run-mode calls run their callees (docs/host-abi.md §6).
     const runModeResults = isTransactionMode(mode) ? RunModeResults.recording() : undefined;
     const { retval, trace, error, fuelUsed } = this.executor.run({ mode, target, budget: options.budget, expectedSignature: options.expectedSignature, runModeResults });
-    const events = error ? [] : this.eventsSince(before);
+    const events = error ? [] : eventsSince(this.store, before);
     if (error || mode === 'speculative') this.store.rollback(checkpoint);
     else this.store.release(checkpoint);
     this.store.commit();
     return { retval, trace, console: consoleOf(trace), error: error?.message, errorCode: error?.code, events, fuelUsed };
-  }
-
-  private eventCounters(): Counters {
-    const row = this.store.get(DbId.native, DATABASE_STATUS_KEY);
-    return {
-      [DbId.historyEvent]: readCounter(row, HISTORY_COUNTER),
-      [DbId.uiEvent]: readCounter(row, UI_COUNTER),
-      [DbId.merkleEvent]: readCounter(row, MERKLE_COUNTER),
-    };
-  }
-
-  private eventsSince(before: Counters): EmittedEvent[] {
-    const after = this.eventCounters();
-    const events: EmittedEvent[] = [];
-    for (const db of EVENT_DBS) {
-      for (let id = before[db]!; id < after[db]!; id++) {
-        const value = this.store.getSequential(db, id);
-        if (value) events.push({ db, id, value });
-      }
-    }
-    return events;
   }
 }

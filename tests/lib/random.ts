@@ -1,2 +1,2 @@
-// The seeded generator lives with the runtime's testing tools (the network simulator uses it too).
-export { Random, seededRandom } from '../../runtime/testing/random.js';
+// The seeded generator lives with the network simulator, its main user.
+export { Random, seededRandom } from '../../runtime/network/simulator/random.js';

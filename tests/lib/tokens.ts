@@ -2,7 +2,7 @@
 import { generateKeyPair, systemAction, type KeyPair } from '../../host-api/index.js';
 import type { ActionInput, ChainClient } from '../../runtime/cli/chain-client.js';
 import { httpRequest, serviceUrl } from '../../runtime/cli/client.js';
-import { deployActions } from '../../runtime/cli/deploy-actions.js';
+import { deployActions } from '../../host-api/boot/deploy-actions.js';
 import { compiledService } from '../unit/services-wasm/program.js';
 
 /**

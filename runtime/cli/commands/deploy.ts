@@ -1,10 +1,9 @@
-import { existsSync, readFileSync } from 'node:fs';
 import { TsibaseError } from '../../../host-api/errors.js';
-import { embeddedSchema } from '../../../host-api/index.js';
+import { readBuiltService } from '../../build/built-service.js';
 import { admitModule } from '../../wasm/admission/index.js';
 import { option, parseArgs, UsageError } from '../args.js';
 import { readPublicKey } from '../key-arguments.js';
-import { deployActions } from '../deploy-actions.js';
+import { deployActions } from '../../../host-api/boot/deploy-actions.js';
 import { CLIENT_OPTIONS, CLIENT_OPTIONS_USAGE, accountArgument, chainClient, pushOptions } from './client-options.js';
 
 export const DEPLOY_USAGE = `usage: tsibase deploy <account> <file.wasm> [options]
@@ -25,12 +24,6 @@ ${CLIENT_OPTIONS_USAGE}
 The schema stored is <file>.schema.json beside <file.wasm> when there is one (what make services
 writes), else the one the build embedded in the module (custom section service-schema).`;
 
-/** The schema beside the module (`name.schema.json` for `name.wasm`), else the one embedded in it. */
-function schemaOf(file: string, code: Uint8Array): string | null {
-  const beside = file.replace(/\.wasm$/, '') + '.schema.json';
-  return existsSync(beside) ? readFileSync(beside, 'utf8') : embeddedSchema(code);
-}
-
 /** A failure because the account to deploy to is missing gets the options that create it. */
 function missingAccountHint(err: unknown, account: string, creator: string): unknown {
   if (!(err instanceof TsibaseError) || !err.message.includes(`account ${account} does not exist`)) return err;
@@ -50,7 +43,7 @@ export async function deployCommand(argv: string[]): Promise<number> {
   const [name, file, extra] = args.positional;
   if (!name || !file || extra) throw new UsageError(`${extra ? `unexpected argument '${extra}'` : 'missing <account> or <file.wasm>'}\n\n${DEPLOY_USAGE}`);
   const account = accountArgument(name);
-  const code = new Uint8Array(readFileSync(file));
+  const { code, schema } = readBuiltService(file);
   // The node would refuse the module when it first runs; say so before anything is pushed.
   try {
     admitModule(code);
@@ -66,7 +59,7 @@ export async function deployCommand(argv: string[]): Promise<number> {
     creator,
     registerServer: args.options.has('register-server'),
     init: args.options.has('init'),
-    schema: args.options.has('no-schema') ? null : schemaOf(file, code),
+    schema: args.options.has('no-schema') ? null : schema,
   });
   console.log(`deploying ${file} (${code.length} bytes) as ${account}`);
   const { id } = await chainClient(args).push(actions, pushOptions(args)).catch((err: unknown) => {

@@ -8,8 +8,9 @@ export const NEW_SERVICE_USAGE = `usage: tsibase new-service <name>
 
 Starts a service project in the folder <name>: a service (an AssemblyScript file using the SDK
 'tsibase/sdk') with a table, actions, an event, a GraphQL query and the simple UI; a TypeScript
-test that runs it in TestChain ('tsibase/testing') through the typed client 'tsibase codegen'
-writes from its schema; and a README. <name> is the service's account name.
+test that runs it on a chain booted in the test's process (TestChain.boot, 'tsibase/testing')
+through the typed client 'tsibase codegen' writes from its schema; and a README. <name> is the
+service's account name.
 Then, in the folder: npm install, npm test, and with 'tsibase dev' running, npm run deploy.`;
 
 /** This package's package.json: its version, the compiler version it builds with, and the TypeScript it is typed with. */

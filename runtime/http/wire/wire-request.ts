@@ -1,5 +1,16 @@
-import type { Socket } from 'node:net';
 import type { RequestHead, RequestHeaders } from './request-head.js';
+
+/**
+ * What a request's handler reads of the connection it came on: a TCP or TLS socket of a
+ * listener, or nothing at all for a request made in this process (no remote address, as on a
+ * unix socket: this machine).
+ */
+export interface RequestConnection {
+  readonly remoteAddress?: string;
+  readonly remotePort?: number;
+  /** True on a TLS connection (an https listener). */
+  readonly encrypted?: boolean;
+}
 
 /** A request as the node received it, its body read whole. */
 export class WireRequest {
@@ -12,8 +23,8 @@ export class WireRequest {
   constructor(
     head: RequestHead,
     readonly body: Uint8Array,
-    /** The connection it came on (a TLSSocket on https listeners). */
-    readonly socket: Socket,
+    /** The connection it came on. */
+    readonly socket: RequestConnection,
   ) {
     this.method = head.method;
     this.url = head.url;

@@ -1,4 +1,4 @@
-import { Random } from '../../testing/random.js';
+import { Random } from './random.js';
 import { livenessBoundMs as consensusLivenessBoundMs, maxFaulty } from '../consensus/liveness-bound.js';
 
 // One simulated run, drawn from its seed: the nodes and links, the network's timings and faults,

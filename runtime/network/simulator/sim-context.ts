@@ -1,4 +1,4 @@
-import type { Random } from '../../testing/random.js';
+import type { Random } from './random.js';
 import type { BftMessage } from '../consensus/bft-io.js';
 import type { CftMessage } from '../consensus/cft-io.js';
 import type { EventQueue } from './event-queue.js';

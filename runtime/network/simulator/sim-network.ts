@@ -1,4 +1,4 @@
-import type { Random } from '../../testing/random.js';
+import type { Random } from './random.js';
 import type { PeerId } from '../peer-io.js';
 import type { SyncMessage } from '../sync/sync-messages.js';
 import type { EventQueue } from './event-queue.js';

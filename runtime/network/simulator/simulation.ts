@@ -1,4 +1,4 @@
-import { Random } from '../../testing/random.js';
+import { Random } from './random.js';
 import { EventQueue } from './event-queue.js';
 import { compareOrder } from '../sync/block-header.js';
 import { InvariantChecker } from './invariants.js';

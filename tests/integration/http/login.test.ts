@@ -15,7 +15,7 @@ import { utf8Bytes } from '../../../host-api/encoding/utf8.js';
 import { LoginData } from '../../../host-api/types/native.js';
 import { ChainClient } from '../../../runtime/cli/chain-client.js';
 import { httpRequest, serviceUrl } from '../../../runtime/cli/client.js';
-import { deployActions } from '../../../runtime/cli/deploy-actions.js';
+import { deployActions } from '../../../host-api/boot/deploy-actions.js';
 import { SessionTokens, TOKEN_LIFETIME_SECONDS } from '../../../runtime/http/session-tokens.js';
 import { compiledEntry } from '../../unit/services-wasm/program.js';
 import { startHttpProbeNode } from '../../lib/http-probe-node.js';

@@ -13,7 +13,7 @@ import { compileSchema } from '../../../host-api/index.js';
 import { coreSchema } from '../../../host-api/types/index.js';
 import { hexToBytes } from '../../../host-api/encoding/hex.js';
 import { ChainClient, type ActionInput } from '../../../runtime/cli/chain-client.js';
-import { deployActions } from '../../../runtime/cli/deploy-actions.js';
+import { deployActions } from '../../../host-api/boot/deploy-actions.js';
 import { rejectionMessage } from '../../lib/assert-error.js';
 import { headBlockNum, waitForBlocks } from '../../lib/chain-head.js';
 import { waitForOutput, waitUntil } from '../../lib/node-network.js';

@@ -8,7 +8,7 @@ import { parse as wat } from '@bytecodealliance/jco-transpile/wasm-tools';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ChainClient } from '../../../runtime/cli/chain-client.js';
-import { deployActions } from '../../../runtime/cli/deploy-actions.js';
+import { deployActions } from '../../../host-api/boot/deploy-actions.js';
 import { rejectionMessage } from '../../lib/assert-error.js';
 import { headBlockNum } from '../../lib/chain-head.js';
 import { startBootedNode } from '../../lib/booted-node.js';

@@ -10,7 +10,7 @@ import {
   SignedBlock, Transaction, accountNumberFromName, blockId, bytesToHex, generateKeyPair, signDigest, signTransaction, systemAction, type KeyPair,
 } from '../../../../host-api/index.js';
 import { signBlock } from '../../../../runtime/chain/block-signing.js';
-import { deployActions } from '../../../../runtime/cli/deploy-actions.js';
+import { deployActions } from '../../../../host-api/boot/deploy-actions.js';
 import { compiledService } from '../../services-wasm/program.js';
 import {
   AMOUNT, TRANSFER, applyRange, balance, bootedProducer, chainRows, closeNode, differingRows, inBlock, newNode, openNode, received, tampered,

@@ -11,7 +11,7 @@ import { DEFAULT_WASM_CONFIG } from '../../../../host-api/abi/wasm-config.js';
 import { accountNumberFromName, bytesToHex, signTransaction, systemAction, unpackBundle, type BlockHeader } from '../../../../host-api/index.js';
 import type { StatusRow } from '../../../../host-api/types/native.js';
 import { sha256 } from '../../../../runtime/crypto/sha256.js';
-import { deployActions } from '../../../../runtime/cli/deploy-actions.js';
+import { deployActions } from '../../../../host-api/boot/deploy-actions.js';
 import { testBundle } from '../../../lib/test-bundle.js';
 import { compiledService } from '../../services-wasm/program.js';
 import { applyRange, bootedProducer, closeNode, differingRows, inBlock, newNode, transaction, type Node } from './chain-nodes.js';

@@ -6,7 +6,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { generateKeyPair, signTransaction, systemAction, taposReference, type KeyPair } from '../../../../host-api/index.js';
-import { deployActions } from '../../../../runtime/cli/deploy-actions.js';
+import { deployActions } from '../../../../host-api/boot/deploy-actions.js';
 import { compiledService } from '../../services-wasm/program.js';
 import {
   AMOUNT, TRANSFER, applyRange, balance, blockTransactionIds, bootedProducer, chainRows, closeNode, differingRows, inBlock, newNode, pushesApplied,

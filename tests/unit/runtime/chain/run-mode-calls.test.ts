@@ -10,7 +10,7 @@ import {
   SignedTransaction, Transaction, accountNumberFromName, bytesToHex, signTransaction, type ActionTrace,
 } from '../../../../host-api/index.js';
 import type { ReplayedBlock } from '../../../../runtime/chain/received-block.js';
-import { deployActions } from '../../../../runtime/cli/deploy-actions.js';
+import { deployActions } from '../../../../host-api/boot/deploy-actions.js';
 import { RUN_SCRIPT, Script, handleProbeWasm, outputs } from '../../../lib/handle-probe.js';
 import {
   applyRange, bootedProducer, closeNode, inBlock, newNode, received, tampered, transaction, type Failure, type Node,

@@ -1,10 +1,12 @@
-import { NO_ARGUMENTS, accountNumberFromName, methodNumberFromName, setSchemaAction, systemAction, type Action } from '../../host-api/index.js';
+import { accountNumberFromName, methodNumberFromName } from '../names/index.js';
+import { NO_ARGUMENTS, type Action } from '../types/index.js';
+import { setSchemaAction, systemAction } from './system-actions.js';
 
-// The actions that install a service, shared by `tsibase deploy` and the benchmarks.
+// The actions that install a service, shared by `tsibase deploy`, TestChain's deploy and the benchmarks.
 
 export interface DeployOptions {
   /** Create the account first if it is missing: with auth-any (`insecure`) or auth-sig and a key. */
-  readonly create?: { readonly insecure: true } | { readonly key: Uint8Array };
+  readonly create?: NewAccountAuth;
   /** The existing account that creates it (default root). */
   readonly creator?: string;
   /** Serve the account's subdomain with its own serveSys. */
@@ -15,14 +17,18 @@ export interface DeployOptions {
   readonly schema?: string | null;
 }
 
+/** How a new account authenticates: auth-any (`insecure`, development chains) or auth-sig and a key. */
+export type NewAccountAuth = { readonly insecure: true } | { readonly key: Uint8Array };
+
+/** `creator` creates `account`, authenticated as `auth` says. */
+export function newAccountAction(creator: string, account: string, auth: NewAccountAuth): Action {
+  return 'key' in auth
+    ? systemAction(creator, 'auth-sig.newAccount', { name: account, key: auth.key })
+    : systemAction(creator, 'accounts.newAccount', { name: account, authService: 'auth-any', requireMatch: false });
+}
+
 export function deployActions(account: string, code: Uint8Array, options: DeployOptions = {}): Action[] {
-  const creator = options.creator ?? 'root';
-  const actions: Action[] = [];
-  if (options.create && 'key' in options.create) {
-    actions.push(systemAction(creator, 'auth-sig.newAccount', { name: account, key: options.create.key }));
-  } else if (options.create) {
-    actions.push(systemAction(creator, 'accounts.newAccount', { name: account, authService: 'auth-any', requireMatch: false }));
-  }
+  const actions: Action[] = options.create ? [newAccountAction(options.creator ?? 'root', account, options.create)] : [];
   actions.push(systemAction(account, 'setcode.setCode', { service: account, vmType: 0, vmVersion: 0, code }));
   if (options.schema) actions.push(setSchemaAction(account, options.schema));
   if (options.registerServer) actions.push(systemAction(account, 'http.registerServer', { server: account }));
