@@ -1,0 +1,113 @@
+import { TsibaseError } from '../errors.js';
+
+// The `tsibase.lines` custom section of a service module (docs/host-abi.md §10.1): which source
+// line each stretch of the module's code came from, so that a trap names its file and line.
+// `tsibase build` writes it from the compiler's source map, admission moves its offsets with the
+// code it meters, and the engine reads it when a service traps. Layout (LEB128 u32 numbers,
+// names as a length and UTF-8):
+//
+//   file count, file names
+//   entry count, entries in offset order: offset (the delta from the previous entry's), file, line
+//
+// An offset is a byte offset from the start of the module; an entry holds from its offset up to
+// the next entry's. File 0 is "no source" (code the compiler made up), file i > 0 is names[i - 1].
+
+export const LINE_TABLE_SECTION = 'tsibase.lines';
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+const UTF8_ENCODER = new TextEncoder();
+
+export interface LineEntry {
+  readonly offset: number;
+  /** 0 for no source, else 1 + the index in `files`. */
+  readonly file: number;
+  readonly line: number;
+}
+
+export interface LineTable {
+  readonly files: readonly string[];
+  readonly entries: readonly LineEntry[];
+}
+
+export interface SourceLine {
+  readonly file: string;
+  readonly line: number;
+}
+
+export function encodeLineTable(table: LineTable): Uint8Array {
+  const out: number[] = [];
+  const u32 = (n: number) => {
+    do {
+      const byte = n & 0x7f;
+      n >>>= 7;
+      out.push(n === 0 ? byte : byte | 0x80);
+    } while (n !== 0);
+  };
+  u32(table.files.length);
+  for (const name of table.files) {
+    const bytes = UTF8_ENCODER.encode(name);
+    u32(bytes.length);
+    for (const b of bytes) out.push(b);
+  }
+  u32(table.entries.length);
+  let previous = 0;
+  for (const { offset, file, line } of table.entries) {
+    u32(offset - previous);
+    u32(file);
+    u32(line);
+    previous = offset;
+  }
+  return Uint8Array.from(out);
+}
+
+/** Throws LINE_TABLE_MALFORMED for bytes that are not a line table. */
+export function decodeLineTable(bytes: Uint8Array): LineTable {
+  let at = 0;
+  const malformed = (what: string) => new TsibaseError('LINE_TABLE_MALFORMED', `the ${LINE_TABLE_SECTION} section is malformed: ${what}`);
+  const u32 = () => {
+    let result = 0;
+    for (let shift = 0; shift < 35; shift += 7) {
+      if (at >= bytes.length) throw malformed('it ends inside a number');
+      const byte = bytes[at++]!;
+      result += (byte & 0x7f) * 2 ** shift;
+      if ((byte & 0x80) === 0) return result;
+    }
+    throw malformed('a number is longer than 5 bytes');
+  };
+  const files: string[] = [];
+  for (let count = u32(), i = 0; i < count; i++) {
+    const length = u32();
+    if (at + length > bytes.length) throw malformed('a file name runs past its end');
+    try {
+      files.push(UTF8.decode(bytes.subarray(at, at + length)));
+    } catch {
+      throw malformed(`file name ${i} is not UTF-8`);
+    }
+    at += length;
+  }
+  const entries: LineEntry[] = [];
+  let offset = 0;
+  for (let count = u32(), i = 0; i < count; i++) {
+    offset += u32();
+    const file = u32();
+    if (file > files.length) throw malformed(`entry ${i} names file ${file} of ${files.length}`);
+    entries.push({ offset, file, line: u32() });
+  }
+  if (at !== bytes.length) throw malformed('bytes follow the last entry');
+  return { files, entries };
+}
+
+/** The source line the code at module offset `offset` came from, if the table knows one. */
+export function sourceLineAt(table: LineTable, offset: number): SourceLine | undefined {
+  const { entries } = table;
+  let low = 0;
+  let high = entries.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (entries[mid]!.offset <= offset) low = mid + 1;
+    else high = mid;
+  }
+  const entry = entries[low - 1];
+  if (!entry || entry.file === 0) return undefined;
+  return { file: table.files[entry.file - 1]!, line: entry.line };
+}
