@@ -1,16 +1,19 @@
 import { TsibaseError } from '../errors.js';
 
-// The `tsibase.lines` custom section of a service module (docs/host-abi.md §10.1): which source
+// The `tsibase.lines` custom section of a service module (docs/host-abi.md §10.2): which source
 // line each stretch of the module's code came from, so that a trap names its file and line.
 // `tsibase build` writes it from the compiler's source map, admission moves its offsets with the
 // code it meters, and the engine reads it when a service traps. Layout (LEB128 u32 numbers,
 // names as a length and UTF-8):
 //
 //   file count, file names
-//   entry count, entries in offset order: offset (the delta from the previous entry's), file, line
+//   entry count, entries in offset order: the offset's delta from the previous entry's, then
+//   2 × zigzag(the line's delta from the previous entry's) + 1 if the file changes, then the
+//   new file's index when it does
 //
 // An offset is a byte offset from the start of the module; an entry holds from its offset up to
-// the next entry's. File 0 is "no source" (code the compiler made up), file i > 0 is names[i - 1].
+// the next entry's. Before the first entry the file is 0 and the line 0. Deltas, not values: most
+// entries then take three bytes.
 
 export const LINE_TABLE_SECTION = 'tsibase.lines';
 
@@ -19,8 +22,9 @@ const UTF8_ENCODER = new TextEncoder();
 
 export interface LineEntry {
   readonly offset: number;
-  /** 0 for no source, else 1 + the index in `files`. */
+  /** The index in `files`. */
   readonly file: number;
+  /** 1-based. */
   readonly line: number;
 }
 
@@ -50,12 +54,15 @@ export function encodeLineTable(table: LineTable): Uint8Array {
     for (const b of bytes) out.push(b);
   }
   u32(table.entries.length);
-  let previous = 0;
-  for (const { offset, file, line } of table.entries) {
-    u32(offset - previous);
-    u32(file);
-    u32(line);
-    previous = offset;
+  let previous = { offset: 0, file: 0, line: 0 };
+  for (const entry of table.entries) {
+    const delta = entry.line - previous.line;
+    const zigzag = delta >= 0 ? 2 * delta : -2 * delta - 1;
+    const fileChanges = entry.file !== previous.file;
+    u32(entry.offset - previous.offset);
+    u32(2 * zigzag + (fileChanges ? 1 : 0));
+    if (fileChanges) u32(entry.file);
+    previous = entry;
   }
   return Uint8Array.from(out);
 }
@@ -87,11 +94,17 @@ export function decodeLineTable(bytes: Uint8Array): LineTable {
   }
   const entries: LineEntry[] = [];
   let offset = 0;
+  let file = 0;
+  let line = 0;
   for (let count = u32(), i = 0; i < count; i++) {
     offset += u32();
-    const file = u32();
-    if (file > files.length) throw malformed(`entry ${i} names file ${file} of ${files.length}`);
-    entries.push({ offset, file, line: u32() });
+    const head = u32();
+    const zigzag = Math.floor(head / 2);
+    line += zigzag % 2 === 0 ? zigzag / 2 : -(zigzag + 1) / 2;
+    if (head % 2 === 1) file = u32();
+    if (file >= files.length) throw malformed(`entry ${i} names file ${file} of ${files.length}`);
+    if (line < 1) throw malformed(`entry ${i} has line ${line}`);
+    entries.push({ offset, file, line });
   }
   if (at !== bytes.length) throw malformed('bytes follow the last entry');
   return { files, entries };
@@ -108,6 +121,5 @@ export function sourceLineAt(table: LineTable, offset: number): SourceLine | und
     else high = mid;
   }
   const entry = entries[low - 1];
-  if (!entry || entry.file === 0) return undefined;
-  return { file: table.files[entry.file - 1]!, line: entry.line };
+  return entry && { file: table.files[entry.file]!, line: entry.line };
 }

@@ -107,8 +107,13 @@ function writeInner(inner: readonly InnerTraceJson[], depth: number, lines: stri
   for (const { inner: entry } of inner) {
     if (entry.ActionTrace) writeAction(entry.ActionTrace, depth, lines);
     else if (entry.ConsoleTrace) lines.push(labelled(depth, 'console', entry.ConsoleTrace.console.replace(/\n$/, '')));
-    else if (entry.EventTrace) lines.push(labelled(depth, 'event', `${entry.EventTrace.name} ${shownHex(entry.EventTrace.data)}`.trimEnd()));
+    else if (entry.EventTrace) lines.push(labelled(depth, 'event', eventText(entry.EventTrace)));
   }
+}
+
+function eventText({ name, data }: { name: string; data: string }): string {
+  const shown = name === '' ? '(no name)' : name;
+  return data === '' ? shown : `${shown} ${shownHex(data)}`;
 }
 
 function line(depth: number, text: string): string {

@@ -42,6 +42,11 @@ export function calledActions(trace: ActionTraceJson): ActionTraceJson[] {
   return trace.innerTraces.flatMap((t) => (t.inner.ActionTrace ? [t.inner.ActionTrace] : []));
 }
 
+/** `trace` and every action under it, depth first. */
+export function actionsUnder(trace: ActionTraceJson): ActionTraceJson[] {
+  return [trace, ...calledActions(trace).flatMap(actionsUnder)];
+}
+
 /** The first action (depth first, in run order) of `service` as `method`; names compare as numbers. */
 export function findActionTrace(traces: readonly ActionTraceJson[], service: string, method: string): ActionTraceJson | undefined {
   const serviceNumber = accountNumberFromName(service);

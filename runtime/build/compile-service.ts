@@ -8,7 +8,7 @@ import { METHOD_SYMBOL_FREQUENCIES } from '../../host-api/names/method.js';
 import { PACKAGE_ROOT, packagePath } from '../fs/package-paths.js';
 import { WebAssemblyJs, type WasmModuleObject } from '../wasm/admission/webassembly-api.js';
 import { CompileCache, textDigest, type CompileReads } from './compile-cache.js';
-import { withLineTable } from './with-line-table.js';
+import { withDebugInfo } from './debug-info.js';
 
 // The one AssemblyScript compile of a service (docs/host-abi.md §10 gives the features), used by
 // `make services` (scripts/build-services.js) for services-wasm/ and by `tsibase build` for a
@@ -42,7 +42,9 @@ const ASC_OPTIONS = [
   '--disable', DISABLED_FEATURES.join(','),
   '--transform', path.join(SDK_DIR, 'transform', 'index.mjs'),
   '--noColors',
-  // The line table a trap names its file and line from (with-line-table.ts, docs/host-abi.md §10.2).
+  // The function names and the line table a trap is named by (debug-info.ts, docs/host-abi.md
+  // §10.2): neither changes the code.
+  '--debug',
   '--sourceMap',
   // AS235: exported classes are not wasm exports. Services export classes for other services.
   '--disableWarning', '235',
@@ -125,7 +127,7 @@ export async function compileService(entry: string, overrides: Record<string, st
   });
   if (result.error || binary === null) throw new TsibaseError('BUILD_FAILED', stderr.trim() || `${entry}: ${result.error?.message ?? 'no module written'}`);
   if (sourceMap === null) throw new TsibaseError('BUILD_FAILED', `${entry}: the compiler wrote no source map`);
-  const code = withLineTable(binary, sourceMap);
+  const code = withDebugInfo(binary, sourceMap);
   if (key !== undefined) cache!.put(key, reads, code);
   return compiledOf(code);
 }

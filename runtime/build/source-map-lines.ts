@@ -6,6 +6,8 @@ import type { LineEntry, LineTable } from '../../host-api/abi/line-table.js';
 // generated line; its "column" is the byte offset in the module. Segments are base64 VLQ numbers:
 // the offset delta, then (when the code has a source) the deltas of the source index, the line
 // (0-based) and the column. Only a change of file or line makes an entry: a trap names a line.
+// Code without a source (what the compiler made up between lines) is left to the line before it,
+// which it serves: it makes no entry, so the table stays small.
 
 const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 const DIGIT = new Map([...BASE64].map((c, i) => [c, i]));
@@ -28,17 +30,13 @@ export function lineTableOfSourceMap(text: string): LineTable {
   for (const segment of map.mappings.split(',')) {
     if (segment === '') continue;
     const fields = vlqNumbers(segment);
+    if (fields[0]! < 0) throw bad('its offsets go backwards');
     offset += fields[0]!;
-    let entry: LineEntry;
-    if (fields.length >= 4) {
-      source += fields[1]!;
-      line += fields[2]!;
-      if (source < 0 || source >= files.length) throw bad(`a segment names source ${source} of ${files.length}`);
-      entry = { offset, file: source + 1, line: line + 1 };
-    } else {
-      entry = { offset, file: 0, line: 0 };
-    }
-    if (last && entry.offset < last.offset) throw bad('its offsets go backwards');
+    if (fields.length < 4) continue;
+    source += fields[1]!;
+    line += fields[2]!;
+    if (source < 0 || source >= files.length) throw bad(`a segment names source ${source} of ${files.length}`);
+    const entry = { offset, file: source, line: line + 1 };
     if (last && last.file === entry.file && last.line === entry.line) continue;
     entries.push(entry);
     last = entry;

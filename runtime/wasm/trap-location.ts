@@ -26,7 +26,7 @@ export class TrapLocator {
     const [, name, functionIndex, offset] = frame;
     const source = this.lineTable() && sourceLineAt(this.table!, parseInt(offset!, 16));
     const where = source ? ` at ${source.file}:${source.line}` : '';
-    return `${where} in ${name ? shortName(name, source?.file) : `function ${functionIndex}`}`;
+    return `${where} in ${name ?? `function ${functionIndex}`}`;
   }
 
   private lineTable(): LineTable | null {
@@ -42,13 +42,4 @@ export class TrapLocator {
     }
     return this.table;
   }
-}
-
-/**
- * A compiler's function name without the module path it starts with when that is the file's
- * (`assembly/index/Tokens#transfer` in `assembly/index.ts` is `Tokens#transfer`).
- */
-function shortName(name: string, file: string | undefined): string {
-  const modulePath = file?.replace(/\.ts$/, '') + '/';
-  return file && name.startsWith(modulePath) ? name.slice(modulePath.length) : name;
 }
