@@ -10,10 +10,12 @@ import { TsibaseError } from '../errors.js';
 //   entry count, entries in offset order: the offset's delta from the previous entry's, then
 //   2 × zigzag(the line's delta from the previous entry's) + 1 if the file changes, then the
 //   new file's index when it does
+//   function count, functions: file, first line, last line − first line, name
 //
 // An offset is a byte offset from the start of the module; an entry holds from its offset up to
 // the next entry's. Before the first entry the file is 0 and the line 0. Deltas, not values: most
-// entries then take three bytes.
+// entries then take three bytes. The functions are those of the source, by their lines: a line
+// belongs to the innermost function whose lines hold it, wherever the compiler put its code.
 
 export const LINE_TABLE_SECTION = 'tsibase.lines';
 
@@ -28,14 +30,25 @@ export interface LineEntry {
   readonly line: number;
 }
 
+export interface SourceFunction {
+  /** The index in `files`. */
+  readonly file: number;
+  readonly firstLine: number;
+  readonly lastLine: number;
+  readonly name: string;
+}
+
 export interface LineTable {
   readonly files: readonly string[];
   readonly entries: readonly LineEntry[];
+  readonly functions: readonly SourceFunction[];
 }
 
 export interface SourceLine {
   readonly file: string;
   readonly line: number;
+  /** The innermost source function holding the line, when the table knows one. */
+  readonly function?: string;
 }
 
 export function encodeLineTable(table: LineTable): Uint8Array {
@@ -47,12 +60,13 @@ export function encodeLineTable(table: LineTable): Uint8Array {
       out.push(n === 0 ? byte : byte | 0x80);
     } while (n !== 0);
   };
-  u32(table.files.length);
-  for (const name of table.files) {
-    const bytes = UTF8_ENCODER.encode(name);
+  const name = (text: string) => {
+    const bytes = UTF8_ENCODER.encode(text);
     u32(bytes.length);
     for (const b of bytes) out.push(b);
-  }
+  };
+  u32(table.files.length);
+  table.files.forEach(name);
   u32(table.entries.length);
   let previous = { offset: 0, file: 0, line: 0 };
   for (const entry of table.entries) {
@@ -63,6 +77,13 @@ export function encodeLineTable(table: LineTable): Uint8Array {
     u32(2 * zigzag + (fileChanges ? 1 : 0));
     if (fileChanges) u32(entry.file);
     previous = entry;
+  }
+  u32(table.functions.length);
+  for (const f of table.functions) {
+    u32(f.file);
+    u32(f.firstLine);
+    u32(f.lastLine - f.firstLine);
+    name(f.name);
   }
   return Uint8Array.from(out);
 }
@@ -81,17 +102,17 @@ export function decodeLineTable(bytes: Uint8Array): LineTable {
     }
     throw malformed('a number is longer than 5 bytes');
   };
-  const files: string[] = [];
-  for (let count = u32(), i = 0; i < count; i++) {
+  const name = (what: string) => {
     const length = u32();
-    if (at + length > bytes.length) throw malformed('a file name runs past its end');
+    if (at + length > bytes.length) throw malformed(`${what} runs past its end`);
     try {
-      files.push(UTF8.decode(bytes.subarray(at, at + length)));
+      return UTF8.decode(bytes.subarray(at, (at += length)));
     } catch {
-      throw malformed(`file name ${i} is not UTF-8`);
+      throw malformed(`${what} is not UTF-8`);
     }
-    at += length;
-  }
+  };
+  const files: string[] = [];
+  for (let count = u32(), i = 0; i < count; i++) files.push(name(`file name ${i}`));
   const entries: LineEntry[] = [];
   let offset = 0;
   let file = 0;
@@ -106,8 +127,15 @@ export function decodeLineTable(bytes: Uint8Array): LineTable {
     if (line < 1) throw malformed(`entry ${i} has line ${line}`);
     entries.push({ offset, file, line });
   }
-  if (at !== bytes.length) throw malformed('bytes follow the last entry');
-  return { files, entries };
+  const functions: SourceFunction[] = [];
+  for (let count = u32(), i = 0; i < count; i++) {
+    const fileIndex = u32();
+    if (fileIndex >= files.length) throw malformed(`function ${i} names file ${fileIndex} of ${files.length}`);
+    const firstLine = u32();
+    functions.push({ file: fileIndex, firstLine, lastLine: firstLine + u32(), name: name(`function name ${i}`) });
+  }
+  if (at !== bytes.length) throw malformed('bytes follow the last function');
+  return { files, entries, functions };
 }
 
 /** The source line the code at module offset `offset` came from, if the table knows one. */
@@ -121,5 +149,12 @@ export function sourceLineAt(table: LineTable, offset: number): SourceLine | und
     else high = mid;
   }
   const entry = entries[low - 1];
-  return entry && { file: table.files[entry.file]!, line: entry.line };
+  if (!entry) return undefined;
+  let innermost: SourceFunction | undefined;
+  for (const f of table.functions) {
+    if (f.file !== entry.file || f.firstLine > entry.line || f.lastLine < entry.line) continue;
+    if (!innermost || f.lastLine - f.firstLine < innermost.lastLine - innermost.firstLine) innermost = f;
+  }
+  const source = { file: table.files[entry.file]!, line: entry.line };
+  return innermost ? { ...source, function: innermost.name } : source;
 }

@@ -42,9 +42,7 @@ const ASC_OPTIONS = [
   '--disable', DISABLED_FEATURES.join(','),
   '--transform', path.join(SDK_DIR, 'transform', 'index.mjs'),
   '--noColors',
-  // The function names and the line table a trap is named by (debug-info.ts, docs/host-abi.md
-  // §10.2): neither changes the code.
-  '--debug',
+  // The line table a trap is named by (debug-info.ts, docs/host-abi.md §10.2); the code is the same.
   '--sourceMap',
   // AS235: exported classes are not wasm exports. Services export classes for other services.
   '--disableWarning', '235',

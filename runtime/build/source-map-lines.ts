@@ -18,10 +18,13 @@ interface SourceMapJson {
 }
 
 /** Throws BUILD_SOURCE_MAP for a map that is not a WebAssembly source map. */
-export function lineTableOfSourceMap(text: string): LineTable {
+export function lineTableOfSourceMap(text: string): Omit<LineTable, 'functions'> {
   const map = JSON.parse(text) as SourceMapJson;
   if (!Array.isArray(map.sources) || typeof map.mappings !== 'string') throw bad('it has no sources or mappings');
-  const files = map.sources.map((s) => String(s));
+  // A map may list a file more than once: each is one file of the table.
+  const sources = map.sources.map((s) => String(s));
+  const files = [...new Set(sources)];
+  const fileOf = sources.map((s) => files.indexOf(s));
   const entries: LineEntry[] = [];
   let offset = 0;
   let source = 0;
@@ -35,8 +38,8 @@ export function lineTableOfSourceMap(text: string): LineTable {
     if (fields.length < 4) continue;
     source += fields[1]!;
     line += fields[2]!;
-    if (source < 0 || source >= files.length) throw bad(`a segment names source ${source} of ${files.length}`);
-    const entry = { offset, file: source, line: line + 1 };
+    if (source < 0 || source >= sources.length) throw bad(`a segment names source ${source} of ${sources.length}`);
+    const entry = { offset, file: fileOf[source]!, line: line + 1 };
     if (last && last.file === entry.file && last.line === entry.line) continue;
     entries.push(entry);
     last = entry;

@@ -3,9 +3,10 @@ import { TsibaseError } from '../../host-api/errors.js';
 import { WebAssemblyJs, type WasmModuleObject } from './admission/webassembly-api.js';
 
 // Where in a service's source a trap happened (docs/host-abi.md §10.2): the engine's stack trace
-// gives the trapping function (by the name in the module's `name` section, when it has one) and
-// the byte offset of the trapping instruction; the module's line table turns the offset into a
-// file and line. Both depend on the module's bytes alone, so every node names the same place.
+// gives the byte offset of the trapping instruction, and the module's line table turns it into a
+// file, a line and the source function holding it (else the function is the wasm function, by
+// its name in a `name` section or its index). All of it depends on the module's bytes alone, so
+// every node names the same place.
 
 /** The innermost wasm frame of a V8 stack trace: `at <name> (wasm://wasm/<id>:wasm-function[<i>]:0x<offset>)`. */
 const WASM_FRAME = /^\s*at (?:(.+?) \()?wasm:\/\/wasm\/[0-9a-f]+:wasm-function\[(\d+)\]:0x([0-9a-f]+)\)?$/m;
@@ -26,7 +27,7 @@ export class TrapLocator {
     const [, name, functionIndex, offset] = frame;
     const source = this.lineTable() && sourceLineAt(this.table!, parseInt(offset!, 16));
     const where = source ? ` at ${source.file}:${source.line}` : '';
-    return `${where} in ${name ?? `function ${functionIndex}`}`;
+    return `${where} in ${source?.function ?? name ?? `function ${functionIndex}`}`;
   }
 
   private lineTable(): LineTable | null {

@@ -15,5 +15,5 @@ export function rewriteLineTable(bytes: Uint8Array, offsets: CodeOffsets): Uint8
     if (error instanceof TsibaseError && error.code === 'LINE_TABLE_MALFORMED') return undefined;
     throw error;
   }
-  return encodeLineTable({ files: table.files, entries: table.entries.map((e) => ({ ...e, offset: offsets.moved(e.offset) })) });
+  return encodeLineTable({ ...table, entries: table.entries.map((e) => ({ ...e, offset: offsets.moved(e.offset) })) });
 }

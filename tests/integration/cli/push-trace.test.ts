@@ -119,7 +119,7 @@ test('a trap in the service names its source file, line and function', async (ct
   const r = await push(ctx, action('share', Share.pack({ total: 10, people: 0 })));
   assert.is(r.status, 1);
   const line = sourceLine('return total / people;');
-  assert.match(r.stderr, `service 'shop' trapped: divide by zero at ${SHOP_SOURCE}:${line} in `);
+  assert.match(r.stderr, `service 'shop' trapped: divide by zero at ${SHOP_SOURCE}:${line} in Shop#share\n`);
   const ok = await push(ctx, action('share', Share.pack({ total: 10, people: 2 })), '--trace', 'json');
   assert.is(ok.status, 0, ok.stderr);
 });

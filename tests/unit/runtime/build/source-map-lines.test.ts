@@ -20,6 +20,11 @@ test('segments give offsets, files and lines; a repeated line and a segment with
   });
 });
 
+test('a file the map lists twice is one file of the table', () => {
+  // [0,0,0,0] [4,1,0,0]: the same line of the same file under its second index adds no entry.
+  assert.equal(lineTableOfSourceMap(map(['a.ts', 'a.ts'], 'AAAA,ICAA')), { files: ['a.ts'], entries: [{ offset: 0, file: 0, line: 1 }] });
+});
+
 test('a map it cannot read is BUILD_SOURCE_MAP', () => {
   const refusal = (text: string) => {
     try {
