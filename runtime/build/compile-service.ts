@@ -8,6 +8,7 @@ import { METHOD_SYMBOL_FREQUENCIES } from '../../host-api/names/method.js';
 import { PACKAGE_ROOT, packagePath } from '../fs/package-paths.js';
 import { WebAssemblyJs, type WasmModuleObject } from '../wasm/admission/webassembly-api.js';
 import { CompileCache, textDigest, type CompileReads } from './compile-cache.js';
+import { withDebugInfo } from './debug-info.js';
 
 // The one AssemblyScript compile of a service (docs/host-abi.md §10 gives the features), used by
 // `make services` (scripts/build-services.js) for services-wasm/ and by `tsibase build` for a
@@ -41,6 +42,8 @@ const ASC_OPTIONS = [
   '--disable', DISABLED_FEATURES.join(','),
   '--transform', path.join(SDK_DIR, 'transform', 'index.mjs'),
   '--noColors',
+  // The line table a trap is named by (debug-info.ts, docs/host-abi.md §10.2); the code is the same.
+  '--sourceMap',
   // AS235: exported classes are not wasm exports. Services export classes for other services.
   '--disableWarning', '235',
 ];
@@ -100,6 +103,7 @@ export async function compileService(entry: string, overrides: Record<string, st
   const rootRelative = (file: string) => path.relative(PACKAGE_ROOT, file).split(path.sep).join('/');
   const projectRelative = (file: string) => path.relative(projectDir, file).split(path.sep).join('/');
   let binary: Uint8Array | null = null;
+  let sourceMap: string | null = null;
   let stderr = '';
   const result = await asc.main([
     entry, abort.entry, '--outFile', 'module.wasm', '--baseDir', projectDir, '--use', `abort=${abort.use}`, ...ASC_OPTIONS,
@@ -114,12 +118,14 @@ export async function compileService(entry: string, overrides: Record<string, st
     },
     writeFile: (name: string, contents: string | Uint8Array) => {
       if (name === 'module.wasm') binary = contents as Uint8Array;
+      else if (name === 'module.wasm.map') sourceMap = contents as string;
     },
     listFiles: () => [],
     stderr: { write: (text: string) => { stderr += text; } } as unknown as import('assemblyscript/asc').OutputStream,
   });
   if (result.error || binary === null) throw new TsibaseError('BUILD_FAILED', stderr.trim() || `${entry}: ${result.error?.message ?? 'no module written'}`);
-  const code: Uint8Array = binary;
+  if (sourceMap === null) throw new TsibaseError('BUILD_FAILED', `${entry}: the compiler wrote no source map`);
+  const code = withDebugInfo(binary, sourceMap);
   if (key !== undefined) cache!.put(key, reads, code);
   return compiledOf(code);
 }
@@ -146,7 +152,8 @@ let toolchain: string | undefined;
 
 /**
  * What a compile depends on besides the files it reads: the compiler's version, the options, the
- * SDK transform and the host-api it computes names with (read by import, not by the compile).
+ * SDK transform, the host-api it computes names with (read by import, not by the compile) and
+ * this folder's code that turns the compiler's output into the module kept.
  */
 function toolchainDigest(): string {
   if (toolchain !== undefined) return toolchain;
@@ -156,7 +163,8 @@ function toolchainDigest(): string {
   } catch {
     throw noCompiler();
   }
-  const files = [...filesUnder(path.join(SDK_DIR, 'transform')), ...filesUnder(packagePath('dist', 'host-api'))];
+  // dist/runtime/build: what the compile's output goes through before it is kept (the line table).
+  const files = [...filesUnder(path.join(SDK_DIR, 'transform')), ...filesUnder(packagePath('dist', 'host-api')), ...filesUnder(packagePath('dist', 'runtime', 'build'))];
   const digests = files.map((file) => `${path.relative(PACKAGE_ROOT, file)} ${textDigest(readFileSync(file, 'utf8'))}`);
   toolchain = textDigest([readFileSync(ascPackage, 'utf8'), ASC_OPTIONS.join(' '), ...digests].join('\n'))!;
   return toolchain;

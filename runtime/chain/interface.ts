@@ -142,8 +142,11 @@ export interface EventReader {
 export interface TransactionOutcomes {
   received(): void;
   succeeded(id: Uint8Array): void;
-  /** `id` is absent when the transaction could not even be decoded. */
-  failed(id: Uint8Array | undefined, error: string): void;
+  /**
+   * `id` is absent when the transaction could not even be decoded; `trace` is the run that
+   * failed, absent when it failed before running (decoding, proofs, no producer reachable).
+   */
+  failed(id: Uint8Array | undefined, error: string, trace?: TransactionTrace): void;
 }
 
 /** What the chain tells of itself. */

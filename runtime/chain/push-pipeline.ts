@@ -75,7 +75,7 @@ export class PushPipeline {
     });
     const counters = this.options.counters;
     if (trace.error === null) counters?.succeeded(trx.id);
-    else counters?.failed(trx.id, trace.error);
+    else counters?.failed(trx.id, trace.error, trace);
     this.callbacks.acceptTransaction(trx.id, trace);
     if (waitFor === 'applied') return trace;
     if (trace.error !== null) {
@@ -139,7 +139,7 @@ export class PushPipeline {
     const counters = this.options.counters;
     const { trx, trace } = await this.checked(packed, (trx) => ({ trace: this.speculate(trx) }));
     if (trace.error !== null) {
-      counters?.failed(trx.id, trace.error);
+      counters?.failed(trx.id, trace.error, trace);
       return trace;
     }
     let included: TransactionTrace;
@@ -150,7 +150,7 @@ export class PushPipeline {
       throw err;
     }
     if (included.error === null) counters?.succeeded(trx.id);
-    else counters?.failed(trx.id, included.error);
+    else counters?.failed(trx.id, included.error, included);
     return included;
   }
 

@@ -2,6 +2,7 @@ import { TsibaseError } from '../../host-api/errors.js';
 import { bytesToHex, keySignedTransaction, loginAction, type Action, type KeyPair } from '../../host-api/index.js';
 import { DO_NOT_BROADCAST, type TaposReference } from '../../host-api/chain/index.js';
 import { isSystemAction, systemAction } from '../../host-api/boot/index.js';
+import type { TransactionTraceJson } from '../../host-api/traces/trace-json.js';
 import { httpRequest, serviceUrl, type HttpReply } from './client.js';
 
 // What the client commands share: TaPoS from the node, signing, pushing and reporting failures.
@@ -19,15 +20,17 @@ export interface PushOptions {
   readonly expiresIn?: number;
 }
 
-export interface PushedTrace {
-  readonly error: string | null;
-  readonly actionTraces: unknown[];
-}
-
 export interface Pushed {
   /** The transaction id (hex). */
   readonly id: string;
-  readonly trace: PushedTrace;
+  readonly trace: TransactionTraceJson;
+}
+
+/** A pushed transaction that the chain ran and refused: its trace says where it failed. */
+export class TransactionFailed extends TsibaseError {
+  constructor(readonly id: string, readonly trace: TransactionTraceJson) {
+    super('CLI_TRANSACTION_FAILED', `transaction ${id} failed: ${trace.error}`);
+  }
 }
 
 /** The text of a node's answer to chain requests while it has no chain (runtime/http/server.ts). */
@@ -115,13 +118,13 @@ export class ChainClient {
     return r.body;
   }
 
-  /** Signs and pushes one transaction; a failed transaction throws its error. */
+  /** Signs and pushes one transaction; a failed transaction throws TransactionFailed. */
   async push(actions: readonly ActionInput[], options: PushOptions = {}): Promise<Pushed> {
     const { id, signed } = await this.sign(actions, options.keys ?? [], options.expiresIn ?? 10, 0);
     const r = await this.post(`/push_transaction?wait_for=${options.waitFor ?? 'final'}`, signed);
     if (r.status !== 200) throw new TsibaseError('CLI_TRANSACTION_FAILED', `transaction refused: ${r.text()}`);
-    const trace = r.json() as PushedTrace;
-    if (trace.error !== null) throw new TsibaseError('CLI_TRANSACTION_FAILED', `transaction ${id} failed: ${trace.error}`);
+    const trace = r.json() as TransactionTraceJson;
+    if (trace.error !== null) throw new TransactionFailed(id, trace);
     return { id, trace };
   }
 

@@ -1,11 +1,12 @@
 // `tsibase/client`: a node as a program pushes to it, over the CLI's own chain client. With the
 // typed clients 'tsibase codegen' writes: push their Actions, decode `retvals` with their results.
 import { Action, hexToBytes, type KeyPair } from '../../host-api/index.js';
-import { sentActionTraces, type ActionTraceJson } from './action-traces.js';
+import { sentActionTraces } from '../../host-api/traces/trace-json.js';
 import { ChainClient, type ActionInput, type PushOptions, type Pushed } from './chain-client.js';
 
 export { readPrivateKey } from './key-arguments.js';
-export type { ActionInput, Pushed, PushedTrace } from './chain-client.js';
+export type { ActionInput, Pushed } from './chain-client.js';
+export type { TransactionTraceJson } from '../../host-api/traces/trace-json.js';
 
 export interface ConnectOptions {
   /** The keys every transaction is signed with (claims for verify-sig): those of the senders' auth-sig accounts. */
@@ -32,7 +33,7 @@ export function connect(url: string, options: ConnectOptions = {}): Connection {
     async push(actions, pushOptions = {}) {
       const sent = actions.map((action) => Action.unpack(Action.pack(action)));
       const pushed = await client.push(sent, { ...pushOptions, keys: options.keys ?? [] });
-      const traces = sentActionTraces(pushed.trace.actionTraces as ActionTraceJson[], sent);
+      const traces = sentActionTraces(pushed.trace.actionTraces, sent);
       return { ...pushed, retvals: traces.map((t) => hexToBytes(t.rawRetval)) };
     },
   };

@@ -1,4 +1,6 @@
-import { BlockHeader, bytesToHex } from '../../host-api/index.js';
+import { BlockHeader, TransactionTrace, bytesToHex } from '../../host-api/index.js';
+import { actionName, failingPath, renderTrace } from '../../host-api/traces/render-trace.js';
+import type { TransactionTraceJson } from '../../host-api/traces/trace-json.js';
 import type { TransactionOutcomes } from '../chain/interface.js';
 import type { WireRequest, WireResponse } from '../http/wire/index.js';
 import type { Logging } from '../log/index.js';
@@ -36,20 +38,31 @@ export function logBlock(logging: Logging, header: BlockHeader, id: Uint8Array, 
   });
 }
 
+/**
+ * A failed transaction: its error and the action where it arose at info, the actions it failed
+ * through (the trace's `stack` form, host-api/traces/render-trace.ts) at debug.
+ */
+function logFailure(logging: Logging, id: Uint8Array | undefined, error: string, trace: TransactionTrace | undefined): void {
+  if (!logging.accepts('info', 'transaction')) return;
+  const attributes = id ? { TransactionId: bytesToHex(id) } : {};
+  const json = trace && (TransactionTrace.toJson(trace) as unknown as TransactionTraceJson);
+  const path = json ? failingPath(json.actionTraces) : [];
+  const failing = path[path.length - 1];
+  logging.message('info', 'transaction', `transaction failed: ${error}${failing ? ` (in ${actionName(failing.action)})` : ''}`, attributes);
+  if (path.length > 0 && logging.accepts('debug', 'transaction')) logging.message('debug', 'transaction', `transaction failed in:\n${renderTrace(json!, 'stack')}`, attributes);
+}
+
 /** The chain's transaction outcomes, counted for the perf report and written to the log. */
 export function loggedOutcomes(logging: Logging, counters: TransactionCounters): TransactionOutcomes {
-  const record = (message: string, id: Uint8Array | undefined) => {
-    if (logging.accepts('debug', 'transaction')) logging.message('debug', 'transaction', message, id ? { TransactionId: bytesToHex(id) } : {});
-  };
   return {
     received: () => counters.received(),
     succeeded: (id) => {
       counters.succeeded();
-      record('transaction applied', id);
+      if (logging.accepts('debug', 'transaction')) logging.message('debug', 'transaction', 'transaction applied', { TransactionId: bytesToHex(id) });
     },
-    failed: (id, error) => {
+    failed: (id, error, trace) => {
       counters.failed();
-      record(`transaction failed: ${error}`, id);
+      logFailure(logging, id, error, trace);
     },
   };
 }

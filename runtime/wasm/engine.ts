@@ -9,6 +9,7 @@ import { InstancePool } from './instance-pool.js';
 import { LinkedInstance } from './linked-instance.js';
 import { MemoryPool } from './memory-pool.js';
 import { ModuleCache } from './module-cache.js';
+import { TrapLocator } from './trap-location.js';
 
 export interface EngineOptions {
   /** Compiled modules kept (least recently used evicted). */
@@ -36,6 +37,7 @@ interface CompiledCode {
   readonly hostImports: readonly AnyHostImportName[];
   /** The limits of the memory the module imports; undefined when it has none. */
   readonly memory: MemoryLimits | undefined;
+  readonly traps: TrapLocator;
 }
 
 /**
@@ -68,7 +70,7 @@ export class Engine {
    * context ends.
    */
   instantiate(codeHash: Uint8Array, code: () => Uint8Array, state: HostState): LinkedInstance {
-    const { module, pool, abi, hostImports, memory: limits } = this.compiled(codeHash, code);
+    const { module, pool, abi, hostImports, memory: limits, traps } = this.compiled(codeHash, code);
     const reused = pool?.take();
     if (reused) {
       // Charged as the start code was when the instance was made; running out shows at the next metered block.
@@ -84,7 +86,7 @@ export class Engine {
     // The pool resets memory and globals together: only an instance with a memory is pooled.
     const place = pool && lent && pool.adopt(instance, lent.memory, Number(fuelBefore - this.meterGlobals.fuel.value));
     caller.attach(state);
-    return new LinkedInstance(instance, caller, place, lent);
+    return new LinkedInstance(instance, caller, traps, place, lent);
   }
 
   /**
@@ -119,13 +121,15 @@ export class Engine {
       const admitted = admitModule(bytes, this.admission);
       const poolable = this.pooling && admitted.resettable;
       const binary = this.metering ? admitted.bytes : admitted.unmeteredBytes();
+      const module = new WebAssemblyJs.Module(binary);
       compiled = {
-        module: new WebAssemblyJs.Module(binary),
+        module,
         pool: poolable ? new InstancePool(admitted.mutableGlobals) : undefined,
         binaryBytes: binary.length,
         abi: admitted.abi,
         hostImports: admitted.imports,
         memory: admitted.memory,
+        traps: new TrapLocator(module),
       };
       this.cache.set(key, compiled);
     }

@@ -8,6 +8,7 @@ import type { Store } from '../db/store.js';
 import { TemporaryDb } from '../db/temporary-db.js';
 import { ExecutionMeter, fuelValueOf, type ExecutionBudget, type FuelValue } from './execution-meter.js';
 import type { Engine } from './engine.js';
+import { WebAssemblyJs } from './admission/webassembly-api.js';
 import { HostError } from './errors.js';
 import { HandleTransfer } from './handles/handle-transfer.js';
 import { sizeLimitsOf } from './host-imports/db-access.js';
@@ -315,7 +316,10 @@ export class ExecutionContext implements HostState {
     const limit = this.meter.limitError();
     if (limit) return limit;
     const message = err instanceof Error ? err.message : String(err);
-    return new HostError('SERVICE_TRAPPED', `service '${accountNameFromNumber(action.service)}' trapped: ${message}`);
+    // A trap of the service's own code (a callee's trap reached here as its TsibaseError).
+    const instance = this.instances.get(action.service);
+    const where = instance && err instanceof WebAssemblyJs.RuntimeError ? instance.trapLocation(err) : '';
+    return new HostError('SERVICE_TRAPPED', `service '${accountNameFromNumber(action.service)}' trapped: ${message}${where}`);
   }
 
   private closeViewsAbove(depth: number): void {

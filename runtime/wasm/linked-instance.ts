@@ -2,6 +2,7 @@ import type { MemoryLimits } from './admission/index.js';
 import type { WasmInstanceObject, WasmMemory } from './admission/webassembly-api.js';
 import type { Caller } from './host-state.js';
 import type { RestoreInstance } from './instance-restorer.js';
+import type { TrapLocator } from './trap-location.js';
 
 /** Where an instance goes when its context ends: its module's pool of idle instances. */
 export interface InstanceHome {
@@ -35,6 +36,8 @@ export class LinkedInstance {
   constructor(
     readonly instance: WasmInstanceObject,
     readonly caller: Caller,
+    /** Where in the module's source a trap of this instance happened. */
+    readonly traps: TrapLocator,
     /** Undefined when the instance is not pooled. */
     private readonly place: PoolPlace | undefined,
     /** Undefined when the module has no memory. */

@@ -4,6 +4,7 @@ import { accountNameFromNumber } from '../../host-api/names/index.js';
 import { HostError } from './errors.js';
 import { WebAssemblyJs, type WasmInstanceObject, type WasmMemory } from './admission/webassembly-api.js';
 import { HandleTable } from './handles/handle-table.js';
+import type { TrapLocator } from './trap-location.js';
 
 const EMPTY = new Uint8Array(0);
 const U64_MAX = 0xffff_ffff_ffff_ffffn;
@@ -28,6 +29,7 @@ function ownerPrefixOf(service: bigint): Uint8Array | null {
 /** An instance the engine lends a context; `release` gives it back. */
 export interface LentInstance {
   readonly instance: WasmInstanceObject;
+  readonly traps: TrapLocator;
   release(): void;
 }
 
@@ -69,6 +71,11 @@ export class ServiceInstance {
     if (!(this.exports.memory instanceof WebAssemblyJs.Memory)) {
       throw new HostError('HOST_BAD_ARGUMENT', `service '${this.name}' does not export its memory`);
     }
+  }
+
+  /** ` at <file>:<line> in <function>` of a trap of this instance's code (trap-location.ts). */
+  trapLocation(error: Error): string {
+    return this.linked.traps.describe(error);
   }
 
   /** Called when the context ends: the instance leaves it (and goes back to its pool, if any). */

@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SignedTransaction, Transaction, canonicalServiceSchema, coreSchema, type AnyType } from '../../host-api/index.js';
-import { calledActions, findActionTrace, type ActionTraceJson } from '../../runtime/cli/action-traces.js';
+import { calledActions, findActionTrace, type ActionTraceJson } from '../../host-api/traces/trace-json.js';
 import { ChainClient } from '../../runtime/cli/chain-client.js';
 import { httpRequest, serviceUrl } from '../../runtime/cli/client.js';
 import { runCli } from '../lib/cli-process.js';
@@ -60,9 +60,9 @@ async function deploy(account: string, file: string, options: { flags?: bigint; 
 
 interface Pushed { ok: boolean; error: string; retval: string; inner: string[] }
 
-/** One action through `tsibase push --trace` with rawData; its return value, and the actions it called. */
+/** One action through `tsibase push --trace json` with rawData; its return value, and the actions it called. */
 async function push(sender: string, service: string, method: string, rawData: string): Promise<Pushed> {
-  const r = await cli(['push', '-', '-w', 'applied', '--trace'], JSON.stringify([{ sender, service, method, rawData }]));
+  const r = await cli(['push', '-', '-w', 'applied', '--trace', 'json'], JSON.stringify([{ sender, service, method, rawData }]));
   if (r.status !== 0) return { ok: false, error: r.stderr.trim(), retval: '', inner: [] };
   const trace = JSON.parse(r.stdout.slice(r.stdout.indexOf('{'), r.stdout.lastIndexOf('}') + 1)) as { actionTraces: ActionTraceJson[] };
   const top = findActionTrace(trace.actionTraces, service, method);

@@ -1,6 +1,6 @@
 import { coreSchema, hexToBytes, systemAction } from '../../../host-api/index.js';
 import { TsibaseError } from '../../../host-api/errors.js';
-import { findActionTrace, type ActionTraceJson } from '../action-traces.js';
+import { findActionTrace, type ActionTraceJson } from '../../../host-api/traces/trace-json.js';
 import { option, parseArgs, UsageError } from '../args.js';
 import { readPublicKey } from '../key-arguments.js';
 import { CLIENT_OPTIONS, CLIENT_OPTIONS_USAGE, accountArgument, chainClient, pushOptions } from './client-options.js';

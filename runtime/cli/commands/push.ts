@@ -1,8 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { TsibaseError } from '../../../host-api/errors.js';
 import { Action, hexToBytes } from '../../../host-api/index.js';
-import { parseArgs, UsageError } from '../args.js';
-import type { ChainClient } from '../chain-client.js';
+import { renderTrace, traceConsole, TRACE_FORMATS, type TraceFormat } from '../../../host-api/traces/render-trace.js';
+import type { TransactionTraceJson } from '../../../host-api/traces/trace-json.js';
+import { option, parseArgs, UsageError, type ParsedArgs } from '../args.js';
+import { TransactionFailed, type ChainClient } from '../chain-client.js';
 import { CLIENT_OPTIONS, CLIENT_OPTIONS_USAGE, accountArgument, chainClient, pushOptions } from './client-options.js';
 
 export const PUSH_USAGE = `usage: tsibase push <actions.json | -> [options]
@@ -15,7 +17,11 @@ with the arguments either as "data" (packed by the service's /pack_action/<metho
 
 options:
 ${CLIENT_OPTIONS_USAGE}
-      --trace                  print the whole transaction trace as JSON`;
+      --trace <format>         how the trace is printed: error (a failure's message), stack
+                               (default: the actions that failed, then the message), full (the
+                               tree of actions with their console output and events, also on
+                               success) or json (the trace as the node answers it)
+      --console                print only the console output the actions wrote`;
 
 interface ActionJson {
   sender?: unknown;
@@ -67,15 +73,41 @@ async function toAction(client: ChainClient, json: ActionJson, index: number): P
   }
 }
 
+function traceFormat(args: ParsedArgs): TraceFormat {
+  const format = option(args, 'trace') ?? 'stack';
+  if (!(TRACE_FORMATS as readonly string[]).includes(format)) throw new UsageError(`--trace must be one of ${TRACE_FORMATS.join(', ')}, not '${format}'`);
+  return format as TraceFormat;
+}
+
+/**
+ * What a pushed transaction's trace prints: with --console only the console output; else a full
+ * or json trace, on success as on failure. A failure's own report (its message, or its stack)
+ * is the command's error.
+ */
+function printTrace(trace: TransactionTraceJson, format: TraceFormat, consoleOnly: boolean): void {
+  if (consoleOnly) process.stdout.write(traceConsole(trace));
+  else if (format === 'full' || format === 'json') console.log(renderTrace(trace, format));
+}
+
 export async function pushCommand(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, [...CLIENT_OPTIONS, { name: 'trace', flag: true }]);
+  const args = parseArgs(argv, [...CLIENT_OPTIONS, { name: 'trace' }, { name: 'console', flag: true }]);
   const [source, extra] = args.positional;
   if (!source || extra) throw new UsageError(`${extra ? `unexpected argument '${extra}'` : 'missing <actions.json>'}\n\n${PUSH_USAGE}`);
+  const format = traceFormat(args);
+  const consoleOnly = args.options.has('console');
   const options = pushOptions(args);
   const client = chainClient(args);
   const actions = await Promise.all(readActions(source).map((json, i) => toAction(client, json, i)));
-  const { id, trace } = await client.push(actions, options);
-  if (args.options.has('trace')) console.log(JSON.stringify(trace, null, 2));
-  console.log(`transaction ${id} ${options.waitFor === 'final' ? 'is in a final block' : 'applied'}`);
+  let pushed;
+  try {
+    pushed = await client.push(actions, options);
+  } catch (err) {
+    if (!(err instanceof TransactionFailed)) throw err;
+    printTrace(err.trace, format, consoleOnly);
+    const report = format === 'stack' ? renderTrace(err.trace, 'stack') : err.trace.error;
+    throw new TsibaseError(err.code, `transaction ${err.id} failed:\n${report}`);
+  }
+  printTrace(pushed.trace, format, consoleOnly);
+  if (!consoleOnly) console.log(`transaction ${pushed.id} ${options.waitFor === 'final' ? 'is in a final block' : 'applied'}`);
   return 0;
 }

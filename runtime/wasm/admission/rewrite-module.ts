@@ -12,6 +12,10 @@ import { HOST_SUPPLIED_MODULE, MEMORY_IMPORT_NAME } from './host-supplied-import
 import type { FunctionPlan } from './metering/analyse-function.js';
 import { emitMeteredFunction } from './metering/emit-metered-function.js';
 import { FUEL_IMPORT_NAME, METER_GLOBAL_COUNT, STACK_IMPORT_NAME } from './metering/meter-imports.js';
+import { LINE_TABLE_SECTION } from '../../../host-api/abi/line-table.js';
+import { ByteReader } from './binary/byte-reader.js';
+import { CodeOffsets } from './code-offsets.js';
+import { rewriteLineTable } from './rewrite-line-table.js';
 import { rewriteNameSection } from './rewrite-name-section.js';
 
 /** How every function is metered. */
@@ -37,13 +41,16 @@ export interface RewriteSettings {
  * Writes the admitted module: the module's memory turned into an import of the host's with its
  * maximum capped, its mutable globals exported, and, when metered, the meter globals added to the
  * imports, global indices moved past them and every body metered. All other sections are copied
- * byte for byte, in place (the `name` section is adjusted to the moved indices).
+ * byte for byte, in place (the `name` section is adjusted to the moved indices, the line table
+ * after the code to the moved code; one before the code is dropped, as its offsets cannot be
+ * known yet).
  */
 export function rewriteModule(module: WasmModule, settings: RewriteSettings): Uint8Array {
   const writer = new ModuleWriter(module.bytes.length * 2 + 256);
   const { out } = writer;
   const { metering } = settings;
   const globalShift = metering ? METER_GLOBAL_COUNT : 0;
+  let codeOffsets: CodeOffsets | undefined;
 
   let importsWritten = false;
   let exportsWritten = false;
@@ -61,7 +68,15 @@ export function rewriteModule(module: WasmModule, settings: RewriteSettings): Ui
     }
     if (section.id === SectionId.memory) continue; // imported instead
     if (metering && section.id === SectionId.code) {
-      writer.section(SectionId.code, (w) => writeCode(w, module, metering));
+      const offsets = new CodeOffsets();
+      writer.section(SectionId.code, (w) => writeCode(w, module, metering, offsets));
+      offsets.place(writer.lastContentStart);
+      codeOffsets = offsets;
+      continue;
+    }
+    if (metering && section.id === SectionId.custom && section.customName === LINE_TABLE_SECTION) {
+      const table = codeOffsets && rewriteLineTable(lineTablePayload(module, section), codeOffsets);
+      if (table !== undefined) writer.section(SectionId.custom, (w) => w.name(LINE_TABLE_SECTION).bytes(table));
       continue;
     }
     if (metering && section.id === SectionId.custom && section.customName === 'name') {
@@ -74,6 +89,13 @@ export function rewriteModule(module: WasmModule, settings: RewriteSettings): Ui
   if (!importsWritten) writer.section(SectionId.import, (w) => writeImports(w, module, settings));
   if (!exportsWritten) writer.section(SectionId.export, (w) => writeExports(w, module, globalShift));
   return writer.finish();
+}
+
+/** A custom section's bytes after its name. */
+function lineTablePayload(module: WasmModule, section: SectionRange): Uint8Array {
+  const r = new ByteReader(module.bytes, section.start, section.end);
+  r.name();
+  return module.bytes.subarray(r.offset, section.end);
 }
 
 function copySection(out: ByteWriter, module: WasmModule, section: SectionRange): void {
@@ -122,12 +144,17 @@ export function globalExportName(index: number): string {
 /** Export names starting with this are added by admission; modules may not use it themselves. */
 export const RESERVED_EXPORT_PREFIX = '__tsibase_';
 
-function writeCode(w: ByteWriter, module: WasmModule, settings: MeteringSettings): void {
+function writeCode(w: ByteWriter, module: WasmModule, settings: MeteringSettings, offsets: CodeOffsets): void {
   const body = new ByteWriter();
+  const size = new ByteWriter(5);
   w.u32(settings.plans.length);
   settings.plans.forEach((plan, i) => {
     const shape = { stackCharge: settings.stackCharges[i]!, checkOnReturn: settings.checksOnReturn[i]!, bulkShift: settings.bulkShift };
-    emitMeteredFunction(module.bytes, plan, shape, body.reset());
+    // A body's place is known before it is written only up to the length of its size: copied
+    // stretches are told relative to the body, then moved past the size once it is known.
+    const told = offsets.count;
+    emitMeteredFunction(module.bytes, plan, shape, body.reset(), offsets);
+    offsets.shift(told, w.length + size.reset().u32(body.length).length);
     w.sized(body);
   });
 }

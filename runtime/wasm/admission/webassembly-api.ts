@@ -23,6 +23,7 @@ export interface WebAssemblyApi {
   Module: {
     new (bytes: Uint8Array): WasmModuleObject;
     exports(module: WasmModuleObject): { name: string; kind: string }[];
+    customSections(module: WasmModuleObject, name: string): ArrayBuffer[];
   };
   Instance: new (module: WasmModuleObject, imports?: Record<string, Record<string, unknown>>) => WasmInstanceObject;
   Global: {

@@ -5,7 +5,8 @@
 //      decoding of its actions' arguments (`__packAction`, records' `__fpFromJson`; json.mjs),
 //   4. gives every `@query` class and the records it reaches GraphQL resolvers and a schema (graphql.mjs),
 //   5. imports the SDK modules the generated code uses into each file it touched;
-// after compiling it embeds the entry service's schema as the custom section `service-schema`.
+// after compiling it embeds the entry service's schema as the custom section `service-schema`, and
+// the compiled functions' source lines as `tsibase.functions` (functions.mjs), for the build.
 
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,6 +19,7 @@ import { Service } from './services.mjs';
 import { actionTemplates } from './templates.mjs';
 import { JsonDecoding } from './json.mjs';
 import { eventSchemaMember } from './events.mjs';
+import { FUNCTIONS_SECTION, sourceFunctions } from './functions.mjs';
 import { generateGraphQL } from './graphql.mjs';
 
 const SDK_DIR = fileURLToPath(new URL('..', import.meta.url));
@@ -104,8 +106,13 @@ export default class SdkTransform extends Transform {
     this.schema = entryServices.length ? schemas.get(entryServices[0]) : null;
   }
 
+  afterInitialize(program) {
+    this.program = program;
+  }
+
   afterCompile(module) {
     if (this.schema) module.addCustomSection(SCHEMA_SECTION, new TextEncoder().encode(JSON.stringify(this.schema)));
+    module.addCustomSection(FUNCTIONS_SECTION, new TextEncoder().encode(JSON.stringify(sourceFunctions(this.program))));
   }
 
   /**

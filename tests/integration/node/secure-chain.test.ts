@@ -28,6 +28,7 @@ import { startNode } from '../../lib/node-process.js';
 import { runsNode, type NodeContext } from '../../lib/node-suite.js';
 import { testBundle } from '../../lib/test-bundle.js';
 import { compiledEntry } from '../../unit/services-wasm/program.js';
+import { actionsUnder } from '../../../host-api/traces/trace-json.js';
 
 const schema = compileSchema(CORE_SCHEMA);
 const args = (members: Record<string, unknown>) => schema.typeOf({ Object: members as never });
@@ -37,13 +38,6 @@ const EXISTS = args({ name: 'AccountNumber' });
 const NEW_ACCOUNT = args({ name: 'AccountNumber', key: 'bytes' });
 const NO_ARGS = new Uint8Array([0, 0]);
 const CHECK_FIRST_AUTH = args({ id: 'Checksum256', transaction: 'Transaction' });
-
-interface ActionTrace { action: { service: string; method: string }; rawRetval: string; innerTraces: { inner: { ActionTrace?: ActionTrace } }[] }
-
-/** `trace` and every action trace under it, depth first. */
-function actionsUnder(trace: ActionTrace): ActionTrace[] {
-  return [trace, ...trace.innerTraces.flatMap((t) => (t.inner.ActionTrace ? actionsUnder(t.inner.ActionTrace) : []))];
-}
 
 /** The bundle's services besides the default ones: `runner` calls transact::runAs for its sender. */
 async function runnerService() {
@@ -194,7 +188,7 @@ keyed('checkFirstAuth answers whether the first sender\'s key is claimed: false,
     const inner = Transaction.pack({ tapos, actions: [record('alice')], claims: claims.map((k) => ({ service: 'verify-sig', rawData: k.publicKey })) });
     const question = action('alice', 'transact', 'checkFirstAuth', CHECK_FIRST_AUTH.pack({ id: transactionId(inner), transaction: Transaction.unpack(inner) }));
     const { trace } = await ctx.client.push([question], { waitFor: 'applied', keys: [ctx.alice] });
-    const answers = (trace.actionTraces as ActionTrace[]).flatMap(actionsUnder).filter((t) => t.action.service === 'transact' && t.action.method.startsWith('#'));
+    const answers = trace.actionTraces.flatMap(actionsUnder).filter((t) => t.action.service === 'transact' && t.action.method.startsWith('#'));
     assert.is(answers.length, 1);
     return answers[0]!.rawRetval;
   };

@@ -20,6 +20,7 @@ import { waitForOutput, waitUntil } from '../../lib/node-network.js';
 import { startNode, type RunningNode } from '../../lib/node-process.js';
 import { testBundle } from '../../lib/test-bundle.js';
 import { compiledEntry } from '../../unit/services-wasm/program.js';
+import { calledActions } from '../../../host-api/traces/trace-json.js';
 
 interface Ctx { dir: string; producer: RunningNode; follower: RunningNode; client: ChainClient }
 const test = suite<Ctx>('objective onBlock callbacks');
@@ -30,8 +31,6 @@ const AddCallbackArgs = coreSchema.typeOf({ Object: { type: 'u8', objective: 'bo
 const Ticks = compileSchema({}).typeOf({ Object: { count: 'u32', firstBlock: 'u32', lastBlock: 'u32', refusing: 'bool', currentBlock: 'u32' } });
 interface TicksValue { count: number; firstBlock: number; lastBlock: number; refusing: boolean; currentBlock: number }
 
-interface ActionTrace { action: { service: string }; rawRetval: string; innerTraces: { inner: { ActionTrace?: ActionTrace } }[] }
-
 const Nonce = compileSchema({}).typeOf({ Object: { nonce: 'u32' } });
 const tickAction = { sender: 'transact', service: 'ticker', method: 'tick', rawData: compileSchema({}).typeOf({ Object: {} }).pack({}) };
 let sent = 0;
@@ -41,7 +40,7 @@ const ticker = (method: string): ActionInput => ({ sender: 'ticker', service: 't
 /** What `ticker::ticks` answers in a transaction of the producer's open block. */
 async function ticksNow(client: ChainClient): Promise<TicksValue> {
   const { trace } = await client.push([ticker('ticks')], { waitFor: 'applied' });
-  const run = (trace.actionTraces[0] as ActionTrace).innerTraces.map((t) => t.inner.ActionTrace).find((t) => t?.action.service === 'ticker');
+  const run = calledActions(trace.actionTraces[0]!).find((t) => t.action.service === 'ticker');
   return Ticks.unpack(hexToBytes(run!.rawRetval)) as TicksValue;
 }
 

@@ -10,19 +10,13 @@ import { rejectionMessage } from '../../lib/assert-error.js';
 import { headBlockNum, waitForBlocks } from '../../lib/chain-head.js';
 import { startBootedNode } from '../../lib/booted-node.js';
 import { runsNode, type NodeContext } from '../../lib/node-suite.js';
+import { actionsUnder } from '../../../host-api/traces/trace-json.js';
 
 interface Ctx extends NodeContext { client: ChainClient }
 const test = suite<Ctx>('event index registration');
 
 const RegEvIdxArgs = coreSchema.typeOf({ Object: { service: 'AccountNumber' } });
 const NO_ARGS = coreSchema.typeOf({ Object: {} }).pack({});
-
-interface ActionTrace { action: { sender: string; service: string; method: string }; error?: string | null; innerTraces: { inner: { ActionTrace?: ActionTrace } }[] }
-
-/** Every action trace under `trace`, depth first. */
-function actionsUnder(trace: ActionTrace): ActionTrace[] {
-  return [trace, ...trace.innerTraces.flatMap((t) => (t.inner.ActionTrace ? actionsUnder(t.inner.ActionTrace) : []))];
-}
 
 const regEvIdx = (sender: string, service: string) => ({ sender, service: 'transact', method: 'regEvIdx', rawData: RegEvIdxArgs.pack({ service }) });
 
@@ -39,7 +33,7 @@ test('only transact registers the event index service', async ({ client }) => {
 test('registered, events syncs after every transaction and starts with every block; the chain goes on', async ({ client }) => {
   await client.push([regEvIdx('transact', 'events')]);
   const { trace } = await client.push([{ sender: 'root', service: 'accounts', method: 'newAccount', rawData: coreSchema.typeOf({ Object: { name: 'AccountNumber', authService: 'AccountNumber', requireMatch: 'bool' } }).pack({ name: 'indexed', authService: 'auth-any', requireMatch: true }) }]);
-  const calls = (trace.actionTraces as ActionTrace[]).flatMap(actionsUnder).map((t) => `${t.action.sender}->${t.action.service}::${t.action.method}`);
+  const calls = trace.actionTraces.flatMap(actionsUnder).map((t) => `${t.action.sender}->${t.action.service}::${t.action.method}`);
   assert.ok(calls.includes('transact->events::sync'), `events synced: ${calls.join(', ')}`);
   assert.ok(calls.indexOf('transact->events::sync') > calls.indexOf('root->accounts::newAccount'), 'after the transaction\'s actions');
   // Each new block's startBlock calls events::startBlock; blocks keep coming.

@@ -15,6 +15,7 @@ import { startBootedNode } from '../../lib/booted-node.js';
 import { startNode, type RunningNode } from '../../lib/node-process.js';
 import { runsNode } from '../../lib/node-suite.js';
 import { testBundle } from '../../lib/test-bundle.js';
+import { calledActions } from '../../../host-api/traces/trace-json.js';
 
 interface Ctx { dir: string; node: RunningNode; client: ChainClient }
 const test = suite<Ctx>('setcode admission');
@@ -34,8 +35,6 @@ const REFUSED: [what: string, text: string, message: RegExp][] = [
   ['shared memory', '(module (memory 1 1 shared) (func (export "called") (param i64 i64)))', /shared memory is not allowed \(feature: threads\)/],
 ];
 
-interface ActionTrace { action: { service: string }; rawRetval: string; innerTraces: { inner: { ActionTrace?: ActionTrace } }[] }
-
 let actionsSent = 0;
 
 /** What the account's code answers an action with: its trace's raw return value (hex). */
@@ -44,8 +43,7 @@ async function answerOf(client: ChainClient, account: string): Promise<string> {
   const rawData = (++actionsSent).toString(16).padStart(8, '0');
   const { trace } = await client.push([{ sender: account, service: account, method: 'run', rawData }], { waitFor: 'applied' });
   // transact's trace holds the auth checks, then the action itself.
-  const process = trace.actionTraces[0] as ActionTrace;
-  const run = process.innerTraces.map((t) => t.inner.ActionTrace).find((t) => t?.action.service === account);
+  const run = calledActions(trace.actionTraces[0]!).find((t) => t.action.service === account);
   return run!.rawRetval.toLowerCase();
 }
 

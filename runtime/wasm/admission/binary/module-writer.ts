@@ -17,6 +17,11 @@ export class ModuleWriter {
     return this;
   }
 
+  /** Where the content of the section last appended begins in the module. */
+  get lastContentStart(): number {
+    return this.out.length - this.content.length;
+  }
+
   /** A copy of the module's bytes. */
   finish(): Uint8Array {
     return this.out.view().slice();

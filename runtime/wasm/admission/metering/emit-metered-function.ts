@@ -1,5 +1,6 @@
 import { ByteWriter } from '../binary/byte-writer.js';
 import { BLOCK_TYPE_EMPTY, Opcode, ValueType } from '../binary/wasm-constants.js';
+import type { CodeOffsets } from '../code-offsets.js';
 import { EDIT_STRIDE, EditKind, type FunctionPlan } from './analyse-function.js';
 import { FUEL_GLOBAL_INDEX, STACK_GLOBAL_INDEX } from './meter-imports.js';
 
@@ -23,9 +24,10 @@ export interface MeteringShape {
  *   end
  *   stack += stackCharge; fuel global := fuel local; [trap if fuel < 0]
  *
- * so every exit except a trap gives its frame back and publishes the fuel it used.
+ * so every exit except a trap gives its frame back and publishes the fuel it used. Each stretch
+ * of original code copied is told to `offsets` with its place in `out`.
  */
-export function emitMeteredFunction(bytes: Uint8Array, plan: FunctionPlan, shape: MeteringShape, out: ByteWriter): void {
+export function emitMeteredFunction(bytes: Uint8Array, plan: FunctionPlan, shape: MeteringShape, out: ByteWriter, offsets: CodeOffsets): void {
   const { stackCharge, checkOnReturn, bulkShift } = shape;
   const fuel = plan.fuelLocal;
   const scratch = plan.scratchLocal;
@@ -65,6 +67,7 @@ export function emitMeteredFunction(bytes: Uint8Array, plan: FunctionPlan, shape
     const start = edits[i]!;
     const kind = edits[i + 2]!;
     const value = edits[i + 3]!;
+    if (start > copied) offsets.copied(copied, out.length);
     out.copy(bytes, copied, start);
     copied = edits[i + 1]!;
     switch (kind) {

@@ -1,21 +1,53 @@
-import { accountNumberFromName, bytesToHex, methodNumberFromName, type Action } from '../../host-api/index.js';
-import { TsibaseError } from '../../host-api/errors.js';
+import { bytesToHex } from '../encoding/hex.js';
+import { TsibaseError } from '../errors.js';
+import { accountNumberFromName, methodNumberFromName } from '../names/index.js';
+import type { Action } from '../types/index.js';
 
-// A pushed transaction's trace as the node answers it in JSON (docs/chain.md §6), and the search
-// for one action in it, or for each action a client sent: the transaction's actions run inside
-// transact's processTransaction, so an action the client sent is a node below the top.
+// A transaction's trace as a node answers it in JSON (docs/chain.md §6), and the search for one
+// action in it: the transaction's actions run inside transact's processTransaction, so an action
+// the client sent is a node below the top.
+
+export interface ActionJson {
+  readonly sender: string;
+  readonly service: string;
+  readonly method: string;
+  /** Hex. */
+  readonly rawData?: string;
+}
+
+/** One entry of an action's innerTraces: exactly one of the three is present. */
+export interface InnerTraceJson {
+  readonly inner: {
+    readonly ActionTrace?: ActionTraceJson;
+    readonly ConsoleTrace?: { readonly console: string };
+    /** `data` is hex. */
+    readonly EventTrace?: { readonly name: string; readonly data: string };
+  };
+}
 
 export interface ActionTraceJson {
-  readonly action: { readonly sender: string; readonly service: string; readonly method: string; readonly rawData: string };
+  readonly action: ActionJson;
   /** Hex. */
   readonly rawRetval: string;
-  readonly innerTraces: readonly { readonly inner: { readonly ActionTrace?: ActionTraceJson } }[];
+  readonly innerTraces: readonly InnerTraceJson[];
+  /** Nanoseconds, as a decimal string. */
+  readonly totalTime?: string;
+  readonly error: string | null;
+}
+
+export interface TransactionTraceJson {
+  readonly actionTraces: readonly ActionTraceJson[];
   readonly error: string | null;
 }
 
 /** The actions `trace` called, in the order they ran. */
 export function calledActions(trace: ActionTraceJson): ActionTraceJson[] {
   return trace.innerTraces.flatMap((t) => (t.inner.ActionTrace ? [t.inner.ActionTrace] : []));
+}
+
+/** `trace` and every action under it, depth first. */
+export function actionsUnder(trace: ActionTraceJson): ActionTraceJson[] {
+  return [trace, ...calledActions(trace).flatMap(actionsUnder)];
 }
 
 /** The first action (depth first, in run order) of `service` as `method`; names compare as numbers. */
@@ -42,7 +74,7 @@ export function sentActionTraces(traces: readonly ActionTraceJson[], sent: reado
     const data = bytesToHex(action.rawData).toLowerCase();
     const at = called.findIndex((t, j) => j >= from && accountNumberFromName(t.action.sender) === action.sender
       && accountNumberFromName(t.action.service) === action.service && methodNumberFromName(t.action.method) === action.method
-      && t.action.rawData.toLowerCase() === data);
+      && t.action.rawData?.toLowerCase() === data);
     if (at < 0) throw new TsibaseError('CLI_TRACE_INCOMPLETE', `the transaction's trace holds no run of its action ${i}`);
     from = at + 1;
     return called[at]!;
