@@ -27,7 +27,8 @@ export function startDev(args: string[], cwd?: string): Promise<Dev> {
       resolve({
         api: `http://tsibase.localhost:${m[1]}`,
         output: () => output,
-        printed: (pattern, from = 0, timeoutMs = 60_000) => waitUntil(`tsibase dev to print ${pattern}`, async () => pattern.exec(output.slice(from)) ?? undefined, timeoutMs),
+        printed: (pattern, from = 0, timeoutMs = 60_000) => waitUntil(() => `tsibase dev to print ${pattern} after:\n${output.slice(0, from)}\nit printed:\n${output.slice(from)}`,
+          async () => pattern.exec(output.slice(from)) ?? undefined, timeoutMs),
         stop: () => new Promise((done) => {
           if (child.exitCode !== null) return done(output);
           child.once('exit', () => done(output));

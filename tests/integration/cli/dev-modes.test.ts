@@ -106,7 +106,8 @@ test('--watch: a save is built and deployed (the new code hash printed), a build
   const project = join(ctx.dir, 'notes');
   const dev: Dev = await startDev(['--instant', '--data', join(ctx.dir, 'watch-data'), '--watch', project]);
   try {
-    const first = await dev.printed(/watch: deployed notes: code hash ([0-9A-F]{64})/);
+    // The first build compiles the project from nothing: under load that takes a while.
+    const first = await dev.printed(/watch: deployed notes: code hash ([0-9A-F]{64})/, 0, 180_000);
     assert.is(first[1], bytesToHex(sha256(readFileSync(join(project, 'build', 'notes.wasm')))), 'the hash of the module built');
     assert.is((await httpRequest(serviceUrl(dev.api, 'notes', '/'))).status, 200, 'its subdomain serves it');
 
