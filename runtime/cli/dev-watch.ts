@@ -1,9 +1,11 @@
 import { watch, type FSWatcher } from 'node:fs';
 import { join, sep } from 'node:path';
 import { bytesToHex } from '../../host-api/encoding/hex.js';
+import { TsibaseError } from '../../host-api/errors.js';
+import type { Action } from '../../host-api/index.js';
 import { compileService, writeCompiledService } from '../build/compile-service.js';
 import { sha256 } from '../crypto/sha256.js';
-import { ChainClient } from './chain-client.js';
+import { ChainClient, type Pushed } from './chain-client.js';
 import { deployActions } from './deploy-actions.js';
 
 // `tsibase dev --watch [dir]`: the service project in dir (the layout `tsibase new-service`
@@ -95,11 +97,25 @@ export class ServiceWatcher {
       return;
     }
     try {
-      const actions = deployActions(account, code, { create: { insecure: true }, registerServer: true, schema });
-      const { id } = await new ChainClient(api).push(actions);
+      const { id } = await deploy(api, deployActions(account, code, { create: { insecure: true }, registerServer: true, schema }));
       this.print(`watch: deployed ${account}: code hash ${bytesToHex(sha256(code))} (${code.length} bytes, transaction ${id}, ${seconds()})`);
     } catch (err) {
       this.print(`watch: deploying ${account} failed (${seconds()}): ${(err as Error).message}`);
     }
+  }
+}
+
+/**
+ * Pushes the deploy, once more when the node could not be reached: this process keeps its
+ * connection to the node between saves, and the node may close it as idle just as a request goes
+ * out. A deploy done twice installs the same code.
+ */
+async function deploy(api: string, actions: Action[]): Promise<Pushed> {
+  const client = new ChainClient(api);
+  try {
+    return await client.push(actions);
+  } catch (err) {
+    if (!(err instanceof TsibaseError && err.code === 'HTTP_UNREACHABLE')) throw err;
+    return client.push(actions);
   }
 }
