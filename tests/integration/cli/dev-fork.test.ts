@@ -58,6 +58,7 @@ test('the secure chain refuses alice\'s action without her key, and serves its n
     return r.status === 200 ? r.body : undefined;
   });
   assert.is(Buffer.from(snapshot).readUInt32LE(0), 0x7388cf00, 'a snapshot file');
+  writeFileSync(join(ctx.dir, 'secure.snapshot'), snapshot);
 });
 
 test('a fork of it lets anyone act as alice, says it is a fork, and leaves the original as it was', async (ctx) => {
@@ -92,6 +93,30 @@ test('a fork of it lets anyone act as alice, says it is a fork, and leaves the o
     return 'started';
   }, (err: Error) => err.message);
   assert.match(refused, 'holds a development fork');
+});
+
+test('a fork of a snapshot file, kept with --state: the next start from the state file is a fork again', async (ctx) => {
+  const file = join(ctx.dir, 'secure.snapshot');
+  const state = join(ctx.dir, 'fork.state');
+  const first = await startDev(['--fork', file, '--data', join(ctx.dir, 'file-fork'), '--state', state]);
+  try {
+    assert.match(first.output(), `DEVELOPMENT FORK of ${file}`);
+    await new ChainClient(first.api).push(aliceTakesAuthAny());
+  } finally {
+    assert.match(await first.stop(), `written to ${state}`);
+  }
+  const again = await startDev(['--fork', file, '--data', join(ctx.dir, 'file-fork-again'), '--state', state]);
+  try {
+    assert.match(again.output(), `the chain of ${state} loaded`);
+    assert.match(again.output(), 'DEVELOPMENT FORK');
+    const fork = new ChainClient(again.api);
+    assert.is(await authServiceOf(fork, 'alice'), 'auth-any', 'the fork as it stopped');
+    // Still bypassed: root acts without its key.
+    await fork.push([systemAction('root', 'accounts.newAccount', { name: 'frank', authService: 'auth-any', requireMatch: false })]);
+    assert.is(await authServiceOf(fork, 'frank'), 'auth-any');
+  } finally {
+    await again.stop();
+  }
 });
 
 test.run();
