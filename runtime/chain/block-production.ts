@@ -47,9 +47,9 @@ const UNSIGNED: Sealer = () => ({ signature: EMPTY });
  * block open that pushed transactions apply to at once, and closes it at the end of its slot (one
  * block per interval, empty blocks too). Instant production (a development chain's) has no slots:
  * a pushed transaction opens a block, which closes as soon as it is applied, and a sole
- * producer's block is final then, since no next block comes to carry its commit. Under consensus (docs/p2p.md §4) it produces only while it
- * leads a term. A received block being verified holds the head (holdHead): the end of a slot waits
- * until it is in or refused.
+ * producer's block is final then, since no next block comes to carry its commit. Under consensus
+ * (docs/p2p.md §4) it produces only while it leads a term. A received block being verified holds
+ * the head (holdHead): the end of a slot waits until it is in or refused.
  */
 export class BlockProduction {
   private producerName: string;
@@ -304,8 +304,10 @@ export class BlockProduction {
       throw err;
     }
     keepAuxConsensusData(this.store, closed.blockId, auxConsensusData);
-    // Instant production: a sole producer's block is final when it closes (docs/chain.md §1.5).
-    if (this.options.instant && isSoleProducer(nextBlockConsensus(readStatus(this.store)!), this.producerAccount)) this.finality.commitTo(builder.blockNum);
+    // Instant production: a sole producer's block is final when it closes (docs/chain.md §1.3).
+    if (this.options.instant && isSoleProducer(nextBlockConsensus(readStatus(this.store)!), this.producerAccount)) {
+      this.finality.commitTo(builder.blockNum);
+    }
     this.committed(closed);
   }
 

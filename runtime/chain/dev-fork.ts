@@ -11,18 +11,17 @@ import { nextBlockConsensus } from './consensus.js';
 // wasm config the next block would start under. The change is written at the head, in no block:
 // a fork's blocks are valid on the fork alone.
 
-/** Makes `producer` the sole producer of the state's consensus; true when the state changed (it is committed then). */
-export function takeOverProduction(store: Store, producer: bigint): boolean {
+/** Makes `producer` the sole producer of the state's consensus (committed at once), unless it is already. */
+export function takeOverProduction(store: Store, producer: bigint): void {
   const status = readStatus(store);
-  if (!status?.head) return false;
+  if (!status?.head) return;
   const joint = nextBlockConsensus(status);
   const kept = joint.next?.consensus ?? joint.current;
   const consensus: JointConsensus = {
     current: { data: { CftConsensus: { producers: [{ name: producer, auth: EMPTY_CLAIM }] } }, services: kept.services, wasmConfig: kept.wasmConfig },
     next: null,
   };
-  if (equalBytes(JointConsensus.pack(consensus), JointConsensus.pack(status.consensus))) return false;
+  if (equalBytes(JointConsensus.pack(consensus), JointConsensus.pack(status.consensus))) return;
   writeStatus(store, { ...status, consensus });
   store.commit();
-  return true;
 }

@@ -1,4 +1,4 @@
-import { watch, type FSWatcher } from 'node:fs';
+import { existsSync, watch, type FSWatcher } from 'node:fs';
 import { join, sep } from 'node:path';
 import { bytesToHex } from '../../host-api/encoding/hex.js';
 import { TsibaseError } from '../../host-api/errors.js';
@@ -33,6 +33,9 @@ export class ServiceWatcher {
 
   /** Watches the project; builds and deploys now, and on each save, once the node is known (nodeAt). */
   start(): void {
+    if (!existsSync(join(this.projectDir, ENTRY))) {
+      throw new TsibaseError('DEV_WATCH_NO_PROJECT', `${this.projectDir} has no ${ENTRY}: --watch takes a service project's folder ('tsibase new-service <name>' makes one)`);
+    }
     this.watcher = watch(this.projectDir, { recursive: true }, (_event, file) => {
       if (file && this.isSource(file)) this.changed();
     });
