@@ -21,7 +21,7 @@ export interface Peer {
 
 export interface NodeControl {
   readonly chain: TransactionIntake;
-  /** `/native/admin/status`: `slow`, `startup`, `shutdown`, `needgenesis`, `syncing`, in that order. */
+  /** `/native/admin/status`: `slow`, `startup`, `shutdown`, `needgenesis`, `devfork`, `syncing`, in that order. */
   status(): string[];
   /** `/native/admin/status?sync`: the block sync's figures. */
   sync(): SyncState;

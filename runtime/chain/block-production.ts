@@ -19,7 +19,10 @@ import type { TransactionProcessor } from './transaction-processor.js';
 export interface ProductionOptions {
   /** Account that produces blocks; empty = this node does not produce. */
   readonly producer: string;
+  /** The slot length; under instant production the least step between two blocks' times. */
   readonly intervalUs: bigint;
+  /** Instant production (chain.ts, ChainOptions.instantBlocks): a block per pushed transaction, none while idle. */
+  readonly instant?: boolean;
   readonly now: () => number;
   /** The keys this node signs its blocks with, for a producer claim that asks for signatures. */
   readonly blockSigners?: BlockSigners;
@@ -42,11 +45,13 @@ const EMPTY = new Uint8Array(0);
 const UNSIGNED: Sealer = () => ({ signature: EMPTY });
 
 /**
- * Block production (docs/chain.md §1): as an active producer this node boots block 2, keeps one
+ * Block production (docs/chain.md §1.3): as an active producer this node boots block 2, keeps one
  * block open that pushed transactions apply to at once, and closes it at the end of its slot (one
- * block per interval, empty blocks too). Under consensus (docs/p2p.md §4) it produces only while it
- * leads a term. A received block being verified holds the head (holdHead): the end of a slot waits
- * until it is in or refused.
+ * block per interval, empty blocks too). Instant production (a development chain's) has no slots:
+ * a pushed transaction opens a block, which closes as soon as it is applied, and a sole
+ * producer's block is final then, since no next block comes to carry its commit. Under consensus
+ * (docs/p2p.md §4) it produces only while it leads a term. A received block being verified holds
+ * the head (holdHead): the end of a slot waits until it is in or refused.
  */
 export class BlockProduction {
   private producerName: string;
@@ -133,7 +138,7 @@ export class BlockProduction {
 
   /** Starts (or resumes after a restart) block production when this node is an active producer. */
   start(): void {
-    if (this.closed || this.timer || this.options.manualBlocks || !this.hasChain() || !this.produces()) return;
+    if (this.options.instant || this.options.manualBlocks || this.closed || this.timer || !this.hasChain() || !this.produces()) return;
     this.schedule();
   }
 
@@ -147,6 +152,21 @@ export class BlockProduction {
     if (this.headHeld) throw new ChainError('CHAIN_HEAD_HELD', 'a received block is being verified: produce once it is in or refused');
     this.openBlock();
     this.closeBlock();
+  }
+
+  /**
+   * A pushed transaction was applied to the open block (`included`: it succeeded). Under instant
+   * production the block closes now; one whose transaction failed is dropped, so that no empty
+   * block is made and no block stays open with a time that grows old.
+   */
+  transactionApplied(included: boolean): void {
+    if (!this.options.instant || !this.open) return;
+    if (included) {
+      this.endSlot();
+    } else if (this.waiting === undefined) {
+      this.open.builder.discard();
+      this.open = undefined;
+    }
   }
 
   /** Consensus drives production from now on: this node produces only while it leads a term. */
@@ -298,6 +318,10 @@ export class BlockProduction {
       throw err;
     }
     keepAuxConsensusData(this.store, closed.blockId, auxConsensusData);
+    // Instant production: a sole producer's block is final when it closes (docs/chain.md §1.3).
+    if (this.options.instant && isSoleProducer(nextBlockConsensus(readStatus(this.store)!), this.producerAccount)) {
+      this.finality.commitTo(builder.blockNum);
+    }
     this.committed(closed);
   }
 

@@ -7,6 +7,7 @@ import type { Engine } from '../wasm/engine.js';
 import { Executor } from '../wasm/executor.js';
 import type { SocketRegistry } from '../wasm/host-state.js';
 import { serviceCodeOf } from '../wasm/service-code.js';
+import { authBypass } from './auth-bypass.js';
 import type { ClosedBlock } from './block-builder.js';
 import { eventPosition, eventsSince, type EmittedEvent, type EventPosition } from './event-log.js';
 import { BlockImportQueue } from './block-import-queue.js';
@@ -15,6 +16,8 @@ import { BlockProduction } from './block-production.js';
 import type { BlockSigners } from './block-signing.js';
 import { readStatus } from './chain-state.js';
 import { claimVerifierOf } from './claim-verdicts.js';
+import { takeOverProduction } from './dev-fork.js';
+import { ChainError } from './errors.js';
 import { Finality } from './finality.js';
 import type { Forwarder } from './forwarded-transactions.js';
 import type {
@@ -29,12 +32,23 @@ import { SubjectiveCallbacks } from './subjective-callbacks.js';
 import { TransactionProcessor } from './transaction-processor.js';
 
 const HTTP = accountNumberFromName('http');
+const INSTANT_TIME_STEP_US = 1000n;
+
+/** What a development fork answers other nodes' blocks: its own are valid on it alone, and theirs would undo it. */
+function devForkRefusal(): ChainError {
+  return new ChainError('CHAIN_DEV_FORK', 'this node runs a development fork (tsibase dev --fork): it takes no blocks from other nodes');
+}
 
 export interface ChainOptions extends ChainEvents {
   /** Account that produces blocks; empty or absent = this node does not produce. */
   readonly producer?: string;
-  /** Block interval in milliseconds (1 s by default). */
+  /** Block interval in milliseconds (1 s by default); not with instantBlocks. */
   readonly blockIntervalMs?: number;
+  /**
+   * Instant production (docs/chain.md §1.3, a development chain's): a block for each pushed
+   * transaction, closed as soon as it is applied, and no blocks while none comes.
+   */
+  readonly instantBlocks?: boolean;
   /** Milliseconds since 1970 (tests may pass their own clock). */
   readonly now?: () => number;
   /**
@@ -65,6 +79,13 @@ export interface ChainOptions extends ChainEvents {
    * when it reaches none, such a node refuses pushed transactions.
    */
   readonly forwarder?: Forwarder;
+  /**
+   * A development fork of another chain's state (docs/chain.md §9), which only `tsibase dev
+   * --fork` asks for (no configuration or request reaches it): the auth services are bypassed
+   * (auth-bypass.ts), `producer` is made the sole producer (dev-fork.ts), and blocks from other
+   * nodes are refused.
+   */
+  readonly devFork?: boolean;
 }
 
 /**
@@ -91,16 +112,18 @@ export class Chain implements NetworkChain, TransactionIntake, ChainQueries, Eve
 
   constructor(private readonly store: Store, private readonly engine: Engine, private readonly options: ChainOptions = {}) {
     this.executor = new Executor(store, engine);
-    this.processor = new TransactionProcessor(store, this.executor);
+    this.processor = new TransactionProcessor(store, this.executor, options.devFork ? authBypass : undefined);
+    if (options.devFork && options.producer) takeOverProduction(store, accountNumberFromName(options.producer));
     this.claims = claimVerifierOf(this.executor);
-    const intervalUs = BigInt(options.blockIntervalMs ?? 1000) * 1000n;
+    // Under instant production blocks are at least a millisecond apart (their times must grow).
+    const intervalUs = options.instantBlocks ? INSTANT_TIME_STEP_US : BigInt(options.blockIntervalMs ?? 1000) * 1000n;
     const now = (this.now = options.now ?? Date.now);
     this.booted = readStatus(store)?.head != null;
     const hasChain = () => this.booted;
     this.finality = new Finality(store);
     this.callbacks = new SubjectiveCallbacks(store, this.executor, options.sockets, options.onCallbackError);
     this.production = new BlockProduction(store, this.executor, this.processor, this.finality, {
-      producer: options.producer ?? '', intervalUs, now,
+      producer: options.producer ?? '', intervalUs, instant: options.instantBlocks, now,
       blockSigners: options.blockSigners, auxConsensusData: options.auxConsensusData, onProductionError: options.onProductionError,
       manualBlocks: options.manualBlocks,
     }, hasChain, (closed) => this.committed(closed, 'produced'));
@@ -140,6 +163,7 @@ export class Chain implements NetworkChain, TransactionIntake, ChainQueries, Eve
    * BLOCK_TRANSACTION, BLOCK_MISMATCH, BLOCK_FAILED) saying why.
    */
   applyBlock(signed: SignedBlock): Promise<ClosedBlock> {
+    if (this.options.devFork) return Promise.reject(devForkRefusal());
     return this.imports.applyBlock(signed);
   }
 
@@ -149,6 +173,7 @@ export class Chain implements NetworkChain, TransactionIntake, ChainQueries, Eve
    * block rejects with CHAIN_IRREVERSIBLE and changes nothing. Queued with applyBlock.
    */
   revertTo(blockNum: number): Promise<void> {
+    if (this.options.devFork) return Promise.reject(devForkRefusal());
     return this.imports.revertTo(blockNum);
   }
 
@@ -286,6 +311,7 @@ export class Chain implements NetworkChain, TransactionIntake, ChainQueries, Eve
 
   /** A transaction another node passed on to the producers ("What we build" 4); the leader's trace, or undefined. */
   passedOn(packed: Uint8Array): Promise<TransactionTrace | undefined> {
+    if (this.options.devFork) return Promise.resolve(undefined);
     return this.pushes.passedOn(packed);
   }
 

@@ -10,6 +10,7 @@ export type ChainErrorCode =
   | 'TRANSACTION_INVALID'      // undecodable or malformed transaction
   | 'TRANSACTION_PROOFS'       // proofs and claims differ in number, or a proof does not verify
   | 'CHAIN_IRREVERSIBLE'       // a revert that would take back an irreversible block
+  | 'CHAIN_DEV_FORK'           // a block from another node offered to a development fork
   | 'BLOCK_FAILED'             // a block could not be built (startBlock, endBlock or boot failed)
   | 'BLOCK_NOT_NEXT'           // a received block's number or previous id does not follow the head
   | 'BLOCK_INVALID'            // a received block breaks a rule: time not after the head's, unknown producer, subjective data, an auxConsensusData that is no BlockConfirm

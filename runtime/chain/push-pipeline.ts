@@ -71,7 +71,9 @@ export class PushPipeline {
     if (this.forwarded && !production.hasOpenBlock && !production.produces()) return this.forward(packed, waitFor, this.forwarded);
     const { trx, trace, blockNum } = await this.checked(packed, (trx) => {
       const block = production.openBlock();
-      return { trace: block.apply(trx), blockNum: block.blockNum };
+      const trace = block.apply(trx);
+      production.transactionApplied(trace.error === null);
+      return { trace, blockNum: block.blockNum };
     });
     const counters = this.options.counters;
     if (trace.error === null) counters?.succeeded(trx.id);

@@ -6,6 +6,7 @@ import {
 import { ProcessTransactionArgs } from '../../host-api/types/native.js';
 import { sha256 } from '../crypto/sha256.js';
 import type { Store } from '../db/store.js';
+import type { AnsweredCalls } from '../wasm/execution-context.js';
 import type { Executor } from '../wasm/executor.js';
 import { RunModeResults } from '../wasm/run-mode-results.js';
 import { firstFailedProof } from './claim-proofs.js';
@@ -79,7 +80,12 @@ export function decodeBlockTransaction(signed: SignedTransaction): DecodedTransa
  * trace in state.
  */
 export class TransactionProcessor {
-  constructor(private readonly store: Store, private readonly executor: Executor) {}
+  constructor(
+    private readonly store: Store,
+    private readonly executor: Executor,
+    /** A development fork's auth bypass (auth-bypass.ts); none on any other chain. */
+    private readonly answeredCalls?: AnsweredCalls,
+  ) {}
 
   /** Checks every proof with its claim's verify service (claim-proofs.ts); throws TRANSACTION_PROOFS. */
   async verifyProofs(trx: DecodedTransaction): Promise<void> {
@@ -129,6 +135,7 @@ export class TransactionProcessor {
     return this.executor.run({
       mode: speculative ? 'speculative' : 'transaction',
       runModeResults,
+      answeredCalls: this.answeredCalls,
       target: { service: TRANSACT, export: 'processTransaction', rawData: ProcessTransactionArgs.pack({ transaction: trx.transaction, id: trx.id, speculative }) },
     });
   }

@@ -22,8 +22,12 @@ export interface RestartMessage {
   readonly restart: { readonly listen?: unknown };
 }
 
-/** Runs `script argv` in child processes until one exits without asking for a restart; its exit code. */
-export function supervise(script: string, argv: readonly string[]): Promise<number> {
+/**
+ * Runs `script argv` in child processes until one exits without asking for a restart; its exit
+ * code. `onMessage` hears the children's other messages (`tsibase dev --watch` learns where the
+ * node listens).
+ */
+export function supervise(script: string, argv: readonly string[], onMessage?: (message: unknown) => void): Promise<number> {
   return new Promise((resolve) => {
     let restartListen: string | undefined;
     let stopping = false;
@@ -42,6 +46,7 @@ export function supervise(script: string, argv: readonly string[]): Promise<numb
       for (const s of signals) process.on(s, forward);
       child.on('message', (message: RestartMessage) => {
         if (message && typeof message === 'object' && 'restart' in message) restartListen = JSON.stringify(message.restart.listen ?? null);
+        else onMessage?.(message);
       });
       child.once('exit', (code, signal) => {
         for (const s of signals) process.off(s, forward);

@@ -7,6 +7,7 @@ import { adminApi } from '../admin/admin-api.js';
 import { keyEndpoints } from '../admin/key-endpoints.js';
 import { LogSockets } from '../admin/log-socket.js';
 import { perfEndpoints } from '../admin/perf-endpoints.js';
+import { snapshotEndpoint } from '../admin/snapshot-endpoint.js';
 import type { NodeControl, Peer, ShutdownRequest } from '../admin/node-control.js';
 import { Chain } from '../chain/chain.js';
 import { bootInProcess } from '../chain/in-process-boot.js';
@@ -33,8 +34,10 @@ import { redialTimesOf } from '../network/links/redial-schedule.js';
 import { Engine } from '../wasm/engine.js';
 import { KeptStates } from '../snapshot/kept-states.js';
 import { NodeSnapshots } from '../snapshot/node-snapshots.js';
+import { snapshotFile } from '../snapshot/create-snapshot.js';
 import { accountNumberFromName } from '../../host-api/names/index.js';
 import { databaseCacheIsSlow } from './database-cache.js';
+import { devForkWarning, readDevFork, type DevFork } from './dev-fork-file.js';
 import { logBlock, loggedOutcomes, logRequest } from './node-log.js';
 
 /** How a node is started: its directory and the command line, which beats the config file (docs/http.md §6). */
@@ -63,6 +66,14 @@ export interface NodeStartOptions {
   readonly bootKeys?: BootKeys;
   /** Blocks between info lines about committed blocks (default 1; the blocks between are logged at debug). */
   readonly blockLogInterval?: number;
+  /** A block for each pushed transaction, none while idle (`tsibase dev --instant`; ChainOptions.instantBlocks). */
+  readonly instantBlocks?: boolean;
+  /**
+   * Runs the development fork in `dir` (`tsibase dev --fork`, docs/chain.md §9): auth services
+   * bypassed, the producer alone producing, no peer links. Set by that command only: a node
+   * directory that holds a fork is refused without it, and no configuration turns it on.
+   */
+  readonly devFork?: DevFork;
 }
 
 /** The keys a boot gives the chain (docs/system-services.md, "Secure and development chains"). */
@@ -122,6 +133,8 @@ export class TsibaseNode implements NodeControl {
       sockets,
       counters: loggedOutcomes(this.logging, counters),
       blockIntervalMs: options.blockIntervalMs,
+      instantBlocks: options.instantBlocks,
+      devFork: options.devFork !== undefined,
       onCallbackError: (err) => this.logging.warning('chain', `callback: ${err.message}`),
       onProductionError: (err) => {
         if (err.message !== productionError) this.logging.error('chain', `block production: ${err.message}`);
@@ -159,7 +172,11 @@ export class TsibaseNode implements NodeControl {
     this.keys = NodeKeys.open(options.dir, []);
     this.applyKeyModules(config);
     const perf = { transactions: counters, network: () => this.networkFigures(), databaseFiles: [join(dbDir, 'data.mdb')], wasm: () => engine.memoryFigures() };
-    const admin = adminApi(this, { ...keyEndpoints(this.keys, () => this.network.keysChanged()), ...perfEndpoints(perf, () => this.nodeGauges()) });
+    const kept = KeptStates.of(options.dir);
+    const admin = adminApi(this, {
+      ...keyEndpoints(this.keys, () => this.network.keysChanged()), ...perfEndpoints(perf, () => this.nodeGauges()),
+      ...snapshotEndpoint(() => snapshotFile(this.store, kept).file),
+    });
     this.server = new NodeHttpServer(this.chain, {
       sockets,
       tokens: SessionTokens.fromKeyFile(join(options.dir, 'session-key')),
@@ -195,6 +212,10 @@ export class TsibaseNode implements NodeControl {
   }
 
   private static async startLocked(options: NodeStartOptions, lock: DirectoryLock): Promise<TsibaseNode> {
+    const fork = readDevFork(options.dir);
+    if (fork && !options.devFork) {
+      throw new TsibaseError('NODE_DEV_FORK', `${options.dir} holds a development fork of ${fork.source} (its transactions are valid on it alone): run it with tsibase dev --fork ${fork.source} --data ${options.dir}, or start a node elsewhere`);
+    }
     const stored = readConfigFile(options.dir);
     const parsed = stored === undefined ? defaultConfig() : parseServerConfig(stored, defaultConfig(), options.dir);
     const joins = options.join !== undefined && !parsed.peers.includes(options.join);
@@ -233,6 +254,7 @@ export class TsibaseNode implements NodeControl {
     if (this.starting) values.push('startup');
     if (this.stopping) values.push('shutdown');
     if (!this.chain.hasChain) values.push('needgenesis');
+    if (this.options.devFork) values.push('devfork');
     if (this.network.syncState().syncing) values.push('syncing');
     return values;
   }
@@ -334,6 +356,8 @@ export class TsibaseNode implements NodeControl {
    * second link from us for a duplicate.
    */
   private linkSettings(config: ServerConfig) {
+    // A fork's blocks are valid on it alone: it neither takes nor makes peer links, whatever the configuration says.
+    if (this.options.devFork) config = { ...config, p2p: false, peers: [], autoconnect: false };
     const addresses = this.listeners.flatMap((l) => (l.protocol !== 'local' && l.address && !['0.0.0.0', '::'].includes(l.address) ? [l.address] : []));
     return {
       p2p: config.p2p, peers: config.peers, autoconnect: config.autoconnect, hosts: [...new Set([...config.hosts, ...addresses])],
@@ -353,6 +377,8 @@ export class TsibaseNode implements NodeControl {
 
   /** Says at every start that anyone may act as the system accounts of a development chain. */
   private reportDevelopmentChain(): void {
+    const fork = this.options.devFork;
+    if (fork) this.logging.warning('chain', devForkWarning(fork));
     if (!this.chain.hasChain) return;
     const open = this.chain.openSystemAccounts();
     if (open.length === 0) return;

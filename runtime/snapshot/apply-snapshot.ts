@@ -82,21 +82,52 @@ function checksumOf(content: SnapshotContent): StateChecksum {
   return merkle.checksum();
 }
 
-/** Writes the snapshot into the store's uncommitted overlays and checks it there. */
-function stage(store: Store, claims: ClaimVerifier, content: SnapshotContent, threshold: (consensus: Consensus) => number, report: (step: string) => void): LoadedSnapshot {
-  const local = readStatus(store);
-  const validator = new LightValidator(local, claims);
+/**
+ * Loads a development chain's own state file (dev-state.ts) into `store`, which holds no chain:
+ * its rows must match its checksum and its head block be its status row's, and nothing more is
+ * asked (no producer proofs: the file is the developer's own, and a fork's producer change is in
+ * no header, docs/chain.md §9). Throws a SnapshotError, with the store unchanged, when refused.
+ */
+export function applyDevState(store: Store, content: SnapshotContent): LoadedSnapshot {
+  if (readStatus(store)?.head) throw new SnapshotError('SNAPSHOT_NOT_NEWER', 'the database holds a chain already: a state file is loaded into an empty one');
+  if (!sameChecksum(checksumOf(content), content.checksum)) throw new SnapshotError('SNAPSHOT_CHECKSUM', 'the state file\'s rows do not match the checksum in its footer');
+  let loaded: LoadedSnapshot;
+  try {
+    const status = writeRows(store, content);
+    checkHeadBlock(store, status);
+    loaded = { blockNum: status.head!.header.blockNum, blockId: status.head!.blockId };
+    writeLogStart(store, loaded.blockNum);
+  } catch (err) {
+    store.abort();
+    store.subjective.abort();
+    throw err;
+  }
+  store.commitBlock(loaded.blockNum, loaded.blockNum);
+  store.subjective.commit();
+  return loaded;
+}
+
+/** Replaces the store's state by the snapshot's rows (uncommitted) and adds its other rows; the status row it leaves, which has a head. */
+function writeRows(store: Store, content: SnapshotContent): StatusRow {
   for (const db of STATE_DBS) {
     const keys = [...rowsOf(store, db)].map((row) => row.key);
     for (const key of keys) store.remove(db, key);
   }
-  report(`writing ${content.state.length} state rows`);
   for (const { db, key, value } of content.state) store.put(db, key, value);
   // Headers, signatures and aux data this node has already are its own (psibase keeps them too).
   for (const { db, key, value } of content.extra) if (store.get(db, key) === undefined) store.put(db, key, value);
   const status = readStatus(store);
-  const head = status?.head;
-  if (!status || !head) throw new SnapshotError('SNAPSHOT_HEAD', 'the snapshot state has no head block');
+  if (!status?.head) throw new SnapshotError('SNAPSHOT_HEAD', 'the snapshot state has no head block');
+  return status;
+}
+
+/** Writes the snapshot into the store's uncommitted overlays and checks it there. */
+function stage(store: Store, claims: ClaimVerifier, content: SnapshotContent, threshold: (consensus: Consensus) => number, report: (step: string) => void): LoadedSnapshot {
+  const local = readStatus(store);
+  const validator = new LightValidator(local, claims);
+  report(`writing ${content.state.length} state rows`);
+  const status = writeRows(store, content);
+  const head = status.head!;
   const blockNum = head.header.blockNum;
   if (local?.head) {
     if (!equalBytes(local.chainId, status.chainId)) {
@@ -133,11 +164,16 @@ function stage(store: Store, claims: ClaimVerifier, content: SnapshotContent, th
  * consensus; the head block in the log (this node keeps it, docs/p2p.md §7.3) is that header.
  */
 function checkHead(store: Store, status: StatusRow): void {
-  const head = status.head!;
-  if (!equalBytes(computeBlockId(head.header), head.blockId)) throw new SnapshotError('SNAPSHOT_HEAD', 'the head block id does not match its header');
-  if (!equalBytes(head.header.consensusState, sha256(JointConsensus.pack(status.consensus)))) {
+  if (!equalBytes(status.head!.header.consensusState, sha256(JointConsensus.pack(status.consensus)))) {
     throw new SnapshotError('SNAPSHOT_HEAD', `the head block's consensusState is not the hash of the snapshot's consensus`);
   }
+  checkHeadBlock(store, status);
+}
+
+/** The status row's head must be its own header's id, and the head block in the log that header (written when missing). */
+function checkHeadBlock(store: Store, status: StatusRow): void {
+  const head = status.head!;
+  if (!equalBytes(computeBlockId(head.header), head.blockId)) throw new SnapshotError('SNAPSHOT_HEAD', 'the head block id does not match its header');
   const block = readBlock(store, head.header.blockNum);
   if (!block) writeBlock(store, { header: head.header, transactions: [] });
   else if (!equalBytes(computeBlockId(block.header), head.blockId)) {

@@ -14,6 +14,7 @@ import { readBlockSignature } from '../chain/block-signing.js';
 import { readConsensusChanges } from '../chain/consensus-changes.js';
 import { producersOf } from '../chain/consensus.js';
 import { LmdbStore } from '../db/lmdb-store.js';
+import type { KvReader } from '../db/store.js';
 import { DirectoryLock } from '../fs/directory-lock.js';
 import { KeptStates } from './kept-states.js';
 import { headerRows, lightHeaderBlocks, lightHeaders } from './light-headers.js';
@@ -53,28 +54,8 @@ export async function createSnapshot(options: CreateSnapshotOptions): Promise<Cr
 async function snapshotOf(options: CreateSnapshotOptions): Promise<CreatedSnapshot> {
   const store = LmdbStore.open(join(options.nodeDir, 'db'));
   try {
-    const { blockNum, blockId, rows, checksum, signatures, status } = newestSignedState(store, KeptStates.of(options.nodeDir), (status, checksum) => (options.signWith ?? []).map((key) => signWithKey(status, checksum, key)));
-    const parts: Uint8Array[] = [fileHeader(), rows];
-    // The consensus-change headers, which let a new node validate the producers (docs/p2p.md §7.3).
-    const light = lightHeaderBlocks(store, lightHeaders(readConsensusChanges(store), status));
-    // The file's databases in order: block log (3), block proofs (4), aux data (65).
-    const rowsOfLight = light.flatMap(headerRows).sort((a, b) => fileDbOf(a.db) - fileDbOf(b.db));
-    if (options.blocks) {
-      for (let num = 2; num <= blockNum; num++) {
-        const block = store.get(DbId.blockLog, blockKey(num));
-        if (block) parts.push(encodeRow(FileDb.blockLog, blockKey(num), block));
-      }
-      for (let num = 2; num <= blockNum; num++) {
-        const signature = readBlockSignature(store, num);
-        if (signature) parts.push(encodeRow(FileDb.blockProof, blockKey(num), signature));
-      }
-    }
-    for (const { db, key, value } of rowsOfLight) {
-      if (!options.blocks || db === DbId.nativeSubjective) parts.push(encodeRow(fileDbOf(db), key, value));
-    }
-    parts.push(...footerRows(checksum, signatures));
-    const plain = Buffer.concat(parts);
-    const out = options.gzip ? gzipSync(plain) : plain;
+    const { blockNum, blockId, file } = snapshotFile(store, KeptStates.of(options.nodeDir), options);
+    const out = options.gzip ? gzipSync(file) : file;
     if (options.file === '-') process.stdout.write(out);
     else writeFileSync(options.file, out);
     return { blockNum, blockId, bytes: out.length };
@@ -82,6 +63,35 @@ async function snapshotOf(options: CreateSnapshotOptions): Promise<CreatedSnapsh
     store.abort();
     await store.close();
   }
+}
+
+/**
+ * The newest snapshot of `store` whose state is kept and signed by enough producers, as a plain
+ * snapshot file: what create-snapshot writes, and a running node's GET /native/admin/snapshot
+ * answers (the state is read from the kept rows, so blocks may go on being committed).
+ */
+export function snapshotFile(store: KvReader, kept: KeptStates, options: Pick<CreateSnapshotOptions, 'blocks' | 'signWith'> = {}): { blockNum: number; blockId: Uint8Array; file: Uint8Array } {
+  const { blockNum, blockId, rows, checksum, signatures, status } = newestSignedState(store, kept, (status, checksum) => (options.signWith ?? []).map((key) => signWithKey(status, checksum, key)));
+  const parts: Uint8Array[] = [fileHeader(), rows];
+  // The consensus-change headers, which let a new node validate the producers (docs/p2p.md §7.3).
+  const light = lightHeaderBlocks(store, lightHeaders(readConsensusChanges(store), status));
+  // The file's databases in order: block log (3), block proofs (4), aux data (65).
+  const rowsOfLight = light.flatMap(headerRows).sort((a, b) => fileDbOf(a.db) - fileDbOf(b.db));
+  if (options.blocks) {
+    for (let num = 2; num <= blockNum; num++) {
+      const block = store.get(DbId.blockLog, blockKey(num));
+      if (block) parts.push(encodeRow(FileDb.blockLog, blockKey(num), block));
+    }
+    for (let num = 2; num <= blockNum; num++) {
+      const signature = readBlockSignature(store, num);
+      if (signature) parts.push(encodeRow(FileDb.blockProof, blockKey(num), signature));
+    }
+  }
+  for (const { db, key, value } of rowsOfLight) {
+    if (!options.blocks || db === DbId.nativeSubjective) parts.push(encodeRow(fileDbOf(db), key, value));
+  }
+  parts.push(...footerRows(checksum, signatures));
+  return { blockNum, blockId, file: Buffer.concat(parts) };
 }
 
 /** A signature by the current producer whose claim is `key`'s public key (verify-sig). */

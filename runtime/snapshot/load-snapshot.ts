@@ -15,15 +15,22 @@ import { parseSnapshot } from './snapshot-file.js';
 import { fileWeakThreshold } from './state-signatures.js';
 
 /** Loads snapshot file bytes (plain or gzip) into the database of `nodeDir`; `report` hears each step as it begins. */
-export async function loadSnapshot(nodeDir: string, file: Uint8Array, report: (step: string) => void = () => {}): Promise<LoadedSnapshot> {
+export function loadSnapshot(nodeDir: string, file: Uint8Array, report: (step: string) => void = () => {}): Promise<LoadedSnapshot> {
+  return withNodeStore(nodeDir, (store) => {
+    report(`reading the snapshot file (${file.length} bytes)`);
+    const content = parseSnapshot(file);
+    return applySnapshot(store, claimVerifierOf(new Executor(store, new Engine())), KeptStates.of(nodeDir), content, fileWeakThreshold, report);
+  });
+}
+
+/** Runs `body` on the store of `nodeDir` (created if needed), holding the directory's lock; the store is closed after. */
+export async function withNodeStore<T>(nodeDir: string, body: (store: LmdbStore) => T): Promise<T> {
   mkdirSync(nodeDir, { recursive: true });
   const lock = DirectoryLock.take(nodeDir);
   try {
-    report(`reading the snapshot file (${file.length} bytes)`);
-    const content = parseSnapshot(file);
     const store = LmdbStore.open(join(nodeDir, 'db'));
     try {
-      return applySnapshot(store, claimVerifierOf(new Executor(store, new Engine())), KeptStates.of(nodeDir), content, fileWeakThreshold, report);
+      return body(store);
     } finally {
       await store.close();
     }

@@ -43,7 +43,15 @@ export interface ContextOptions {
   readonly expectedSignature?: ExpectedSignature;
   /** TX/SPEC: where the transaction's run-mode calls record or replay their results; without it they are refused. */
   readonly runModeResults?: RunModeResults;
+  /** TX/SPEC: calls the host answers itself, without running the callee. */
+  readonly answeredCalls?: AnsweredCalls;
 }
+
+/**
+ * The answer the host gives to a `call` by `caller` of `action` instead of running it, or
+ * undefined to run it: only a development fork's auth bypass has one (runtime/chain/auth-bypass.ts).
+ */
+export type AnsweredCalls = (caller: bigint, action: Action) => Uint8Array | undefined;
 
 /** `call` flags (docs/host-abi.md §6): the callee runs in RPC or CB mode. */
 const RUN_MODE_OF_FLAGS: ReadonlyMap<bigint, Mode> = new Map([[1n, 'rpc'], [2n, 'callback']]);
@@ -75,6 +83,7 @@ export class ExecutionContext implements HostState {
   private readonly timesActions: boolean;
 
   private readonly runModeResults: RunModeResults | undefined;
+  private readonly answeredCalls: AnsweredCalls | undefined;
   private limits: SizeLimits | undefined;
   private temporaryDb: TemporaryDb | undefined;
   private readonly engine: Engine;
@@ -90,6 +99,7 @@ export class ExecutionContext implements HostState {
     this.sockets = options.sockets;
     this.expectedSignature = options.expectedSignature;
     this.runModeResults = options.runModeResults;
+    this.answeredCalls = options.answeredCalls;
     this.meter = new ExecutionMeter(options.budget ?? { fuel: DEFAULT_FUEL }, this.engine.meterGlobals);
     this.fuelLeft = fuelValueOf(this.meter.budget.fuel);
     this.startedAt = isSubjectiveMode(this.mode) ? process.hrtime.bigint() : undefined;
@@ -180,6 +190,12 @@ export class ExecutionContext implements HostState {
           `call: service '${caller.instance.name}' may not send an action as '${accountNameFromNumber(action.sender)}' (not privileged)`);
       }
       if (runMode) return this.callInRunMode(action, runMode, caller.trace);
+      const answer = this.answeredCalls?.(caller.instance.service, action);
+      if (answer !== undefined) {
+        // The trace shows the call, answered without a run of the callee.
+        appendAction(caller.trace, { ...newActionTrace(action), rawRetval: answer });
+        return answer;
+      }
       return this.execute(action, packed, caller.trace, (inst) => this.invokeCalled(inst, action));
     } finally {
       this.meter.releaseStack(Limits.callStackReserve);

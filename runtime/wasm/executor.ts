@@ -3,7 +3,7 @@ import type { Action, ActionTrace } from '../../host-api/types/index.js';
 import type { Store } from '../db/store.js';
 import type { ExecutionBudget } from './execution-meter.js';
 import type { Engine } from './engine.js';
-import { ExecutionContext, type ExpectedSignature } from './execution-context.js';
+import { ExecutionContext, type AnsweredCalls, type ExpectedSignature } from './execution-context.js';
 import { ContextSockets } from './context-sockets.js';
 import type { RunModeResults } from './run-mode-results.js';
 import type { SocketGrant, SocketOutcome } from './host-state.js';
@@ -26,6 +26,8 @@ export interface ExecutionRequest {
   readonly expectedSignature?: ExpectedSignature;
   /** Transaction and speculative modes: where calls that change the run mode record or replay their results. */
   readonly runModeResults?: RunModeResults;
+  /** Transaction and speculative modes: calls the host answers itself (a development fork's auth bypass). */
+  readonly answeredCalls?: AnsweredCalls;
 }
 
 export interface ExecutionResult {
@@ -59,7 +61,7 @@ export class Executor {
     const sockets = request.sockets && new ContextSockets(request.sockets);
     const ctx = new ExecutionContext({
       mode: request.mode, store: this.store, engine: this.engine, budget: request.budget,
-      sockets, expectedSignature: request.expectedSignature, runModeResults: request.runModeResults,
+      sockets, expectedSignature: request.expectedSignature, runModeResults: request.runModeResults, answeredCalls: request.answeredCalls,
     });
     let retval: Uint8Array = EMPTY;
     let error: Error | null = null;

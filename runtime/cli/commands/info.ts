@@ -11,7 +11,8 @@ Shows what the node at <url> (default ${DEFAULT_API}) serves: its root domain, t
 the head block (number, time, producer, id, from the explorer service), its TaPoS reference,
 and whether the chain is secure or a development chain (from the accounts service: on a
 development chain anyone may act as root and the system accounts). From this machine (or an
-admin address) also the block sync: blocks behind the peers, blocks/s and the time left.`;
+admin address) also whether the node runs a development fork (tsibase dev --fork: auth
+bypassed), and the block sync: blocks behind the peers, blocks/s and the time left.`;
 
 /** The node's status and sync figures from its admin API; undefined where this client is no admin. */
 async function adminSync(api: string): Promise<{ status: string[]; sync: SyncState } | undefined> {
@@ -48,9 +49,14 @@ export async function infoCommand(argv: string[]): Promise<number> {
   console.log(`head block:  ${head.header.blockNum} at ${head.header.time} by ${head.header.producer}, ${head.transactionCount} transaction(s)`);
   console.log(`             id ${head.id}`);
   console.log(`TaPoS:       refBlockIndex ${reference.refBlockIndex}, refBlockSuffix ${reference.refBlockSuffix}`);
-  console.log(open.length === 0
-    ? 'security:    secure: root and the system accounts need their keys'
-    : `security:    DEVELOPMENT CHAIN: anyone may act as ${open.join(', ')} (booted without --account-key)`);
+  if (admin?.status.includes('devfork')) {
+    console.log('security:    DEVELOPMENT FORK (tsibase dev --fork): the auth services are bypassed on this node, anyone may act as any account;');
+    console.log('             its transactions and blocks are not valid on the network it was forked from');
+  } else {
+    console.log(open.length === 0
+      ? 'security:    secure: root and the system accounts need their keys'
+      : `security:    DEVELOPMENT CHAIN: anyone may act as ${open.join(', ')} (booted without --account-key)`);
+  }
   // Asked again: the chain's figures above took a while on a node that syncs fast.
   if (admin) console.log(`sync:        ${syncText((await adminSync(client.api) ?? admin).sync)}`);
   return 0;

@@ -128,20 +128,22 @@ export async function nodeCommand(argv: string[]): Promise<number> {
   });
 }
 
-/** Runs this process's command line (`argv`, a command that ends in runNode) in supervised child processes. */
-export function superviseNode(argv: string[]): Promise<number> {
+/** Runs this process's command line (`argv`, a command that ends in runNode) in supervised child processes; `onMessage` hears what they send. */
+export function superviseNode(argv: string[], onMessage?: (message: unknown) => void): Promise<number> {
   // An admin network that does not parse stops the node before it listens: an operator who
   // meant to admit (or thought they had fenced off) a range learns it now, not from a 401.
   adminNetworksOf(process.env);
-  return supervise(process.argv[1]!, argv);
+  return supervise(process.argv[1]!, argv, onMessage);
 }
 
 /**
  * The node of a supervised child process (`tsibase node`, `tsibase dev`): starts it (booting
- * `bundlePath` when it has no chain), calls `started` once it runs, and stops or restarts it as
- * asked; the process's exit code.
+ * `bundlePath` when it has no chain), calls `started` once it runs and `stopped` each time it has
+ * stopped (its store closed), and stops or restarts it as asked; the process's exit code.
  */
-export async function runNode(options: NodeStartOptions, bundlePath: string | undefined, started: (node: TsibaseNode) => void): Promise<number> {
+export async function runNode(
+  options: NodeStartOptions, bundlePath: string | undefined, started: (node: TsibaseNode) => void, stopped: () => Promise<void> = async () => {},
+): Promise<number> {
   // Only the supervised child loads the runtime (runtime/cli/main.ts says why).
   const [{ unpackBundle }, { TsibaseNode }] = await Promise.all([import('../../../host-api/index.js'), import('../../node/tsibase-node.js')]);
   const boot = bundlePath ? unpackBundle(readFileSync(bundlePath)) : undefined;
@@ -153,6 +155,7 @@ export async function runNode(options: NodeStartOptions, bundlePath: string | un
     started(node);
     const request = await Promise.race([node.shutdownRequested, stop]);
     await node.stop(request);
+    await stopped();
     if (!request.restart) return 0;
     listen = restartListen(listen, node);
     if (request.soft) continue;

@@ -140,6 +140,10 @@ export class Cft {
     const prompt = this.promptArmed;
     this.promptArmed = false;
     if (prompt && !this.promptDue()) return this.restartTimer();
+    // A sole producer that leads stays leader: standing again would elect it again, and a chain
+    // that makes blocks only for transactions (instant production, docs/chain.md §1.3) commits
+    // nothing while idle without having stalled.
+    if (this.roleNow === 'leader' && this.isSoleProducer()) return this.restartTimer();
     if (!prompt && quorumReachable) this.timeout.increase();
     this.requestVote();
   }

@@ -1,6 +1,5 @@
 // `tsibase dev` as a service author runs it: a development chain booted from build/default.bundle
 // into --data, kept across starts, started over with --reset, and a log line when it stops.
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,34 +7,10 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ChainClient } from '../../../runtime/cli/chain-client.js';
 import { httpRequest, serviceUrl } from '../../../runtime/cli/client.js';
-import { BIN } from '../../lib/node-process.js';
+import { startDev } from '../../lib/dev-process.js';
 
-interface Dev { api: string; output(): string; stop(): Promise<string> }
 interface Ctx { dir: string; data: string }
 const test = suite<Ctx>('tsibase dev');
-
-/** Starts `tsibase dev <args>` on a free port; resolves once it has printed the pages to open (x-admin's last). */
-function startDev(args: string[]): Promise<Dev> {
-  const child = spawn(process.execPath, [BIN, 'dev', '-l', '127.0.0.1:0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  return new Promise((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const m = /^ {2}http:\/\/tsibase\.localhost:(\d+)\/ +the chain's homepage$/m.exec(output);
-      if (m && /the node's admin app$/m.test(output)) resolve({
-        api: `http://tsibase.localhost:${m[1]}`,
-        output: () => output,
-        stop: () => new Promise((done) => {
-          child.once('exit', () => done(output));
-          child.kill('SIGTERM');
-        }),
-      });
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`tsibase dev exited (${code}):\n${output}`)));
-  });
-}
 
 test.before((ctx) => {
   ctx.dir = mkdtempSync(join(tmpdir(), 'tsibase-dev-'));
