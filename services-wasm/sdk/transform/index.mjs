@@ -15,6 +15,7 @@ import { Transform } from 'assemblyscript/transform';
 import { appendMembers, appendStatements, decoratorName, methods, sourceError } from './ast.mjs';
 import { Record, takeRecordKind } from './records.mjs';
 import { serviceSchema } from './schema.mjs';
+import { declaredTables } from './tables.mjs';
 import { Service } from './services.mjs';
 import { actionTemplates } from './templates.mjs';
 import { JsonDecoding } from './json.mjs';
@@ -83,7 +84,10 @@ export default class SdkTransform extends Transform {
     const decodable = new Set();
     const schemas = new Map();
     for (const service of services) {
-      const schema = serviceSchema(service, records, aliases);
+      // A service's own files: those of its folder (another service's imported for a call are not).
+      const folder = path.posix.dirname(service.source.normalizedPath) + '/';
+      const ownSources = sources.filter((s) => s.normalizedPath.startsWith(folder) && (s === service.source || !services.some((o) => o !== service && o.source === s)));
+      const schema = serviceSchema(service, records, aliases, declaredTables(ownSources));
       schemas.set(service, schema);
       // For the simple UI helper (sdk/http/simple-ui.ts); compiled only into services that use it.
       appendMembers(parser, service.source, service.classDecl, `__actionTemplates(): string { return ${JSON.stringify(actionTemplates(schema))}; }`);

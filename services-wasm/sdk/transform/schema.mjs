@@ -82,9 +82,10 @@ export class SchemaBuilder {
 
 /**
  * The schema of a service: `{service, types, actions: {name: {params, result?}}, ui, history,
- * merkle}` with params and events as Object types of their arguments.
+ * merkle, database?}` with params and events as Object types of their arguments, and its tables
+ * (tables.mjs) under `database`.
  */
-export function serviceSchema(service, records, aliases) {
+export function serviceSchema(service, records, aliases, tables = []) {
   const builder = new SchemaBuilder(records, aliases);
   const actions = {};
   for (const action of service.actions) {
@@ -94,5 +95,12 @@ export function serviceSchema(service, records, aliases) {
   }
   const events = { ui: {}, history: {}, merkle: {} };
   for (const event of service.events) events[event.kind][event.name] = { Object: builder.members(event.params) };
-  return { service: service.account, types: builder.types, actions, ...events };
+  const schema = { service: service.account, types: builder.types, actions, ...events };
+  // Only tables whose rows are records: their type is what a client decodes.
+  const own = tables.filter((t) => records.has(t.rowName));
+  if (own.length) {
+    schema.database = {};
+    for (const t of own) (schema.database[t.db] ??= []).push({ name: t.name, table: t.table, type: builder.type(t.rowType), indexes: [] });
+  }
+  return schema;
 }

@@ -108,7 +108,12 @@ export function refused(): void {
 /** The example service in TestChain through its typed client, typed as a service author writes it. */
 const EXAMPLE_USAGE = `
 import type { TestChain } from 'tsibase/testing';
-import { actions, events, results, SERVICE, type Counter, type Events } from './example-client.js';
+import { actions, events, results, rows, SERVICE, type Counter, type Events } from './example-client.js';
+
+/** A row of the service's counters table (its schema's database, as the build found the table). */
+export function counterRow(bytes: Uint8Array): Counter {
+  return rows.counters(bytes);
+}
 
 export function exercise(chain: TestChain) {
   const alice = actions('alice');
@@ -137,6 +142,7 @@ interface AllTypesUsage {
 }
 
 interface ExampleUsage {
+  counterRow(bytes: Uint8Array): unknown;
   exercise(chain: TestChain): { service: string; action: Action; value: bigint; event: unknown; owner: string; got: bigint | null; none: bigint | null; top: unknown[] };
 }
 
@@ -200,7 +206,7 @@ test('results, events and rows decode to the typed values they were packed from'
   assert.equal(Object.keys(usage.client.rows), ['points', 'subjective.table2']);
 });
 
-test('the example client runs the example service in TestChain: values, events, a missing value', async (ctx) => {
+test('the example client runs the example service in TestChain: values, events, a missing value, a table row', async (ctx) => {
   const usage = await ctx.project.load<ExampleUsage>('example-usage');
   const chain = TestChain.open();
   try {
@@ -213,6 +219,8 @@ test('the example client runs the example service in TestChain: values, events, 
     assert.is(out.got, 7n);
     assert.is(out.none, null);
     assert.equal(out.top, [{ owner: 'alice', name: 'apples', value: 7n }]);
+    const row = new ServiceCodec(ctx.exampleSchema).types.typeOf('Counter').pack({ owner: 'bob', name: 'pears', value: 2n });
+    assert.equal(usage.counterRow(row), { owner: 'bob', name: 'pears', value: 2n }, 'the table\'s rows decode by their type');
   } finally {
     await chain.close();
   }

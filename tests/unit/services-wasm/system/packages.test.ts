@@ -58,12 +58,13 @@ test('setSchema stores the schema in psibase HEAD\'s JSON form, and getSchema re
   assert.equal(none.retval, serviceSchemaTypes.typeOf({ Option: 'ServiceSchema' }).pack(null), 'no schema: an empty option');
 });
 
-test('our SDK\'s schemas are converted to HEAD\'s form: events become {type, access}, no ui, absent options null', async () => {
+test('our SDK\'s schemas are converted to HEAD\'s form: events become {type, access}, no ui, absent options null, the tables kept', async () => {
   const tokens = (await compiledService('tokens')).schema as Record<string, unknown>;
   const head = headServiceSchema(tokens) as { history: Record<string, unknown>; actions: Record<string, { result: unknown }>; database: unknown; ui?: unknown };
   assert.equal(head.history.transferred, { type: (tokens.history as Record<string, unknown>).transferred, access: 'public' });
   assert.is(head.actions.init!.result, null);
-  assert.is(head.database, null);
+  // Its tables as the build found them: name, number and row type; keys the service computes.
+  assert.equal(head.database, { service: [{ name: 'balances', table: 1, type: 'Balance', indexes: [] }, { name: 'supplies', table: 2, type: 'Supply', indexes: [] }] });
   assert.is(head.ui, undefined);
   assert.equal(headServiceSchema(head), head, 'a HEAD schema stays as it is');
   assert.is(run('tokens', setSchemaAction('tokens', JSON.stringify(tokens))).error, undefined);
