@@ -42,6 +42,11 @@ export interface ContextOptions {
   readonly expectedSignature?: ExpectedSignature;
   /** TX/SPEC: where the transaction's run-mode calls record or replay their results; without it they are refused. */
   readonly runModeResults?: RunModeResults;
+  /**
+   * Queries the node runs (RPC mode, not a transaction's run-mode call): instances may come with
+   * a memory that grew in an earlier query (docs/host-abi.md §7).
+   */
+  readonly acceptsGrownMemory?: boolean;
 }
 
 /** `call` flags (docs/host-abi.md §6): the callee runs in RPC or CB mode. */
@@ -74,6 +79,7 @@ export class ExecutionContext implements HostState {
   private readonly timesActions: boolean;
 
   private readonly runModeResults: RunModeResults | undefined;
+  private readonly acceptsGrownMemory: boolean;
   private limits: SizeLimits | undefined;
   private temporaryDb: TemporaryDb | undefined;
   private readonly engine: Engine;
@@ -89,6 +95,7 @@ export class ExecutionContext implements HostState {
     this.sockets = options.sockets;
     this.expectedSignature = options.expectedSignature;
     this.runModeResults = options.runModeResults;
+    this.acceptsGrownMemory = options.acceptsGrownMemory === true && options.mode === 'rpc';
     this.meter = new ExecutionMeter(options.budget ?? { fuel: DEFAULT_FUEL }, this.engine.meterGlobals);
     this.fuelLeft = fuelValueOf(this.meter.budget.fuel);
     this.startedAt = isSubjectiveMode(this.mode) ? process.hrtime.bigint() : undefined;
@@ -333,7 +340,7 @@ export class ExecutionContext implements HostState {
     if (this.mode === 'verify' && (code.flags & CodeFlags.isVerify) === 0n) {
       throw new HostError('HOST_ACCESS_DENIED', `service '${accountNameFromNumber(service)}' is not a verify service and cannot run in verify mode`);
     }
-    const instance = new ServiceInstance(service, code.flags, this.engine.instantiate(code.codeHash, code.code, this));
+    const instance = new ServiceInstance(service, code.flags, this.engine.instantiate(code.codeHash, code.code, this, this.acceptsGrownMemory));
     this.instances.set(service, instance);
     return instance;
   }

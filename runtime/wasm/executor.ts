@@ -60,6 +60,7 @@ export class Executor {
     const ctx = new ExecutionContext({
       mode: request.mode, store: this.store, engine: this.engine, budget: request.budget,
       sockets, expectedSignature: request.expectedSignature, runModeResults: request.runModeResults,
+      acceptsGrownMemory: request.mode === 'rpc',
     });
     let retval: Uint8Array = EMPTY;
     let error: Error | null = null;
