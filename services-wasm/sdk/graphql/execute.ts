@@ -7,12 +7,11 @@
 // value) nulls the field, or its nearest nullable ancestor when the field is non-null, and is
 // reported with its location and path, as graphql-js executes (spec §6.4.4).
 
-import { joinStringArray } from "~lib/util/string";
-import { jsonString } from "../json/encode";
 import { JsonKind, JsonValue } from "../json/value";
+import { JsonWriter } from "../json/writer";
 import { Argument, Directive, Document, Fragment, Operation, Selection, SelectionKind, Value, ValueKind } from "./ast";
 import { parse } from "./parser";
-import { floatText } from "./float";
+import { floatText, isExactInteger } from "./float";
 import { FieldError, fieldErrorJson } from "./field-error";
 
 /** An object type's value: it writes the fields it has and declines the rest. */
@@ -80,7 +79,7 @@ class CollectedSet {
   constructor(public type: string, public fields: Array<CollectedField>) {}
 }
 
-/** A list being written: where it and its current item begin in the output. */
+/** A list being written: where its current item begins in the output. */
 class ListFrame {
   index: i32 = 0;
   /** `live`: begun outside a nulled value (inside one, nothing it holds is kept). */
@@ -88,8 +87,8 @@ class ListFrame {
 }
 
 export class Execution {
-  /** The response's data, in pieces (joined once; cut back when an error nulls a value). */
-  private parts: Array<string> = [];
+  /** The response, written as UTF-8 as it goes (cut back when an error nulls a value). */
+  private out: JsonWriter = new JsonWriter();
   private errors: Array<FieldError> = [];
   /** A validation-style error was found: the response has no data. */
   private invalid: bool = false;
@@ -142,14 +141,14 @@ export class Execution {
   }
 
   private emit(text: string): void {
-    if (!this.nulled) this.parts.push(text);
+    if (!this.nulled) this.out.text(text);
   }
 
   /** Replaces what was written since `mark` by null. */
   private nullFrom(mark: i32): void {
-    this.parts.length = mark;
+    this.out.cut(mark);
     this.nulled = false;
-    this.parts.push("null");
+    this.out.text("null");
   }
 
   private leaf(type: string): bool {
@@ -170,23 +169,37 @@ export class Execution {
   }
 
   writeInt(value: i32): void {
-    if (this.leaf("Int")) this.emit(value.toString());
+    if (this.leaf("Int") && !this.nulled) this.out.signed(value);
   }
 
   /** A Float as JavaScript prints the number; NaN and infinities are field errors, as in graphql-js. */
   writeFloat(value: f64): void {
     if (!this.leaf("Float")) return;
-    if (isFinite(value)) this.emit(floatText(value));
-    else this.fieldError("Float cannot represent non numeric value: " + (isNaN(value) ? "NaN" : value > 0 ? "Infinity" : "-Infinity"));
+    if (!isFinite(value)) this.fieldError("Float cannot represent non numeric value: " + (isNaN(value) ? "NaN" : value > 0 ? "Infinity" : "-Infinity"));
+    else if (isExactInteger(value)) this.writeDigits(<i64>value);
+    else this.emit(floatText(value));
+  }
+
+  private writeDigits(value: i64): void {
+    if (!this.nulled) this.out.signed(value);
   }
 
   writeString(value: string): void {
-    if (this.leaf("String")) this.emit(jsonString(value));
+    if (this.leaf("String") && !this.nulled) this.out.string(value);
+  }
+
+  /** A 64-bit integer as a String of its decimal digits (docs/serving.md §4.7 rule 4). */
+  writeDecimal<T>(value: T): void {
+    if (!this.leaf("String") || this.nulled) return;
+    this.out.byte(0x22);
+    if (isSigned<T>()) this.out.signed(<i64>value);
+    else this.out.unsigned(<u64>value);
+    this.out.byte(0x22);
   }
 
   /** A value of the enum type `type` (a GraphQL name: nothing to escape). */
   writeEnum(value: string, type: string): void {
-    if (this.leaf(type)) this.emit("\"" + value + "\"");
+    if (this.leaf(type) && !this.nulled) this.out.string(value);
   }
 
   /**
@@ -195,7 +208,7 @@ export class Execution {
    */
   beginList(nonNullItems: bool = true): void {
     this.emit("[");
-    this.lists.push(new ListFrame(this.parts.length, nonNullItems, !this.nulled));
+    this.lists.push(new ListFrame(this.out.length, nonNullItems, !this.nulled));
     this.path.push("");
   }
 
@@ -205,7 +218,7 @@ export class Execution {
     this.endItem(frame);
     frame.index++;
     this.emit(",");
-    frame.itemMark = this.parts.length;
+    frame.itemMark = this.out.length;
   }
 
   endList(): void {
@@ -257,10 +270,10 @@ export class Execution {
       const f = fields[i];
       this.emit(f.prefix);
       if (f.first.name == "__typename") {
-        this.emit(jsonString(type));
+        if (!this.nulled) this.out.string(type);
         continue;
       }
-      const mark = this.parts.length;
+      const mark = this.out.length;
       if (f.request === null) f.request = new FieldRequest(f.first.name, this.bind(f.first.arguments), f.selections);
       const request = f.request!;
       const outer = this.current;
@@ -388,9 +401,12 @@ export class Execution {
     }
   }
 
-  /** Runs a query document on `root`; returns the GraphQL response as JSON text. */
-  run(root: GqlObject, source: string, operationName: string | null, variables: JsonValue | null): string {
+  /** Runs a query document on `root`; returns the GraphQL response as JSON (UTF-8). */
+  run(root: GqlObject, source: string, operationName: string | null, variables: JsonValue | null): JsonWriter {
     this.source = source;
+    // The data is written after this prefix: a response without errors is the output as it stands.
+    this.out.text("{\"data\":");
+    const dataStart = this.out.length;
     const parsed = parse(source);
     if (parsed.document !== null) {
       const doc = parsed.document!;
@@ -404,11 +420,22 @@ export class Execution {
     } else {
       this.fail(parsed.error);
     }
-    if (this.invalid) return "{\"errors\":" + this.errorsJson(false) + "}";
-    // Array#join of strings concatenates pairwise when optimizing for size (-O3z): quadratic memory.
-    const data = this.nulled ? "null" : joinStringArray(this.parts.dataStart, this.parts.length, "");
-    if (this.errors.length == 0) return "{\"data\":" + data + "}";
-    return "{\"errors\":" + this.errorsJson(true) + ",\"data\":" + data + "}";
+    if (this.invalid) return this.response("{\"errors\":" + this.errorsJson(false) + "}");
+    if (this.nulled) this.nullFrom(dataStart);
+    if (this.errors.length == 0) {
+      this.out.byte(0x7d);
+      return this.out;
+    }
+    const response = this.response("{\"errors\":" + this.errorsJson(true) + ",\"data\":");
+    response.bytes(this.out.finish().subarray(dataStart));
+    response.byte(0x7d);
+    return response;
+  }
+
+  private response(text: string): JsonWriter {
+    const response = new JsonWriter();
+    response.text(text);
+    return response;
   }
 
   /** The field errors (`fieldErrors`) or the validation errors, as a JSON array. */
@@ -424,5 +451,10 @@ export class Execution {
 
 /** Runs `source` on `root` (docs/serving.md §4.7); the GraphQL response as JSON text. */
 export function executeQuery(root: GqlObject, source: string, operationName: string | null = null, variables: JsonValue | null = null): string {
-  return new Execution().run(root, source, operationName, variables);
+  return new Execution().run(root, source, operationName, variables).toString();
+}
+
+/** executeQuery's response as UTF-8, as /graphql sends it. */
+export function executeQueryUtf8(root: GqlObject, source: string, operationName: string | null = null, variables: JsonValue | null = null): Uint8Array {
+  return new Execution().run(root, source, operationName, variables).finish();
 }
