@@ -9,6 +9,7 @@
 
 import { JsonKind, JsonValue } from "../json/value";
 import { JsonWriter } from "../json/writer";
+import { encodeUtf8 } from "../utf8";
 import { Argument, Directive, Document, Fragment, Operation, Selection, SelectionKind, Value, ValueKind } from "./ast";
 import { parse } from "./parser";
 import { floatText, isExactInteger } from "./float";
@@ -28,6 +29,9 @@ export abstract class GqlObject {
 
 /** One field to resolve: its name, its arguments (variables bound) and its sub-selections. */
 export class FieldRequest {
+  /** The fields its sub-selections collect on the type last asked (a list's objects share one type). */
+  collected: CollectedSet | null = null;
+
   constructor(
     public name: string,
     public arguments: Array<Argument>,
@@ -66,8 +70,8 @@ function fromJson(json: JsonValue): Value {
 
 /** A field of a selection set collected on one object type: its selections merged by response key. */
 class CollectedField {
-  /** What is written before its value: its key, after a comma unless it is the set's first field. */
-  prefix: string = "";
+  /** What is written before its value: its key (UTF-8), after a comma unless it is the set's first field. */
+  prefix: Uint8Array = new Uint8Array(0);
   /** Its request, made when first resolved (variables do not change while a query runs). */
   request: FieldRequest | null = null;
 
@@ -144,6 +148,11 @@ export class Execution {
     if (!this.nulled) this.out.text(text);
   }
 
+  /** One ASCII character of JSON's structure. */
+  private emitByte(c: u8): void {
+    if (!this.nulled) this.out.byte(c);
+  }
+
   /** Replaces what was written since `mark` by null. */
   private nullFrom(mark: i32): void {
     this.out.cut(mark);
@@ -207,7 +216,7 @@ export class Execution {
    * `nonNullItems` as in the schema (`[T!]`): a nulled item then nulls the whole list.
    */
   beginList(nonNullItems: bool = true): void {
-    this.emit("[");
+    this.emitByte(0x5b);
     this.lists.push(new ListFrame(this.out.length, nonNullItems, !this.nulled));
     this.path.push("");
   }
@@ -217,7 +226,7 @@ export class Execution {
     const frame = this.lists[this.lists.length - 1];
     this.endItem(frame);
     frame.index++;
-    this.emit(",");
+    this.emitByte(0x2c);
     frame.itemMark = this.out.length;
   }
 
@@ -225,7 +234,7 @@ export class Execution {
     const frame = this.lists.pop();
     this.endItem(frame);
     this.path.pop();
-    this.emit("]");
+    this.emitByte(0x5d);
   }
 
   /** A nulled item of a list of nullable items is null; the list goes on. */
@@ -245,30 +254,37 @@ export class Execution {
       this.fail("Field \"" + field.name + "\" of type \"" + object.typeName() + "\" must have a selection of subfields.");
       return;
     }
-    this.writeSelections(object, field !== null ? field.selections : []);
+    this.writeSelections(object, field);
   }
 
   /** The fields `selections` collects on `type`, collected once for every object they select on. */
-  private fieldsOf(type: string, selections: Array<Selection>): Array<CollectedField> {
+  private fieldsOf(type: string, selections: Array<Selection>): CollectedSet {
     if (this.collected.has(selections)) {
       const set = this.collected.get(selections);
-      if (set.type == type) return set.fields;
+      if (set.type == type) return set;
     }
     const fields = new Array<CollectedField>();
     this.collect(type, selections, fields, new Array<string>());
     // Response keys are GraphQL names: nothing to escape.
-    for (let i = 0; i < fields.length; i++) fields[i].prefix = (i ? ",\"" : "\"") + fields[i].key + "\":";
-    this.collected.set(selections, new CollectedSet(type, fields));
-    return fields;
+    for (let i = 0; i < fields.length; i++) fields[i].prefix = encodeUtf8((i ? ",\"" : "\"") + fields[i].key + "\":");
+    const set = new CollectedSet(type, fields);
+    this.collected.set(selections, set);
+    return set;
   }
 
-  private writeSelections(object: GqlObject, selections: Array<Selection>): void {
+  /** The fields of `object` that `field`'s sub-selections (or, for the root, `rootSelections`) ask for. */
+  private writeSelections(object: GqlObject, field: FieldRequest | null, rootSelections: Array<Selection> = []): void {
     const type = object.typeName();
-    const fields = this.fieldsOf(type, selections);
-    this.emit("{");
+    let set = field !== null ? field.collected : null;
+    if (set === null || set.type != type) {
+      set = this.fieldsOf(type, field !== null ? field.selections : rootSelections);
+      if (field !== null) field.collected = set;
+    }
+    const fields = set.fields;
+    this.emitByte(0x7b);
     for (let i = 0; i < fields.length && !this.invalid && !this.nulled; i++) {
       const f = fields[i];
-      this.emit(f.prefix);
+      if (!this.nulled) this.out.bytes(f.prefix);
       if (f.first.name == "__typename") {
         if (!this.nulled) this.out.string(type);
         continue;
@@ -287,7 +303,7 @@ export class Execution {
       this.currentStart = outerStart;
       if (this.nulled && !this.invalid && !object.nonNull(f.first.name)) this.nullFrom(mark);
     }
-    this.emit("}");
+    this.emitByte(0x7d);
   }
 
   /**
@@ -415,7 +431,7 @@ export class Execution {
       if (op !== null && op.operation != "query") this.fail("Only queries are supported: services answer GraphQL without writing.");
       if (op !== null && !this.invalid) {
         this.bindVariables(op, variables);
-        if (!this.invalid) this.writeSelections(root, op.selections);
+        if (!this.invalid) this.writeSelections(root, null, op.selections);
       }
     } else {
       this.fail(parsed.error);

@@ -23,19 +23,20 @@ export class JsonWriter {
   }
 
   /** Room for `n` more bytes; where they go. */
+  @inline
   private reserve(n: i32): usize {
-    const needed = this.size + n;
-    if (needed > this.buffer.length) {
-      const grown = new Uint8Array(max(needed, this.buffer.length * 2));
-      memory.copy(grown.dataStart, this.buffer.dataStart, this.size);
-      this.buffer = grown;
-    }
-    return this.buffer.dataStart + <usize>this.size;
+    return this.size + n <= this.buffer.length ? this.buffer.dataStart + <usize>this.size : this.grow(n);
+  }
+
+  private grow(n: i32): usize {
+    const grown = new Uint8Array(max(this.size + n, this.buffer.length * 2));
+    memory.copy(grown.dataStart, this.buffer.dataStart, this.size);
+    this.buffer = grown;
+    return grown.dataStart + <usize>this.size;
   }
 
   byte(b: u8): void {
-    const at = this.reserve(1);
-    store<u8>(at, b);
+    store<u8>(this.reserve(1), b);
     this.size++;
   }
 
