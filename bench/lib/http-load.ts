@@ -7,10 +7,11 @@ import { join } from 'node:path';
 import { Pool } from 'undici';
 import type { BundleServiceInput } from '../../host-api/index.js';
 import { ChainClient } from '../../runtime/cli/chain-client.js';
-import { startNode, type RunningNode } from '../../tests/lib/node-process.js';
+import { nodeProcessId, startNode, type RunningNode } from '../../tests/lib/node-process.js';
 import { builtBundle } from '../../tests/lib/test-bundle.js';
 import { compiledEntry } from '../../tests/unit/services-wasm/program.js';
-import { SECONDS, WARM_UP_SECONDS, closedLoopRate, type LoadTiming } from './closed-loop.js';
+import { SECONDS, WARM_UP_SECONDS, closedLoopRate, type LoadTiming, type LoadWindow } from './closed-loop.js';
+import { cpuSeconds } from './cpu-time.js';
 
 export const CONNECTIONS = 16;
 export const PIPELINING = 4;
@@ -26,6 +27,11 @@ export interface LoadResult {
   rate: number;
   /** The body of the first reply. */
   body: string;
+  /**
+   * CPU µs the node's main thread spent per request in the measured window: a figure a busy
+   * machine disturbs less than the rate (other processes take turns on the cores, not cycles).
+   */
+  mainThreadMicros: number;
 }
 
 /** A closed-loop load of one request, measured as often as asked. */
@@ -33,7 +39,7 @@ export interface Load {
   /** The body of the first reply. */
   readonly body: string;
   /** Requests per second within a window (after a warm-up); every reply is checked to be a 200. */
-  rate(timing?: LoadTiming): Promise<number>;
+  rate(timing?: LoadTiming, window?: LoadWindow): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -59,21 +65,28 @@ export async function openLoad(port: number, host: string, request: LoadRequest)
   };
   return {
     body,
-    rate: (timing) => closedLoopRate(CONNECTIONS * PIPELINING, one, {}, timing),
+    rate: (timing, window) => closedLoopRate(CONNECTIONS * PIPELINING, one, window, timing),
     close: () => pool.close(),
   };
 }
 
-/** Requests per second (after a warm-up) of `request` with Host `host` against 127.0.0.1:`port`, each reply checked to be a 200. */
-export function requestRate(port: number, host: string, request: LoadRequest): Promise<LoadResult> {
-  return rateOnce(openLoad(port, host, request));
+/** Requests per second (after a warm-up) of `request` with Host `host` to `node`, each reply checked to be a 200. */
+export function requestRate(node: BenchNode, host: string, request: LoadRequest): Promise<LoadResult> {
+  return rateOnce(node, openLoad(Number(node.node.port), host, request));
 }
 
-/** One measured window of a load, which is then closed. */
-async function rateOnce(opened: Promise<Load>): Promise<LoadResult> {
+/** One measured window of a load, which is then closed, with the node's main-thread CPU in it. */
+async function rateOnce(node: BenchNode, opened: Promise<Load>): Promise<LoadResult> {
   const load = await opened;
+  const pid = nodeProcessId(node.node);
+  let before = 0;
+  let spent = 0;
   try {
-    return { rate: await load.rate(), body: load.body };
+    const rate = await load.rate(undefined, {
+      onStart: () => { before = cpuSeconds(pid, pid); },
+      onEnd: () => { spent = cpuSeconds(pid, pid) - before; },
+    });
+    return { rate, body: load.body, mainThreadMicros: (spent * 1e6) / (rate * SECONDS) };
   } finally {
     await load.close();
   }
@@ -150,5 +163,5 @@ export function serveSysQueryLoad(node: BenchNode): Promise<Load> {
 
 /** bench/http's query figure alone: requests/s of GET /rows. */
 export function serveSysQueryRate(node: BenchNode): Promise<LoadResult> {
-  return rateOnce(serveSysQueryLoad(node));
+  return rateOnce(node, serveSysQueryLoad(node));
 }

@@ -35,8 +35,9 @@ export function copyBytes(bytes: Uint8Array): Uint8Array {
   return new Uint8Array(bytes);
 }
 
-export function startsWithBytes(key: Uint8Array, prefix: Uint8Array): boolean {
-  if (key.length < prefix.length) return false;
-  for (let i = 0; i < prefix.length; i++) if (key[i] !== prefix[i]) return false;
+/** Whether `key` starts with the first `length` bytes of `prefix` (all of them by default). */
+export function startsWithBytes(key: Uint8Array, prefix: Uint8Array, length = prefix.length): boolean {
+  if (key.length < length) return false;
+  for (let i = 0; i < length; i++) if (key[i] !== prefix[i]) return false;
   return true;
 }

@@ -40,13 +40,13 @@ export function readValue(
 export function greaterEqual(
   overlay: OverlayTable | undefined, committed: CommittedTable, key: Uint8Array, matchLength: number,
 ): KvEntry | undefined {
-  const prefix = key.subarray(0, matchLength);
-  if (!hasWrites(overlay)) return withPrefix(committed.first(key), prefix);
+  // The prefix is the key's first matchLength bytes (no view of them made: lookups are hot).
+  if (!hasWrites(overlay)) return withPrefix(committed.first(key), key, matchLength);
   const keyString = toBinaryString(key);
   const prefixString = keyString.slice(0, matchLength);
   const own = overlay.order.ceiling(keyString, true);
   // Keys >= key with the prefix come first in order: an overlay key past them is out of range.
-  if (own === undefined || !own.startsWith(prefixString)) return withPrefix(committed.first(key, keyString), prefix);
+  if (own === undefined || !own.startsWith(prefixString)) return withPrefix(committed.first(key, keyString), key, matchLength);
   return firstVisible(overlay, committed.ascending(key), own, prefixString, false);
 }
 
@@ -111,6 +111,7 @@ function step(entries: Iterator<KvEntry>): CommittedStep | undefined {
   return next.done ? undefined : { entry: next.value, key: toBinaryString(next.value.key) };
 }
 
-function withPrefix(entry: KvEntry | undefined, prefix: Uint8Array): KvEntry | undefined {
-  return entry && startsWithBytes(entry.key, prefix) ? entry : undefined;
+/** The entry if its key starts with the first `length` bytes of `prefix` (all by default). */
+function withPrefix(entry: KvEntry | undefined, prefix: Uint8Array, length = prefix.length): KvEntry | undefined {
+  return entry && startsWithBytes(entry.key, prefix, length) ? entry : undefined;
 }

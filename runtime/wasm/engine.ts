@@ -66,12 +66,13 @@ export class Engine {
    * An instance in its initial state (zeroed memory, globals at their initial values), its Caller
    * attached to `state`: an idle one reset, or a new one. Instantiation runs metered start code,
    * so the state's counters must be loaded; the start code reaches no state (its imports refuse),
-   * so every new instance starts as the pool's reset ones do. `release()` the instance when its
-   * context ends.
+   * so every new instance starts as the pool's reset ones do. With `acceptsGrown` (queries) the
+   * instance may be a reset one whose memory grew in an earlier context: the same but for the
+   * memory's size. `release()` the instance when its context ends.
    */
-  instantiate(codeHash: Uint8Array, code: () => Uint8Array, state: HostState): LinkedInstance {
+  instantiate(codeHash: Uint8Array, code: () => Uint8Array, state: HostState, acceptsGrown = false): LinkedInstance {
     const { module, pool, abi, hostImports, memory: limits, traps } = this.compiled(codeHash, code);
-    const reused = pool?.take();
+    const reused = pool?.take(acceptsGrown);
     if (reused) {
       // Charged as the start code was when the instance was made; running out shows at the next metered block.
       this.meterGlobals.fuelCounter.charge(pool!.startFuel);

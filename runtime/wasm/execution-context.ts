@@ -45,6 +45,11 @@ export interface ContextOptions {
   readonly runModeResults?: RunModeResults;
   /** TX/SPEC: calls the host answers itself, without running the callee. */
   readonly answeredCalls?: AnsweredCalls;
+  /**
+   * Queries the node runs (RPC mode, not a transaction's run-mode call): instances may come with
+   * a memory that grew in an earlier query (docs/host-abi.md §7).
+   */
+  readonly acceptsGrownMemory?: boolean;
 }
 
 /**
@@ -84,6 +89,7 @@ export class ExecutionContext implements HostState {
 
   private readonly runModeResults: RunModeResults | undefined;
   private readonly answeredCalls: AnsweredCalls | undefined;
+  private readonly acceptsGrownMemory: boolean;
   private limits: SizeLimits | undefined;
   private temporaryDb: TemporaryDb | undefined;
   private readonly engine: Engine;
@@ -100,6 +106,7 @@ export class ExecutionContext implements HostState {
     this.expectedSignature = options.expectedSignature;
     this.runModeResults = options.runModeResults;
     this.answeredCalls = options.answeredCalls;
+    this.acceptsGrownMemory = options.acceptsGrownMemory === true && options.mode === 'rpc';
     this.meter = new ExecutionMeter(options.budget ?? { fuel: DEFAULT_FUEL }, this.engine.meterGlobals);
     this.fuelLeft = fuelValueOf(this.meter.budget.fuel);
     this.startedAt = isSubjectiveMode(this.mode) ? process.hrtime.bigint() : undefined;
@@ -353,7 +360,7 @@ export class ExecutionContext implements HostState {
     if (this.mode === 'verify' && (code.flags & CodeFlags.isVerify) === 0n) {
       throw new HostError('HOST_ACCESS_DENIED', `service '${accountNameFromNumber(service)}' is not a verify service and cannot run in verify mode`);
     }
-    const instance = new ServiceInstance(service, code.flags, this.engine.instantiate(code.codeHash, code.code, this));
+    const instance = new ServiceInstance(service, code.flags, this.engine.instantiate(code.codeHash, code.code, this, this.acceptsGrownMemory));
     this.instances.set(service, instance);
     return instance;
   }

@@ -62,6 +62,7 @@ export class Executor {
     const ctx = new ExecutionContext({
       mode: request.mode, store: this.store, engine: this.engine, budget: request.budget,
       sockets, expectedSignature: request.expectedSignature, runModeResults: request.runModeResults, answeredCalls: request.answeredCalls,
+      acceptsGrownMemory: request.mode === 'rpc',
     });
     let retval: Uint8Array = EMPTY;
     let error: Error | null = null;

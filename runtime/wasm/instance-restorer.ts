@@ -3,13 +3,16 @@ import { ByteWriter } from './admission/binary/byte-writer.js';
 import { ModuleWriter } from './admission/binary/module-writer.js';
 import { PREFIX_MISC, PREFIX_SIMD } from './admission/binary/opcodes.js';
 import {
-  BLOCK_TYPE_EMPTY, ExternalKind, FUNCTION_TYPE_FORM, MiscOpcode, Opcode, PAGE_BYTES, PASSIVE_DATA_SEGMENT, SectionId, SimdOpcode, ValueType,
+  ExternalKind, FUNCTION_TYPE_FORM, MiscOpcode, Opcode, PAGE_BYTES, PASSIVE_DATA_SEGMENT, SectionId, SimdOpcode, ValueType,
   type ValueTypeCode,
 } from './admission/binary/wasm-constants.js';
 import { WebAssemblyJs, type WasmInstanceObject, type WasmMemory, type WasmModuleObject } from './admission/webassembly-api.js';
 
-/** Puts one instance back into the state it had when its restorer was attached; false if its memory grew since. */
-export type RestoreInstance = () => boolean;
+/**
+ * Puts one instance back into the state it had when its restorer was attached: the start-up
+ * image, zeros to the end of its memory (all of it, if it grew since) and the saved globals.
+ */
+export type RestoreInstance = () => void;
 
 const IMPORT_MODULE = 'instance';
 const MEMORY_IMPORT = 'memory';
@@ -21,17 +24,16 @@ const MEMORY_IMPORT = 'memory';
  * globals, keeps the start-up memory image as a passive data segment and, in its own globals,
  * the values the instance's globals had when the restorer was attached (v128 included, which JS
  * cannot read). `reset` copies the image back, zeroes the rest of memory and restores the
- * globals: exactly the fresh state, as admission guarantees the state is memory plus globals.
+ * globals: exactly the fresh state, as admission guarantees the state is memory plus globals,
+ * when the memory is at its start-up size (a memory that grew keeps its size: InstancePool hands
+ * such an instance only to contexts that accept it).
  */
 export class InstanceRestorer {
   private readonly module: WasmModuleObject;
 
-  /**
-   * `image`: memory up to its last non-zero byte (the rest is zero) of an instance of
-   * `memoryBytes` bytes, right after instantiation.
-   */
-  constructor(private readonly globals: readonly MutableGlobal[], image: Uint8Array, memoryBytes: number) {
-    this.module = new WebAssemblyJs.Module(restorerModule(globals.map((g) => g.type), image, memoryBytes));
+  /** `image`: memory up to its last non-zero byte (the rest is zero), right after instantiation. */
+  constructor(private readonly globals: readonly MutableGlobal[], image: Uint8Array) {
+    this.module = new WebAssemblyJs.Module(restorerModule(globals.map((g) => g.type), image));
   }
 
   /**
@@ -44,10 +46,9 @@ export class InstanceRestorer {
       imports[globalImportName(i)] = instance.exports[global.exportName];
     });
     const restorer = new WebAssemblyJs.Instance(this.module, { [IMPORT_MODULE]: imports });
-    const exports = restorer.exports as { save: () => void; reset: () => number };
+    const exports = restorer.exports as { save: () => void; reset: () => void };
     exports.save();
-    const reset = exports.reset;
-    return () => reset() === 1;
+    return exports.reset;
   }
 }
 
@@ -58,16 +59,14 @@ function globalImportName(index: number): string {
 /**
  * The restorer: it imports the memory and the instance's n globals (global indices 0..n-1);
  * its own globals n..2n-1 hold the saved values. Function 0 `save` copies the instance's globals
- * to its own; function 1 `reset` returns 0 when the memory is not its start-up size, else
- * restores memory and globals and returns 1.
+ * to its own; function 1 `reset` restores memory (whatever its size) and globals.
  */
-function restorerModule(types: readonly ValueTypeCode[], image: Uint8Array, memoryBytes: number): Uint8Array {
+function restorerModule(types: readonly ValueTypeCode[], image: Uint8Array): Uint8Array {
   const n = types.length;
   const module = new ModuleWriter(image.length + 256);
   module.section(SectionId.type, (w) => {
-    w.u32(2);
+    w.u32(1);
     w.u8(FUNCTION_TYPE_FORM).u32(0).u32(0); // () -> ()
-    w.u8(FUNCTION_TYPE_FORM).u32(0).u32(1).u8(ValueType.i32); // () -> i32
   });
   module.section(SectionId.import, (w) => {
     w.u32(1 + n);
@@ -75,7 +74,7 @@ function restorerModule(types: readonly ValueTypeCode[], image: Uint8Array, memo
     w.name(IMPORT_MODULE).name(MEMORY_IMPORT).u8(ExternalKind.memory).u8(0x00).u32(0);
     types.forEach((type, i) => w.name(IMPORT_MODULE).name(globalImportName(i)).u8(ExternalKind.global).u8(type).u8(1));
   });
-  module.section(SectionId.function, (w) => w.u32(2).u32(0).u32(1));
+  module.section(SectionId.function, (w) => w.u32(2).u32(0).u32(0));
   module.section(SectionId.global, (w) => {
     w.u32(n);
     for (const type of types) zeroConstant(w.u8(type).u8(1), type).u8(Opcode.end);
@@ -92,16 +91,16 @@ function restorerModule(types: readonly ValueTypeCode[], image: Uint8Array, memo
     for (let i = 0; i < n; i++) save.u8(Opcode.globalGet).u32(i).u8(Opcode.globalSet).u32(n + i);
     w.sized(save.u8(Opcode.end));
     const reset = new ByteWriter().u32(0);
-    reset.u8(Opcode.memorySize).u8(0x00).u8(Opcode.i32Const).signed(memoryBytes / PAGE_BYTES).u8(Opcode.i32Ne);
-    reset.u8(Opcode.if).u8(BLOCK_TYPE_EMPTY).u8(Opcode.i32Const).signed(0).u8(Opcode.return).u8(Opcode.end);
     // memory.init segment 0: destination 0, source offset 0, the image's length.
     reset.u8(Opcode.i32Const).signed(0).u8(Opcode.i32Const).signed(0).u8(Opcode.i32Const).signed(image.length);
     reset.u8(PREFIX_MISC).u32(MiscOpcode.memoryInit).u32(0).u8(0x00);
-    // memory.fill: from the image's end to the memory's, with zero.
-    reset.u8(Opcode.i32Const).signed(image.length).u8(Opcode.i32Const).signed(0).u8(Opcode.i32Const).signed(memoryBytes - image.length);
+    // memory.fill: from the image's end to the memory's (memory.size pages), with zero.
+    reset.u8(Opcode.i32Const).signed(image.length).u8(Opcode.i32Const).signed(0);
+    reset.u8(Opcode.memorySize).u8(0x00).u8(Opcode.i32Const).signed(Math.log2(PAGE_BYTES)).u8(Opcode.i32Shl);
+    reset.u8(Opcode.i32Const).signed(image.length).u8(Opcode.i32Sub);
     reset.u8(PREFIX_MISC).u32(MiscOpcode.memoryFill).u8(0x00);
     for (let i = 0; i < n; i++) reset.u8(Opcode.globalGet).u32(n + i).u8(Opcode.globalSet).u32(i);
-    w.sized(reset.u8(Opcode.i32Const).signed(1).u8(Opcode.end));
+    w.sized(reset.u8(Opcode.end));
   });
   module.section(SectionId.data, (w) => w.u32(1).u8(PASSIVE_DATA_SEGMENT).u32(image.length).bytes(image));
   return module.finish();

@@ -49,9 +49,9 @@ export class LinkedInstance {
     return this.lent?.memory.buffer.byteLength ?? 0;
   }
 
-  /** Puts the instance back in its fresh state; false if it cannot be (or is not pooled). */
-  reset(): boolean {
-    return this.place?.restore() ?? false;
+  /** Puts the instance back in its fresh state (but for the size of a memory that grew); only pooled instances are reset. */
+  reset(): void {
+    this.place?.restore();
   }
 
   /**

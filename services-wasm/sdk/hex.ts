@@ -2,13 +2,18 @@
 
 const DIGITS = "0123456789ABCDEF";
 
-export function bytesToHex(bytes: Uint8Array): string {
-  const parts = new Array<string>(bytes.length);
-  for (let i = 0; i < bytes.length; i++) {
-    const b = bytes[i];
-    parts[i] = DIGITS.charAt(b >> 4) + DIGITS.charAt(b & 15);
+/** The hex of `bytes` from `start` on. */
+export function bytesToHex(bytes: Uint8Array, start: i32 = 0): string {
+  const n = max(bytes.length - start, 0);
+  // The string's UTF-16 units written in place: two per byte.
+  const out = changetype<string>(__new(<usize>n << 2, idof<string>()));
+  const at = changetype<usize>(out);
+  for (let i = 0; i < n; i++) {
+    const b = <i32>bytes[start + i];
+    store<u16>(at + (<usize>i << 2), DIGITS.charCodeAt(b >> 4));
+    store<u16>(at + (<usize>i << 2) + 2, DIGITS.charCodeAt(b & 15));
   }
-  return parts.join("");
+  return out;
 }
 
 /** The value of hex digit `c` (either case), or -1. */

@@ -8,7 +8,12 @@ export function utf8Length(s: string): u32 {
 
 /** Writes `s` as UTF-8 at `dest` (room for utf8Length(s) bytes); returns the bytes written. */
 export function encodeUtf8Into(s: string, dest: usize): u32 {
-  return <u32>String.UTF8.encodeUnsafe(changetype<usize>(s), s.length, dest, false, String.UTF8.ErrorMode.REPLACE);
+  return encodeUtf16Into(changetype<usize>(s), s.length, dest);
+}
+
+/** Writes `units` UTF-16 units at `src` as UTF-8 at `dest` (room for 3 bytes a unit), as encodeUtf8Into does; returns the bytes written. */
+export function encodeUtf16Into(src: usize, units: i32, dest: usize): u32 {
+  return <u32>String.UTF8.encodeUnsafe(src, units, dest, false, String.UTF8.ErrorMode.REPLACE);
 }
 
 export function encodeUtf8(s: string): Uint8Array {

@@ -10,7 +10,7 @@ import { account } from "../names/account";
 import { methodNumber } from "../names/method";
 import { pack, unpack } from "../fracpack/codec";
 import { Option } from "../fracpack/option";
-import { Edge, NO_COUNT, wholeArgument, writeConnectionOf } from "../graphql/connection";
+import { Edge, NO_COUNT, edgeTypeName, wholeArgument, writeConnectionOf } from "../graphql/connection";
 import { Execution, FieldRequest } from "../graphql/execute";
 import { ValueKind } from "../graphql/ast";
 import { parseJson } from "../json/parse";
@@ -113,9 +113,10 @@ export class EventQuery {
       return;
     }
     const edges = new Array<Edge>();
+    const edgeType = edgeTypeName(typePrefix);
     for (let i = 0; i < page.edges.length; i++) {
       const edge = page.edges[i];
-      edges.push(new Edge(typePrefix, new JsonObject(typePrefix, parseJson(edge.fields)), edge.cursor));
+      edges.push(new Edge(edgeType, new JsonObject(typePrefix, parseJson(edge.fields)), edge.cursor));
     }
     writeConnectionOf(exec, typePrefix, edges, page.hasPreviousPage, page.hasNextPage);
   }

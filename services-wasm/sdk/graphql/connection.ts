@@ -66,14 +66,19 @@ function countArgument(field: FieldRequest, name: string, exec: Execution): i64 
   return n;
 }
 
-/** One edge of a Connection: a node and its opaque cursor. */
+/** The name of the edge type of the Connections named by `typePrefix`. */
+export function edgeTypeName(typePrefix: string): string {
+  return typePrefix + "Edge";
+}
+
+/** One edge of a Connection: a node and its opaque cursor (`typeName`: edgeTypeName of the Connection's prefix). */
 export class Edge extends GqlObject {
-  constructor(private typePrefix: string, private node: GqlObject, readonly cursor: string) {
+  constructor(private edgeType: string, private node: GqlObject, readonly cursor: string) {
     super();
   }
 
   typeName(): string {
-    return this.typePrefix + "Edge";
+    return this.edgeType;
   }
 
   nonNull(field: string): bool {
@@ -288,10 +293,12 @@ export function writeConnection<Row, K>(
   const last = countArgument(field, "last", exec);
   if (exec.failed) return;
   const page = query.page(first, last);
-  const edges = new Array<Edge>();
+  const edges = new Array<Edge>(page.entries.length);
+  const edgeType = edgeTypeName(typePrefix);
+  const prefixLength = index.location.prefixLength;
   for (let i = 0; i < page.entries.length; i++) {
     const entry = page.entries[i];
-    edges.push(new Edge(typePrefix, nodeOf(index.rowOf(entry.value)), bytesToHex(entry.key.subarray(index.location.prefixLength))));
+    edges[i] = new Edge(edgeType, nodeOf(index.rowOf(entry.value)), bytesToHex(entry.key, prefixLength));
   }
   writeConnectionOf(exec, typePrefix, edges, page.hasPreviousPage, page.hasNextPage);
 }

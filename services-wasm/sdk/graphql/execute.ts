@@ -7,12 +7,12 @@
 // value) nulls the field, or its nearest nullable ancestor when the field is non-null, and is
 // reported with its location and path, as graphql-js executes (spec §6.4.4).
 
-import { joinStringArray } from "~lib/util/string";
-import { jsonString } from "../json/encode";
 import { JsonKind, JsonValue } from "../json/value";
+import { JsonWriter } from "../json/writer";
+import { encodeUtf8 } from "../utf8";
 import { Argument, Directive, Document, Fragment, Operation, Selection, SelectionKind, Value, ValueKind } from "./ast";
 import { parse } from "./parser";
-import { floatText } from "./float";
+import { floatText, isExactInteger } from "./float";
 import { FieldError, fieldErrorJson } from "./field-error";
 
 /** An object type's value: it writes the fields it has and declines the rest. */
@@ -29,6 +29,9 @@ export abstract class GqlObject {
 
 /** One field to resolve: its name, its arguments (variables bound) and its sub-selections. */
 export class FieldRequest {
+  /** The fields its sub-selections collect on the type last asked (a list's objects share one type). */
+  collected: CollectedSet | null = null;
+
   constructor(
     public name: string,
     public arguments: Array<Argument>,
@@ -67,8 +70,8 @@ function fromJson(json: JsonValue): Value {
 
 /** A field of a selection set collected on one object type: its selections merged by response key. */
 class CollectedField {
-  /** What is written before its value: its key, after a comma unless it is the set's first field. */
-  prefix: string = "";
+  /** What is written before its value: its key (UTF-8), after a comma unless it is the set's first field. */
+  prefix: Uint8Array = new Uint8Array(0);
   /** Its request, made when first resolved (variables do not change while a query runs). */
   request: FieldRequest | null = null;
 
@@ -80,7 +83,7 @@ class CollectedSet {
   constructor(public type: string, public fields: Array<CollectedField>) {}
 }
 
-/** A list being written: where it and its current item begin in the output. */
+/** A list being written: where its current item begins in the output. */
 class ListFrame {
   index: i32 = 0;
   /** `live`: begun outside a nulled value (inside one, nothing it holds is kept). */
@@ -88,8 +91,8 @@ class ListFrame {
 }
 
 export class Execution {
-  /** The response's data, in pieces (joined once; cut back when an error nulls a value). */
-  private parts: Array<string> = [];
+  /** The response, written as UTF-8 as it goes (cut back when an error nulls a value). */
+  private out: JsonWriter = new JsonWriter();
   private errors: Array<FieldError> = [];
   /** A validation-style error was found: the response has no data. */
   private invalid: bool = false;
@@ -142,14 +145,19 @@ export class Execution {
   }
 
   private emit(text: string): void {
-    if (!this.nulled) this.parts.push(text);
+    if (!this.nulled) this.out.text(text);
+  }
+
+  /** One ASCII character of JSON's structure. */
+  private emitByte(c: u8): void {
+    if (!this.nulled) this.out.byte(c);
   }
 
   /** Replaces what was written since `mark` by null. */
   private nullFrom(mark: i32): void {
-    this.parts.length = mark;
+    this.out.cut(mark);
     this.nulled = false;
-    this.parts.push("null");
+    this.out.text("null");
   }
 
   private leaf(type: string): bool {
@@ -170,23 +178,37 @@ export class Execution {
   }
 
   writeInt(value: i32): void {
-    if (this.leaf("Int")) this.emit(value.toString());
+    if (this.leaf("Int") && !this.nulled) this.out.signed(value);
   }
 
   /** A Float as JavaScript prints the number; NaN and infinities are field errors, as in graphql-js. */
   writeFloat(value: f64): void {
     if (!this.leaf("Float")) return;
-    if (isFinite(value)) this.emit(floatText(value));
-    else this.fieldError("Float cannot represent non numeric value: " + (isNaN(value) ? "NaN" : value > 0 ? "Infinity" : "-Infinity"));
+    if (!isFinite(value)) this.fieldError("Float cannot represent non numeric value: " + (isNaN(value) ? "NaN" : value > 0 ? "Infinity" : "-Infinity"));
+    else if (isExactInteger(value)) this.writeDigits(<i64>value);
+    else this.emit(floatText(value));
+  }
+
+  private writeDigits(value: i64): void {
+    if (!this.nulled) this.out.signed(value);
   }
 
   writeString(value: string): void {
-    if (this.leaf("String")) this.emit(jsonString(value));
+    if (this.leaf("String") && !this.nulled) this.out.string(value);
+  }
+
+  /** A 64-bit integer as a String of its decimal digits (docs/serving.md §4.7 rule 4). */
+  writeDecimal<T>(value: T): void {
+    if (!this.leaf("String") || this.nulled) return;
+    this.out.byte(0x22);
+    if (isSigned<T>()) this.out.signed(<i64>value);
+    else this.out.unsigned(<u64>value);
+    this.out.byte(0x22);
   }
 
   /** A value of the enum type `type` (a GraphQL name: nothing to escape). */
   writeEnum(value: string, type: string): void {
-    if (this.leaf(type)) this.emit("\"" + value + "\"");
+    if (this.leaf(type) && !this.nulled) this.out.string(value);
   }
 
   /**
@@ -194,8 +216,8 @@ export class Execution {
    * `nonNullItems` as in the schema (`[T!]`): a nulled item then nulls the whole list.
    */
   beginList(nonNullItems: bool = true): void {
-    this.emit("[");
-    this.lists.push(new ListFrame(this.parts.length, nonNullItems, !this.nulled));
+    this.emitByte(0x5b);
+    this.lists.push(new ListFrame(this.out.length, nonNullItems, !this.nulled));
     this.path.push("");
   }
 
@@ -204,15 +226,15 @@ export class Execution {
     const frame = this.lists[this.lists.length - 1];
     this.endItem(frame);
     frame.index++;
-    this.emit(",");
-    frame.itemMark = this.parts.length;
+    this.emitByte(0x2c);
+    frame.itemMark = this.out.length;
   }
 
   endList(): void {
     const frame = this.lists.pop();
     this.endItem(frame);
     this.path.pop();
-    this.emit("]");
+    this.emitByte(0x5d);
   }
 
   /** A nulled item of a list of nullable items is null; the list goes on. */
@@ -232,35 +254,42 @@ export class Execution {
       this.fail("Field \"" + field.name + "\" of type \"" + object.typeName() + "\" must have a selection of subfields.");
       return;
     }
-    this.writeSelections(object, field !== null ? field.selections : []);
+    this.writeSelections(object, field);
   }
 
   /** The fields `selections` collects on `type`, collected once for every object they select on. */
-  private fieldsOf(type: string, selections: Array<Selection>): Array<CollectedField> {
+  private fieldsOf(type: string, selections: Array<Selection>): CollectedSet {
     if (this.collected.has(selections)) {
       const set = this.collected.get(selections);
-      if (set.type == type) return set.fields;
+      if (set.type == type) return set;
     }
     const fields = new Array<CollectedField>();
     this.collect(type, selections, fields, new Array<string>());
     // Response keys are GraphQL names: nothing to escape.
-    for (let i = 0; i < fields.length; i++) fields[i].prefix = (i ? ",\"" : "\"") + fields[i].key + "\":";
-    this.collected.set(selections, new CollectedSet(type, fields));
-    return fields;
+    for (let i = 0; i < fields.length; i++) fields[i].prefix = encodeUtf8((i ? ",\"" : "\"") + fields[i].key + "\":");
+    const set = new CollectedSet(type, fields);
+    this.collected.set(selections, set);
+    return set;
   }
 
-  private writeSelections(object: GqlObject, selections: Array<Selection>): void {
+  /** The fields of `object` that `field`'s sub-selections (or, for the root, `rootSelections`) ask for. */
+  private writeSelections(object: GqlObject, field: FieldRequest | null, rootSelections: Array<Selection> = []): void {
     const type = object.typeName();
-    const fields = this.fieldsOf(type, selections);
-    this.emit("{");
+    let set = field !== null ? field.collected : null;
+    if (set === null || set.type != type) {
+      set = this.fieldsOf(type, field !== null ? field.selections : rootSelections);
+      if (field !== null) field.collected = set;
+    }
+    const fields = set.fields;
+    this.emitByte(0x7b);
     for (let i = 0; i < fields.length && !this.invalid && !this.nulled; i++) {
       const f = fields[i];
-      this.emit(f.prefix);
+      if (!this.nulled) this.out.bytes(f.prefix);
       if (f.first.name == "__typename") {
-        this.emit(jsonString(type));
+        if (!this.nulled) this.out.string(type);
         continue;
       }
-      const mark = this.parts.length;
+      const mark = this.out.length;
       if (f.request === null) f.request = new FieldRequest(f.first.name, this.bind(f.first.arguments), f.selections);
       const request = f.request!;
       const outer = this.current;
@@ -274,7 +303,7 @@ export class Execution {
       this.currentStart = outerStart;
       if (this.nulled && !this.invalid && !object.nonNull(f.first.name)) this.nullFrom(mark);
     }
-    this.emit("}");
+    this.emitByte(0x7d);
   }
 
   /**
@@ -388,9 +417,12 @@ export class Execution {
     }
   }
 
-  /** Runs a query document on `root`; returns the GraphQL response as JSON text. */
-  run(root: GqlObject, source: string, operationName: string | null, variables: JsonValue | null): string {
+  /** Runs a query document on `root`; returns the GraphQL response as JSON (UTF-8). */
+  run(root: GqlObject, source: string, operationName: string | null, variables: JsonValue | null): JsonWriter {
     this.source = source;
+    // The data is written after this prefix: a response without errors is the output as it stands.
+    this.out.text("{\"data\":");
+    const dataStart = this.out.length;
     const parsed = parse(source);
     if (parsed.document !== null) {
       const doc = parsed.document!;
@@ -399,16 +431,27 @@ export class Execution {
       if (op !== null && op.operation != "query") this.fail("Only queries are supported: services answer GraphQL without writing.");
       if (op !== null && !this.invalid) {
         this.bindVariables(op, variables);
-        if (!this.invalid) this.writeSelections(root, op.selections);
+        if (!this.invalid) this.writeSelections(root, null, op.selections);
       }
     } else {
       this.fail(parsed.error);
     }
-    if (this.invalid) return "{\"errors\":" + this.errorsJson(false) + "}";
-    // Array#join of strings concatenates pairwise when optimizing for size (-O3z): quadratic memory.
-    const data = this.nulled ? "null" : joinStringArray(this.parts.dataStart, this.parts.length, "");
-    if (this.errors.length == 0) return "{\"data\":" + data + "}";
-    return "{\"errors\":" + this.errorsJson(true) + ",\"data\":" + data + "}";
+    if (this.invalid) return this.response("{\"errors\":" + this.errorsJson(false) + "}");
+    if (this.nulled) this.nullFrom(dataStart);
+    if (this.errors.length == 0) {
+      this.out.byte(0x7d);
+      return this.out;
+    }
+    const response = this.response("{\"errors\":" + this.errorsJson(true) + ",\"data\":");
+    response.bytes(this.out.finish().subarray(dataStart));
+    response.byte(0x7d);
+    return response;
+  }
+
+  private response(text: string): JsonWriter {
+    const response = new JsonWriter();
+    response.text(text);
+    return response;
   }
 
   /** The field errors (`fieldErrors`) or the validation errors, as a JSON array. */
@@ -424,5 +467,10 @@ export class Execution {
 
 /** Runs `source` on `root` (docs/serving.md §4.7); the GraphQL response as JSON text. */
 export function executeQuery(root: GqlObject, source: string, operationName: string | null = null, variables: JsonValue | null = null): string {
-  return new Execution().run(root, source, operationName, variables);
+  return new Execution().run(root, source, operationName, variables).toString();
+}
+
+/** executeQuery's response as UTF-8, as /graphql sends it. */
+export function executeQueryUtf8(root: GqlObject, source: string, operationName: string | null = null, variables: JsonValue | null = null): Uint8Array {
+  return new Execution().run(root, source, operationName, variables).finish();
 }

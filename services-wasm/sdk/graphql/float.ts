@@ -117,9 +117,14 @@ function layout(d: Decimal): string {
   return k == 1 ? d.digits + exponent : d.digits.charAt(0) + "." + d.digits.substring(1) + exponent;
 }
 
+/** Whether `value` is a whole number that an i64 holds exactly (written as its integer). */
+export function isExactInteger(value: f64): bool {
+  return Math.abs(value) < EXACT_INTEGER && Math.floor(value) == value;
+}
+
 /** A finite f64 as JavaScript's `String(value)` writes it. */
 export function floatText(value: f64): string {
-  if (Math.abs(value) < EXACT_INTEGER && Math.floor(value) == value) return (<i64>value).toString();
+  if (isExactInteger(value)) return (<i64>value).toString();
   const magnitude = Math.abs(value);
   const text = layout(shortest(magnitude, decimalOf(magnitude.toString())));
   return value < 0 ? "-" + text : text;

@@ -11,7 +11,7 @@ import { withCors } from "../http/cors";
 import { JsonKind, JsonValue } from "../json/value";
 import { parseJson } from "../json/parse";
 import { check } from "../abort";
-import { GqlObject, executeQuery } from "./execute";
+import { GqlObject, executeQueryUtf8 } from "./execute";
 import { IntrospectedQuery } from "./introspection";
 
 function mediaType(contentType: string): string {
@@ -29,7 +29,7 @@ function optionalString(json: JsonValue, name: string): string | null {
 
 function answer(root: GqlObject, query: string, operationName: string | null, variables: JsonValue | null): HttpReply {
   check(variables === null || variables.kind == JsonKind.Object || variables.kind == JsonKind.Null, "graphql: variables must be an object");
-  return withCors(HttpReply.json(executeQuery(root, query, operationName, variables)));
+  return withCors(HttpReply.bytes("application/json", executeQueryUtf8(root, query, operationName, variables)));
 }
 
 /**

@@ -21,7 +21,7 @@ export function writeNumber<T>(exec: Execution, value: T): void {
 
 /** 64-bit integers: String (decimal). */
 export function writeDecimal<T>(exec: Execution, value: T): void {
-  exec.writeString(value.toString());
+  exec.writeDecimal<T>(value);
 }
 
 /** An account: its name ("" for 0); a number that is no account's is a field error. */

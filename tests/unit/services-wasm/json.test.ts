@@ -8,6 +8,8 @@ import { bytesToHex } from '../../lib/hex.js';
 import { program, utf8 } from './program.js';
 
 const SOURCE = `
+import { JsonWriter } from "../../../../services-wasm/sdk/json/writer";
+import { encodeUtf8 } from "../../../../services-wasm/sdk/utf8";
 @struct class Point { x: i32 = 0; y: i32 = 0; }
 @variant class Shape { circle: u32 = 0; polygon: Array<Point> = []; }
 type Amount = u64;
@@ -25,6 +27,24 @@ class JsonTest {
 }
 export function quoteJson(): void {
   output = Uint8Array.wrap(String.UTF8.encode(sdk.jsonString(String.UTF8.decodeUnsafe(input.dataStart, input.length))));
+}
+// JsonWriter's string(), then 0xff, then encodeUtf8(jsonString()) of the UTF-16 units given;
+// then the same for text() and encodeUtf8, and its integers after the first argument (signed).
+export function writeJson(signed: i64): void {
+  const text = String.UTF16.decodeUnsafe(input.dataStart, input.length);
+  const w = new JsonWriter();
+  w.string(text);
+  w.byte(0xff);
+  w.bytes(encodeUtf8(sdk.jsonString(text)));
+  w.byte(0xff);
+  w.text(text);
+  w.byte(0xff);
+  w.bytes(encodeUtf8(text));
+  w.byte(0xff);
+  w.signed(signed);
+  w.byte(0x2c);
+  w.unsigned(<u64>signed);
+  output = w.finish();
 }
 export function packEverything(): void {
   output = new JsonTest().__packAction("everything", sdk.parseJson(String.UTF8.decodeUnsafe(input.dataStart, input.length)))!;
@@ -157,5 +177,34 @@ test('jsonString escapes what RFC 8259 requires and copies the rest', async () =
     assert.is(JSON.parse(quoted), text);
   }
 });
+
+test('JsonWriter writes the bytes of encodeUtf8 of jsonString and of the text (lone surrogates replaced), and integers in decimal', async () => {
+  const p = await packer();
+  const alphabet = ['a', ' ', '"', '\\', '\n', '\t', '\u0000', '\u001f', '\u007f', 'ë', '€', '😀', '\ud800', '\udfff', '/'];
+  const random = Array.from({ length: 300 }, () => Array.from({ length: Math.floor(Math.random() * 12) }, () => alphabet[Math.floor(Math.random() * alphabet.length)]).join(''));
+  // Longer than the writer's first buffer: it grows in the middle of a string.
+  const long = Array.from({ length: 3000 }, (_, i) => alphabet[i % alphabet.length]).join('');
+  const integers = [0n, 9n, 10n, -1n, 1234567890123n, -(1n << 63n), (1n << 63n) - 1n];
+  for (const [i, text] of ['', 'plain', '\ud83d', 'x\ude00', long, ...random].entries()) {
+    const units = new Uint8Array(new Uint16Array([...text].flatMap((c) => [...Array(c.length).keys()].map((k) => c.charCodeAt(k)))).buffer);
+    const integer = integers[i % integers.length]!;
+    const parts = splitBytes(p.run('writeJson', units, integer));
+    assert.is(bytesToHex(parts[0]!), bytesToHex(parts[1]!), `string() of ${JSON.stringify(text)}`);
+    assert.is(bytesToHex(parts[2]!), bytesToHex(parts[3]!), `text() of ${JSON.stringify(text)}`);
+    assert.is(new TextDecoder().decode(parts[4]), `${integer},${BigInt.asUintN(64, integer)}`);
+  }
+});
+
+/** The pieces of `bytes` between 0xff bytes (never in UTF-8). */
+function splitBytes(bytes: Uint8Array): Uint8Array[] {
+  const parts: Uint8Array[] = [];
+  let start = 0;
+  for (let i = 0; i <= bytes.length; i++) {
+    if (i < bytes.length && bytes[i] !== 0xff) continue;
+    parts.push(bytes.subarray(start, i));
+    start = i + 1;
+  }
+  return parts;
+}
 
 test.run();

@@ -119,6 +119,7 @@ export const Opcode = {
   i64LtS: 0x53,
   i32Add: 0x6a,
   i32Sub: 0x6b,
+  i32Shl: 0x74,
   i64Sub: 0x7d,
   i64ShrU: 0x88,
   i64ExtendI32U: 0xad,

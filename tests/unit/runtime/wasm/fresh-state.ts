@@ -38,21 +38,25 @@ export const MODULE = `(module
   (func (export "d") (result f64) (global.get $d))
   (func (export "v") (result i32) (i32x4.extract_lane 3 (global.get $v)))
   (func (export "load64") (param i32) (result i64) (i64.load (local.get 0)))
-  (func (export "load32") (param i32) (result i32) (i32.load (local.get 0))))`;
+  (func (export "load32") (param i32) (result i32) (i32.load (local.get 0)))
+  (func (export "store32") (param i32 i32) (i32.store (local.get 0) (local.get 1))))`;
 
-/** Instantiates `code` through `engine` for a context of its own; `release()` it as the context would. */
-export function instantiateForContext(engine: Engine, store: Store, code: Uint8Array): LinkedInstance {
-  const ctx = new ExecutionContext({ mode: 'rpc', store, engine });
+/**
+ * Instantiates `code` through `engine` for a context of its own (`acceptsGrown`: a query that
+ * takes instances whose memory grew); `release()` it as the context would.
+ */
+export function instantiateForContext(engine: Engine, store: Store, code: Uint8Array, acceptsGrown = false): LinkedInstance {
+  const ctx = new ExecutionContext({ mode: 'rpc', store, engine, acceptsGrownMemory: acceptsGrown });
   const { fuel, stack } = engine.meterGlobals;
   // Instantiation runs the module's metered start code: give it fuel and stack, as a running context does.
   fuel.value = 1n << 40n;
   stack.value = 1 << 20;
-  return engine.instantiate(createHash('sha256').update(code).digest(), () => code, ctx);
+  return engine.instantiate(createHash('sha256').update(code).digest(), () => code, ctx, acceptsGrown);
 }
 
 /** Instantiates `code` through `engine`, as a context does, and hands the instance back after `use`. */
-export function withInstance<T>(engine: Engine, store: Store, code: Uint8Array, use: (instance: WasmInstanceObject) => T): T {
-  const linked = instantiateForContext(engine, store, code);
+export function withInstance<T>(engine: Engine, store: Store, code: Uint8Array, use: (instance: WasmInstanceObject) => T, acceptsGrown = false): T {
+  const linked = instantiateForContext(engine, store, code, acceptsGrown);
   try {
     return use(linked.instance);
   } finally {
