@@ -62,8 +62,8 @@ export class SyncProgress {
   snapshotReceived(block: number, rows: number, bytes: number): void {
     const now = this.now();
     const first = !this.receiving;
-    this.receiving ??= { startedAt: now, block, rows, bytes };
-    Object.assign(this.receiving, { block, rows, bytes });
+    if (first) this.receiving = { startedAt: now, block, rows, bytes };
+    else Object.assign(this.receiving!, { block, rows, bytes });
     if (first || now - this.snapshotReportedAt >= REPORT_EVERY_MS) {
       this.snapshotReportedAt = now;
       this.report(snapshotReceiveText(this.snapshotState()!));

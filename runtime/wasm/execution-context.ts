@@ -46,8 +46,8 @@ export interface ContextOptions {
   /** TX/SPEC: calls the host answers itself, without running the callee. */
   readonly answeredCalls?: AnsweredCalls;
   /**
-   * Queries the node runs (RPC mode, not a transaction's run-mode call): instances may come with
-   * a memory that grew in an earlier query (docs/host-abi.md §7).
+   * A context the node starts itself (not a transaction's run-mode call): in RPC mode its
+   * instances may come with a memory that grew in an earlier query (docs/host-abi.md §7).
    */
   readonly acceptsGrownMemory?: boolean;
 }

@@ -62,7 +62,8 @@ export class Executor {
     const ctx = new ExecutionContext({
       mode: request.mode, store: this.store, engine: this.engine, budget: request.budget,
       sockets, expectedSignature: request.expectedSignature, runModeResults: request.runModeResults, answeredCalls: request.answeredCalls,
-      acceptsGrownMemory: request.mode === 'rpc',
+      // A context the node starts itself; it takes grown instances only for a query (its mode decides).
+      acceptsGrownMemory: true,
     });
     let retval: Uint8Array = EMPTY;
     let error: Error | null = null;
