@@ -246,7 +246,8 @@ export class Connection implements ReplySink, TurnWriter {
   }
 
   private isIdle(): boolean {
-    return this.unwritten.length === 0 && this.input === undefined && !this.reading;
+    // A reply answered this turn waits in `ready` for the turn's end: not idle yet.
+    return this.unwritten.length === 0 && this.ready.length === 0 && this.input === undefined && !this.reading;
   }
 
   private pause(): void {
@@ -273,7 +274,7 @@ export class Connection implements ReplySink, TurnWriter {
     if (this.lingerSince !== 0) return 'linger';
     // Replies the client does not read: it cannot hold the connection by not reading either.
     if (this.socket.writableLength > 0) return 'read';
-    if (this.unwritten.length > 0) return undefined;
+    if (this.unwritten.length > 0 || this.ready.length > 0) return undefined;
     if (this.reading) return 'body';
     if (this.silent) return 'silence';
     if (this.input !== undefined) return 'head';

@@ -44,10 +44,14 @@ export class WireServer implements ConnectionSettings {
         else endWithReply(socket, TOO_MANY_CONNECTIONS, REFUSAL_LINGER_MS);
       });
     }
-    this.sweep = setInterval(() => {
+    // A turn of the event loop runs its timers before it reads the sockets that became readable
+    // while it was busy: judged then, a request that came in time on a kept-alive connection
+    // would be taken for silence and the connection closed under it. So the deadlines are judged
+    // after that turn's reads (setImmediate runs after them).
+    this.sweep = setInterval(() => setImmediate(() => {
       const now = Date.now();
       for (const connection of this.connections) connection.checkTimeouts(now);
-    }, SWEEP_MS).unref();
+    }), SWEEP_MS).unref();
   }
 
   release(connection: Connection): void {

@@ -219,6 +219,32 @@ test('a connection idle past the keep-alive time is closed; one in use is not', 
   assert.not.ok(busy.closed);
 });
 
+test('a request sent before the keep-alive time ends is answered even when the node reads it only after that time', async (ctx) => {
+  const socket: Socket = connect(ctx.port, '127.0.0.1');
+  let received = '';
+  let closed = false;
+  const arrived = (count: number) => new Promise<void>((resolve) => {
+    const check = () => {
+      if (closed || (received.length > 0 && replies(received).length >= count)) resolve();
+      else setTimeout(check, 10);
+    };
+    check();
+  });
+  socket.on('data', (d) => { received += d.toString('latin1'); });
+  socket.on('close', () => { closed = true; });
+  socket.on('error', () => {});
+  socket.write(get('/first'));
+  await arrived(1);
+  // The second request reaches the node's socket at once; then the event loop is held past the
+  // keep-alive time (1 s) and its sweep (250 ms), as a busy node's is, before it reads it.
+  socket.write(get('/second'));
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1600);
+  await arrived(2);
+  assert.not.ok(closed, 'the connection was closed under the request');
+  assert.equal(replies(received).map((r) => JSON.parse(r.body).url), ['/first', '/second']);
+  socket.destroy();
+});
+
 test('closing the listener: an idle connection closes at once, a busy one after its reply, which says close', async () => {
   const server = new WireServer(createServer(), { request: handle, upgrade: () => false }, 1024);
   const port = (await server.listen({ port: 0, address: '127.0.0.1' }) as AddressInfo).port;
