@@ -46,6 +46,18 @@ export class HttpSockets implements SocketRegistry {
     for (const fd of outcome.unanswered) this.fail(fd, error);
   }
 
+  /**
+   * Answers every request still open with a 503 (`message`, Retry-After): once the chain is
+   * closed no service can answer them, and a request the node cannot answer must not hold its
+   * shutdown either.
+   */
+  closeAll(message: string): void {
+    for (const fd of [...this.responses.keys()]) {
+      const res = this.take(fd);
+      if (res) text(res, 503, message, { 'Retry-After': '1' });
+    }
+  }
+
   /** Answers with an error of the node's own (500 with a text/html body) if still open. */
   private fail(fd: number, message: string): void {
     const res = this.take(fd);

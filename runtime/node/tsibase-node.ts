@@ -99,6 +99,8 @@ export class TsibaseNode implements NodeControl {
   private readonly slow: boolean;
   private current: ServerConfig;
   private readonly store: LmdbStore;
+  /** The requests services have open (deferred replies among them): answered when the chain closes. */
+  private readonly sockets: HttpSockets;
   private readonly server: NodeHttpServer;
   private readonly keys: NodeKeys;
   private readonly logging: Logging;
@@ -123,7 +125,7 @@ export class TsibaseNode implements NodeControl {
     this.shutdownRequested = new Promise((resolve) => (this.requestShutdown = resolve));
     const dbDir = join(options.dir, 'db');
     this.store = LmdbStore.open(dbDir);
-    const sockets = new HttpSockets();
+    const sockets = (this.sockets = new HttpSockets());
     const engine = new Engine();
     const counters = new TransactionCounters(() => this.chain.unprocessed);
     // A block that cannot be produced is tried every slot: report each new reason once.
@@ -313,6 +315,7 @@ export class TsibaseNode implements NodeControl {
     await this.links.stop(request.restart);
     this.logSockets.closeAll(request.restart);
     this.chain.close();
+    this.sockets.closeAll(request.restart ? 'the node restarts: ask again' : 'the node is shutting down');
     await this.server.close(request.force);
     this.keys.close();
     await this.store.close();

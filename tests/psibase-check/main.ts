@@ -343,12 +343,28 @@ async function others(): Promise<void> {
   if (await simpleService()) await expectSuccess('SimpleService::hello', 'simpleserv', 'simpleserv', 'hello');
 }
 
+/** Stops the node: it runs last. psibase's test_exception_exit: the node exits cleanly while a request KeepSocket deferred is open. */
+async function keepSocket(): Promise<void> {
+  if (!(await deploy('s-keepsock', 'KeepSocketService.wasm', { server: true }))) return;
+  let settled = false;
+  const open = get('s-keepsock', '/').then((r) => `${r.status} ${r.text()}`, (e: Error) => e.message);
+  void open.then(() => (settled = true));
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  report(!settled, 'KeepSocketService: a request it deferred, then aborted, stays open');
+  const exited = new Promise<number | null>((resolve) => node.process.once('exit', (code) => resolve(code)));
+  node.process.kill('SIGTERM');
+  const code = await exited;
+  report(code === 0, 'KeepSocketService: the node stopped while that request is open exits 0', `exit ${code}`);
+  const answer = await open;
+  report(answer === '503 the node is shutting down', 'KeepSocketService: the open request is answered 503 as the node stops', answer);
+}
+
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'psibase-check-node-'));
   node = await startBootedNode(dir);
   try {
     console.log(`psibase-built services from ${wasmDir} on a tsibase node at ${node.api}`);
-    const sections = { docExamples, kvAndTables, events, others, packageOwners, memo, subjectiveDb, subjectiveCounter, verifyWithCall, sudo, asyncQuery };
+    const sections = { docExamples, kvAndTables, events, others, packageOwners, memo, subjectiveDb, subjectiveCounter, verifyWithCall, sudo, asyncQuery, keepSocket };
     for (const [name, run] of Object.entries(sections)) if (only.size === 0 || only.has(name)) await run();
   } finally {
     await node.stop();

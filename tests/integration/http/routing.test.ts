@@ -132,6 +132,25 @@ test('a request a subjective block callback claimed and failed is answered by th
   }
 });
 
+test('a node stopped while a request it deferred is open (the deferral outlived an abort) exits cleanly, answering that request with a 503', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tsibase-routing-stop-'));
+  const node = await startHttpProbeNode(dir);
+  try {
+    const open = httpRequest(serviceUrl(node.api, 'probe', '/defer-and-abort')).then((r) => `${r.status} ${r.text()}`, (e: Error) => e.message);
+    let settled = false;
+    void open.then(() => (settled = true));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.not.ok(settled, 'the request is left open');
+    const exited = new Promise<number | null>((resolve) => node.process.once('exit', (code) => resolve(code)));
+    node.process.kill('SIGTERM');
+    assert.is(await exited, 0, node.output());
+    assert.is(await open, '503 the node is shutting down', 'no service can answer it once the chain is closed');
+  } finally {
+    await node.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('unanswered: 404 with CORS for other methods, 200 for OPTIONS; an unknown subdomain too', async (ctx) => {
   const declined = await get(ctx, 'probe', '/nothing');
   assert.is(declined.status, 404);

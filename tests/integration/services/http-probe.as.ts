@@ -42,6 +42,11 @@ export class Probe {
       new HttpActor().sendReply(socket.get(), HttpReply.text("sent"));
       return HttpReply.text("ignored");
     }
+    if (path == "/defer-and-abort") {
+      // The deferral outlives the abort (docs/host-abi.md §12.8): the request stays open.
+      new HttpActor().deferReply(socket.get());
+      abort("deferred, then aborted");
+    }
     if (path == "/defer" || path == "/defer-for-block") {
       deferReply(socket.get(), path == "/defer" ? 0 : FOR_BLOCK);
       return null;
