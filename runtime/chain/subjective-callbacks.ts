@@ -41,7 +41,11 @@ export class SubjectiveCallbacks {
     const rawData = args();
     const sockets = this.sockets;
     for (const action of NotifyRow.unpack(row).actions) {
+      // A callback that fails applies none of its writes (its writeOnly rows); the others still run.
+      const checkpoint = this.store.checkpoint();
       const result = this.executor.run({ mode: 'callback', target: { action: { ...action, rawData } }, sockets: sockets && { open: sockets } });
+      if (result.error) this.store.rollback(checkpoint);
+      else this.store.release(checkpoint);
       // A request the callback took over and left unanswered gets its error, as a failed serveSys's does.
       if (result.sockets) sockets!.settle(result.sockets, result.error?.message);
       if (result.error) this.onError?.(result.error);

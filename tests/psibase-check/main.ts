@@ -343,6 +343,62 @@ async function others(): Promise<void> {
   if (await simpleService()) await expectSuccess('SimpleService::hello', 'simpleserv', 'simpleserv', 'hello');
 }
 
+/**
+ * psibase's test_notify: every subjective callback runs, a failing one applies nothing and the
+ * others still run. notify-control (ours) reads the counters NotifyService keeps in its writeOnly
+ * tables and sets its subjective FailTable row, as psibase's tester does directly.
+ */
+async function notify(): Promise<void> {
+  if (!(await deploy('notify1', 'NotifyService.wasm')) || !(await deploy('notify2', 'NotifyService.wasm'))) return;
+  const control = await compiledEntry('tests/psibase-check/notify-control.as.ts');
+  const file = join(mkdtempSync(join(tmpdir(), 'psibase-check-')), 'notify-ctl.wasm');
+  writeFileSync(file, control.binary);
+  const deployed = await cli(['deploy', 'notify-ctl', file, '-i', '-r', '-w', 'applied', '--no-schema']);
+  if (deployed.status !== 0) return report(false, 'deploy notify-control', deployed.stderr);
+  const privileged = pack({ Object: { service: 'AccountNumber', flags: 'u64' } }, { service: 'notify-ctl', flags: 1n });
+  if (!(await push('setcode', 'setcode', 'setFlags', privileged)).ok) return report(false, 'notify-control made privileged');
+  const callbackArgs = (type: number, service: string, method: string) => pack({ Object: { type: 'u8', objective: 'bool', act: 'Action' } }, {
+    type, objective: false, act: { sender: 0n, service, method, rawData: NO_ARGUMENTS },
+  });
+  for (const service of ['notify1', 'notify2']) {
+    await expectSuccess(`transact::addCallback(onBlock, subjective, ${service}::onBlock)`, 'transact', 'transact', 'addCallback', callbackArgs(1, service, 'onBlock'));
+    await expectSuccess(`transact::addCallback(onTransaction, subjective, ${service}::onTrx)`, 'transact', 'transact', 'addCallback', callbackArgs(0, service, 'onTrx'));
+  }
+  const count = async (service: string, table: 'blocks' | 'transactions') =>
+    (await get('notify-ctl', `/count?service=${service}&table=${table === 'blocks' ? 0 : 1}`)).json() as number | null;
+  const setFail = async (service: string, on: boolean) => (await get('notify-ctl', `/fail?service=${service}`, { method: on ? 'POST' : 'DELETE' })).status === 200;
+  // notify2 never fails: its block count is the clock the checks of notify1 wait on.
+  const blocksPass = async (n: number) => {
+    const start = (await count('notify2', 'blocks')) ?? 0;
+    for (let tries = 0; tries < 300 && ((await count('notify2', 'blocks')) ?? 0) < start + n; tries++) await new Promise((r) => setTimeout(r, 50));
+  };
+  const transaction = () => push('simpleserv', 'simpleserv', 'hello', NONE);
+  if (!(await simpleService())) return;
+  await blocksPass(2);
+  const both = [await count('notify1', 'blocks'), await count('notify2', 'blocks')];
+  report(both.every((c) => c !== null && c >= 2), 'NotifyService: both onBlock callbacks count blocks', JSON.stringify(both));
+  const trxBefore = [await count('notify1', 'transactions') ?? 0, await count('notify2', 'transactions') ?? 0];
+  await transaction();
+  const trxAfter = [await count('notify1', 'transactions') ?? 0, await count('notify2', 'transactions') ?? 0];
+  report(trxAfter[0]! > trxBefore[0]! && trxAfter[1]! > trxBefore[1]!, 'NotifyService: both onTrx callbacks count a pushed transaction', `${trxBefore} -> ${trxAfter}`);
+
+  report(await setFail('notify1', true) && (await get('notify-ctl', '/fail?service=notify1')).text() === 'true', 'notify-control puts notify1\'s FailTable row');
+  const frozen = [await count('notify1', 'blocks'), await count('notify1', 'transactions')];
+  const others = [await count('notify2', 'blocks') ?? 0, await count('notify2', 'transactions') ?? 0];
+  await transaction();
+  await blocksPass(3);
+  const failing = [await count('notify1', 'blocks'), await count('notify1', 'transactions')];
+  const running = [await count('notify2', 'blocks') ?? 0, await count('notify2', 'transactions') ?? 0];
+  report(JSON.stringify(failing) === JSON.stringify(frozen), 'NotifyService: a callback that aborts applies none of its writes', `${frozen} -> ${failing}`);
+  report(running[0]! >= others[0]! + 3 && running[1]! > others[1]!, 'NotifyService: the other callbacks still run and count', `${others} -> ${running}`);
+
+  report(await setFail('notify1', false), 'notify-control removes notify1\'s FailTable row');
+  await transaction();
+  await blocksPass(2);
+  const resumed = [await count('notify1', 'blocks') ?? 0, await count('notify1', 'transactions') ?? 0];
+  report(resumed[0]! > (failing[0] ?? 0) && resumed[1]! > (failing[1] ?? 0), 'NotifyService: with the row gone, notify1 counts again', `${failing} -> ${resumed}`);
+}
+
 /** Stops the node: it runs last. psibase's test_exception_exit: the node exits cleanly while a request KeepSocket deferred is open. */
 async function keepSocket(): Promise<void> {
   if (!(await deploy('s-keepsock', 'KeepSocketService.wasm', { server: true }))) return;
@@ -364,7 +420,7 @@ async function main(): Promise<void> {
   node = await startBootedNode(dir);
   try {
     console.log(`psibase-built services from ${wasmDir} on a tsibase node at ${node.api}`);
-    const sections = { docExamples, kvAndTables, events, others, packageOwners, memo, subjectiveDb, subjectiveCounter, verifyWithCall, sudo, asyncQuery, keepSocket };
+    const sections = { docExamples, kvAndTables, events, others, packageOwners, memo, subjectiveDb, subjectiveCounter, verifyWithCall, sudo, asyncQuery, notify, keepSocket };
     for (const [name, run] of Object.entries(sections)) if (only.size === 0 || only.has(name)) await run();
   } finally {
     await node.stop();
