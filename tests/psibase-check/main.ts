@@ -343,6 +343,49 @@ async function others(): Promise<void> {
   if (await simpleService()) await expectSuccess('SimpleService::hello', 'simpleserv', 'simpleserv', 'hello');
 }
 
+/** psibase's "called entry point" test, AsRpc's sanity call, ServerId, AuthNone and Loop (test_txqueue's timeout). */
+async function entryPoints(): Promise<void> {
+  if (await deploy('entrypoint', 'TestServiceEntry.wasm')) {
+    // The service checks itself that start ran once in the context and called at every one of the four nested calls.
+    const r = await expectSuccess('TestServiceEntry::call(3, "Counting down"): start once, called at each nested call', 'entrypoint', 'entrypoint', 'call', pack({ Object: { number: 'i32', memo: 'string' } }, { number: 3, memo: 'Counting down' }));
+    report(r.ok && unpack('i32', r.retval) === 3 && r.inner.filter((a) => a === 'entrypoint::call').length === 3, 'TestServiceEntry::call returns 3 after three calls of itself', `${r.retval} ${r.inner.join(' ')}`);
+  }
+  if (!(await simpleService())) return;
+  if (await deploy('as-rpc', 'AsRpc.wasm', { flags: 1n })) {
+    const hello = pack({ Object: { action: 'Action' } }, { action: { sender: 'as-rpc', service: 'simpleserv', method: 'hello', rawData: NO_ARGUMENTS } });
+    const r = await expectSuccess('AsRpc::asRpc calls SimpleService::hello in RPC mode (call flag runModeRpc)', 'as-rpc', 'as-rpc', 'asRpc', hello);
+    report(r.ok && r.inner.includes('simpleserv::hello'), 'AsRpc::asRpc ran SimpleService::hello', r.inner.join(' '));
+  }
+  if (await deploy('serverid', 'ServerId.wasm', { server: true })) {
+    const r = await get('serverid', '/anything');
+    report(r.status === 200 && r.text() === '"serverid"', 'ServerId: the registered server answers its own account', `${r.status} ${r.text()}`);
+  }
+  if (await deploy('auth-none', 'AuthNone.wasm')) {
+    const created = await expectSuccess('accounts::newAccount(noauth, auth-none)', 'root', 'accounts', 'newAccount',
+      pack({ Object: { name: 'AccountNumber', authService: 'AccountNumber', requireMatch: 'bool' } }, { name: 'noauth', authService: 'auth-none', requireMatch: true }));
+    if (created.ok) await expectFailure('AuthNone refuses every transaction of an account it guards', 'noauth', 'simpleserv', 'hello', NONE, /Authorization for noauth -> simpleserv::hello failed/);
+  }
+  if (await deploy('loop', 'Loop.wasm')) {
+    // psibase's error says "timed out"; this node's names the limit it ran into (docs/host-abi.md §10).
+    await expectFailure('Loop::loop is stopped by the transaction\'s limit', 'loop', 'loop', 'loop', NONE, /fuel|time|limit/i);
+    await expectSuccess('the node goes on after it: SimpleService::hello', 'simpleserv', 'simpleserv', 'hello');
+  }
+}
+
+/** psibase's test_subjective "parallel": concurrent queries that each increment a subjective row lose no increment. */
+async function parallelSubjective(): Promise<void> {
+  if (!(await deploy('psubj', 'PSubjectiveService.wasm', { flags: 1n, server: true }))) return;
+  const post = async (target: string) => {
+    const r = await get('psubj', target, { method: 'POST', body: new TextEncoder().encode('{}'), headers: { 'content-type': 'application/json' } });
+    return r.json() as { value: number; key: number };
+  };
+  const QUERIES = 40;
+  const values = (await Promise.all(Array.from({ length: QUERIES }, () => post('/inc')))).map((r) => r.value).sort((a, b) => a - b);
+  report(JSON.stringify(values) === JSON.stringify(Array.from({ length: QUERIES }, (_, i) => i + 1)), `PSubjectiveService /inc: ${QUERIES} concurrent queries give 1..${QUERIES}`, JSON.stringify(values));
+  const keys = (await Promise.all(Array.from({ length: QUERIES }, () => post('/ge')))).map((r) => r.key).sort((a, b) => a - b);
+  report(JSON.stringify(keys) === JSON.stringify(Array.from({ length: QUERIES }, (_, i) => 0xffffffff - QUERIES + 1 + i)), `PSubjectiveService /ge: ${QUERIES} concurrent queries each take the next key down from u32 max`, JSON.stringify(keys.slice(0, 3)));
+}
+
 /**
  * psibase's test_notify: every subjective callback runs, a failing one applies nothing and the
  * others still run. notify-control (ours) reads the counters NotifyService keeps in its writeOnly
@@ -420,7 +463,7 @@ async function main(): Promise<void> {
   node = await startBootedNode(dir);
   try {
     console.log(`psibase-built services from ${wasmDir} on a tsibase node at ${node.api}`);
-    const sections = { docExamples, kvAndTables, events, others, packageOwners, memo, subjectiveDb, subjectiveCounter, verifyWithCall, sudo, asyncQuery, notify, keepSocket };
+    const sections = { docExamples, kvAndTables, events, others, packageOwners, memo, subjectiveDb, subjectiveCounter, verifyWithCall, sudo, asyncQuery, entryPoints, parallelSubjective, notify, keepSocket };
     for (const [name, run] of Object.entries(sections)) if (only.size === 0 || only.has(name)) await run();
   } finally {
     await node.stop();
