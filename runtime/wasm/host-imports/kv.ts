@@ -3,7 +3,7 @@ import type { ImportGroup } from './import-group.js';
 import { backingDb, checkMaxPrefix, checkRead, checkWrite, putRow } from './db-access.js';
 import { chargeHostCall } from './fuel-schedule.js';
 import { HostError } from '../errors.js';
-import type { KvReader } from '../../db/store.js';
+import type { KvEntry } from '../../db/store.js';
 
 // The key-value imports of docs/host-abi.md §3. Results go to V (and K for the ordered lookups).
 
@@ -21,57 +21,26 @@ function orderedLookup(host: Caller, name: string, lookup: 'greaterEqual' | 'les
   };
 }
 
-/** The smallest key greater than `key`: `key` followed by 0x00. */
-function successor(key: Uint8Array): Uint8Array {
-  const next = new Uint8Array(key.length + 1);
-  next.set(key);
-  return next;
-}
-
-/** Packs kvRange rows into a buffer that grows as they come (the store may reuse an entry's bytes). */
-class RangeWriter {
-  bytes = new Uint8Array(1024);
-  length = 0;
-  rows = 0;
-
-  add(key: Uint8Array, value: Uint8Array): void {
-    this.reserve(8 + key.length + value.length);
-    this.field(key);
-    this.field(value);
-    this.rows++;
-  }
-
-  private field(bytes: Uint8Array): void {
-    const at = this.length;
-    const out = this.bytes;
+/**
+ * kvRange's V (docs/host-abi.md §3): per entry a u32 key length, the key, a u32 value length, the
+ * value, all little-endian.
+ */
+function packRange(entries: readonly KvEntry[]): Uint8Array {
+  let length = 0;
+  for (const { key, value } of entries) length += 8 + key.length + value.length;
+  const out = new Uint8Array(length);
+  let at = 0;
+  const field = (bytes: Uint8Array) => {
     out[at] = bytes.length;
     out[at + 1] = bytes.length >>> 8;
     out[at + 2] = bytes.length >>> 16;
     out[at + 3] = bytes.length >>> 24;
     out.set(bytes, at + 4);
-    this.length = at + 4 + bytes.length;
-  }
-
-  private reserve(more: number): void {
-    if (this.length + more <= this.bytes.length) return;
-    const grown = new Uint8Array(Math.max(this.bytes.length * 2, this.length + more));
-    grown.set(this.bytes.subarray(0, this.length));
-    this.bytes = grown;
-  }
-}
-
-/**
- * The rows of kvRange (docs/host-abi.md §3) packed for V: per row a u32 key length, the key, a
- * u32 value length, the value. Stops at `maxRows` rows, at `upper` or at the end of the match.
- */
-function rangeRows(reader: KvReader, db: number, start: Uint8Array, match: number, upper: Uint8Array | null, maxRows: number): RangeWriter {
-  const out = new RangeWriter();
-  let key = start;
-  while (out.rows < maxRows) {
-    const entry = reader.greaterEqual(db, key, match);
-    if (!entry || (upper !== null && Buffer.compare(entry.key, upper) >= 0)) break;
-    out.add(entry.key, entry.value);
-    key = successor(entry.key);
+    at += 4 + bytes.length;
+  };
+  for (const { key, value } of entries) {
+    field(key);
+    field(value);
   }
   return out;
 }
@@ -111,11 +80,12 @@ export const kvImports: ImportGroup = {
     const inst = ctx.frame.instance;
     const key = inst.view(kptr, klen, 'kvRange key');
     checkRead(ctx, inst, 'kvRange', db, key, match);
-    const upper = ulen >>> 0 === 0 ? null : inst.view(uptr, ulen, 'kvRange upper bound').slice();
-    const range = rangeRows(backingDb(ctx, db), db, key.slice(), match >>> 0, upper, maxRows >>> 0);
-    chargeHostCall(ctx.meter, key.length + (upper?.length ?? 0) + range.length, range.rows);
-    inst.setResult(range.bytes.subarray(0, range.length));
-    return range.length;
+    const upper = ulen >>> 0 === 0 ? undefined : inst.view(uptr, ulen, 'kvRange upper bound').slice();
+    const entries = backingDb(ctx, db).forward(db, { start: key.slice(), matchLength: match >>> 0, upper, maxRows: maxRows >>> 0 });
+    const packed = packRange(entries);
+    chargeHostCall(ctx.meter, key.length + (upper?.length ?? 0) + packed.length, entries.length);
+    inst.setResult(packed);
+    return packed.length;
   },
   kvMax: (host) => (db: number, kptr: number, klen: number): number => {
     const ctx = host.context;
