@@ -54,8 +54,18 @@ export function greaterEqual(
 
 /** The forward walk of `range` (store.ts ForwardRange), overlay writes merged. */
 export function forward(overlay: OverlayTable | undefined, committed: CommittedTable, range: ForwardRange): readonly KvEntry[] {
-  if (!hasWrites(overlay) && committed.forward) return committed.forward(range);
+  if (committed.forward && !writesWithin(overlay, range)) return committed.forward(range);
   return forwardByLookups((key) => greaterEqual(overlay, committed, key, range.matchLength), range);
+}
+
+/** Whether the overlay holds a write the walk could meet: at or after its start, within the match and below its bound. */
+function writesWithin(overlay: OverlayTable | undefined, range: ForwardRange): boolean {
+  if (!hasWrites(overlay)) return false;
+  const startString = toBinaryString(range.start);
+  const own = overlay.order.ceiling(startString, true);
+  // Binary strings compare as the bytes do.
+  return own !== undefined && own.startsWith(startString.slice(0, range.matchLength))
+    && (range.upper === undefined || own < toBinaryString(range.upper));
 }
 
 /** A forward walk by one lookup per entry: `lookup` is greaterEqual at a key, with the range's match length. */

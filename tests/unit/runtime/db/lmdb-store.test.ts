@@ -152,7 +152,9 @@ test('forward walks are the entries greaterEqual steps through, uncommitted writ
     const walked = (start: number[], matchLength: number, upper: number[] | undefined, maxRows: number) =>
       store.forward(DbId.service, { start: Uint8Array.from(start), matchLength, upper: upper && Uint8Array.from(upper), maxRows }).map((e) => hex(e.key));
     const check = (what: string) => {
-      for (const [start, match, upper, max] of [[[1], 1, undefined, 10], [[1], 0, undefined, 10], [[1, 2], 1, undefined, 10], [[1], 1, [1, 3], 10], [[1], 1, undefined, 2], [[3], 1, undefined, 5]] as const) {
+      for (const [start, match, upper, max] of [
+        [[1], 1, undefined, 10], [[1], 0, undefined, 10], [[1, 2], 1, undefined, 10], [[1], 1, [1, 3], 10], [[1], 1, undefined, 2], [[3], 1, undefined, 5], [[1], 1, [1, 6], 10],
+      ] as const) {
         assert.equal(walked([...start], match, upper && [...upper], max), stepped([...start], match, upper && [...upper], max), `${what}: ${start} ${match} ${upper} ${max}`);
       }
     };
@@ -164,6 +166,11 @@ test('forward walks are the entries greaterEqual steps through, uncommitted writ
     store.put(DbId.service, bytes(1, 5), bytes(5));
     check('an overlay over the committed rows');
     store.commit();
+    check('after a commit');
+    store.put(DbId.service, bytes(2, 1), bytes(1));
+    store.put(DbId.service, bytes(1, 9), bytes(9));
+    check('writes past the upper bound or after the match');
+    store.remove(DbId.service, bytes(1, 9));
     check('after the next commit');
     assert.equal(walked([1], 1, undefined, 10), ['0101', '0103', '0105']);
   }));
