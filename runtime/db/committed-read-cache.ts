@@ -1,4 +1,4 @@
-// Point lookups of one LMDB database remembered until its next commit. A lookup through lmdb-js
+// Point lookups and forward walks of one LMDB database remembered until its next commit. A lookup through lmdb-js
 // costs microseconds (a read transaction, a cursor, a key buffer), while the committed state
 // only changes when a block or subjective write commits; between commits every query and
 // transaction that reads the same rows (a token's balance, a table's first rows, a service's
@@ -60,8 +60,9 @@ const entrySize = (entry: KvEntry): number => entry.key.length + entry.value.len
 const entriesSize = (entries: readonly KvEntry[]): number => entries.reduce((sum, entry) => sum + entrySize(entry), 0);
 
 /**
- * A CommittedTable that answers get, first and last from memory after the first time. Walks
- * (ascending, descending) go to the table: they serve lookups that merge uncommitted writes.
+ * A CommittedTable that answers get, first, last and forward walks from memory after the first
+ * time. Iterators (ascending, descending) go to the table: they serve lookups that merge
+ * uncommitted writes.
  * The owner reports what each commit wrote (`wrote`), and calls `invalidate` whenever the table's
  * committed content may have changed otherwise.
  */
