@@ -96,20 +96,36 @@ async function rateOnce(node: BenchNode, opened: Promise<Load>): Promise<LoadRes
 export const INTERLEAVED_ROUNDS = 3;
 const INTERLEAVED_WINDOW: LoadTiming = { warmUpSeconds: 0.5, seconds: SECONDS / INTERLEAVED_ROUNDS };
 
+/** A load's figures in interleavedRates: its rate and the CPU µs per request of the process serving it. */
+export interface InterleavedFigures {
+  rate: number;
+  serverMicros: number;
+}
+
 /**
  * Requests per second of each load, measured in turns: after a full warm-up of each, rounds of
  * one short window per load (each after a short warm-up that refills the pipeline). Loads
  * compared this way see the same machine: this machine's speed drifts by a third within a
- * minute, which measuring one load after the other reads as a difference between them.
+ * minute, which measuring one load after the other reads as a difference between them. With
+ * each rate, the CPU per request of its server (`cpuSecondsOf[i]` reads load i's server's CPU
+ * seconds), which other processes on the cores disturb less than the rate.
  */
-export async function interleavedRates(loads: readonly Load[]): Promise<number[]> {
+export async function interleavedRates(loads: readonly Load[], cpuSecondsOf: readonly (() => number)[]): Promise<InterleavedFigures[]> {
   // A warm-up with no measured window: its rate (0 of 0 s) is not used.
   for (const load of loads) await load.rate({ warmUpSeconds: WARM_UP_SECONDS, seconds: 0 });
-  const totals = loads.map(() => 0);
+  const rates = loads.map(() => 0);
+  const cpu = loads.map(() => 0);
   for (let round = 0; round < INTERLEAVED_ROUNDS; round++) {
-    for (const [i, load] of loads.entries()) totals[i]! += await load.rate(INTERLEAVED_WINDOW);
+    for (const [i, load] of loads.entries()) {
+      let before = 0;
+      rates[i]! += await load.rate(INTERLEAVED_WINDOW, {
+        onStart: () => { before = cpuSecondsOf[i]!(); },
+        onEnd: () => { cpu[i]! += cpuSecondsOf[i]!() - before; },
+      });
+    }
   }
-  return totals.map((total) => total / INTERLEAVED_ROUNDS);
+  // The requests of a load's windows: the sum of their rates times a window's length.
+  return rates.map((total, i) => ({ rate: total / INTERLEAVED_ROUNDS, serverMicros: (cpu[i]! * 1e6) / (total * INTERLEAVED_WINDOW.seconds) }));
 }
 
 export interface BenchNode {

@@ -36,6 +36,12 @@ export const HOST_IMPORTS = {
   kvGreaterEqual: [signature([i32, i32, i32, i32], [i32])],
   kvLessThan: [signature([i32, i32, i32, i32], [i32])],
   kvMax: [signature([i32, i32, i32], [i32])],
+  // tsibase extension, RPC mode only (docs/host-abi.md §3):
+  //   kvRange(db, keyPtr, keyLen, match, upperPtr, upperLen, maxRows) -> len(V)
+  // V := the rows from the kvGreaterEqual of (key, match) on, in key order, below `upper`
+  // (upperLen 0: no bound), at most maxRows: each a u32 key length, the key, a u32 value length
+  // and the value (little-endian).
+  kvRange: [signature([i32, i32, i32, i32, i32, i32, i32], [i32])],
   putSequential: [signature([i32, i32, i32], [i64])],
   getSequential: [signature([i32, i64], [i32])],
   checkoutSubjective: [signature([])],

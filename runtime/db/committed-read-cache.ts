@@ -1,12 +1,12 @@
-// Point lookups of one LMDB database remembered until its next commit. A lookup through lmdb-js
+// Point lookups and forward walks of one LMDB database remembered until its next commit. A lookup through lmdb-js
 // costs microseconds (a read transaction, a cursor, a key buffer), while the committed state
 // only changes when a block or subjective write commits; between commits every query and
 // transaction that reads the same rows (a token's balance, a table's first rows, a service's
 // registration) is answered from memory.
 
-import { toBinaryString } from './binary-string.js';
-import type { CommittedTable } from './ordered-lookup.js';
-import type { KvEntry } from './store.js';
+import { startsWithBytes, toBinaryString } from './binary-string.js';
+import { forwardByLookups, type CommittedTable } from './ordered-lookup.js';
+import type { ForwardRange, KvEntry } from './store.js';
 
 /** Lookups remembered per kind before that kind's memory is dropped and starts over. */
 const MAX_LOOKUPS = 4096;
@@ -57,10 +57,12 @@ class Answers<T> {
 
 const valueSize = (value: Uint8Array): number => value.length;
 const entrySize = (entry: KvEntry): number => entry.key.length + entry.value.length;
+const entriesSize = (entries: readonly KvEntry[]): number => entries.reduce((sum, entry) => sum + entrySize(entry), 0);
 
 /**
- * A CommittedTable that answers get, first and last from memory after the first time. Walks
- * (ascending, descending) go to the table: they serve lookups that merge uncommitted writes.
+ * A CommittedTable that answers get, first, last and forward walks from memory after the first
+ * time. Iterators (ascending, descending) go to the table: they serve lookups that merge
+ * uncommitted writes.
  * The owner reports what each commit wrote (`wrote`), and calls `invalidate` whenever the table's
  * committed content may have changed otherwise.
  */
@@ -68,6 +70,7 @@ export class CommittedReadCache implements CommittedTable {
   private readonly values = new Answers<Uint8Array>();
   private readonly firsts = new Answers<KvEntry>();
   private readonly lasts = new Answers<KvEntry>();
+  private readonly forwards = new Answers<readonly KvEntry[]>();
 
   constructor(private readonly table: CommittedTable) {}
 
@@ -81,6 +84,16 @@ export class CommittedReadCache implements CommittedTable {
 
   last(bound: Uint8Array | undefined, boundString = bound && toBinaryString(bound)): KvEntry | undefined {
     return this.lasts.lookup(boundString ?? NO_KEY, () => this.table.last(bound), entrySize);
+  }
+
+  /** A forward walk (a GraphQL page's rows, say) answered whole from memory after the first time. */
+  forward(range: ForwardRange): readonly KvEntry[] {
+    // Binary strings hold only characters 0-255: NO_KEY separates the parts.
+    const id = `${toBinaryString(range.start)}${NO_KEY}${range.matchLength}${NO_KEY}${range.upper ? toBinaryString(range.upper) : NO_KEY}${NO_KEY}${range.maxRows}`;
+    return this.forwards.lookup(id, () => forwardByLookups((key) => {
+      const entry = this.first(key);
+      return entry && startsWithBytes(entry.key, range.start, range.matchLength) ? entry : undefined;
+    }, range), entriesSize)!;
   }
 
   ascending(start: Uint8Array): Iterator<KvEntry> {
@@ -100,11 +113,13 @@ export class CommittedReadCache implements CommittedTable {
     for (const [key, value] of rows) this.values.replace(key, value ?? undefined, valueSize);
     this.firsts.clear();
     this.lasts.clear();
+    this.forwards.clear();
   }
 
   invalidate(): void {
     this.values.clear();
     this.firsts.clear();
     this.lasts.clear();
+    this.forwards.clear();
   }
 }

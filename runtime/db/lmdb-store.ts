@@ -13,7 +13,7 @@ import * as lookup from './ordered-lookup.js';
 import { MemoryTable } from './memory-table.js';
 import type { CommittedTable } from './ordered-lookup.js';
 import { chainDbIds, sessionDbIds, subjectiveDbIds } from './persisted-dbs.js';
-import type { KvEntry, Store, UndoScope } from './store.js';
+import type { ForwardRange, KvEntry, Store, UndoScope } from './store.js';
 import { WriteOverlay } from './write-overlay.js';
 
 const statusKey = databaseStatusKey();
@@ -73,6 +73,12 @@ export class LmdbStore implements Store {
   max(db: number, prefix: Uint8Array): KvEntry | undefined {
     requireBytes('prefix', prefix);
     return lookup.max(this.overlayOf(db).table(db), this.committed(db), prefix);
+  }
+
+  forward(db: number, range: ForwardRange): readonly KvEntry[] {
+    requireBytes('key', range.start);
+    requireMatchLength(range.start, range.matchLength);
+    return lookup.forward(this.overlayOf(db).table(db), this.committed(db), range);
   }
 
   put(db: number, key: Uint8Array, value: Uint8Array): void {

@@ -3,7 +3,7 @@
 // lookup walks both in step until the first visible key, or until it leaves the prefix.
 
 import { fromBinaryString, prefixSuccessor, startsWithBytes, toBinaryString } from './binary-string.js';
-import type { KvEntry } from './store.js';
+import type { ForwardRange, KvEntry } from './store.js';
 import type { OverlayTable } from './write-overlay.js';
 
 /**
@@ -20,6 +20,8 @@ export interface CommittedTable {
   ascending(start: Uint8Array): Iterator<KvEntry>;
   /** Entries with key < bound (every entry when bound is undefined), descending. */
   descending(bound: Uint8Array | undefined): Iterator<KvEntry>;
+  /** A forward walk over the committed content, for a table that remembers its answers; the others are walked with `first`. */
+  forward?(range: ForwardRange): readonly KvEntry[];
 }
 
 interface CommittedStep {
@@ -48,6 +50,37 @@ export function greaterEqual(
   // Keys >= key with the prefix come first in order: an overlay key past them is out of range.
   if (own === undefined || !own.startsWith(prefixString)) return withPrefix(committed.first(key, keyString), key, matchLength);
   return firstVisible(overlay, committed.ascending(key), own, prefixString, false);
+}
+
+/** The forward walk of `range` (store.ts ForwardRange), overlay writes merged. */
+export function forward(overlay: OverlayTable | undefined, committed: CommittedTable, range: ForwardRange): readonly KvEntry[] {
+  if (committed.forward && !writesWithin(overlay, range)) return committed.forward(range);
+  return forwardByLookups((key) => greaterEqual(overlay, committed, key, range.matchLength), range);
+}
+
+/** Whether the overlay holds a write the walk could meet: at or after its start, within the match and below its bound. */
+function writesWithin(overlay: OverlayTable | undefined, range: ForwardRange): boolean {
+  if (!hasWrites(overlay)) return false;
+  const startString = toBinaryString(range.start);
+  const own = overlay.order.ceiling(startString, true);
+  // Binary strings compare as the bytes do.
+  return own !== undefined && own.startsWith(startString.slice(0, range.matchLength))
+    && (range.upper === undefined || own < toBinaryString(range.upper));
+}
+
+/** A forward walk by one lookup per entry: `lookup` is greaterEqual at a key, with the range's match length. */
+export function forwardByLookups(lookup: (key: Uint8Array) => KvEntry | undefined, range: ForwardRange): KvEntry[] {
+  const entries: KvEntry[] = [];
+  const upper = range.upper;
+  let key = range.start;
+  while (entries.length < range.maxRows) {
+    const entry = lookup(key);
+    if (!entry || (upper !== undefined && Buffer.compare(entry.key, upper) >= 0)) break;
+    entries.push(entry);
+    key = new Uint8Array(entry.key.length + 1);
+    key.set(entry.key);
+  }
+  return entries;
 }
 
 export function lessThan(

@@ -18,6 +18,20 @@ export interface KvReader {
   lessThan(db: number, key: Uint8Array, matchLength: number): KvEntry | undefined;
   /** The largest key that starts with `prefix`. */
   max(db: number, prefix: Uint8Array): KvEntry | undefined;
+  /** The entries greaterEqual steps through forward from `range.start` (kvRange, docs/host-abi.md §3). */
+  forward(db: number, range: ForwardRange): readonly KvEntry[];
+}
+
+/**
+ * A forward walk: from greaterEqual(start, matchLength), each next entry greaterEqual of the
+ * previous key followed by 0x00, while below `upper` (exclusive; none when undefined), at most
+ * `maxRows` entries.
+ */
+export interface ForwardRange {
+  readonly start: Uint8Array;
+  readonly matchLength: number;
+  readonly upper: Uint8Array | undefined;
+  readonly maxRows: number;
 }
 
 export interface KvWriter {

@@ -6,7 +6,7 @@ import { copyBytes, toBinaryString } from './binary-string.js';
 import { DbId } from '../../host-api/abi/databases.js';
 import { requireBytes, requireMatchLength, requireStorableKey } from './input-checks.js';
 import * as lookup from './ordered-lookup.js';
-import type { KvEntry, KvReader, KvWriter } from './store.js';
+import type { ForwardRange, KvEntry, KvReader, KvWriter } from './store.js';
 import { WriteOverlay, type OverlayTable } from './write-overlay.js';
 
 const nothingCommitted: lookup.CommittedTable = {
@@ -40,6 +40,12 @@ export class TemporaryDb implements KvReader, KvWriter {
   max(db: number, prefix: Uint8Array): KvEntry | undefined {
     requireBytes('prefix', prefix);
     return lookup.max(this.table(db), nothingCommitted, prefix);
+  }
+
+  forward(db: number, range: ForwardRange): readonly KvEntry[] {
+    requireBytes('key', range.start);
+    requireMatchLength(range.start, range.matchLength);
+    return lookup.forward(this.table(db), nothingCommitted, range);
   }
 
   put(db: number, key: Uint8Array, value: Uint8Array): void {

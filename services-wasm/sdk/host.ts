@@ -53,6 +53,13 @@ export declare function kvLessThan(db: u32, keyPtr: usize, keyLen: u32, matchLen
 @external("env", "kvMax")
 export declare function kvMax(db: u32, keyPtr: usize, keyLen: u32): u32;
 
+/**
+ * RPC mode only (tsibase): V := up to `maxRows` rows from kvGreaterEqual(key, matchLen) on, below
+ * `upper` (upperLen 0: no bound), each a u32 key length, key, u32 value length, value; returns len(V).
+ */
+@external("env", "kvRange")
+export declare function kvRange(db: u32, keyPtr: usize, keyLen: u32, matchLen: u32, upperPtr: usize, upperLen: u32, maxRows: u32): u32;
+
 /** Appends an event record to event db 4, 5 or 6; returns its id. */
 @external("env", "putSequential")
 export declare function putSequential(db: u32, valuePtr: usize, valueLen: u32): u64;

@@ -14,7 +14,7 @@ export const Probe = {
   abortSubjective: 17n, clockTimeGet: 18n, getRandom: 19n, setRetval: 20n, ecdsaVerify: 21n,
   currentAction: 22n, putThenCall: 23n, putThenAbort: 24n, thisService: 25n, sender: 26n, countEntries: 27n,
   subjectivePut: 28n, checkoutMany: 29n, subjectiveGet: 30n, subjectivePutLeftOpen: 31n,
-  scribble: 32n,
+  scribble: 32n, kvRange: 33n,
 } as const;
 
 let compiled: Promise<Uint8Array> | undefined;
@@ -61,6 +61,21 @@ export function packedAction(sender: string | bigint, service: string | bigint, 
 }
 
 /** Decodes the probe's lookup reply: [found u8][klen u32][key][vlen u32][value]. */
+/** kvRange's rows as the probe returns V: per row u32 key length, key, u32 value length, value. */
+export function rangeRows(retval: Uint8Array): { key: Uint8Array; value: Uint8Array }[] {
+  const view = new DataView(retval.buffer, retval.byteOffset, retval.byteLength);
+  const rows = [];
+  for (let at = 0; at < retval.length;) {
+    const klen = view.getUint32(at, true);
+    const key = retval.slice(at + 4, at + 4 + klen);
+    at += 4 + klen;
+    const vlen = view.getUint32(at, true);
+    rows.push({ key, value: retval.slice(at + 4, at + 4 + vlen) });
+    at += 4 + vlen;
+  }
+  return rows;
+}
+
 export function lookup(retval: Uint8Array): { key: Uint8Array; value: Uint8Array } | undefined {
   if (retval[0] === 0) return undefined;
   const view = new DataView(retval.buffer, retval.byteOffset, retval.byteLength);

@@ -16,6 +16,7 @@
 @external("env", "kvGreaterEqual") declare function kvGreaterEqual(db: u32, kptr: usize, klen: u32, match: u32): u32;
 @external("env", "kvLessThan") declare function kvLessThan(db: u32, kptr: usize, klen: u32, match: u32): u32;
 @external("env", "kvMax") declare function kvMax(db: u32, kptr: usize, klen: u32): u32;
+@external("env", "kvRange") declare function kvRange(db: u32, kptr: usize, klen: u32, match: u32, uptr: usize, ulen: u32, maxRows: u32): u32;
 @external("env", "putSequential") declare function putSequential(db: u32, vptr: usize, vlen: u32): u64;
 @external("env", "getSequential") declare function getSequential(db: u32, id: u64): u32;
 @external("env", "checkoutSubjective") declare function checkoutSubjective(): void;
@@ -214,6 +215,12 @@ export function called(receiver: u64, sender: u64): void {
       for (let i: u32 = 0; i < n; i++) store<u32>(out.dataStart + 4 * i, load<u32>(addresses[i]));
       retval(out);
       for (let i: i32 = <i32>n - 1; i >= 0; i--) store<u32>(addresses[i], 0xa5a5a5a5);
+      break;
+    }
+    case 33: {
+      // kvRange: the value buffer V as the host filled it.
+      const db = f.u32(); const k = f.bytes(); const m = f.u32(); const upper = f.bytes(); const n = f.u32();
+      retval(result(kvRange(db, k.dataStart, k.length, m, upper.dataStart, upper.length, n)));
       break;
     }
     default: {

@@ -2,6 +2,8 @@ import type { Caller } from '../host-state.js';
 import type { ImportGroup } from './import-group.js';
 import { backingDb, checkMaxPrefix, checkRead, checkWrite, putRow } from './db-access.js';
 import { chargeHostCall } from './fuel-schedule.js';
+import { HostError } from '../errors.js';
+import type { KvEntry } from '../../db/store.js';
 
 // The key-value imports of docs/host-abi.md §3. Results go to V (and K for the ordered lookups).
 
@@ -17,6 +19,30 @@ function orderedLookup(host: Caller, name: string, lookup: 'greaterEqual' | 'les
     chargeHostCall(ctx.meter, key.length + (entry ? entry.key.length + entry.value.length : 0), 1);
     return inst.resultOrNone(entry?.value, entry?.key);
   };
+}
+
+/**
+ * kvRange's V (docs/host-abi.md §3): per entry a u32 key length, the key, a u32 value length, the
+ * value, all little-endian.
+ */
+function packRange(entries: readonly KvEntry[]): Uint8Array {
+  let length = 0;
+  for (const { key, value } of entries) length += 8 + key.length + value.length;
+  const out = new Uint8Array(length);
+  let at = 0;
+  const field = (bytes: Uint8Array) => {
+    out[at] = bytes.length;
+    out[at + 1] = bytes.length >>> 8;
+    out[at + 2] = bytes.length >>> 16;
+    out[at + 3] = bytes.length >>> 24;
+    out.set(bytes, at + 4);
+    at += 4 + bytes.length;
+  };
+  for (const { key, value } of entries) {
+    field(key);
+    field(value);
+  }
+  return out;
 }
 
 export const kvImports: ImportGroup = {
@@ -47,6 +73,20 @@ export const kvImports: ImportGroup = {
   },
   kvGreaterEqual: (host) => orderedLookup(host, 'kvGreaterEqual', 'greaterEqual'),
   kvLessThan: (host) => orderedLookup(host, 'kvLessThan', 'lessThan'),
+  kvRange: (host) => (db: number, kptr: number, klen: number, match: number, uptr: number, ulen: number, maxRows: number): number => {
+    const ctx = host.context;
+    // Query-only, so that no transaction's fuel depends on it (docs/host-abi.md §3, §10.1).
+    if (ctx.mode !== 'rpc') throw new HostError('HOST_ACCESS_DENIED', `kvRange is only available in rpc mode, not ${ctx.mode}`);
+    const inst = ctx.frame.instance;
+    const key = inst.view(kptr, klen, 'kvRange key');
+    checkRead(ctx, inst, 'kvRange', db, key, match);
+    const upper = ulen >>> 0 === 0 ? undefined : inst.view(uptr, ulen, 'kvRange upper bound').slice();
+    const entries = backingDb(ctx, db).forward(db, { start: key.slice(), matchLength: match >>> 0, upper, maxRows: maxRows >>> 0 });
+    const packed = packRange(entries);
+    chargeHostCall(ctx.meter, key.length + (upper?.length ?? 0) + packed.length, entries.length);
+    inst.setResult(packed);
+    return packed.length;
+  },
   kvMax: (host) => (db: number, kptr: number, klen: number): number => {
     const ctx = host.context;
     const inst = ctx.frame.instance;

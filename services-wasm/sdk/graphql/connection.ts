@@ -199,19 +199,35 @@ export function takePage<T>(walk: RangeWalk<T>, first: i64, last: i64): Page<T> 
   return page;
 }
 
-/** An index cursor as a walk over its entries. */
+/** The most entries one forward step of an IndexWalk reads in one host call. */
+const AHEAD_ROWS: i64 = 256;
+
+/**
+ * An index cursor as a walk over its entries, wanting at most `wanted` of them: forward, a
+ * batch at a time through Cursor.ahead (GraphQL is served in RPC mode); backward, one by one.
+ */
 class IndexWalk<Row, K> extends RangeWalk<KeyValue> {
-  constructor(private cursor: Cursor<Row, K>, private backward: bool) {
+  private batch: Array<KeyValue> = [];
+  private at: i32 = 0;
+
+  constructor(private cursor: Cursor<Row, K>, private backward: bool, private wanted: i64) {
     super();
   }
 
   next(): KeyValue | null {
     const c = this.cursor;
-    if (!c.valid) return null;
-    const entry = new KeyValue(c.key, c.value);
-    if (this.backward) c.prev();
-    else c.next();
-    return entry;
+    if (this.at == this.batch.length) {
+      if (!c.valid) return null;
+      this.at = 0;
+      if (this.backward) {
+        this.batch = [new KeyValue(c.key, c.value)];
+        c.prev();
+      } else {
+        this.batch = c.ahead(<i32>min(max(this.wanted, 1), AHEAD_ROWS));
+        this.wanted -= this.batch.length;
+      }
+    }
+    return this.batch[this.at++];
   }
 }
 
@@ -275,7 +291,10 @@ class Query<Row, K> {
     const upper = this.upper;
     if (upper !== null && compareBytes(upper, this.lower) <= 0) return new Page<KeyValue>();
     const backward = walksBackward(first, last);
-    return takePage<KeyValue>(new IndexWalk<Row, K>(this.index.between(this.lower, upper, backward), backward), first, last);
+    // takePage reads one entry past the page, to know whether more follow.
+    const limit = pageLimit(first, last);
+    const wanted = limit == i64.MAX_VALUE ? limit : limit + 1;
+    return takePage<KeyValue>(new IndexWalk<Row, K>(this.index.between(this.lower, upper, backward), backward, wanted), first, last);
   }
 }
 

@@ -1,6 +1,6 @@
 // A position in a table index, moving in key order within the index (and an optional range).
 
-import { greaterEqual, KeyValue, lessThan } from "./db";
+import { greaterEqual, KeyValue, lessThan, range } from "./db";
 import { RowIndex } from "./row-index";
 
 /** Compares byte strings like the store does (bytewise, a prefix first). */
@@ -41,6 +41,28 @@ export class Cursor<Row, K> {
 
   prev(): void {
     if (this.valid) this.moveTo(lessThan(this.index.location.db, this.key, this.index.location.prefixLength));
+  }
+
+  /**
+   * Up to `count` entries from the current one on, moving forward past them: the entries after
+   * the current one and the position after them come in one host call (kvRange), so this is for
+   * queries (RPC mode) only. Keys and values are views of that call's reply.
+   */
+  ahead(count: i32): Array<KeyValue> {
+    const out = new Array<KeyValue>();
+    if (!this.valid || count <= 0) return out;
+    out.push(new KeyValue(this.key, this.value));
+    const location = this.index.location;
+    const following = range(location.db, successor(this.key), location.prefixLength, this.upper, <u32>count);
+    for (let i = 0; i < following.length && i < count - 1; i++) out.push(following[i]);
+    // The count-th entry after the current one is where the cursor stands next (the host kept it below `upper`).
+    this.valid = following.length == count;
+    if (this.valid) {
+      const next = following[count - 1];
+      this.key = next.key;
+      this.value = next.value;
+    }
+    return out;
   }
 
   /** The rows from here on (at most `limit`), moving forward. */

@@ -1,6 +1,6 @@
 // Database ids (docs/host-abi.md §4) and the raw key-value operations on guest byte arrays.
 
-import { kvGet, kvGreaterEqual, kvLessThan, kvMax, kvPut, kvRemove, NONE } from "../host";
+import { kvGet, kvGreaterEqual, kvLessThan, kvMax, kvPut, kvRemove, kvRange, NONE } from "../host";
 import { takeKey, takeResult } from "../result";
 
 export enum DbId {
@@ -60,4 +60,27 @@ export function lessThan(db: DbId, key: Uint8Array, matchLength: u32): KeyValue 
 /** The last entry whose key starts with `prefix`, or null. */
 export function max(db: DbId, prefix: Uint8Array): KeyValue | null {
   return entry(kvMax(<u32>db, prefix.dataStart, prefix.length));
+}
+
+/**
+ * Up to `maxRows` entries from greaterEqual(`key`, `matchLength`) on, in key order, below `upper`
+ * when given, read in one host call (kvRange: RPC mode only, docs/host-abi.md §3). Keys and
+ * values are views of one copy of the host's reply.
+ */
+export function range(db: DbId, key: Uint8Array, matchLength: u32, upper: Uint8Array | null, maxRows: u32): Array<KeyValue> {
+  const upperPtr = upper === null ? 0 : upper.dataStart;
+  const upperLen = upper === null ? 0 : <u32>upper.length;
+  const packed = takeResult(kvRange(<u32>db, key.dataStart, key.length, matchLength, upperPtr, upperLen, maxRows));
+  const out = new Array<KeyValue>();
+  let at = 0;
+  while (at < packed.length) {
+    const keyLength = <i32>load<u32>(packed.dataStart + at);
+    const k = packed.subarray(at + 4, at + 4 + keyLength);
+    at += 4 + keyLength;
+    const valueLength = <i32>load<u32>(packed.dataStart + at);
+    const v = packed.subarray(at + 4, at + 4 + valueLength);
+    at += 4 + valueLength;
+    out.push(new KeyValue(k, v));
+  }
+  return out;
 }

@@ -87,6 +87,25 @@ test('a committed write is answered from memory; the ordered lookups read the ta
   assert.is(table.reads, reads + 1, 'first reads the table again');
 });
 
+test('a forward walk is answered whole from memory until a commit; it keeps to the match, the upper bound and the count', () => {
+  const table = new CountingTable([entry([1, 1], [11]), entry([1, 2], [12]), entry([1, 3], [13]), entry([2, 0], [20])]);
+  const cache = new CommittedReadCache(table);
+  const keys = (start: number[], matchLength: number, upper: number[] | undefined, maxRows: number) =>
+    cache.forward({ start: Uint8Array.from(start), matchLength, upper: upper && Uint8Array.from(upper), maxRows }).map((e) => entryHex(e));
+  const all = [entry([1, 1], [11]), entry([1, 2], [12]), entry([1, 3], [13])].map((e) => entryHex(e));
+  assert.equal(keys([1], 1, undefined, 10), all, 'within the match');
+  assert.equal(keys([1], 0, undefined, 10), [...all, entryHex(entry([2, 0], [20]))], 'match 0: every key');
+  assert.equal(keys([1, 2], 1, undefined, 10), all.slice(1));
+  assert.equal(keys([1], 1, [1, 3], 10), all.slice(0, 2), 'below the upper bound');
+  assert.equal(keys([1], 1, undefined, 2), all.slice(0, 2), 'at most maxRows');
+  const reads = table.reads;
+  assert.equal(keys([1], 1, undefined, 10), all);
+  assert.is(table.reads, reads, 'the same walk again reads nothing');
+  table.entries = [entry([1, 1], [11]), entry([1, 4], [14])];
+  cache.wrote(new Map([['\x01\x02', null], ['\x01\x03', null], ['\x01\x04', Uint8Array.of(14)]]));
+  assert.equal(keys([1], 1, undefined, 10), [entry([1, 1], [11]), entry([1, 4], [14])].map((e) => entryHex(e)), 'a commit starts it over');
+});
+
 test('a committed write too large to hold drops what was held for its key', () => {
   const big = new Uint8Array(64 * 1024).fill(7);
   const table = new CountingTable([entry([1], [10])]);

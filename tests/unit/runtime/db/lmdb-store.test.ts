@@ -136,6 +136,45 @@ test('lookup prefix rules on a small example', () =>
     assert.is(lt([1, 0xff], 1), '0180');
   }));
 
+test('forward walks are the entries greaterEqual steps through, uncommitted writes and commits included', () =>
+  withStore((store) => {
+    for (const key of [[1, 1], [1, 2], [1, 3], [2, 0]]) store.put(DbId.service, Uint8Array.from(key), bytes(key[1]!));
+    const stepped = (start: number[], matchLength: number, upper: number[] | undefined, maxRows: number) => {
+      const keys: (string | undefined)[] = [];
+      for (let key = Uint8Array.from(start); keys.length < maxRows;) {
+        const entry = store.greaterEqual(DbId.service, key, matchLength);
+        if (!entry || (upper && Buffer.compare(entry.key, Uint8Array.from(upper)) >= 0)) break;
+        keys.push(hex(entry.key));
+        key = Uint8Array.from([...entry.key, 0]);
+      }
+      return keys;
+    };
+    const walked = (start: number[], matchLength: number, upper: number[] | undefined, maxRows: number) =>
+      store.forward(DbId.service, { start: Uint8Array.from(start), matchLength, upper: upper && Uint8Array.from(upper), maxRows }).map((e) => hex(e.key));
+    const check = (what: string) => {
+      for (const [start, match, upper, max] of [
+        [[1], 1, undefined, 10], [[1], 0, undefined, 10], [[1, 2], 1, undefined, 10], [[1], 1, [1, 3], 10], [[1], 1, undefined, 2], [[3], 1, undefined, 5], [[1], 1, [1, 6], 10],
+      ] as const) {
+        assert.equal(walked([...start], match, upper && [...upper], max), stepped([...start], match, upper && [...upper], max), `${what}: ${start} ${match} ${upper} ${max}`);
+      }
+    };
+    check('uncommitted');
+    store.commit();
+    check('committed');
+    check('committed, again (remembered)');
+    store.remove(DbId.service, bytes(1, 2));
+    store.put(DbId.service, bytes(1, 5), bytes(5));
+    check('an overlay over the committed rows');
+    store.commit();
+    check('after a commit');
+    store.put(DbId.service, bytes(2, 1), bytes(1));
+    store.put(DbId.service, bytes(1, 9), bytes(9));
+    check('writes past the upper bound or after the match');
+    store.remove(DbId.service, bytes(1, 9));
+    check('after the next commit');
+    assert.equal(walked([1], 1, undefined, 10), ['0101', '0103', '0105']);
+  }));
+
 type Lookup = 'greaterEqual' | 'lessThan' | 'max';
 
 function checkLookups(store: LmdbStore, db: number, model: Model, random: () => number, count: number): void {

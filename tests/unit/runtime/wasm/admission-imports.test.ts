@@ -36,7 +36,8 @@ test('any one handle import makes a handle module, which may not import what onl
     assert.is(admitModule(await wat(`(module ${importDeclaration(marker, signature.params, signature.results)})`)).abi, 'handle', marker);
   }
   const kvOpen = importDeclaration('kvOpen', ['i32', 'i32', 'i32', 'i32'], ['i32']);
-  for (const [name, params, results] of [['putSequential', ['i32', 'i32', 'i32'], ['i64']], ['socketAutoClose', ['i32', 'i32'], ['i32']], ['setMaxTransactionTime', ['i64'], []]] as const) {
+  for (const [name, params, results] of [['putSequential', ['i32', 'i32', 'i32'], ['i64']], ['socketAutoClose', ['i32', 'i32'], ['i32']], ['setMaxTransactionTime', ['i64'], []],
+    ['kvRange', ['i32', 'i32', 'i32', 'i32', 'i32', 'i32', 'i32'], ['i32']]] as const) {
     assertRefused(await wat(`(module ${kvOpen} ${importDeclaration(name, params, results)})`), 'WASM_FORBIDDEN_IMPORT',
       new RegExp(`import env\\.${name} is not part of the host ABI \\(the module imports kv handles`));
   }

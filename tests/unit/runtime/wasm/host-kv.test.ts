@@ -5,7 +5,8 @@ import * as assert from 'uvu/assert';
 import { DbId, type Mode } from '../../../../host-api/abi/databases.js';
 import { accountNumberFromName } from '../../../../host-api/index.js';
 import { TestChain } from '../../../../runtime/testing/test-chain.js';
-import { Probe, accountPrefix, concat, field, lookup, probeWasm, u32 } from '../../../lib/probe.js';
+import { Probe, accountPrefix, concat, field, lookup, probeWasm, rangeRows, u32 } from '../../../lib/probe.js';
+import { ROW_FUEL } from '../../../../runtime/wasm/host-imports/fuel-schedule.js';
 
 const PROBE = accountNumberFromName('probe');
 const key = (...bytes: number[]) => concat(accountPrefix(PROBE), Uint8Array.from(bytes));
@@ -109,6 +110,37 @@ test('temporary db: scratch space for one context, own prefix, privileged writes
   const priv = concat(accountPrefix(accountNumberFromName('privprobe')), Uint8Array.of(1));
   assert.is(run(chain, Probe.kvPut, concat(u32(DbId.temporary), field(priv), field('t')), 'rpc', 'privprobe').error, undefined);
   assert.is(lookup(run(chain, Probe.kvGet, concat(u32(DbId.temporary), field(priv)), 'rpc', 'privprobe').retval), undefined, 'gone with its context');
+});
+
+test('kvRange (rpc only): the rows kvGreaterEqual steps through, within the match, the upper bound and the count', ({ chain }) => {
+  const stored = [key(20, 1), key(20, 2), key(20, 3), key(21, 0)];
+  for (const [i, k] of stored.entries()) run(chain, Probe.kvPut, concat(u32(DbId.service), field(k), field(`r${i}`)));
+  const range = (start: Uint8Array, match: number, upper: Uint8Array, maxRows: number, mode: Mode = 'rpc') =>
+    run(chain, Probe.kvRange, concat(u32(DbId.service), field(start), u32(match), field(upper), u32(maxRows)), mode);
+  const keys = (start: Uint8Array, match: number, upper: Uint8Array, maxRows: number) => rangeRows(range(start, match, upper, maxRows).retval).map((r) => [...r.key]);
+  const none = new Uint8Array(0);
+  assert.equal(rangeRows(range(key(20), 9, none, 10).retval), stored.slice(0, 3).map((k, i) => ({ key: k, value: new TextEncoder().encode(`r${i}`) })));
+  // The same rows as a walk of kvGreaterEqual at each key followed by 0x00.
+  const walked: number[][] = [];
+  for (let at = key(20); ;) {
+    const entry = lookup(run(chain, Probe.kvGreaterEqual, concat(u32(DbId.service), field(at), u32(8)), 'rpc').retval);
+    if (!entry || entry.key[8]! > 21) break;
+    walked.push([...entry.key]);
+    at = concat(entry.key, Uint8Array.of(0));
+  }
+  assert.equal(keys(key(20), 8, key(22), 10), walked);
+  assert.equal(keys(key(20, 2), 9, none, 10), [[...key(20, 2)], [...key(20, 3)]], 'from the given key on');
+  assert.equal(keys(key(20), 8, key(20, 3), 10), [[...key(20, 1)], [...key(20, 2)]], 'below the upper bound');
+  assert.equal(keys(key(20), 8, none, 2), [[...key(20, 1)], [...key(20, 2)]], 'at most maxRows');
+  assert.equal(keys(key(20), 8, none, 0), []);
+  assert.equal(keys(key(30), 9, none, 5), [], 'no row: V empty');
+  assert.ok(range(key(20), 9, none, 3).fuelUsed - range(key(20), 9, none, 1).fuelUsed >= BigInt(2 * ROW_FUEL), 'each row read is charged');
+  for (const mode of ['transaction', 'callback'] as const) {
+    const refused = range(key(20), 9, none, 3, mode);
+    assert.is(refused.errorCode, 'HOST_ACCESS_DENIED', mode);
+    assert.match(refused.error!, /kvRange is only available in rpc mode/);
+  }
+  assert.is(range(key(20), 4, none, 3).errorCode, 'HOST_ACCESS_DENIED', 'must match the owner prefix');
 });
 
 test.run();
