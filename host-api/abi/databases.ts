@@ -107,6 +107,8 @@ export const Limits = {
   maxValueSize: 8 * 1024 * 1024,
   maxServicesPerContext: 32,
   maxSubjectiveDepth: 8,
+  /** kvRange stops after the row that brings its reply to this many bytes (docs/host-abi.md §3). */
+  maxRangeReplyBytes: 1024 * 1024,
   /** Wasm stack bytes reserved per `call`. */
   callStackReserve: 4096,
   maxMemoryPages: 512,

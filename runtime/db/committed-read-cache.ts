@@ -89,7 +89,7 @@ export class CommittedReadCache implements CommittedTable {
   /** A forward walk (a GraphQL page's rows, say) answered whole from memory after the first time. */
   forward(range: ForwardRange): readonly KvEntry[] {
     // Binary strings hold only characters 0-255: NO_KEY separates the parts.
-    const id = `${toBinaryString(range.start)}${NO_KEY}${range.matchLength}${NO_KEY}${range.upper ? toBinaryString(range.upper) : NO_KEY}${NO_KEY}${range.maxRows}`;
+    const id = `${toBinaryString(range.start)}${NO_KEY}${range.matchLength}${NO_KEY}${range.upper ? toBinaryString(range.upper) : NO_KEY}${NO_KEY}${range.maxRows}${NO_KEY}${range.maxBytes}`;
     return this.forwards.lookup(id, () => forwardByLookups((key) => {
       const entry = this.first(key);
       return entry && startsWithBytes(entry.key, range.start, range.matchLength) ? entry : undefined;

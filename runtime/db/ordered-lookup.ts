@@ -73,10 +73,12 @@ export function forwardByLookups(lookup: (key: Uint8Array) => KvEntry | undefine
   const entries: KvEntry[] = [];
   const upper = range.upper;
   let key = range.start;
-  while (entries.length < range.maxRows) {
+  let bytes = 0;
+  while (entries.length < range.maxRows && bytes < range.maxBytes) {
     const entry = lookup(key);
     if (!entry || (upper !== undefined && Buffer.compare(entry.key, upper) >= 0)) break;
     entries.push(entry);
+    bytes += 8 + entry.key.length + entry.value.length;
     key = new Uint8Array(entry.key.length + 1);
     key.set(entry.key);
   }

@@ -25,13 +25,15 @@ export interface KvReader {
 /**
  * A forward walk: from greaterEqual(start, matchLength), each next entry greaterEqual of the
  * previous key followed by 0x00, while below `upper` (exclusive; none when undefined), at most
- * `maxRows` entries.
+ * `maxRows` entries, ending early after the entry that brings the walk's bytes (key and value
+ * lengths plus 8 per entry) to `maxBytes` or more.
  */
 export interface ForwardRange {
   readonly start: Uint8Array;
   readonly matchLength: number;
   readonly upper: Uint8Array | undefined;
   readonly maxRows: number;
+  readonly maxBytes: number;
 }
 
 export interface KvWriter {

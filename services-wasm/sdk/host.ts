@@ -56,6 +56,7 @@ export declare function kvMax(db: u32, keyPtr: usize, keyLen: u32): u32;
 /**
  * RPC mode only (tsibase): V := up to `maxRows` rows from kvGreaterEqual(key, matchLen) on, below
  * `upper` (upperLen 0: no bound), each a u32 key length, key, u32 value length, value; returns len(V).
+ * The reply ends early after the row that brings it to 1 MiB: fewer rows than asked is the end only when none came.
  */
 @external("env", "kvRange")
 export declare function kvRange(db: u32, keyPtr: usize, keyLen: u32, matchLen: u32, upperPtr: usize, upperLen: u32, maxRows: u32): u32;

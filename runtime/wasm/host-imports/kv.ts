@@ -1,4 +1,5 @@
 import type { Caller } from '../host-state.js';
+import { Limits } from '../../../host-api/abi/databases.js';
 import type { ImportGroup } from './import-group.js';
 import { backingDb, checkMaxPrefix, checkRead, checkWrite, putRow } from './db-access.js';
 import { chargeHostCall } from './fuel-schedule.js';
@@ -81,7 +82,7 @@ export const kvImports: ImportGroup = {
     const key = inst.view(kptr, klen, 'kvRange key');
     checkRead(ctx, inst, 'kvRange', db, key, match);
     const upper = ulen >>> 0 === 0 ? undefined : inst.view(uptr, ulen, 'kvRange upper bound').slice();
-    const entries = backingDb(ctx, db).forward(db, { start: key.slice(), matchLength: match >>> 0, upper, maxRows: maxRows >>> 0 });
+    const entries = backingDb(ctx, db).forward(db, { start: key.slice(), matchLength: match >>> 0, upper, maxRows: maxRows >>> 0, maxBytes: Limits.maxRangeReplyBytes });
     const packed = packRange(entries);
     chargeHostCall(ctx.meter, key.length + (upper?.length ?? 0) + packed.length, entries.length);
     inst.setResult(packed);

@@ -53,16 +53,27 @@ export class Cursor<Row, K> {
     if (!this.valid || count <= 0) return out;
     out.push(new KeyValue(this.key, this.value));
     const location = this.index.location;
-    const following = range(location.db, successor(this.key), location.prefixLength, this.upper, <u32>count);
-    for (let i = 0; i < following.length && i < count - 1; i++) out.push(following[i]);
-    // The count-th entry after the current one is where the cursor stands next (the host kept it below `upper`).
-    this.valid = following.length == count;
-    if (this.valid) {
-      const next = following[count - 1];
-      this.key = next.key;
-      this.value = next.value;
+    let from = successor(this.key);
+    // The entries after the current one, then the one where the cursor stands next. A reply may
+    // hold fewer rows than asked before the range ends (its size is bounded): ask on from its last.
+    while (true) {
+      const following = range(location.db, from, location.prefixLength, this.upper, <u32>(count - out.length + 1));
+      if (following.length == 0) {
+        this.valid = false;
+        return out;
+      }
+      for (let i = 0; i < following.length; i++) {
+        const entry = following[i];
+        if (out.length < count) {
+          out.push(entry);
+          continue;
+        }
+        this.key = entry.key;
+        this.value = entry.value;
+        return out;
+      }
+      from = successor(following[following.length - 1].key);
     }
-    return out;
   }
 
   /** The rows from here on (at most `limit`), moving forward. */

@@ -91,7 +91,7 @@ test('a forward walk is answered whole from memory until a commit; it keeps to t
   const table = new CountingTable([entry([1, 1], [11]), entry([1, 2], [12]), entry([1, 3], [13]), entry([2, 0], [20])]);
   const cache = new CommittedReadCache(table);
   const keys = (start: number[], matchLength: number, upper: number[] | undefined, maxRows: number) =>
-    cache.forward({ start: Uint8Array.from(start), matchLength, upper: upper && Uint8Array.from(upper), maxRows }).map((e) => entryHex(e));
+    cache.forward({ start: Uint8Array.from(start), matchLength, upper: upper && Uint8Array.from(upper), maxRows, maxBytes: 1 << 20 }).map((e) => entryHex(e));
   const all = [entry([1, 1], [11]), entry([1, 2], [12]), entry([1, 3], [13])].map((e) => entryHex(e));
   assert.equal(keys([1], 1, undefined, 10), all, 'within the match');
   assert.equal(keys([1], 0, undefined, 10), [...all, entryHex(entry([2, 0], [20]))], 'match 0: every key');

@@ -150,7 +150,7 @@ test('forward walks are the entries greaterEqual steps through, uncommitted writ
       return keys;
     };
     const walked = (start: number[], matchLength: number, upper: number[] | undefined, maxRows: number) =>
-      store.forward(DbId.service, { start: Uint8Array.from(start), matchLength, upper: upper && Uint8Array.from(upper), maxRows }).map((e) => hex(e.key));
+      store.forward(DbId.service, { start: Uint8Array.from(start), matchLength, upper: upper && Uint8Array.from(upper), maxRows, maxBytes: 1 << 20 }).map((e) => hex(e.key));
     const check = (what: string) => {
       for (const [start, match, upper, max] of [
         [[1], 1, undefined, 10], [[1], 0, undefined, 10], [[1, 2], 1, undefined, 10], [[1], 1, [1, 3], 10], [[1], 1, undefined, 2], [[3], 1, undefined, 5], [[1], 1, [1, 6], 10],

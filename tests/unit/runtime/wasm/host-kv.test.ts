@@ -143,4 +143,14 @@ test('kvRange (rpc only): the rows kvGreaterEqual steps through, within the matc
   assert.is(range(key(20), 4, none, 3).errorCode, 'HOST_ACCESS_DENIED', 'must match the owner prefix');
 });
 
+test('kvRange ends its reply after the row that brings it to 1 MiB: never an empty one while rows remain', ({ chain }) => {
+  const big = new Uint8Array(600 * 1024).fill(7);
+  for (const sub of [1, 2, 3]) run(chain, Probe.kvPut, concat(u32(DbId.service), field(key(40, sub)), field(big)));
+  const rows = (start: Uint8Array) => rangeRows(run(chain, Probe.kvRange, concat(u32(DbId.service), field(start), u32(9), field(new Uint8Array(0)), u32(10)), 'rpc').retval);
+  const first = rows(key(40));
+  assert.equal(first.map((r) => [...r.key]), [[...key(40, 1)], [...key(40, 2)]], 'two rows of 600 KiB reach 1 MiB');
+  assert.ok(first.every((r) => r.value.length === big.length));
+  assert.equal(rows(concat(key(40, 2), Uint8Array.of(0))).map((r) => [...r.key]), [[...key(40, 3)]], 'asked again from after the last, the rest');
+});
+
 test.run();
