@@ -29,6 +29,12 @@ const wire = compileSchema({ Proofs: { List: 'bytes' }, SubjectiveData: { List: 
 const Proofs = wire.type('Proofs');
 /** A transaction's subjectiveData as its TransactionInfo hashes it: the list itself, not the optional around it. */
 const SubjectiveData = wire.type('SubjectiveData');
+/** The hash of an empty subjectiveData, which most transactions have (no run-mode calls): made once. */
+const EMPTY_SUBJECTIVE_DATA_HASH = sha256(SubjectiveData.pack([]));
+
+function subjectiveDataHash(subjectiveData: readonly Uint8Array[]): Uint8Array {
+  return subjectiveData.length === 0 ? EMPTY_SUBJECTIVE_DATA_HASH : sha256(SubjectiveData.pack(subjectiveData));
+}
 
 /** A transaction of the block, with the results of its run-mode calls (docs/host-abi.md §6). */
 interface IncludedTransaction {
@@ -255,7 +261,7 @@ export class BlockBuilder {
       commitNum,
       consensusState: sha256(JointConsensus.pack(consensus)),
       trxMerkleRoot: merkleRoot(this.included.map(({ trx, subjectiveData }) =>
-        TransactionInfo.pack({ transactionId: trx.id, signatureHash: sha256(Proofs.pack(trx.proofs)), subjectiveDataHash: sha256(SubjectiveData.pack(subjectiveData)) }),
+        TransactionInfo.pack({ transactionId: trx.id, signatureHash: sha256(Proofs.pack(trx.proofs)), subjectiveDataHash: subjectiveDataHash(subjectiveData) }),
       ), sha256),
       eventMerkleRoot: merkleRoot(this.merkleEvents(), sha256),
       newConsensus,

@@ -47,7 +47,9 @@ function decodeOrRefuse<T>(decode: () => T): T {
 
 /** A signed transaction as processing takes it; `transaction` is its Transaction when already unpacked. */
 export function decodeSigned(signed: SignedTransaction, transaction?: Transaction): DecodedTransaction {
-  const t = transaction ?? decodeOrRefuse(() => Transaction.unpack(signed.transaction));
+  // Views, not copies: `signed.transaction` is this node's own copy and never changes, and the
+  // claims are all that is kept of the unpacked Transaction.
+  const t = transaction ?? decodeOrRefuse(() => Transaction.unpack(signed.transaction, { views: true }));
   return {
     transaction: signed.transaction,
     id: sha256(signed.transaction),
