@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { LmdbStore } from '../db/lmdb-store.js';
 import { DirectoryLock } from '../fs/directory-lock.js';
 import { Engine } from '../wasm/engine.js';
+import { defaultAdmittedCodeDir } from '../wasm/admitted-code-cache.js';
 import { Executor } from '../wasm/executor.js';
 import { claimVerifierOf } from '../chain/claim-verdicts.js';
 import { applySnapshot, type LoadedSnapshot } from './apply-snapshot.js';
@@ -19,7 +20,7 @@ export function loadSnapshot(nodeDir: string, file: Uint8Array, report: (step: s
   return withNodeStore(nodeDir, (store) => {
     report(`reading the snapshot file (${file.length} bytes)`);
     const content = parseSnapshot(file);
-    return applySnapshot(store, claimVerifierOf(new Executor(store, new Engine())), KeptStates.of(nodeDir), content, fileWeakThreshold, report);
+    return applySnapshot(store, claimVerifierOf(new Executor(store, new Engine({ admittedCodeDir: defaultAdmittedCodeDir() }))), KeptStates.of(nodeDir), content, fileWeakThreshold, report);
   });
 }
 
