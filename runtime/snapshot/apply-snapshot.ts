@@ -24,7 +24,7 @@ import type { ClaimVerifier } from '../chain/interface.js';
 import type { KeptStates } from './kept-states.js';
 import { LightValidator } from './light-validator.js';
 import { SnapshotError } from './snapshot-error.js';
-import { encodeRow, fileDbOf, type SnapshotContent } from './snapshot-file.js';
+import { encodeRows, type SnapshotContent } from './snapshot-file.js';
 import { sameChecksum, writeSnapshotRow } from './snapshot-rows.js';
 import { rowsOf } from '../db/prefix-rows.js';
 import { StateMerkle, STATE_DBS } from './state-rows.js';
@@ -65,7 +65,7 @@ export function applySnapshot(
   report(`committing the state of block ${loaded.blockNum}`);
   store.commitBlock(loaded.blockNum, loaded.blockNum);
   store.subjective.commit();
-  kept.write(loaded.blockNum, loaded.blockId, Buffer.concat(content.state.map((r) => encodeRow(fileDbOf(r.db), r.key, r.value))));
+  kept.write(loaded.blockNum, loaded.blockId, encodeRows(content.state));
   return loaded;
 }
 
