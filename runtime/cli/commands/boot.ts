@@ -7,7 +7,8 @@ import { defaultBundlePath } from '../../fs/package-paths.js';
 import { option, parseArgs, UsageError } from '../args.js';
 import { DEFAULT_API } from '../chain-client.js';
 import { httpRequest, serviceUrl } from '../client.js';
-import { BOOT_KEY_OPTIONS, bootKeyUsage, bootKeys } from './boot-keys.js';
+import { bootKeys } from './boot-key-files.js';
+import { BOOT_KEY_OPTIONS, bootKeyUsage } from './boot-keys.js';
 
 export const BOOT_USAGE = `usage: tsibase boot [bundle] [options]
 
