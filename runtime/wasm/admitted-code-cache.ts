@@ -71,24 +71,26 @@ export class AdmittedCodeCache {
 
   /** The admitted form of `code`, when an intact entry holds it. */
   get(code: Uint8Array): AdmittedCode | undefined {
+    const codeHash = sha256(code);
     let file: Buffer;
     try {
-      file = readFileSync(this.entryPath(code));
+      file = readFileSync(this.entryPath(codeHash));
     } catch {
       return undefined;
     }
-    return decodeEntry(file, sha256(code));
+    return decodeEntry(file, codeHash);
   }
 
   /** Keeps `admitted` as the admitted form of `code`. A cache that cannot be written is no cache: nothing fails. */
   put(code: Uint8Array, admitted: AdmittedCode): void {
     try {
-      const path = this.entryPath(code);
+      const codeHash = sha256(code);
+      const path = this.entryPath(codeHash);
       mkdirSync(this.fingerprintPath(), { recursive: true });
       // Written aside and renamed: a reader sees the whole entry or none (a crash may tear the
       // temporary file, never the entry; no fsync, the cache is not worth a disk flush).
       const temporary = `${path}.${process.pid}.tmp`;
-      writeFileSync(temporary, encodeEntry(admitted, sha256(code)));
+      writeFileSync(temporary, encodeEntry(admitted, codeHash));
       renameSync(temporary, path);
       this.prune();
     } catch {
@@ -100,8 +102,8 @@ export class AdmittedCodeCache {
     return (this.fingerprintDir ??= join(this.dir, admissionFingerprint(this.options)));
   }
 
-  private entryPath(code: Uint8Array): string {
-    return join(this.fingerprintPath(), sha256(code).toString('hex'));
+  private entryPath(codeHash: Buffer): string {
+    return join(this.fingerprintPath(), codeHash.toString('hex'));
   }
 
   /** Drops the oldest entries (of any fingerprint) past MAX_ENTRIES, and fingerprints left empty. */
