@@ -7,7 +7,6 @@ import { option, parseArgs, UsageError, type OptionSpec } from '../args.js';
 import { RESTART_LISTEN_ENV, SUPERVISED_ENV, supervise, type RestartMessage } from '../supervisor.js';
 import { BOOT_KEY_OPTIONS, bootKeyUsage } from './boot-keys.js';
 
-
 export const NODE_USAGE = `usage: tsibase node <dir> [options]
 
 Runs a node with its data in <dir>. Its configuration is <dir>/config.json (created on first
@@ -30,7 +29,6 @@ options:
       --boot <bundle>        boot a chain from <bundle> if the node has none (needs a producer,
                              from -p or config.json)
 ${bootKeyUsage(29)}`;
-
 
 /** The options of `tsibase node`: parsed by the supervisor too, which leaves checking their values to the node's process. */
 const NODE_OPTIONS: readonly OptionSpec[] = [
