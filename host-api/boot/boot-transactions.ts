@@ -1,7 +1,7 @@
-import { sha256 } from '@noble/hashes/sha2.js';
+import { sha256 as nobleSha256 } from '@noble/hashes/sha2.js';
 import { TsibaseError } from '../errors.js';
 import { accountNumberFromName } from '../names/index.js';
-import { GenesisActionData, SignedTransaction, SignedTransactionList, Transaction, type Action } from '../types/index.js';
+import { Action, GenesisActionData, SignedTransaction, SignedTransactionList, Transaction } from '../types/index.js';
 import type { Bundle } from './bundle.js';
 import { embeddedSchema } from './service-schema.js';
 import { setSchemaAction, systemAction } from './system-actions.js';
@@ -27,6 +27,11 @@ export interface BootOptions {
   now?: number;
   /** Largest packed transaction the boot creates. */
   maxTransactionBytes?: number;
+  /**
+   * SHA-256 for startBoot's ids of the later transactions (a bundle's worth of bytes): a node
+   * passes its native one; @noble/hashes' by default, which runs anywhere and gives the same bytes.
+   */
+  sha256?: (data: Uint8Array) => Uint8Array;
 }
 
 export interface BootTransactions {
@@ -51,17 +56,24 @@ function unsigned(packedTransaction: Uint8Array): SignedTransaction {
   return { transaction: packedTransaction, proofs: [], subjectiveData: null };
 }
 
-/** Groups actions into transactions of at most `limit` packed bytes, in order. */
+/**
+ * Groups actions into transactions of at most `limit` packed bytes, in order. A transaction's
+ * actions are a fracpack list: each action adds its packed bytes and its 4-byte offset, so a
+ * batch's size is counted as it grows instead of packing every candidate.
+ */
 function batches(actions: Action[], expiration: bigint, limit: number): Uint8Array[] {
   const out: Uint8Array[] = [];
   let current: Action[] = [];
+  let size = 0;
   for (const action of actions) {
-    const candidate = [...current, action];
-    if (current.length > 0 && transaction(candidate, expiration).length > limit) {
-      out.push(transaction(current, expiration));
+    const grown = size + Action.pack(action).length + 4;
+    if (current.length === 0 || grown > limit) {
+      if (current.length > 0) out.push(transaction(current, expiration));
       current = [action];
+      size = transaction(current, expiration).length;
     } else {
-      current = candidate;
+      current.push(action);
+      size = grown;
     }
   }
   if (current.length) out.push(transaction(current, expiration));
@@ -72,7 +84,7 @@ export function bootTransactions(bundle: Bundle, options: BootOptions): BootTran
   const expiration = BigInt((options.now ?? Math.floor(Date.now() / 1000)) + 120);
   const limit = options.maxTransactionBytes ?? ONE_MIB;
   const has = (name: string) => bundle.services.some((s) => s.account === accountNumberFromName(name));
-  const { accountKey, blockKey } = options;
+  const { accountKey, blockKey, sha256 = nobleSha256 } = options;
   const authService = accountKey ? 'auth-sig' : 'auth-any';
   for (const [key, service, option] of [[accountKey, authService, '--account-key'], [blockKey, 'verify-sig', '--block-key']] as const) {
     if (key && !has(service)) throw new TsibaseError('BOOT_MISSING_SERVICE', `${option} needs the bundle to hold the '${service}' service`);

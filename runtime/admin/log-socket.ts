@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer } from 'ws';
+import type { WebSocketServer } from 'ws';
+import { websocketLibrary } from '../http/websocket-library.js';
 import { hasForeignOrigin, isAdminRequest } from '../http/admin-access.js';
 import { closingReply, endWithReply, type WireRequest } from '../http/wire/index.js';
 import { LogWebSocketSession, type LogSubscriptions } from '../log/index.js';
@@ -18,7 +19,8 @@ function refuse(socket: Duplex, status: number, body: string): void {
  * ends them all when it stops (1001) or restarts (1012).
  */
 export class LogSockets {
-  private readonly server = new WebSocketServer({ noServer: true });
+  /** Made at the first upgrade (websocket-library.ts says why). */
+  private server: WebSocketServer | undefined;
   private readonly sessions = new Set<LogWebSocketSession>();
 
   constructor(private readonly logging: LogSubscriptions) {}
@@ -35,6 +37,7 @@ export class LogSockets {
       return true;
     }
     // ws reads the request's method, url and headers, which a WireRequest has as Node's does.
+    this.server ??= new (websocketLibrary().WebSocketServer)({ noServer: true });
     this.server.handleUpgrade(req as unknown as IncomingMessage, socket, head, (ws) => {
       const session = new LogWebSocketSession(this.logging, ws);
       this.sessions.add(session);

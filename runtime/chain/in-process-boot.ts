@@ -1,5 +1,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { bootTransactions, runBoot, type BootOptions, type BootProgress, type Bundle } from '../../host-api/index.js';
+import { sha256 } from '../crypto/sha256.js';
 import type { TransactionIntake } from './interface.js';
 
 /**
@@ -9,7 +10,7 @@ import type { TransactionIntake } from './interface.js';
  * at the first transaction that fails.
  */
 export function bootInProcess(chain: TransactionIntake, bundle: Bundle, options: BootOptions, progress?: BootProgress): Promise<void> {
-  return runBoot(bootTransactions(bundle, options), {
+  return runBoot(bootTransactions(bundle, { sha256, ...options }), {
     pushBoot: (body) => nextTurn().then(() => chain.boot(body)),
     push: (t) => nextTurn().then(() => chain.push(t, 'applied')),
   }, progress);

@@ -6,7 +6,7 @@
 // leaf pairs with the subtree of the keys it is a prefix of. A missing side (32 zero bytes) passes
 // the other through; an empty database's root is 32 zero bytes.
 
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { TsibaseError } from '../../host-api/errors.js';
 
 const ZERO = new Uint8Array(32);
@@ -16,24 +16,51 @@ function isZero(hash: Uint8Array): boolean {
   return true;
 }
 
-function u32le(n: number): Uint8Array {
-  const out = new Uint8Array(4);
-  new DataView(out.buffer).setUint32(0, n, true);
-  return out;
+/**
+ * Where a hash's input is laid out before one one-shot SHA-256: a state has a leaf and a node
+ * per row, and a Hash object with an update per part costs several times the hashing.
+ */
+let scratch = Buffer.allocUnsafe(4096);
+
+function scratchOf(length: number): Buffer {
+  if (scratch.length < length) scratch = Buffer.allocUnsafe(Math.max(length, scratch.length * 2));
+  return scratch;
+}
+
+/** The hash as node:crypto gives it, a Buffer of its own: the trie keeps these, and hands out copies as Uint8Arrays. */
+function sha256Of(input: Buffer, length: number): Buffer {
+  return hash('sha256', input.subarray(0, length), 'buffer');
 }
 
 /** A row's leaf hash. */
 export function kvLeafHash(key: Uint8Array, value: Uint8Array): Uint8Array {
-  const hash = createHash('sha256');
-  hash.update(Uint8Array.of(0)).update(u32le(key.length)).update(key).update(u32le(value.length)).update(value);
-  return new Uint8Array(hash.digest());
+  return new Uint8Array(leafHash(key, value));
 }
 
 /** An inner node; a zero side is absent and yields the other side. */
 export function kvCombine(left: Uint8Array, right: Uint8Array): Uint8Array {
+  return new Uint8Array(combine(left, right));
+}
+
+function leafHash(key: Uint8Array, value: Uint8Array): Uint8Array {
+  const length = 9 + key.length + value.length;
+  const input = scratchOf(length);
+  input[0] = 0;
+  input.writeUInt32LE(key.length, 1);
+  input.set(key, 5);
+  input.writeUInt32LE(value.length, 5 + key.length);
+  input.set(value, 9 + key.length);
+  return sha256Of(input, length);
+}
+
+function combine(left: Uint8Array, right: Uint8Array): Uint8Array {
   if (isZero(left)) return right;
   if (isZero(right)) return left;
-  return new Uint8Array(createHash('sha256').update(Uint8Array.of(1)).update(left).update(right).digest());
+  const input = scratchOf(65);
+  input[0] = 1;
+  input.set(left, 1);
+  input.set(right, 33);
+  return sha256Of(input, 65);
 }
 
 function popcount(byte: number): number {
@@ -81,7 +108,7 @@ export class KvMerkle {
   private currentKey = new Uint8Array(0);
 
   push(key: Uint8Array, value: Uint8Array): void {
-    this.pushHash(key, kvLeafHash(key, value));
+    this.pushHash(key, leafHash(key, value));
   }
 
   private pushHash(key: Uint8Array, leaf: Uint8Array): void {
@@ -106,7 +133,7 @@ export class KvMerkle {
   root(): Uint8Array {
     if (this.stack.length === 0) return ZERO.slice();
     this.fold(this.stack.length - 1);
-    const root = this.stack[0]!;
+    const root = new Uint8Array(this.stack[0]!);
     this.stack = [];
     this.currentKey = new Uint8Array(0);
     return root;
@@ -115,7 +142,7 @@ export class KvMerkle {
   /** Combines the top `n` + 1 entries into one. */
   private fold(n: number): void {
     let top = this.stack.pop()!;
-    for (let i = 0; i < n; i++) top = kvCombine(this.stack.pop()!, top);
+    for (let i = 0; i < n; i++) top = combine(this.stack.pop()!, top);
     this.stack.push(top);
   }
 }

@@ -57,16 +57,17 @@ export class LmdbEnvironment {
     });
     const databases: ByteDatabase[] = [];
     const tables: CommittedReadCache[] = [];
-    for (const db of persistedDbIds) {
-      const database: ByteDatabase = root.openDB({
-        name: lmdbNameOf(db),
-        keyEncoding: 'binary',
-        encoding: 'binary',
-      });
-      databases[db] = database;
-      tables[db] = new CommittedReadCache(new LmdbTable(database));
-    }
-    const blockUndo: ByteDatabase = root.openDB({ name: BLOCK_UNDO_NAME, keyEncoding: 'binary', encoding: 'binary' });
+    const openOne = (name: string): ByteDatabase => root.openDB({ name, keyEncoding: 'binary', encoding: 'binary' });
+    // One write transaction for all: a new environment creates each database, and a commit per
+    // database would sync the disk once each.
+    const blockUndo = root.transactionSync(() => {
+      for (const db of persistedDbIds) {
+        const database = openOne(lmdbNameOf(db));
+        databases[db] = database;
+        tables[db] = new CommittedReadCache(new LmdbTable(database));
+      }
+      return openOne(BLOCK_UNDO_NAME);
+    });
     const undoBlocks = [...blockUndo.getKeys()].map((key) => Buffer.from(key).readUInt32BE(0));
     return new LmdbEnvironment(root, databases, tables, blockUndo, undoBlocks);
   }

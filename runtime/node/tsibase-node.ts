@@ -32,6 +32,7 @@ import { NodeNetwork } from '../network/node-network.js';
 import { randomId } from '../network/random-id.js';
 import { redialTimesOf } from '../network/links/redial-schedule.js';
 import { Engine } from '../wasm/engine.js';
+import { defaultAdmittedCodeDir } from '../wasm/admitted-code-cache.js';
 import { KeptStates } from '../snapshot/kept-states.js';
 import { NodeSnapshots } from '../snapshot/node-snapshots.js';
 import { snapshotFile } from '../snapshot/create-snapshot.js';
@@ -126,7 +127,7 @@ export class TsibaseNode implements NodeControl {
     const dbDir = join(options.dir, 'db');
     this.store = LmdbStore.open(dbDir);
     const sockets = (this.sockets = new HttpSockets());
-    const engine = new Engine();
+    const engine = new Engine({ admittedCodeDir: defaultAdmittedCodeDir() });
     const counters = new TransactionCounters(() => this.chain.unprocessed);
     // A block that cannot be produced is tried every slot: report each new reason once.
     let productionError: string | undefined;

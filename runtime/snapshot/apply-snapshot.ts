@@ -24,8 +24,9 @@ import type { ClaimVerifier } from '../chain/interface.js';
 import type { KeptStates } from './kept-states.js';
 import { LightValidator } from './light-validator.js';
 import { SnapshotError } from './snapshot-error.js';
-import { encodeRow, fileDbOf, type SnapshotContent } from './snapshot-file.js';
+import { encodeRows, type SnapshotContent } from './snapshot-file.js';
 import { sameChecksum, writeSnapshotRow } from './snapshot-rows.js';
+import { startStateChecksum } from './state-checksum.js';
 import { rowsOf } from '../db/prefix-rows.js';
 import { StateMerkle, STATE_DBS } from './state-rows.js';
 import { signingProducers, stateSignatureFailure, weakThreshold } from './state-signatures.js';
@@ -50,22 +51,60 @@ export function applySnapshot(
   threshold: (consensus: Consensus) => number = weakThreshold, report: (step: string) => void = () => {},
 ): LoadedSnapshot {
   report(`checking the checksum of ${content.state.length} state rows`);
-  const computed = checksumOf(content);
-  if (!sameChecksum(computed, content.checksum)) {
-    throw new SnapshotError('SNAPSHOT_CHECKSUM', 'the snapshot rows do not match the checksum in its footer');
-  }
+  requireChecksum(checksumOf(content), content);
   let loaded: LoadedSnapshot;
   try {
     loaded = stage(store, claims, content, threshold, report);
   } catch (err) {
-    store.abort();
-    store.subjective.abort();
+    abort(store);
     throw err;
   }
+  return commitLoaded(store, kept, loaded, encodeRows(content.state), report);
+}
+
+/**
+ * applySnapshot with the checksum computed on a thread of its own while the rows are written
+ * (state-checksum.ts): the same checks, the same refusals (a bad checksum first), the same
+ * store after it.
+ */
+export async function applySnapshotChecksummedAside(
+  store: Store, claims: ClaimVerifier, kept: KeptStates, content: SnapshotContent,
+  threshold: (consensus: Consensus) => number = weakThreshold, report: (step: string) => void = () => {},
+): Promise<LoadedSnapshot> {
+  report(`checking the checksum of ${content.state.length} state rows, aside`);
+  const checksum = startStateChecksum(content.state);
+  let loaded: LoadedSnapshot;
+  try {
+    loaded = stage(store, claims, content, threshold, report);
+    requireChecksum(await checksum.result, content);
+  } catch (err) {
+    abort(store);
+    // A snapshot whose rows do not match its checksum is refused for that, whatever else is wrong.
+    if (!(err instanceof SnapshotError && (err.code === 'SNAPSHOT_CHECKSUM' || err.code === 'SNAPSHOT_BAD_ROW'))) {
+      requireChecksum(await checksum.result, content);
+    }
+    throw err;
+  }
+  return commitLoaded(store, kept, loaded, checksum.rows, report);
+}
+
+function requireChecksum(computed: StateChecksum, content: SnapshotContent): void {
+  if (!sameChecksum(computed, content.checksum)) {
+    throw new SnapshotError('SNAPSHOT_CHECKSUM', 'the snapshot rows do not match the checksum in its footer');
+  }
+}
+
+function abort(store: Store): void {
+  store.abort();
+  store.subjective.abort();
+}
+
+/** Commits the staged snapshot and keeps its state (`rows`, encoded as a file holds them). */
+function commitLoaded(store: Store, kept: KeptStates, loaded: LoadedSnapshot, rows: Uint8Array, report: (step: string) => void): LoadedSnapshot {
   report(`committing the state of block ${loaded.blockNum}`);
   store.commitBlock(loaded.blockNum, loaded.blockNum);
   store.subjective.commit();
-  kept.write(loaded.blockNum, loaded.blockId, Buffer.concat(content.state.map((r) => encodeRow(fileDbOf(r.db), r.key, r.value))));
+  kept.write(loaded.blockNum, loaded.blockId, rows);
   return loaded;
 }
 

@@ -7,9 +7,10 @@ import { join } from 'node:path';
 import { LmdbStore } from '../db/lmdb-store.js';
 import { DirectoryLock } from '../fs/directory-lock.js';
 import { Engine } from '../wasm/engine.js';
+import { defaultAdmittedCodeDir } from '../wasm/admitted-code-cache.js';
 import { Executor } from '../wasm/executor.js';
 import { claimVerifierOf } from '../chain/claim-verdicts.js';
-import { applySnapshot, type LoadedSnapshot } from './apply-snapshot.js';
+import { applySnapshotChecksummedAside, type LoadedSnapshot } from './apply-snapshot.js';
 import { KeptStates } from './kept-states.js';
 import { parseSnapshot } from './snapshot-file.js';
 import { fileWeakThreshold } from './state-signatures.js';
@@ -19,18 +20,18 @@ export function loadSnapshot(nodeDir: string, file: Uint8Array, report: (step: s
   return withNodeStore(nodeDir, (store) => {
     report(`reading the snapshot file (${file.length} bytes)`);
     const content = parseSnapshot(file);
-    return applySnapshot(store, claimVerifierOf(new Executor(store, new Engine())), KeptStates.of(nodeDir), content, fileWeakThreshold, report);
+    return applySnapshotChecksummedAside(store, claimVerifierOf(new Executor(store, new Engine({ admittedCodeDir: defaultAdmittedCodeDir() }))), KeptStates.of(nodeDir), content, fileWeakThreshold, report);
   });
 }
 
 /** Runs `body` on the store of `nodeDir` (created if needed), holding the directory's lock; the store is closed after. */
-export async function withNodeStore<T>(nodeDir: string, body: (store: LmdbStore) => T): Promise<T> {
+export async function withNodeStore<T>(nodeDir: string, body: (store: LmdbStore) => T | Promise<T>): Promise<T> {
   mkdirSync(nodeDir, { recursive: true });
   const lock = DirectoryLock.take(nodeDir);
   try {
     const store = LmdbStore.open(join(nodeDir, 'db'));
     try {
-      return body(store);
+      return await body(store);
     } finally {
       await store.close();
     }

@@ -86,6 +86,7 @@ export interface SnapshotContent {
 
 /** Reads a whole snapshot file; anything malformed throws a SnapshotError. */
 export function parseSnapshot(file: Uint8Array): SnapshotContent {
+  // A copy of its own: the rows are views into it (encodedRows).
   const bytes = Buffer.from(unpacked(file));
   if (bytes.length < 8 || bytes.readUInt32LE(0) !== SNAPSHOT_MAGIC) throw new SnapshotError('SNAPSHOT_NOT_A_SNAPSHOT', 'not a snapshot file (wrong magic number)');
   const version = bytes.readUInt32LE(4);
@@ -121,20 +122,45 @@ export function parseSnapshot(file: Uint8Array): SnapshotContent {
   return { state, extra, checksum, signatures };
 }
 
-/** The rows encoded in `bytes` from `at` on, with the file's database ids. */
+/** Rows encoded as a snapshot file holds them, in one buffer: the rows of a kept state. */
+export function encodeRows(rows: readonly FileRow[]): Uint8Array {
+  let length = 0;
+  for (const { key, value } of rows) length += 12 + key.length + value.length;
+  const out = Buffer.allocUnsafe(length);
+  let at = 0;
+  for (const { db, key, value } of rows) {
+    at = out.writeUInt32LE(fileDbOf(db), at);
+    at = out.writeUInt32LE(key.length, at);
+    out.set(key, at);
+    at = out.writeUInt32LE(value.length, at + key.length);
+    out.set(value, at);
+    at += value.length;
+  }
+  return out;
+}
+
+/**
+ * The rows encoded in `bytes` from `at` on, with the file's database ids. Keys and values are
+ * views into `bytes` (a state has hundreds of thousands of rows: no copy each), so `bytes` must
+ * not change while they are used.
+ */
 export function* encodedRows(bytes: Uint8Array, at = 0): Generator<{ fileDb: number; key: Uint8Array; value: Uint8Array }> {
   const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const take = (n: number): Buffer => {
+  const take = (n: number): Uint8Array => {
     if (at + n > view.length) throw new SnapshotError('SNAPSHOT_TRUNCATED', `the snapshot ends inside a row (at byte ${at})`);
-    const out = view.subarray(at, at + n);
+    const out = new Uint8Array(bytes.buffer, bytes.byteOffset + at, n);
     at += n;
     return out;
   };
-  const u32 = () => take(4).readUInt32LE(0);
+  const u32 = () => {
+    if (at + 4 > view.length) throw new SnapshotError('SNAPSHOT_TRUNCATED', `the snapshot ends inside a row (at byte ${at})`);
+    at += 4;
+    return view.readUInt32LE(at - 4);
+  };
   while (at < view.length) {
     const fileDb = u32();
-    const key = new Uint8Array(take(u32()));
-    const value = new Uint8Array(take(u32()));
+    const key = take(u32());
+    const value = take(u32());
     yield { fileDb, key, value };
   }
 }

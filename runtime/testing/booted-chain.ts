@@ -18,6 +18,7 @@ import { NodeHttpServer } from '../http/server.js';
 import { SessionTokens } from '../http/session-tokens.js';
 import { HttpSockets } from '../http/sockets.js';
 import { Engine } from '../wasm/engine.js';
+import { defaultAdmittedCodeDir } from '../wasm/admitted-code-cache.js';
 import { consoleOf } from '../wasm/trace.js';
 import type { ActionInput } from './action-input.js';
 import { inMemoryExchange, type TestHttpReply, type TestHttpRequest } from './in-memory-http.js';
@@ -108,7 +109,7 @@ const DEFAULT_EXPIRES_IN = 10;
  * The engine of every booted chain of the process: it keeps compiled modules by code hash and
  * knows no chain, so a second boot of the same services admits and compiles nothing.
  */
-const ENGINE = new Engine();
+const ENGINE = new Engine({ admittedCodeDir: defaultAdmittedCodeDir() });
 const VERIFY_SIG = accountNumberFromName('verify-sig');
 /** A test chain serves no admin API: its state is the test's to set up. */
 const NO_ADMIN_ROUTES: Routes = { serve: async () => false };

@@ -12,6 +12,7 @@ import type { Store } from '../db/store.js';
 import { admitModule } from '../wasm/admission/index.js';
 import type { ExecutionBudget } from '../wasm/execution-meter.js';
 import { Engine } from '../wasm/engine.js';
+import { defaultAdmittedCodeDir } from '../wasm/admitted-code-cache.js';
 import type { ExpectedSignature } from '../wasm/execution-context.js';
 import { Executor, type ExecutionTarget } from '../wasm/executor.js';
 import { RunModeResults } from '../wasm/run-mode-results.js';
@@ -46,7 +47,7 @@ export interface RunResult {
 }
 
 export class TestChain {
-  readonly engine = new Engine();
+  readonly engine = new Engine({ admittedCodeDir: defaultAdmittedCodeDir() });
   private readonly executor: Executor;
 
   private constructor(readonly store: Store, private readonly directory: string | undefined) {

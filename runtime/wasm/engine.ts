@@ -1,5 +1,6 @@
 import { toBinaryString } from '../db/binary-string.js';
 import { admitModule, hostSuppliedImports, type AdmissionOptions, type MemoryLimits } from './admission/index.js';
+import { AdmittedCodeCache, type AdmittedCode } from './admitted-code-cache.js';
 import { createMeterGlobals, type MeterGlobals } from './execution-meter.js';
 import { WebAssemblyJs, type WasmInstanceObject, type WasmModuleObject } from './admission/webassembly-api.js';
 import type { AbiGeneration, AnyHostImportName } from '../../host-api/abi/abi-generation.js';
@@ -15,6 +16,8 @@ export interface EngineOptions {
   /** Compiled modules kept (least recently used evicted). */
   cacheCapacity?: number;
   admission?: AdmissionOptions;
+  /** A folder where admitted code is kept across processes (admitted-code-cache.ts); none by default. */
+  admittedCodeDir?: string;
   /**
    * false runs admitted code without the metering rewrite: no fuel or stack bounds. Only for
    * measuring what metering costs (bench/host); a node always meters.
@@ -54,12 +57,14 @@ export class Engine {
   private readonly metering: boolean;
   private readonly pooling: boolean;
   private readonly memories = new MemoryPool();
+  private readonly admittedCode: AdmittedCodeCache | undefined;
 
   constructor(options: EngineOptions = {}) {
     this.cache = new ModuleCache(options.cacheCapacity);
     this.admission = options.admission ?? {};
     this.metering = options.metering ?? true;
     this.pooling = options.pooling ?? true;
+    this.admittedCode = options.admittedCodeDir === undefined ? undefined : new AdmittedCodeCache(options.admittedCodeDir, this.admission);
   }
 
   /**
@@ -118,15 +123,13 @@ export class Engine {
     const key = toBinaryString(codeHash);
     let compiled = this.cache.get(key);
     if (!compiled) {
-      const bytes = code();
-      const admitted = admitModule(bytes, this.admission);
+      const admitted = this.admitted(code());
       const poolable = this.pooling && admitted.resettable;
-      const binary = this.metering ? admitted.bytes : admitted.unmeteredBytes();
-      const module = new WebAssemblyJs.Module(binary);
+      const module = new WebAssemblyJs.Module(admitted.bytes);
       compiled = {
         module,
         pool: poolable ? new InstancePool(admitted.mutableGlobals) : undefined,
-        binaryBytes: binary.length,
+        binaryBytes: admitted.bytes.length,
         abi: admitted.abi,
         hostImports: admitted.imports,
         memory: admitted.memory,
@@ -135,5 +138,18 @@ export class Engine {
       this.cache.set(key, compiled);
     }
     return compiled;
+  }
+
+  /** `bytes` admitted: from the admitted-code cache when it holds them, else by admission (and kept there). */
+  private admitted(bytes: Uint8Array): AdmittedCode {
+    if (!this.metering) {
+      const admitted = admitModule(bytes, this.admission);
+      return { ...admitted, bytes: admitted.unmeteredBytes() };
+    }
+    const cached = this.admittedCode?.get(bytes);
+    if (cached) return cached;
+    const admitted = admitModule(bytes, this.admission);
+    this.admittedCode?.put(bytes, admitted);
+    return admitted;
   }
 }

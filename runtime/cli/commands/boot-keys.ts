@@ -1,8 +1,8 @@
-import { option, UsageError, type OptionSpec, type ParsedArgs } from '../args.js';
-import type { BootKeys } from '../../node/tsibase-node.js';
-import { readKeyArgument, type KeyArgument } from '../key-arguments.js';
+import type { OptionSpec } from '../args.js';
 
-// The keys of a boot (`tsibase boot` and `tsibase node --boot`), with psibase's flag names.
+// The key options of a boot (`tsibase boot` and `tsibase node --boot`), with psibase's flag names.
+// Reading the keys is boot-key-files.ts': a supervising `tsibase node` parses these options but
+// leaves the keys (and the crypto code they need) to the node's process.
 
 export const BOOT_KEY_OPTIONS: readonly OptionSpec[] = [{ name: 'account-key', short: 'k' }, { name: 'block-key' }];
 
@@ -18,18 +18,4 @@ export function bootKeyUsage(column: number): string {
     line('', "node's keys"),
     '  <key>: a public or private key file (PEM or DER), or a public key as hex',
   ].join('\n');
-}
-
-function keyOption(args: ParsedArgs, name: string): KeyArgument | undefined {
-  const source = option(args, name);
-  if (source === undefined) return undefined;
-  try {
-    return readKeyArgument(source);
-  } catch (err) {
-    throw new UsageError(`--${name}: ${(err as Error).message}`);
-  }
-}
-
-export function bootKeys(args: ParsedArgs): BootKeys {
-  return { accountKey: keyOption(args, 'account-key')?.publicKey, blockKey: keyOption(args, 'block-key') };
 }

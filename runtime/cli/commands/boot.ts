@@ -1,12 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { TsibaseError } from '../../../host-api/errors.js';
 import { bootTransactionCount, bootTransactions, runBoot, unpackBundle, type KeyPair } from '../../../host-api/index.js';
+import { sha256 } from '../../crypto/sha256.js';
 import { importKeyRequest } from '../../keys/requests.js';
 import { defaultBundlePath } from '../../fs/package-paths.js';
 import { option, parseArgs, UsageError } from '../args.js';
 import { DEFAULT_API } from '../chain-client.js';
 import { httpRequest, serviceUrl } from '../client.js';
-import { BOOT_KEY_OPTIONS, bootKeyUsage, bootKeys } from './boot-keys.js';
+import { bootKeys } from './boot-key-files.js';
+import { BOOT_KEY_OPTIONS, bootKeyUsage } from './boot-keys.js';
 
 export const BOOT_USAGE = `usage: tsibase boot [bundle] [options]
 
@@ -33,7 +35,7 @@ export async function bootCommand(argv: string[]): Promise<number> {
   const api = option(args, 'api') ?? DEFAULT_API;
   const { accountKey, blockKey } = bootKeys(args); // key mistakes are reported before the bundle is read
   const bundle = unpackBundle(readFileSync(args.positional[0] ?? defaultBundlePath()));
-  const boot = bootTransactions(bundle, { producer: option(args, 'producer') ?? 'prod', accountKey, blockKey: blockKey?.publicKey });
+  const boot = bootTransactions(bundle, { producer: option(args, 'producer') ?? 'prod', accountKey, blockKey: blockKey?.publicKey, sha256 });
   if (blockKey?.pair) await storeBlockKey(api, blockKey.pair);
 
   // Each POST answers with a trace; a non-200 reply carries its reason as text.

@@ -5,7 +5,8 @@ import { defaultBundlePath } from '../../fs/package-paths.js';
 import { option, parseArgs, UsageError } from '../args.js';
 import { resetData } from '../reset-data.js';
 import { RESTART_LISTEN_ENV, SUPERVISED_ENV } from '../supervisor.js';
-import { parseListen, runNode, superviseNode } from './node.js';
+import { parseListen } from '../listen-argument.js';
+import { runNode, superviseNode } from './node.js';
 
 // `tsibase dev`: a development chain in one command, the same node `tsibase node --boot` runs,
 // with the defaults a service author wants (docs/administration.md §4.3b has the dev modes).

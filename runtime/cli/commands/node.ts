@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import type { ShutdownRequest } from '../../admin/node-control.js';
-import { MAX_PEERS_CAP, type ListenSpec } from '../../config/server-config.js';
+import type { ListenSpec } from '../../config/server-config.js';
 import { adminNetworksOf } from '../../http/admin-networks.js';
 import type { NodeStartOptions, TsibaseNode } from '../../node/tsibase-node.js';
-import { option, parseArgs, UsageError } from '../args.js';
+import { option, parseArgs, UsageError, type OptionSpec } from '../args.js';
 import { RESTART_LISTEN_ENV, SUPERVISED_ENV, supervise, type RestartMessage } from '../supervisor.js';
-import { BOOT_KEY_OPTIONS, bootKeyUsage, bootKeys } from './boot-keys.js';
+import { BOOT_KEY_OPTIONS, bootKeyUsage } from './boot-keys.js';
 
 export const NODE_USAGE = `usage: tsibase node <dir> [options]
 
@@ -30,73 +30,19 @@ options:
                              from -p or config.json)
 ${bootKeyUsage(29)}`;
 
-export function parseListen(value: string): ListenSpec {
-  if (value.includes('/')) return { protocol: 'local', path: value };
-  const m = /^(?:(.*):)?(\d+)$/.exec(value);
-  const port = m ? Number(m[2]) : NaN;
-  if (!m || !(port >= 0 && port < 65536)) throw new UsageError(`--listen: '${value}' is not a port, address:port or socket path`);
-  return { protocol: 'http', address: m[1] || '127.0.0.1', port };
-}
-
-/**
- * TSIBASE_P2P_REDIAL_MS replaces psibase's 30 s redial base (and step; the most is 10 times it)
- * of autoconnect (docs/p2p.md §1.5): tests set a small one to see a lost peer come back quickly.
- */
-export const REDIAL_ENV = 'TSIBASE_P2P_REDIAL_MS';
-
-function redialBaseOf(env: NodeJS.ProcessEnv): number | undefined {
-  const value = env[REDIAL_ENV];
-  if (value === undefined || value === '') return undefined;
-  const ms = Number(value);
-  if (!Number.isInteger(ms) || ms < 1) throw new UsageError(`${REDIAL_ENV} must be a whole number of milliseconds, at least 1`);
-  return ms;
-}
-
-/** The command line's start options, and the bundle `--boot` names (read only where the node runs). */
-function startOptions(argv: string[]): { options: NodeStartOptions; bundlePath: string | undefined } {
-  const args = parseArgs(argv, [
-    { name: 'producer', short: 'p' },
-    { name: 'host', short: 'o', repeatable: true },
-    { name: 'listen', short: 'l', repeatable: true },
-    { name: 'block-interval' },
-    { name: 'p2p', flag: true },
-    { name: 'peer', repeatable: true },
-    { name: 'join' },
-    { name: 'max-peers' },
-    { name: 'boot' },
-    ...BOOT_KEY_OPTIONS,
-  ]);
-  const [dir, extra] = args.positional;
-  if (!dir || extra) throw new UsageError(`${dir ? `unexpected argument '${extra}'` : 'missing <dir>'}\n\n${NODE_USAGE}`);
-  const interval = Number(option(args, 'block-interval') ?? '1000');
-  if (!(interval >= 10)) throw new UsageError('--block-interval must be at least 10 ms');
-  const bundlePath = option(args, 'boot');
-  const producer = option(args, 'producer');
-  const maxPeers = option(args, 'max-peers');
-  if (maxPeers !== undefined && !(/^\d+$/.test(maxPeers) && Number(maxPeers) >= 1 && Number(maxPeers) <= MAX_PEERS_CAP)) {
-    throw new UsageError(`--max-peers must be a whole number from 1 to ${MAX_PEERS_CAP}, not '${maxPeers}'`);
-  }
-  const keys = bootKeys(args);
-  const join = option(args, 'join');
-  if (join !== undefined && bundlePath) throw new UsageError('--join takes the chain of the network it joins: no --boot with it');
-  if (!bundlePath && keys.accountKey) throw new UsageError('--account-key is a key for --boot');
-  return {
-    options: {
-      dir,
-      producer,
-      hosts: args.options.get('host'),
-      listen: args.options.get('listen')?.map(parseListen),
-      blockIntervalMs: interval,
-      ...(args.options.has('p2p') ? { p2p: true } : {}),
-      peers: args.options.get('peer'),
-      ...(join !== undefined ? { join } : {}),
-      ...(maxPeers !== undefined ? { maxPeers: Number(maxPeers) } : {}),
-      redialBaseMs: redialBaseOf(process.env),
-      bootKeys: keys,
-    },
-    bundlePath,
-  };
-}
+/** The options of `tsibase node`: parsed by the supervisor too, which leaves checking their values to the node's process. */
+const NODE_OPTIONS: readonly OptionSpec[] = [
+  { name: 'producer', short: 'p' },
+  { name: 'host', short: 'o', repeatable: true },
+  { name: 'listen', short: 'l', repeatable: true },
+  { name: 'block-interval' },
+  { name: 'p2p', flag: true },
+  { name: 'peer', repeatable: true },
+  { name: 'join' },
+  { name: 'max-peers' },
+  { name: 'boot' },
+  ...BOOT_KEY_OPTIONS,
+];
 
 /** The listeners a restarted node asks for: those the command line gave, on the ports they got. */
 function restartListen(given: readonly ListenSpec[] | undefined, node: TsibaseNode): ListenSpec[] | undefined {
@@ -113,13 +59,20 @@ function signalled(): Promise<ShutdownRequest> {
 }
 
 export async function nodeCommand(argv: string[]): Promise<number> {
-  const { options, bundlePath } = startOptions(argv);
-  // The supervisor checks the arguments (and that a node to join takes links) only: the bundle
-  // is read by the process that boots it.
+  const args = parseArgs(argv, NODE_OPTIONS);
+  const [dir, extra] = args.positional;
+  if (!dir || extra) throw new UsageError(`${dir ? `unexpected argument '${extra}'` : 'missing <dir>'}\n\n${NODE_USAGE}`);
+  const join = option(args, 'join');
+  if (join !== undefined && option(args, 'boot')) throw new UsageError('--join takes the chain of the network it joins: no --boot with it');
+  // The supervisor checks that a node to join takes links, and forks: the node's process checks
+  // the other values and reads the keys and the bundle (its usage errors and exit code are the
+  // command's), so a supervisor loads none of that code.
   if (!process.env[SUPERVISED_ENV]) {
-    if (options.join !== undefined) await (await import('../join-check.js')).checkJoinable(options.join);
+    if (join !== undefined) await (await import('../join-check.js')).checkJoinable(join);
     return superviseNode(['node', ...argv]);
   }
+  const { startOptions } = await import('../node-start-options.js');
+  const { options, bundlePath } = startOptions(args, dir, process.env);
   return runNode(options, bundlePath, (node) => {
     for (const l of node.listeners) {
       const where = l.protocol === 'local' ? l.path : `http${l.protocol === 'https' ? 's' : ''}://${node.config().hosts[0]}:${l.port} (${l.address})`;

@@ -8,7 +8,7 @@ import { option, parseArgs, UsageError } from '../args.js';
 import { ChainClient } from '../chain-client.js';
 import { adminJson, metricOf, NODE_LOG, startNodeProcess, stopNodes, waitFor, type NodeProcess } from '../node-processes.js';
 import { producerSetAction, producerSetOf, type Algorithm, type ProducerSet } from '../producer-set.js';
-import { REDIAL_ENV } from './node.js';
+import { REDIAL_ENV } from '../node-start-options.js';
 
 // `tsibase testnet <n>`: a network of n producer nodes on this machine, each a `tsibase node`
 // process on its own port and directory, linked to each other, the producers of one chain

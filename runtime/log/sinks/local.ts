@@ -3,11 +3,16 @@
 // When the receiver's queue is full, records wait (up to a bound) until it drains; when the
 // receiver is missing, records are dropped and the socket reconnects on the next record.
 
-import unixDgram, { type UnixDatagramSocket } from 'unix-dgram';
+import { createRequire } from 'node:module';
+import type unixDgramModule from 'unix-dgram';
+import type { UnixDatagramSocket } from 'unix-dgram';
 import type { LocalSettings } from '../config.js';
 import type { LogSink, SinkEnvironment } from './sink.js';
 
 const MAX_QUEUED_RECORDS = 10_000;
+
+/** The addon, loaded when a local logger first connects: a node without one does not load it at start. */
+const unixDgram = (): typeof unixDgramModule => createRequire(import.meta.url)('unix-dgram') as typeof unixDgramModule;
 
 export class LocalSink implements LogSink<LocalSettings> {
   private path: string;
@@ -82,7 +87,7 @@ export class LocalSink implements LogSink<LocalSettings> {
 
   private connectedSocket(): UnixDatagramSocket | undefined {
     if (this.socket) return this.socket;
-    const socket = unixDgram.createSocket('unix_dgram');
+    const socket = unixDgram().createSocket('unix_dgram');
     let failure: Error | undefined;
     socket.on('error', (err: Error) => (failure = err));
     socket.connect(this.path);

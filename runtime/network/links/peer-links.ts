@@ -2,7 +2,8 @@ import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { setTimeout as delay } from 'node:timers/promises';
-import { WebSocket, WebSocketServer, type RawData } from 'ws';
+import type { RawData, WebSocket, WebSocketServer } from 'ws';
+import { websocketLibrary } from '../../http/websocket-library.js';
 import { text } from '../../http/replies.js';
 import { closingReply, endWithReply, type WireRequest, type WireResponse } from '../../http/wire/index.js';
 import { localhostLookup } from '../../http/localhost-lookup.js';
@@ -186,7 +187,8 @@ class Link implements LinkIdentity {
 }
 
 export class PeerLinks {
-  private readonly server = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES, perMessageDeflate: false });
+  /** Made at the first incoming link (websocket-library.ts says why). */
+  private server: WebSocketServer | undefined;
   private readonly links = new Map<number, Link>();
   /** Dials whose handshake is not over. */
   private readonly dials = new Set<WebSocket>();
@@ -266,7 +268,7 @@ export class PeerLinks {
     if (frame.length === 0 || frame[0]! >= FIRST_LINK_TYPE) throw new LinkError('P2P_BAD_FRAME', `a frame for the layer above must start with a type below ${FIRST_LINK_TYPE}`);
     if (frame.length > MAX_FRAME_BYTES) throw new LinkError('P2P_BAD_FRAME', `a frame of ${frame.length} bytes is over the ${MAX_FRAME_BYTES}-byte limit`);
     const link = this.links.get(linkId);
-    if (!link || link.closing !== undefined || link.socket.readyState !== WebSocket.OPEN) return false;
+    if (!link || link.closing !== undefined || link.socket.readyState !== link.socket.OPEN) return false;
     const unsent = link.socket.bufferedAmount;
     if (unsent > MAX_UNSENT_BYTES) {
       // A close handshake would wait behind what it does not read.
@@ -356,6 +358,7 @@ export class PeerLinks {
       return true;
     }
     // ws reads the request's method, url and headers, which a WireRequest has as Node's does.
+    this.server ??= new (websocketLibrary().WebSocketServer)({ noServer: true, maxPayload: MAX_FRAME_BYTES, perMessageDeflate: false });
     this.server.handleUpgrade(req as unknown as IncomingMessage, socket, head, (ws) => {
       // The node began to stop while the handshake was written.
       if (this.stopped) return ws.close(CLOSE_GOING_AWAY, 'the node is shutting down');
@@ -437,7 +440,7 @@ export class PeerLinks {
     let socket: WebSocket;
     try {
       // No Origin: the remote refuses a foreign one (docs/p2p.md §1.1).
-      socket = new WebSocket(address.dial, {
+      socket = new (websocketLibrary().WebSocket)(address.dial, {
         headers: { host: address.host },
         // `http://tsibase.localhost:8080` as the README writes peer URLs: loopback, as browsers take it.
         lookup: localhostLookup as never,
@@ -633,6 +636,6 @@ export class PeerLinks {
   }
 
   private sendLinkMessage(link: Link, message: LinkMessage): void {
-    if (link.socket.readyState === WebSocket.OPEN) link.socket.send(encodeLinkMessage(message), { binary: true });
+    if (link.socket.readyState === link.socket.OPEN) link.socket.send(encodeLinkMessage(message), { binary: true });
   }
 }

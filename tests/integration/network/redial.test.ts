@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { REDIAL_ENV } from '../../../runtime/cli/commands/node.js';
+import { REDIAL_ENV } from '../../../runtime/cli/node-start-options.js';
 import { restartNode, startNetwork, stopNetwork, waitForOutput, waitForPeers, type NetworkNode } from '../../lib/node-network.js';
 import { nodeProcessId } from '../../lib/node-process.js';
 

@@ -3,7 +3,7 @@
 // which the producer's next block applies; damaged, unsigned, headless (no genesis header, or a
 // garbled or foreign one), other-chain and not-newer ones, and one whose verify services are not
 // those of its consensus, are refused with a stable code and leave the target store as it was.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -21,7 +21,7 @@ import type { Store } from '../../../../runtime/db/store.js';
 import { Engine } from '../../../../runtime/wasm/engine.js';
 import { Executor } from '../../../../runtime/wasm/executor.js';
 import { claimVerifierOf } from '../../../../runtime/chain/claim-verdicts.js';
-import { applySnapshot } from '../../../../runtime/snapshot/apply-snapshot.js';
+import { applySnapshot, applySnapshotChecksummedAside } from '../../../../runtime/snapshot/apply-snapshot.js';
 import { KeptStates } from '../../../../runtime/snapshot/kept-states.js';
 import { SnapshotError } from '../../../../runtime/snapshot/snapshot-error.js';
 import { encodeRow, fileHeader, FileDb, footerRows, parseSnapshot, type FileRow, type SnapshotContent } from '../../../../runtime/snapshot/snapshot-file.js';
@@ -132,6 +132,45 @@ test('a loaded snapshot is the producer\'s state; the producer\'s next block app
   await inBlock(ctx.producer.chain, []);
   await applyRange(ctx.producer.chain, follower.chain, head.header.blockNum + 1, ctx.producer.chain.head!.header.blockNum);
   await closeNode(follower, false);
+});
+
+test('with the checksum computed aside (load-snapshot), the same store, the same kept state and the same refusals', async (ctx) => {
+  const { good } = ctx;
+  const stores = [];
+  for (const apply of [applySnapshot, applySnapshotChecksummedAside]) {
+    const node = newNode('');
+    const keptDir = mkdtempSync(join(tmpdir(), 'tsibase-kept-'));
+    ctx.dirs.push(node.dir, keptDir);
+    const loaded = await apply(node.store, claimVerifierOf(new Executor(node.store, new Engine())), new KeptStates(keptDir), parseSnapshot(fileOf(good)));
+    const [keptFile, ...more] = readdirSync(keptDir).filter((f) => !f.endsWith('.tmp'));
+    assert.is(more.length, 0);
+    stores.push({ blockNum: loaded.blockNum, rows: chainRows(node.store), kept: bytesToHex(readFileSync(join(keptDir, keptFile!))) });
+    await closeNode(node, false);
+  }
+  assert.equal(stores[1], stores[0]);
+
+  const node = newNode('');
+  ctx.dirs.push(node.dir);
+  const refusedAside = async (content: SnapshotContent, code: string) => {
+    const before = chainRows(node.store);
+    const keptDir = mkdtempSync(join(tmpdir(), 'tsibase-kept-'));
+    ctx.dirs.push(keptDir);
+    try {
+      await applySnapshotChecksummedAside(node.store, claimVerifierOf(new Executor(node.store, new Engine())), new KeptStates(keptDir), content);
+      assert.unreachable(`expected ${code}`);
+    } catch (err) {
+      assert.instance(err, SnapshotError, (err as Error).stack);
+      assert.is((err as SnapshotError).code, code, (err as Error).message);
+    }
+    assert.equal(chainRows(node.store), before, 'the store is unchanged');
+  };
+  const flipped = good.state.map((r, i) => (i === 5 ? { ...r, value: Uint8Array.from(r.value, (b, j) => (j === 0 ? b ^ 1 : b)) } : r));
+  await refusedAside({ ...good, state: flipped }, 'SNAPSHOT_CHECKSUM');
+  await refusedAside({ ...good, state: [good.state[1]!, good.state[0]!, ...good.state.slice(2)] }, 'SNAPSHOT_BAD_ROW');
+  // Bad rows and missing signatures both: the checksum is the reason given.
+  await refusedAside({ ...good, state: flipped, signatures: [] }, 'SNAPSHOT_CHECKSUM');
+  await refusedAside({ ...good, signatures: [] }, 'SNAPSHOT_SIGNATURES');
+  assert.is(readStatus(node.store), undefined);
 });
 
 test('damaged files are refused with their codes', ({ good }) => {
