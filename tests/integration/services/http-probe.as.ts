@@ -34,6 +34,11 @@ export class Probe {
     const path = request.path();
     if (path == "/reply") return HttpReply.text("hello", "text/plain", 201).withHeader("Cache-Control", "no-store");
     if (path == "/abort") abort("probe refused");
+    if (path == "/spin") {
+      // Runs until the query's fuel is gone (the node answers its limit error).
+      let turns: u64 = 1;
+      while (turns != 0) turns = turns * 3 + 1;
+    }
     if (path == "/bad-header") return HttpReply.text("x").withHeader("X-Custom", "1");
     if (path == "/bad-status") return HttpReply.text("x", "text/plain", 99);
     if (path == "/bad-header-value") return HttpReply.text("x").withHeader("Cache-Control", "no-store\r\nX-Injected: 1");

@@ -1,0 +1,30 @@
+// A query thread (docs/serving.md §8): runs the http service's serve export in RPC mode on a
+// SnapshotStore, the chain thread's state as its changes say, with an engine of its own (the
+// same admission, metering and limits; modules compiled here from the stored code).
+
+import { parentPort, workerData } from 'node:worker_threads';
+import { accountNumberFromName } from '../../host-api/names/index.js';
+import { SnapshotStore } from '../db/snapshot-store.js';
+import { Engine } from '../wasm/engine.js';
+import { Executor } from '../wasm/executor.js';
+import type { FromQueryThread, QueryThreadData, ToQueryThread } from './query-messages.js';
+
+const HTTP = accountNumberFromName('http');
+const { location, view } = workerData as QueryThreadData;
+const store = SnapshotStore.open(location);
+store.apply(view);
+const executor = new Executor(store, new Engine());
+
+function answer(id: number, socket: number, rawData: Uint8Array): FromQueryThread {
+  if (!store.ready()) return { id, handedOff: 'the chain thread committed again before this thread read its snapshot' };
+  // The request's own socket is open here; whether another is, only the chain thread knows.
+  const open = { isOpen: (fd: number) => fd === socket || store.handOff(`a reply on socket ${fd}, another request's,`) };
+  const { error, sockets } = executor.run({ mode: 'rpc', target: { service: HTTP, export: 'serve', rawData }, sockets: { open, owned: [socket] } });
+  if (store.handedOff) return { id, handedOff: store.handedOff.message };
+  return { id, error: error ? error.message : null, sockets: sockets! };
+}
+
+parentPort!.on('message', (message: ToQueryThread) => {
+  if (message.kind === 'view') return store.apply(message.view);
+  parentPort!.postMessage(answer(message.id, message.socket, message.rawData));
+});
