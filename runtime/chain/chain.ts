@@ -88,7 +88,7 @@ export interface ChainOptions extends ChainEvents {
    */
   readonly devFork?: boolean;
   /**
-   * Threads that run the http service's serve (docs/serving.md §8), off this thread; 0 or absent
+   * Threads that run the http service's serve (docs/serving.md §10), off this thread; 0 or absent
    * runs every query here. Only a store that shares its reads (LmdbStore) can have them.
    */
   readonly queryThreads?: number;

@@ -1,5 +1,5 @@
 // The messages between the chain thread and a query thread (query-threads.ts, query-thread.ts;
-// docs/serving.md §8).
+// docs/serving.md §10).
 
 import type { StoreLocation, ViewChanges } from '../db/shared-reads.js';
 import type { SocketOutcome } from '../wasm/host-state.js';

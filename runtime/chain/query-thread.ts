@@ -1,4 +1,4 @@
-// A query thread (docs/serving.md §8): runs the http service's serve export in RPC mode on a
+// A query thread (docs/serving.md §10): runs the http service's serve export in RPC mode on a
 // SnapshotStore, the chain thread's state as its changes say, with an engine of its own (the
 // same admission, metering and limits; modules compiled here from the stored code).
 
@@ -10,6 +10,8 @@ import { Executor } from '../wasm/executor.js';
 import type { FromQueryThread, QueryThreadData, ToQueryThread } from './query-messages.js';
 
 const HTTP = accountNumberFromName('http');
+/** Milliseconds without a request after which the thread lets its snapshot go. */
+const IDLE_MS = 200;
 const { location, view } = workerData as QueryThreadData;
 const store = SnapshotStore.open(location);
 store.apply(view);
@@ -24,7 +26,10 @@ function answer(id: number, socket: number, rawData: Uint8Array): FromQueryThrea
   return { id, error: error ? error.message : null, sockets: sockets! };
 }
 
+let idle: NodeJS.Timeout | undefined;
 parentPort!.on('message', (message: ToQueryThread) => {
   if (message.kind === 'view') return store.apply(message.view);
   parentPort!.postMessage(answer(message.id, message.socket, message.rawData));
+  clearTimeout(idle);
+  idle = setTimeout(() => store.endSnapshot(), IDLE_MS).unref();
 });

@@ -16,7 +16,7 @@ export interface QueryThreadFigures {
 }
 
 /**
- * The query threads (docs/serving.md §8): the http service's serve runs on one of them, the
+ * The query threads (docs/serving.md §10): the http service's serve runs on one of them, the
  * least busy, against the chain thread's state. Before each request the store's changes since
  * the one before go to every thread, so a thread reads what this thread would read now. A request
  * a thread cannot finish (a subjective write, a deferred reply, the session database, a snapshot
@@ -39,6 +39,7 @@ export class QueryThreads {
   serve(socket: number, rawData: Uint8Array, runHere: () => ServeOutcome): Promise<ServeOutcome> {
     this.publishChanges();
     const thread = this.threads.reduce((a, b) => (b.load < a.load ? b : a));
+    if (thread.failed) return Promise.resolve(runHere());
     return new Promise((resolve) => thread.send({ kind: 'serve', id: this.nextId++, socket, rawData }, { resolve, runHere }));
   }
 
@@ -65,13 +66,17 @@ class QueryThread {
   private worker: Worker;
   private readonly pending = new Map<number, Pending>();
   private closing = false;
+  /** Whether the running worker has answered anything: one that dies before it did is not started again. */
+  private answeredOnce = false;
+  /** The thread could not start: its requests run on the chain thread. */
+  failed = false;
 
   constructor(private readonly pool: QueryThreads) {
     this.worker = this.start();
   }
 
   get load(): number {
-    return this.pending.size;
+    return this.failed ? Infinity : this.pending.size;
   }
 
   send(message: ToQueryThread & { kind: 'serve' }, pending: Pending): void {
@@ -98,7 +103,11 @@ class QueryThread {
     worker.on('error', () => undefined);
     worker.on('exit', () => {
       if (this.worker !== worker) return;
-      if (!this.closing) this.worker = this.start();
+      this.failed = !this.answeredOnce;
+      if (!this.closing && !this.failed) {
+        this.answeredOnce = false;
+        this.worker = this.start();
+      }
       this.runPendingHere();
     });
     return worker;
@@ -107,6 +116,7 @@ class QueryThread {
   private answered(message: FromQueryThread): void {
     const pending = this.pending.get(message.id);
     if (!pending) return;
+    this.answeredOnce = true;
     this.pending.delete(message.id);
     if (this.pending.size === 0) this.worker.unref();
     if ('handedOff' in message) {

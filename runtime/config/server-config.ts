@@ -48,7 +48,7 @@ export interface ServerConfig {
   /** Peer links past which an incoming one is refused with 503. Absent = the node's default (64). */
   readonly max_peers?: number;
   /**
-   * Threads that run queries off the chain thread (docs/serving.md §8), read at start; 0 runs them
+   * Threads that run queries off the chain thread (docs/serving.md §10), read at start; 0 runs them
    * on the chain thread. Absent = the cores less one, at least one (defaultServiceThreads).
    */
   readonly service_threads?: number;

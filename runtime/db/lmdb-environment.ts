@@ -18,7 +18,7 @@ const BLOCK_UNDO_NAME = 'blockUndo';
 /**
  * The LMDB database holding one row, the number of write transactions committed so far (a u64
  * BE under key [0]): a reader on another thread tells by it which commit its snapshot shows
- * (docs/serving.md §8). It is no part of the chain's state.
+ * (docs/serving.md §10). It is no part of the chain's state.
  */
 const COMMITS_NAME = 'commits';
 const COMMITS_KEY = Buffer.from([0]);

@@ -64,7 +64,7 @@ export class LmdbStore extends OverlaidReads implements Store {
   }
 
   /**
-   * Reads for query threads (docs/serving.md §8): from the first call on, the overlays keep what
+   * Reads for query threads (docs/serving.md §10): from the first call on, the overlays keep what
    * changes in them for `changes()`.
    */
   sharedReads(): SharedReads {

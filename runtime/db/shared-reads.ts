@@ -1,4 +1,4 @@
-// What a store shares with the query threads that read it (docs/serving.md §8): where they open
+// What a store shares with the query threads that read it (docs/serving.md §10): where they open
 // its LMDB environment, and its uncommitted writes as changes, in the order it made them.
 
 import type { OverlayChanges } from './write-overlay.js';

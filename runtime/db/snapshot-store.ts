@@ -1,4 +1,4 @@
-// The store a query thread reads (docs/serving.md §8): a committed LMDB snapshot of the chain
+// The store a query thread reads (docs/serving.md §10): a committed LMDB snapshot of the chain
 // thread's store with a copy of that store's uncommitted writes laid over it, so that a query
 // sees what it would see on the chain thread. It never writes: whatever would write, or read what
 // only the chain thread holds (the session database, in its memory), throws QueryHandOff before
@@ -16,7 +16,7 @@ import type { Store, UndoScope } from './store.js';
 import type { StoreLocation, ViewChanges } from './shared-reads.js';
 import { WriteOverlay, type OverlayChanges } from './write-overlay.js';
 
-/** Something a query thread cannot do (docs/serving.md §8): the chain thread runs the request instead. */
+/** Something a query thread cannot do (docs/serving.md §10): the chain thread runs the request instead. */
 export class QueryHandOff extends TsibaseError {
   constructor(what: string) {
     super('QUERY_HANDOFF', `${what} runs only on the chain thread: the request is run there from its start`);
@@ -126,6 +126,15 @@ export class SnapshotStore extends OverlaidReads implements Store {
     this.handOff('the reversible blocks');
   }
 
+  /**
+   * Ends the snapshot read (the next lookup begins another): an idle thread must not hold a read
+   * transaction, which keeps LMDB from reusing the pages later commits free.
+   */
+  endSnapshot(): void {
+    this.snapshot?.transaction.done();
+    this.snapshot = undefined;
+  }
+
   /** Ends the snapshot read; the environment stays open for the process's other threads. */
   close(): Promise<void> {
     this.endSnapshot();
@@ -142,11 +151,6 @@ export class SnapshotStore extends OverlaidReads implements Store {
     const tables: CommittedTable[] = [];
     for (const db of persistedDbIds) tables[db] = new CommittedReadCache(new LmdbTable(this.databases[db]!, transaction));
     return { transaction, commits: commitCountOf(this.commitsRow, transaction), tables };
-  }
-
-  private endSnapshot(): void {
-    this.snapshot?.transaction.done();
-    this.snapshot = undefined;
   }
 
   private mirror(overlay: WriteOverlay, changes: OverlayChanges): void {

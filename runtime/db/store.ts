@@ -70,6 +70,6 @@ export interface Store extends KvReader, KvWriter, UndoScope {
   putSequential(db: number, value: Uint8Array): bigint;
   getSequential(db: number, id: bigint): Uint8Array | undefined;
   close(): Promise<void>;
-  /** Reads shared with query threads (docs/serving.md §8); absent on a store that cannot share them. */
+  /** Reads shared with query threads (docs/serving.md §10); absent on a store that cannot share them. */
   sharedReads?(): SharedReads;
 }

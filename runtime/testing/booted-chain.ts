@@ -52,7 +52,7 @@ export interface TestBootOptions {
   readonly rootHost?: string;
   /** Where errors of subjective callbacks go (they never fail a transaction); stderr by default. */
   readonly onCallbackError?: (error: Error) => void;
-  /** Threads that answer HTTP queries off the chain's thread (docs/serving.md §8); none by default. */
+  /** Threads that answer HTTP queries off the chain's thread (docs/serving.md §10); none by default. */
   readonly queryThreads?: number;
 }
 

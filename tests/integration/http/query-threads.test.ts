@@ -1,4 +1,4 @@
-// Queries on query threads (docs/serving.md §8): the same requests, on chains booted alike with
+// Queries on query threads (docs/serving.md §10): the same requests, on chains booted alike with
 // 0, 1 and 2 query threads, get byte-identical replies: service replies, aborts, refused
 // replies, a query out of fuel, GraphQL of the open block's writes and of a committed block, a
 // setCode seen by the next query, and the requests a thread hands back (deferred replies,
