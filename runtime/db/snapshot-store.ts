@@ -147,6 +147,8 @@ export class SnapshotStore extends OverlaidReads implements Store {
   }
 
   private beginSnapshot(): Snapshot {
+    // lmdb-js shares one read transaction per thread and renews it when it sees fit: begin at the newest commit.
+    this.root.resetReadTxn();
     const transaction = this.root.useReadTransaction();
     const tables: CommittedTable[] = [];
     for (const db of persistedDbIds) tables[db] = new CommittedReadCache(new LmdbTable(this.databases[db]!, transaction));
