@@ -313,8 +313,10 @@ export class TsibaseNode implements NodeControl {
     this.network.stop();
     await this.links.stop(request.restart);
     this.logSockets.closeAll(request.restart);
-    await this.chain.close();
+    // Production stops at once; the query threads stop while the listeners close (their requests in hand run here).
+    const chainClosed = this.chain.close();
     await this.server.close(request.force);
+    await chainClosed;
     this.keys.close();
     await this.store.close();
     await this.logging.close();
