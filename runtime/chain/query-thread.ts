@@ -7,7 +7,7 @@ import { accountNumberFromName } from '../../host-api/names/index.js';
 import { SnapshotStore } from '../db/snapshot-store.js';
 import { Engine } from '../wasm/engine.js';
 import { Executor } from '../wasm/executor.js';
-import type { FromQueryThread, QueryThreadData, ToQueryThread } from './query-messages.js';
+import type { FromQueryThread, QueryAnswer, QueryThreadData, ToQueryThread } from './query-messages.js';
 
 const HTTP = accountNumberFromName('http');
 /** Milliseconds without a request after which the thread lets its snapshot go. */
@@ -17,7 +17,7 @@ const store = SnapshotStore.open(location);
 store.apply(view);
 const executor = new Executor(store, new Engine());
 
-function answer(id: number, socket: number, rawData: Uint8Array): FromQueryThread {
+function answer(id: number, socket: number, rawData: Uint8Array): QueryAnswer {
   if (!store.ready()) return { id, handedOff: 'the chain thread committed again before this thread read its snapshot' };
   // The request's own socket is open here; whether another is, only the chain thread knows.
   const open = { isOpen: (fd: number) => fd === socket || store.handOff(`a reply on socket ${fd}, another request's,`) };
@@ -27,9 +27,9 @@ function answer(id: number, socket: number, rawData: Uint8Array): FromQueryThrea
 }
 
 let idle: NodeJS.Timeout | undefined;
-parentPort!.on('message', (message: ToQueryThread) => {
-  if (message.kind === 'view') return store.apply(message.view);
-  parentPort!.postMessage(answer(message.id, message.socket, message.rawData));
+parentPort!.on('message', ({ view, requests }: ToQueryThread) => {
+  if (view) store.apply(view);
+  parentPort!.postMessage({ answers: requests.map(({ id, socket, rawData }) => answer(id, socket, rawData)) } satisfies FromQueryThread);
   clearTimeout(idle);
   idle = setTimeout(() => store.endSnapshot(), IDLE_MS).unref();
 });

@@ -1,7 +1,8 @@
 import { Worker } from 'node:worker_threads';
 import type { SharedReads } from '../db/shared-reads.js';
 import type { ServeOutcome } from './interface.js';
-import type { FromQueryThread, QueryThreadData, ToQueryThread } from './query-messages.js';
+import type { FromQueryThread, QueryAnswer, QueryRequest, QueryThreadData } from './query-messages.js';
+import type { ViewChanges } from '../db/shared-reads.js';
 
 /** A request on a query thread: how to answer it, and how to run it here instead. */
 interface Pending {
@@ -17,8 +18,10 @@ export interface QueryThreadFigures {
 
 /**
  * The query threads (docs/serving.md §10): the http service's serve runs on one of them, the
- * least busy, against the chain thread's state. Before each request the store's changes since
- * the one before go to every thread, so a thread reads what this thread would read now. A request
+ * least busy, against the chain thread's state. The requests of one event-loop turn leave at its
+ * end, one message per thread, after the store's changes since the last message (to every
+ * thread), so a thread reads what this thread would read then: a state between each request's
+ * arrival and its reply, as on this thread. A request
  * a thread cannot finish (a subjective write, a deferred reply, the session database, a snapshot
  * already past the state) comes back before any effect and runs here from its start; so do the
  * requests of a thread that died, which a new one replaces. Threads hold the process open only
@@ -29,6 +32,8 @@ export class QueryThreads {
   private readonly threads: QueryThread[];
   private lastCommits: number;
   private nextId = 1;
+  /** Requests of this turn, by thread; sent at its end. */
+  private queued = new Map<QueryThread, QueryRequest[]>();
 
   constructor(private readonly reads: SharedReads, count: number) {
     this.lastCommits = reads.changes().commits;
@@ -37,10 +42,14 @@ export class QueryThreads {
 
   /** Runs serve on a thread (`rawData` the packed ServeArgs); `runHere` is the chain thread's run of the same request. */
   serve(socket: number, rawData: Uint8Array, runHere: () => ServeOutcome): Promise<ServeOutcome> {
-    this.publishChanges();
     const thread = this.threads.reduce((a, b) => (b.load < a.load ? b : a));
     if (thread.failed) return Promise.resolve(runHere());
-    return new Promise((resolve) => thread.send({ kind: 'serve', id: this.nextId++, socket, rawData }, { resolve, runHere }));
+    if (this.queued.size === 0) setImmediate(() => this.flush());
+    const id = this.nextId++;
+    let requests = this.queued.get(thread);
+    if (!requests) this.queued.set(thread, (requests = []));
+    requests.push({ id, socket, rawData });
+    return new Promise((resolve) => thread.expect(id, { resolve, runHere }));
   }
 
   /** Stops the threads; what they were running runs here. */
@@ -53,11 +62,23 @@ export class QueryThreads {
     return { location: this.reads.location, view: this.reads.everything() };
   }
 
-  private publishChanges(): void {
+  /** Sends this turn's requests, each thread its own, after the changes every thread must see first. */
+  private flush(): void {
+    const queued = this.queued;
+    this.queued = new Map();
+    const view = this.changes();
+    for (const thread of this.threads) {
+      const requests = queued.get(thread) ?? [];
+      if (view || requests.length > 0) thread.post(view, requests);
+    }
+  }
+
+  /** The store's changes since the last message, or undefined when there are none. */
+  private changes(): ViewChanges | undefined {
     const view = this.reads.changes();
-    if (view.commits === this.lastCommits && !view.chain.cleared && !view.subjective.cleared && view.chain.rows.length === 0 && view.subjective.rows.length === 0) return;
+    if (view.commits === this.lastCommits && !view.chain.cleared && !view.subjective.cleared && view.chain.rows.length === 0 && view.subjective.rows.length === 0) return undefined;
     this.lastCommits = view.commits;
-    for (const thread of this.threads) thread.post({ kind: 'view', view });
+    return view;
   }
 }
 
@@ -79,14 +100,14 @@ class QueryThread {
     return this.failed ? Infinity : this.pending.size;
   }
 
-  send(message: ToQueryThread & { kind: 'serve' }, pending: Pending): void {
-    this.pending.set(message.id, pending);
+  /** A request queued for this thread: how it is answered. */
+  expect(id: number, pending: Pending): void {
+    this.pending.set(id, pending);
     if (this.pending.size === 1) this.worker.ref();
-    this.post(message);
   }
 
-  post(message: ToQueryThread): void {
-    this.worker.postMessage(message);
+  post(view: ViewChanges | undefined, requests: readonly QueryRequest[]): void {
+    this.worker.postMessage(view ? { view, requests } : { requests });
   }
 
   async close(): Promise<void> {
@@ -98,7 +119,9 @@ class QueryThread {
   private start(): Worker {
     const worker = new Worker(new URL('./query-thread.js', import.meta.url), { workerData: this.pool.startData() });
     worker.unref();
-    worker.on('message', (message: FromQueryThread) => this.answered(message));
+    worker.on('message', ({ answers }: FromQueryThread) => {
+      for (const answer of answers) this.answered(answer);
+    });
     // A thread that fails is replaced; its requests run here, in the order they came.
     worker.on('error', () => undefined);
     worker.on('exit', () => {
@@ -113,7 +136,7 @@ class QueryThread {
     return worker;
   }
 
-  private answered(message: FromQueryThread): void {
+  private answered(message: QueryAnswer): void {
     const pending = this.pending.get(message.id);
     if (!pending) return;
     this.answeredOnce = true;
