@@ -22,13 +22,13 @@ const TIMING: LoadTiming = { warmUpSeconds: WARM_UP_SECONDS, seconds: SECONDS };
 const TRANSFERS = 60_000;
 
 interface Figures {
-  readonly rate: number;
-  /** The chain thread's CPU µs per completion of this load in the window. */
-  readonly chainMicros: number;
+  readonly rates: number[];
+  /** The chain thread's CPU seconds per second of the window. */
+  readonly chainBusy: number;
 }
 
-/** Runs `loads` together over one window; each load's rate, and the chain thread's CPU per completion of each. */
-async function together(node: BenchNode, loads: readonly ((window: LoadWindow) => Promise<number>)[]): Promise<Figures[]> {
+/** Runs `loads` together over one window; each load's rate, and how busy the chain thread was. */
+async function together(node: BenchNode, loads: readonly ((window: LoadWindow) => Promise<number>)[]): Promise<Figures> {
   const pid = nodeProcessId(node.node);
   let before = 0, spent = 0;
   // One load opens and closes the shared window: every load has the same timing.
@@ -36,7 +36,7 @@ async function together(node: BenchNode, loads: readonly ((window: LoadWindow) =
     ? { onStart: () => { before = cpuSeconds(pid, pid); }, onEnd: () => { spent = cpuSeconds(pid, pid) - before; } }
     : {});
   const rates = await Promise.all(loads.map((load, i) => load(windows[i]!)));
-  return rates.map((rate) => ({ rate, chainMicros: (spent * 1e6) / (rate * TIMING.seconds) }));
+  return { rates, chainBusy: spent / TIMING.seconds };
 }
 
 async function measureNode(label: string, config: Record<string, unknown>): Promise<void> {
@@ -49,18 +49,19 @@ async function measureNode(label: string, config: Record<string, unknown>): Prom
     query = await serveSysQueryLoad(node);
     const transfers = (window: LoadWindow) => closedLoopRate(CONCURRENCY, pusher!.push, window, TIMING);
     const queries = (window: LoadWindow) => query!.rate(TIMING, window);
-    const [transfersAlone] = await together(node, [transfers]);
-    const [queriesAlone] = await together(node, [queries]);
-    const [transfersShared, queriesShared] = await together(node, [transfers, queries]);
-    const transferFall = 1 - transfersShared!.rate / transfersAlone!.rate;
-    const queryFall = 1 - queriesShared!.rate / queriesAlone!.rate;
-    const line = (name: string, f: Figures, unit: string) =>
-      console.log(`  ${name.padEnd(38)} ${formatRate(f.rate).padStart(8)} ${unit}/s  (chain thread ${f.chainMicros.toFixed(0)} µs CPU per ${unit})`);
+    const transfersAlone = await together(node, [transfers]);
+    const queriesAlone = await together(node, [queries]);
+    const shared = await together(node, [transfers, queries]);
+    const transferFall = 1 - shared.rates[0]! / transfersAlone.rates[0]!;
+    const queryFall = 1 - shared.rates[1]! / queriesAlone.rates[0]!;
+    const line = (name: string, rate: number, unit: string, f: Figures, perOp: boolean) =>
+      console.log(`  ${name.padEnd(38)} ${formatRate(rate).padStart(8)} ${unit}/s  (chain thread busy ${(f.chainBusy * 100).toFixed(0)}%`
+        + `${perOp ? `, ${((f.chainBusy * 1e6) / rate).toFixed(0)} µs CPU per ${unit}` : ''})`);
     console.log(label);
-    line('transfers alone', transfersAlone!, 'transfer');
-    line('transfers with the query load', transfersShared!, 'transfer');
-    line('queries alone', queriesAlone!, 'query');
-    line('queries while transfers are pushed', queriesShared!, 'query');
+    line('transfers alone', transfersAlone.rates[0]!, 'transfer', transfersAlone, true);
+    line('transfers with the query load', shared.rates[0]!, 'transfer', shared, false);
+    line('queries alone', queriesAlone.rates[0]!, 'query', queriesAlone, true);
+    line('queries while transfers are pushed', shared.rates[1]!, 'query', shared, false);
     const verdict = (fall: number, target: number) => (fall <= target ? 'met' : 'NOT met');
     console.log(`  ${'transfer rate falls by'.padEnd(38)} ${(transferFall * 100).toFixed(1).padStart(8)} %  (target <= ${TRANSFER_FALL_TARGET * 100}%: ${verdict(transferFall, TRANSFER_FALL_TARGET)})`);
     console.log(`  ${'query rate falls by'.padEnd(38)} ${(queryFall * 100).toFixed(1).padStart(8)} %  (target <= ${QUERY_FALL_TARGET * 100}%: ${verdict(queryFall, QUERY_FALL_TARGET)})`);
