@@ -2,7 +2,9 @@
 // 0, 1 and 2 query threads, get byte-identical replies: service replies, aborts, refused
 // replies, a query out of fuel, GraphQL of the open block's writes and of a committed block, a
 // setCode seen by the next query, and the requests a thread hands back (deferred replies,
-// subjective writes, a reply on another request's socket), which the chain thread runs.
+// subjective views, a reply on another request's socket), which the chain thread runs. The
+// hand-offs of writes, the session database and a snapshot past the state are in
+// tests/unit/runtime/db/snapshot-store.test.ts.
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -33,6 +35,7 @@ const QUERIES: readonly [string, TestHttpRequest][] = [
   ['echo', { method: 'POST', host: PROBE, path: '/echo?x=1', headers: { 'X-Probe': 'yes' }, body: 'body' }],
   ['out of fuel', { host: PROBE, path: '/spin' }],
   ['send', { host: PROBE, path: '/send' }],
+  ['send elsewhere', { host: PROBE, path: '/send-elsewhere' }],
   ['not found', { host: PROBE, path: '/nothing' }],
   ['root', { path: '/' }],
   ['common', { path: '/common/thisservice' }],
@@ -94,13 +97,15 @@ threads('0, 1 and 2 query threads answer every request byte for byte alike', asy
   assert.is(here.figures, undefined);
   assert.match(here.openBlockAccounts, Buffer.from('"bob":{"accountNum":"bob"}').toString('hex'));
   assert.ok(here.replies.some((r) => r.startsWith('open block: out of fuel 500')), 'the spinning query runs out of fuel');
+  assert.ok(here.replies.some((r) => r.startsWith('booted: send elsewhere 200') && r.endsWith(Buffer.from('8').toString('hex'))), 'no other request is open');
   assert.ok(here.replies.find((r) => r.startsWith('swap is a probe: swap'))! !== here.replies.find((r) => r.startsWith('swap is tokens: swap'))!.replace('swap is tokens', 'swap is a probe'));
   for (const count of [1, 2]) {
     const run = await scenario(count);
     assert.equal(run.replies, here.replies, `${count} query thread(s)`);
     assert.ok(run.figures!.answered > QUERIES.length * 4, `${count} thread(s) answered ${run.figures!.answered}`);
-    // Each of /defer and the two /answer requests comes back (a subjective view; another request's socket).
-    assert.ok(run.figures!.handedOff >= 3, `${count} thread(s) handed back ${run.figures!.handedOff}`);
+    // /send-elsewhere each time it is asked (another request's socket), /defer and the two
+    // /answer requests (a subjective view) come back.
+    assert.ok(run.figures!.handedOff >= 5 + 3, `${count} thread(s) handed back ${run.figures!.handedOff}`);
   }
 });
 
