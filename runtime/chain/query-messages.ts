@@ -18,11 +18,10 @@ export interface QueryRequest {
   readonly rawData: Uint8Array;
 }
 
-/** To a query thread: the store's changes since the last message, if any, then requests that must see them. */
-export interface ToQueryThread {
-  readonly view?: ViewChanges;
-  readonly requests: readonly QueryRequest[];
-}
+/** To a query thread: the store's changes since the last message, if any, then requests that must see them; or the end. */
+export type ToQueryThread =
+  | { readonly view?: ViewChanges; readonly requests: readonly QueryRequest[] }
+  | { readonly close: true };
 
 /** A request's outcome, or why the chain thread must run it. */
 export type QueryAnswer =

@@ -27,7 +27,12 @@ function answer(id: number, socket: number, rawData: Uint8Array): QueryAnswer {
 }
 
 let idle: NodeJS.Timeout | undefined;
-parentPort!.on('message', ({ view, requests }: ToQueryThread) => {
+parentPort!.on('message', (message: ToQueryThread) => {
+  if ('close' in message) {
+    store.endSnapshot();
+    return process.exit(0);
+  }
+  const { view, requests } = message;
   if (view) store.apply(view);
   parentPort!.postMessage({ answers: requests.map(({ id, socket, rawData }) => answer(id, socket, rawData)) } satisfies FromQueryThread);
   clearTimeout(idle);

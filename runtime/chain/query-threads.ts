@@ -1,8 +1,11 @@
 import { Worker } from 'node:worker_threads';
 import type { SharedReads } from '../db/shared-reads.js';
 import type { ServeOutcome } from './interface.js';
-import type { FromQueryThread, QueryAnswer, QueryRequest, QueryThreadData } from './query-messages.js';
+import type { FromQueryThread, QueryAnswer, QueryRequest, QueryThreadData, ToQueryThread } from './query-messages.js';
 import type { ViewChanges } from '../db/shared-reads.js';
+
+/** Milliseconds a closing thread is given to end by itself. */
+const CLOSE_WAIT_MS = 2000;
 
 /** A request on a query thread: how to answer it, and how to run it here instead. */
 interface Pending {
@@ -107,12 +110,25 @@ class QueryThread {
   }
 
   post(view: ViewChanges | undefined, requests: readonly QueryRequest[]): void {
-    this.worker.postMessage(view ? { view, requests } : { requests });
+    this.worker.postMessage((view ? { view, requests } : { requests }) satisfies ToQueryThread);
   }
 
+  /**
+   * Asks the thread to end and waits for it, CLOSE_WAIT_MS at most (a worker terminated while
+   * it still loads its modules may never report its end); what it had runs here.
+   */
   async close(): Promise<void> {
     this.closing = true;
-    await this.worker.terminate();
+    const worker = this.worker;
+    const ended = new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(false), CLOSE_WAIT_MS);
+      worker.once('exit', () => {
+        clearTimeout(timer);
+        resolve(true);
+      });
+    });
+    worker.postMessage({ close: true } satisfies ToQueryThread);
+    if (!(await ended)) void worker.terminate();
     this.runPendingHere();
   }
 

@@ -81,8 +81,10 @@ async function scenario(queryThreads: number): Promise<Run> {
     replies.push(recorded('answer', await chain.http({ host: PROBE, path: '/answer' })));
     replies.push(recorded('deferred', await deferred));
     replies.push(recorded('nothing deferred', await chain.http({ host: PROBE, path: '/answer' })));
-    // Many at once: the threads answer them in any order, each as if alone.
-    const many = await Promise.all(Array.from({ length: 12 }, (_, i) => chain.http(QUERIES[i % QUERIES.length]![1])));
+    // Many at once: the threads answer them in any order, each as if alone. (Not /send-elsewhere:
+    // with threads the next request's socket is open at the same time, and it may be answered there.)
+    const alone = QUERIES.filter(([name]) => name !== 'send elsewhere');
+    const many = await Promise.all(Array.from({ length: 12 }, (_, i) => chain.http(alone[i % alone.length]![1])));
     many.forEach((reply, i) => replies.push(recorded(`together ${i}`, reply)));
     return { replies, openBlockAccounts, figures: chain.queryFigures && { ...chain.queryFigures } };
   } finally {
