@@ -1,7 +1,7 @@
 // HTTP load shared by the HTTP benchmarks: a node booted from the built bundle plus benchmark
 // services, requests/s of one request under a fixed client load, and bench/http's serveSys
 // figure (the `rows` service answering five rows), so other benchmarks print it from the same run.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'undici';
@@ -137,10 +137,15 @@ export interface BenchNode {
   stop(): Promise<void>;
 }
 
-/** A production node booted from the built services plus `services` (each its own server). */
-export async function startBenchNode(name: string, services: BundleServiceInput[]): Promise<BenchNode> {
+/**
+ * A production node booted from the built services plus `services` (each its own server);
+ * `config` holds the fields its config.json starts with (the defaults for the rest).
+ */
+export async function startBenchNode(name: string, services: BundleServiceInput[], config: Record<string, unknown> = {}): Promise<BenchNode> {
   const dir = mkdtempSync(join(tmpdir(), `tsibase-bench-${name}-`));
   writeFileSync(join(dir, 'bench.bundle'), await builtBundle(services));
+  mkdirSync(join(dir, 'node'));
+  if (Object.keys(config).length > 0) writeFileSync(join(dir, 'node', 'config.json'), JSON.stringify(config));
   const node = await startNode(join(dir, 'node'), ['-p', 'prod', '--boot', join(dir, 'bench.bundle')]);
   const client = new ChainClient(node.api);
   return {

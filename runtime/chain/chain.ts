@@ -27,6 +27,7 @@ import type {
 import { checkLogin } from './login.js';
 import { openSystemAccountsOf } from './open-system-accounts.js';
 import { PushPipeline } from './push-pipeline.js';
+import { QueryThreads, type QueryThreadFigures } from './query-threads.js';
 import { readStoredBlock, type StoredBlock } from './stored-block.js';
 import { SubjectiveCallbacks } from './subjective-callbacks.js';
 import { TransactionProcessor } from './transaction-processor.js';
@@ -86,6 +87,11 @@ export interface ChainOptions extends ChainEvents {
    * nodes are refused.
    */
   readonly devFork?: boolean;
+  /**
+   * Threads that run the http service's serve (docs/serving.md §10), off this thread; 0 or absent
+   * runs every query here. Only a store that shares its reads (LmdbStore) can have them.
+   */
+  readonly queryThreads?: number;
 }
 
 /**
@@ -106,6 +112,7 @@ export class Chain implements NetworkChain, TransactionIntake, ChainQueries, Eve
   private readonly pushes: PushPipeline;
   private readonly imports: BlockImportQueue;
   private readonly callbacks: SubjectiveCallbacks;
+  private readonly queries: QueryThreads | undefined;
   /** Whether block 2 exists; a chain never goes away, so it is read once and then only set. */
   private booted: boolean;
   private readonly now: () => number;
@@ -130,6 +137,8 @@ export class Chain implements NetworkChain, TransactionIntake, ChainQueries, Eve
     this.pushes = new PushPipeline(store, this.executor, this.processor, this.production, this.finality, this.callbacks, {
       now, intervalMs: Number(intervalUs / 1000n), counters: options.counters, forwarder: options.forwarder,
     }, hasChain);
+    const shared = options.queryThreads ? store.sharedReads?.() : undefined;
+    this.queries = shared && new QueryThreads(shared, options.queryThreads!);
     this.imports = new BlockImportQueue(store, this.executor, this.processor, engine, this.production, this.finality, this.pushes,
       (closed) => this.committed(closed, 'received'));
   }
@@ -228,14 +237,23 @@ export class Chain implements NetworkChain, TransactionIntake, ChainQueries, Eve
     return serviceCodeOf(this.store, HTTP) !== undefined;
   }
 
-  /** Hands a request to the http service's `serve` export in RPC mode (docs/serving.md §1). */
-  serve({ socket, request, rootHost, user, sockets }: ServeRequest): ServeOutcome {
-    const { error, sockets: outcome } = this.executor.run({
-      mode: 'rpc',
-      target: { service: HTTP, export: 'serve', rawData: ServeArgs.pack({ socket, request, rootHost, user }) },
-      sockets,
-    });
-    return { error, sockets: outcome! };
+  /**
+   * Hands a request to the http service's `serve` export in RPC mode (docs/serving.md §1): on a
+   * query thread when there are any (§8), which sees the state this thread sees now; here when
+   * there are none, or when the thread hands it back.
+   */
+  serve({ socket, request, rootHost, user, sockets }: ServeRequest): Promise<ServeOutcome> {
+    const rawData = ServeArgs.pack({ socket, request, rootHost, user });
+    const runHere = (): ServeOutcome => {
+      const { error, sockets: outcome } = this.executor.run({ mode: 'rpc', target: { service: HTTP, export: 'serve', rawData }, sockets });
+      return { error, sockets: outcome! };
+    };
+    return this.queries ? this.queries.serve(socket, rawData, runHere) : Promise.resolve(runHere());
+  }
+
+  /** What the query threads did (the perf report), or undefined without any. */
+  get queryFigures(): QueryThreadFigures | undefined {
+    return this.queries?.figures;
   }
 
   /** The system accounts anyone may act as (a development chain's); none without the accounts service. */
@@ -341,9 +359,10 @@ export class Chain implements NetworkChain, TransactionIntake, ChainQueries, Eve
     this.production.stop();
   }
 
-  /** Stops production for good, before the store closes: nothing that comes later starts it again. */
-  close(): void {
+  /** Stops production and the query threads for good, before the store closes: nothing that comes later starts them again. */
+  async close(): Promise<void> {
     this.production.close();
+    await this.queries?.close();
   }
 
   /**

@@ -124,8 +124,8 @@ export interface ServeOutcome {
 export interface ChainQueries {
   /** Whether the chain has an http-server service to route requests. */
   readonly servesHttp: boolean;
-  /** Hands a request to the http service's `serve` export in RPC mode. */
-  serve(request: ServeRequest): ServeOutcome;
+  /** Hands a request to the http service's `serve` export in RPC mode, on a query thread or the chain's (docs/serving.md §10). */
+  serve(request: ServeRequest): Promise<ServeOutcome>;
   /** The system accounts anyone may act as (a development chain's); none without the accounts service. */
   openSystemAccounts(): string[];
 }

@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { availableParallelism } from 'node:os';
 import { isValidAccountName } from '../../host-api/names/index.js';
 import { LogError } from '../log/errors.js';
 import { parseLoggersConfig } from '../log/config.js';
@@ -46,6 +47,11 @@ export interface ServerConfig {
   readonly max_connections?: number;
   /** Peer links past which an incoming one is refused with 503. Absent = the node's default (64). */
   readonly max_peers?: number;
+  /**
+   * Threads that run queries off the chain thread (docs/serving.md §10), read at start; 0 runs them
+   * on the chain thread. Absent = the cores less one, at least one (defaultServiceThreads).
+   */
+  readonly service_threads?: number;
   /** Fields this node does not know, kept as given. */
   readonly [unknown: string]: unknown;
 }
@@ -149,12 +155,19 @@ const MAX_HTTP_TIMEOUT_US = Number.MAX_SAFE_INTEGER;
  * The fields a configuration without them keeps from its base: the defaults' and the optional
  * ones, but not `http_timeout`, whose absence means no timeout (docs/administration.md §2).
  */
-const KEPT_FIELDS = [...Object.keys(defaultConfig()), 'tls', 'database_cache_size', 'max_connections', 'max_peers'].filter((f) => f !== 'http_timeout');
+const KEPT_FIELDS = [...Object.keys(defaultConfig()), 'tls', 'database_cache_size', 'max_connections', 'max_peers', 'service_threads'].filter((f) => f !== 'http_timeout');
 
 /** More connections than any one process could hold open (file descriptors). */
 const MAX_CONNECTIONS_CAP = 1_000_000;
 /** More peer links than a node could serve (each gets a share of its time, docs/p2p.md "What we build" 1). */
 export const MAX_PEERS_CAP = 10_000;
+/** More query threads than any machine has cores for. */
+const MAX_SERVICE_THREADS = 1024;
+
+/** The query threads of a configuration without service_threads: the cores less the chain thread's, at least one. */
+export function defaultServiceThreads(): number {
+  return Math.max(1, availableParallelism() - 1);
+}
 
 /**
  * Checks a configuration object (a PUT body or the persisted file) and returns it normalised:
@@ -192,6 +205,8 @@ export function parseServerConfig(value: Json, base: ServerConfig, directory: st
   else out.max_connections = integer('max_connections', out.max_connections, 1, MAX_CONNECTIONS_CAP);
   if (out.max_peers === undefined || out.max_peers === null) delete out.max_peers;
   else out.max_peers = integer('max_peers', out.max_peers, 1, MAX_PEERS_CAP);
+  if (out.service_threads === undefined || out.service_threads === null) delete out.service_threads;
+  else out.service_threads = integer('service_threads', out.service_threads, 0, MAX_SERVICE_THREADS);
   if (!isObject(out.loggers)) fail('loggers', 'expected an object with one field per logger');
   try {
     parseLoggersConfig(out.loggers, directory);

@@ -1,7 +1,7 @@
 // The LMDB side of the store: one environment under a directory, one named database per
 // persisted DbId, raw byte keys (LMDB's default memcmp order) and raw byte values.
 
-import { open, type Database, type RootDatabase } from 'lmdb';
+import { open, type Database, type RootDatabase, type Transaction } from 'lmdb';
 import { TsibaseError } from '../../host-api/errors.js';
 import { fromBinaryString } from './binary-string.js';
 import { packUndoRecord, unpackUndoRecord, type UndoEntry } from './block-undo-record.js';
@@ -11,10 +11,23 @@ import { lmdbNameOf, persistedDbIds } from './persisted-dbs.js';
 import type { KvEntry } from './store.js';
 import type { WriteOverlay } from './write-overlay.js';
 
-type ByteDatabase = Database<Uint8Array, Uint8Array>;
+export type ByteDatabase = Database<Uint8Array, Uint8Array>;
 
 /** The LMDB database of reversible blocks' undo records (docs/chain.md §1.6), keyed by u32 BE block number. */
 const BLOCK_UNDO_NAME = 'blockUndo';
+/**
+ * The LMDB database holding one row, the number of write transactions committed so far (a u64
+ * BE under key [0]): a reader on another thread tells by it which commit its snapshot shows
+ * (docs/serving.md §10). It is no part of the chain's state.
+ */
+const COMMITS_NAME = 'commits';
+const COMMITS_KEY = Buffer.from([0]);
+
+/** The commit count a snapshot shows (0 before the first counted commit). */
+export function commitCountOf(commits: ByteDatabase, transaction?: Transaction): number {
+  const row = commits.get(COMMITS_KEY, transaction && { transaction });
+  return row ? Number(Buffer.from(row).readBigUInt64BE(0)) : 0;
+}
 
 export interface StoreOptions {
   /**
@@ -32,7 +45,34 @@ export interface BlockUndoPlan {
   readonly forgetThrough?: number;
 }
 
+/** The root database of the environment in `directory` (the same flags on every thread that opens it). */
+export function openRoot(directory: string, synced: boolean): RootDatabase {
+  return open({
+    path: directory,
+    // Always a directory: lmdb-js would take a path with a dot in its last part for a file.
+    noSubdir: false,
+    maxDbs: 16,
+    // A commit returns once its pages and meta page are synced (plain LMDB commit).
+    // overlappingSync (lmdb-js' default on Linux) would sync after returning, and noSync never.
+    overlappingSync: false,
+    noSync: !synced,
+    noMetaSync: !synced,
+  });
+}
+
+/** One persisted database, or the commits row, as raw bytes. */
+export function openBytes(root: RootDatabase, name: string): ByteDatabase {
+  return root.openDB({ name, keyEncoding: 'binary', encoding: 'binary' });
+}
+
+export function openCommits(root: RootDatabase): ByteDatabase {
+  return openBytes(root, COMMITS_NAME);
+}
+
 export class LmdbEnvironment {
+  /** Write transactions committed (the commits row): moves with every commit and revert. */
+  private commitCounter: number;
+
   private constructor(
     private readonly root: RootDatabase,
     private readonly databases: ByteDatabase[],
@@ -40,36 +80,32 @@ export class LmdbEnvironment {
     private readonly blockUndo: ByteDatabase,
     /** Block numbers with an undo record, ascending (the records' keys, kept in memory). */
     private readonly undoBlocks: number[],
-  ) {}
+    private readonly commits: ByteDatabase,
+  ) {
+    this.commitCounter = commitCountOf(commits);
+  }
 
   static open(directory: string, options: StoreOptions = {}): LmdbEnvironment {
-    const synced = options.durable ?? true;
-    const root = open({
-      path: directory,
-      // Always a directory: lmdb-js would take a path with a dot in its last part for a file.
-      noSubdir: false,
-      maxDbs: 16,
-      // A commit returns once its pages and meta page are synced (plain LMDB commit).
-      // overlappingSync (lmdb-js' default on Linux) would sync after returning, and noSync never.
-      overlappingSync: false,
-      noSync: !synced,
-      noMetaSync: !synced,
-    });
+    const root = openRoot(directory, options.durable ?? true);
     const databases: ByteDatabase[] = [];
     const tables: CommittedReadCache[] = [];
-    const openOne = (name: string): ByteDatabase => root.openDB({ name, keyEncoding: 'binary', encoding: 'binary' });
     // One write transaction for all: a new environment creates each database, and a commit per
     // database would sync the disk once each.
-    const blockUndo = root.transactionSync(() => {
+    const { blockUndo, commits } = root.transactionSync(() => {
       for (const db of persistedDbIds) {
-        const database = openOne(lmdbNameOf(db));
+        const database = openBytes(root, lmdbNameOf(db));
         databases[db] = database;
         tables[db] = new CommittedReadCache(new LmdbTable(database));
       }
-      return openOne(BLOCK_UNDO_NAME);
+      return { blockUndo: openBytes(root, BLOCK_UNDO_NAME), commits: openCommits(root) };
     });
     const undoBlocks = [...blockUndo.getKeys()].map((key) => Buffer.from(key).readUInt32BE(0));
-    return new LmdbEnvironment(root, databases, tables, blockUndo, undoBlocks);
+    return new LmdbEnvironment(root, databases, tables, blockUndo, undoBlocks, commits);
+  }
+
+  /** Write transactions committed so far: what the commits row of the newest snapshot says. */
+  get commitCount(): number {
+    return this.commitCounter;
   }
 
   committed(db: number): CommittedTable {
@@ -107,7 +143,9 @@ export class LmdbEnvironment {
           this.blockUndo.putSync(undoKey(keepAs!), packUndoRecord(overwritten));
           undoBlocks = [...undoBlocks, keepAs!];
         }
+        this.countCommit();
       });
+      this.commitCounter++;
       this.replaceUndoBlocks(undoBlocks);
     } catch (err) {
       // After a failed commit what the databases hold is LMDB's to say again.
@@ -148,7 +186,9 @@ export class LmdbEnvironment {
           else database.putSync(key, previous);
         }
         this.blockUndo.removeSync(undoKey(blockNum));
+        this.countCommit();
       });
+      this.commitCounter++;
       this.replaceUndoBlocks(this.undoBlocks.slice(0, -1));
     } finally {
       for (const db of written) this.tables[db].invalidate();
@@ -162,6 +202,13 @@ export class LmdbEnvironment {
 
   close(): Promise<void> {
     return this.root.close();
+  }
+
+  /** Inside a write transaction: the commits row names the commit it makes. */
+  private countCommit(): void {
+    const row = Buffer.alloc(8);
+    row.writeBigUInt64BE(BigInt(this.commitCounter + 1), 0);
+    this.commits.putSync(COMMITS_KEY, row);
   }
 
   private replaceUndoBlocks(blocks: readonly number[]): void {
@@ -181,12 +228,17 @@ function undoKey(blockNum: number): Buffer {
 // default key of [0], exclusively, so reverse ranges name it as an inclusive end instead.
 const FIRST_KEY = Buffer.from([0]);
 
-class LmdbTable implements CommittedTable {
-  constructor(private readonly database: ByteDatabase) {}
+/** A persisted database's committed content; read in `transaction` (a reader's snapshot) when given, else lmdb-js' current read. */
+export class LmdbTable implements CommittedTable {
+  private readonly options: { readonly transaction: Transaction } | undefined;
+
+  constructor(private readonly database: ByteDatabase, transaction?: Transaction) {
+    this.options = transaction === undefined ? undefined : { transaction };
+  }
 
   get(key: Uint8Array): Uint8Array | undefined {
     // LMDB holds no empty key (and refuses to look one up).
-    return key.length === 0 ? undefined : this.database.get(key);
+    return key.length === 0 ? undefined : this.database.get(key, this.options);
   }
 
   first(start: Uint8Array): KvEntry | undefined {
@@ -198,15 +250,15 @@ class LmdbTable implements CommittedTable {
   }
 
   ascending(start: Uint8Array): Iterator<KvEntry> {
-    const range = this.database.getRange({ start: start.length > 0 ? start : FIRST_KEY });
+    const range = this.database.getRange({ ...this.options, start: start.length > 0 ? start : FIRST_KEY });
     return range[Symbol.iterator]();
   }
 
   descending(bound: Uint8Array | undefined): Iterator<KvEntry> {
     if (bound?.length === 0) return [][Symbol.iterator]();
     const range = bound
-      ? this.database.getRange({ start: bound, exclusiveStart: true, reverse: true, end: FIRST_KEY, inclusiveEnd: true })
-      : this.database.getRange({ reverse: true, end: FIRST_KEY, inclusiveEnd: true });
+      ? this.database.getRange({ ...this.options, start: bound, exclusiveStart: true, reverse: true, end: FIRST_KEY, inclusiveEnd: true })
+      : this.database.getRange({ ...this.options, reverse: true, end: FIRST_KEY, inclusiveEnd: true });
     return range[Symbol.iterator]();
   }
 }

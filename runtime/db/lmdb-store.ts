@@ -5,28 +5,35 @@ import { DbId } from '../../host-api/abi/databases.js';
 import { NativeTable, databaseStatusKey, eventKey } from '../../host-api/abi/keys.js';
 import { TsibaseError } from '../../host-api/errors.js';
 import { copyBytes, toBinaryString } from './binary-string.js';
-import { counterIndexOf, readCounter, requireEventId, withCounter } from './event-counters.js';
-import { requireBytes, requireMatchLength, requireStorableKey } from './input-checks.js';
+import { counterIndexOf, readCounter, withCounter } from './event-counters.js';
+import { requireBytes, requireStorableKey } from './input-checks.js';
 import { LmdbEnvironment, type StoreOptions } from './lmdb-environment.js';
 import { LmdbUndoScope } from './lmdb-undo-scope.js';
-import * as lookup from './ordered-lookup.js';
 import { MemoryTable } from './memory-table.js';
 import type { CommittedTable } from './ordered-lookup.js';
 import { chainDbIds, sessionDbIds, subjectiveDbIds } from './persisted-dbs.js';
-import type { ForwardRange, KvEntry, Store, UndoScope } from './store.js';
-import { WriteOverlay } from './write-overlay.js';
+import type { Store, UndoScope } from './store.js';
+import { notPersisted, OverlaidReads } from './overlaid-reads.js';
+import type { SharedReads, StoreLocation } from './shared-reads.js';
+import { WriteOverlay, type OverlayChanges } from './write-overlay.js';
 
 const statusKey = databaseStatusKey();
 
 /** Native tables whose rows readers cache (see Store.nativeRowsVersion). */
 const CACHED_TABLES = new Set<number>([NativeTable.code, NativeTable.codeByHash, NativeTable.config]);
 
+/** The changes without the session database's rows: it stays in the chain thread's memory. */
+function withoutSession(changes: OverlayChanges): OverlayChanges {
+  return { cleared: changes.cleared, rows: changes.rows.filter(([db]) => !sessionDbIds.includes(db)) };
+}
+
 /** Whether a native key is a row of a cached table: a u16 table number, then index 0. */
+
 function isCachedNativeRow(key: Uint8Array): boolean {
   return key.length >= 3 && key[2] === 0 && CACHED_TABLES.has((key[0]! << 8) | key[1]!);
 }
 
-export class LmdbStore implements Store {
+export class LmdbStore extends OverlaidReads implements Store {
   readonly subjective: UndoScope;
   nativeRowsVersion = 0;
   private readonly chainOverlay = new WriteOverlay();
@@ -38,7 +45,10 @@ export class LmdbStore implements Store {
   /** The committed content of each persisted database: LMDB's, or a MemoryTable for those held in memory (session). */
   private readonly committedTables: CommittedTable[] = [];
 
-  private constructor(private readonly environment: LmdbEnvironment) {
+  private shared: SharedReads | undefined;
+
+  private constructor(private readonly environment: LmdbEnvironment, private readonly location: StoreLocation) {
+    super();
     const inMemory = new Map<number, MemoryTable>(sessionDbIds.map((db) => [db, new MemoryTable()]));
     this.chain = new LmdbUndoScope(this.chainOverlay, environment);
     this.subjective = new LmdbUndoScope(this.subjectiveOverlay, environment, inMemory);
@@ -50,35 +60,30 @@ export class LmdbStore implements Store {
 
   /** Opens (creating if needed) the LMDB environment in `directory`. */
   static open(directory: string, options?: StoreOptions): LmdbStore {
-    return new LmdbStore(LmdbEnvironment.open(directory, options));
+    return new LmdbStore(LmdbEnvironment.open(directory, options), { directory, durable: options?.durable ?? true });
   }
 
-  get(db: number, key: Uint8Array): Uint8Array | undefined {
-    requireBytes('key', key);
-    return lookup.readValue(this.overlayOf(db).table(db), this.committed(db), key);
-  }
-
-  greaterEqual(db: number, key: Uint8Array, matchLength: number): KvEntry | undefined {
-    requireBytes('key', key);
-    requireMatchLength(key, matchLength);
-    return lookup.greaterEqual(this.overlayOf(db).table(db), this.committed(db), key, matchLength);
-  }
-
-  lessThan(db: number, key: Uint8Array, matchLength: number): KvEntry | undefined {
-    requireBytes('key', key);
-    requireMatchLength(key, matchLength);
-    return lookup.lessThan(this.overlayOf(db).table(db), this.committed(db), key, matchLength);
-  }
-
-  max(db: number, prefix: Uint8Array): KvEntry | undefined {
-    requireBytes('prefix', prefix);
-    return lookup.max(this.overlayOf(db).table(db), this.committed(db), prefix);
-  }
-
-  forward(db: number, range: ForwardRange): readonly KvEntry[] {
-    requireBytes('key', range.start);
-    requireMatchLength(range.start, range.matchLength);
-    return lookup.forward(this.overlayOf(db).table(db), this.committed(db), range);
+  /**
+   * Reads for query threads (docs/serving.md §10): from the first call on, the overlays keep what
+   * changes in them for `changes()`.
+   */
+  sharedReads(): SharedReads {
+    if (this.shared) return this.shared;
+    this.chainOverlay.trackChanges();
+    this.subjectiveOverlay.trackChanges();
+    return (this.shared = {
+      location: this.location,
+      changes: () => ({
+        commits: this.environment.commitCount,
+        chain: withoutSession(this.chainOverlay.takeChanges()),
+        subjective: withoutSession(this.subjectiveOverlay.takeChanges()),
+      }),
+      everything: () => ({
+        commits: this.environment.commitCount,
+        chain: withoutSession(this.chainOverlay.allRows()),
+        subjective: withoutSession(this.subjectiveOverlay.allRows()),
+      }),
+    });
   }
 
   put(db: number, key: Uint8Array, value: Uint8Array): void {
@@ -104,12 +109,6 @@ export class LmdbStore implements Store {
     this.put(DbId.native, statusKey, withCounter(row, counter, id + 1n));
     this.put(db, eventKey(id), value);
     return id;
-  }
-
-  getSequential(db: number, id: bigint): Uint8Array | undefined {
-    counterIndexOf(db);
-    requireEventId(id);
-    return this.get(db, eventKey(id));
   }
 
   checkpoint(): number {
@@ -172,7 +171,7 @@ export class LmdbStore implements Store {
     return this.environment.close();
   }
 
-  private committed(db: number): CommittedTable {
+  protected committed(db: number): CommittedTable {
     return this.committedTables[db]!;
   }
 
@@ -180,13 +179,9 @@ export class LmdbStore implements Store {
     if (db === DbId.native && isCachedNativeRow(key)) this.nativeRowsVersion++;
   }
 
-  private overlayOf(db: number): WriteOverlay {
+  protected overlayOf(db: number): WriteOverlay {
     const overlay = this.overlays[db];
     if (overlay !== undefined) return overlay;
-    if (db === DbId.temporary) {
-      throw new TsibaseError('DB_NOT_PERSISTED',
-        'the temporary database (67) belongs to an execution context: use a TemporaryDb');
-    }
-    throw new TsibaseError('DB_UNKNOWN', `unknown database ${db}`);
+    throw notPersisted(db);
   }
 }

@@ -1,6 +1,8 @@
 // The state store seam (docs/design.md decision 10): what the host imports and block production need
 // from chain state, with LmdbStore (lmdb-store.ts) as its one implementation.
 //
+import type { SharedReads } from './shared-reads.js';
+
 // Keys and values are bytes; keys order bytewise. The store copies what it is given (callers may
 // pass views of wasm memory) and the bytes it returns must be treated as read-only.
 
@@ -84,4 +86,6 @@ export interface Store extends KvReader, KvWriter, UndoScope {
   putSequential(db: number, value: Uint8Array): bigint;
   getSequential(db: number, id: bigint): Uint8Array | undefined;
   close(): Promise<void>;
+  /** Reads shared with query threads (docs/serving.md §10); absent on a store that cannot share them. */
+  sharedReads?(): SharedReads;
 }

@@ -15,6 +15,18 @@ export type OverlayValue = Uint8Array | null;
 export class OverlayTable {
   readonly values = new Map<string, OverlayValue>();
   readonly order = new SortedKeys();
+
+  constructor(readonly db: number) {}
+}
+
+/**
+ * What changed in an overlay since it was last asked (trackChanges): whether it was cleared
+ * (committed or aborted), and each key written or undone since, with what the overlay holds for
+ * it now (undefined: nothing, the committed row shows).
+ */
+export interface OverlayChanges {
+  readonly cleared: boolean;
+  readonly rows: readonly (readonly [db: number, key: string, value: OverlayValue | undefined])[];
 }
 
 export class WriteOverlay {
@@ -26,13 +38,17 @@ export class WriteOverlay {
   private readonly checkpointIds: number[] = [];
   private readonly checkpointUndoLengths: number[] = [];
   private nextCheckpointId = 1;
+  /** Keys written or undone since the last takeChanges, by database: kept only once trackChanges is called. */
+  private touched: Map<number, Set<string>> | undefined;
+  private clearedSince = false;
 
   table(db: number): OverlayTable | undefined {
     return this.tables[db];
   }
 
   write(db: number, key: string, value: OverlayValue): void {
-    const table = (this.tables[db] ??= new OverlayTable());
+    const table = (this.tables[db] ??= new OverlayTable(db));
+    if (this.touched) this.touch(db, key);
     const previous = table.values.get(key);
     if (previous === undefined) table.order.insert(key);
     table.values.set(key, value);
@@ -62,6 +78,7 @@ export class WriteOverlay {
       const table = this.undoTables[i];
       const key = this.undoKeys[i];
       const previous = this.undoPrevious[i];
+      if (this.touched) this.touch(table.db, key);
       if (previous === undefined) {
         table.values.delete(key);
         table.order.delete(key);
@@ -91,6 +108,10 @@ export class WriteOverlay {
 
   /** Drops every write and checkpoint. */
   clear(): void {
+    if (this.touched) {
+      this.touched.clear();
+      this.clearedSince = true;
+    }
     this.tables.length = 0;
     this.truncateUndo(0);
     this.closeFrom(0);
@@ -107,6 +128,45 @@ export class WriteOverlay {
       if (!table) continue;
       table.order.forEach((key) => visit(db, key, table.values.get(key)!));
     }
+  }
+
+  /** From now on the overlay keeps what changed in it, for takeChanges. */
+  trackChanges(): void {
+    this.touched ??= new Map();
+  }
+
+  /** What changed since the last call (or since trackChanges); starts the record over. */
+  takeChanges(): OverlayChanges {
+    const rows: [number, string, OverlayValue | undefined][] = [];
+    for (const [db, keys] of this.touched ?? []) {
+      const table = this.tables[db];
+      for (const key of keys) rows.push([db, key, table?.values.get(key)]);
+    }
+    const cleared = this.clearedSince;
+    this.touched?.clear();
+    this.clearedSince = false;
+    return { cleared, rows };
+  }
+
+  /** Every row the overlay holds, as the changes since an empty overlay. */
+  allRows(): OverlayChanges {
+    const rows: [number, string, OverlayValue][] = [];
+    this.forEachEntry((db, key, value) => rows.push([db, key, value]));
+    return { cleared: true, rows };
+  }
+
+  /** Sets what the overlay holds for `key` (with no checkpoint open): a copy of another overlay's row; undefined removes it. */
+  mirror(db: number, key: string, value: OverlayValue | undefined): void {
+    if (this.checkpointIds.length > 0) throw new TsibaseError('DB_CHECKPOINT_OPEN', 'cannot mirror writes under an open checkpoint');
+    if (value !== undefined) return this.write(db, key, value);
+    const table = this.tables[db];
+    if (table?.values.delete(key)) table.order.delete(key);
+  }
+
+  private touch(db: number, key: string): void {
+    let keys = this.touched!.get(db);
+    if (!keys) this.touched!.set(db, (keys = new Set()));
+    keys.add(key);
   }
 
   private levelOf(checkpoint: number): number {

@@ -43,7 +43,7 @@ function serviceRequest(req: WireRequest, host: string): HttpRequest {
  */
 export function serveThroughHttpService(
   chain: ChainQueries, sockets: HttpSockets, tokens: SessionTokens, req: WireRequest, res: WireResponse, rootHost: string,
-): void {
+): Promise<void> | void {
   const target = req.url;
   const method = req.method;
   if (!SERVICE_METHODS.has(method)) return methodNotAllowed(res, target, method, 'GET, POST, OPTIONS', CORS_B);
@@ -52,9 +52,10 @@ export function serveThroughHttpService(
   const user = token === undefined ? undefined : tokens.userOf(token, rootHost, Math.floor(Date.now() / 1000));
   const request = serviceRequest(req, host);
   const socket = sockets.add(res);
-  const { error, sockets: outcome } = chain.serve({
+  return chain.serve({
     socket, request, rootHost, user: user === undefined ? null : accountNumberFromName(user), sockets: { open: sockets, owned: [socket] },
+  }).then(({ error, sockets: outcome }) => {
+    sockets.settle(outcome, error?.message);
+    sockets.watch(socket);
   });
-  sockets.settle(outcome, error?.message);
-  sockets.watch(socket);
 }

@@ -15,6 +15,8 @@ export class HttpSockets implements SocketRegistry {
   // Socket numbers continue from a random start so a number a service kept from before a
   // restart does not name a new request.
   private next = randomInt(1, 2 ** 30);
+  /** Set by closeAll: the answer of every request still open or deferred from then on. */
+  private closedWith: string | undefined;
 
   /** A socket for `res`, until it is answered; one that outlives its context must be `watch`ed. */
   add(res: WireResponse): number {
@@ -32,6 +34,7 @@ export class HttpSockets implements SocketRegistry {
   watch(fd: number): void {
     const res = this.responses.get(fd);
     if (res === undefined) return;
+    if (this.closedWith !== undefined) return this.closeAll(this.closedWith);
     if (res.answered || res.destroyed) this.responses.delete(fd);
     else res.onClose(() => this.responses.delete(fd));
   }
@@ -49,9 +52,10 @@ export class HttpSockets implements SocketRegistry {
   /**
    * Answers every request still open with a 503 (`message`, Retry-After): once the chain is
    * closed no service can answer them, and a request the node cannot answer must not hold its
-   * shutdown either.
+   * shutdown either. A request deferred later (served while the listeners close) gets the same answer.
    */
   closeAll(message: string): void {
+    this.closedWith = message;
     for (const fd of [...this.responses.keys()]) {
       const res = this.take(fd);
       if (res) text(res, 503, message, { 'Retry-After': '1' });

@@ -13,7 +13,7 @@ import { Chain } from '../chain/chain.js';
 import { bootInProcess } from '../chain/in-process-boot.js';
 import { readConfigFile, writeConfigFile } from '../config/config-file.js';
 import { checkServable } from '../config/servable-config.js';
-import { defaultConfig, parseServerConfig, type ListenSpec, type ServerConfig } from '../config/server-config.js';
+import { defaultConfig, defaultServiceThreads, parseServerConfig, type ListenSpec, type ServerConfig } from '../config/server-config.js';
 import { LmdbStore } from '../db/lmdb-store.js';
 import { DirectoryLock } from '../fs/directory-lock.js';
 import type { SyncState } from '../../host-api/http/sync-status.js';
@@ -138,6 +138,7 @@ export class TsibaseNode implements NodeControl {
       blockIntervalMs: options.blockIntervalMs,
       instantBlocks: options.instantBlocks,
       devFork: options.devFork !== undefined,
+      queryThreads: config.service_threads ?? defaultServiceThreads(),
       onCallbackError: (err) => this.logging.warning('chain', `callback: ${err.message}`),
       onProductionError: (err) => {
         if (err.message !== productionError) this.logging.error('chain', `block production: ${err.message}`);
@@ -315,7 +316,8 @@ export class TsibaseNode implements NodeControl {
     this.network.stop();
     await this.links.stop(request.restart);
     this.logSockets.closeAll(request.restart);
-    this.chain.close();
+    // Production stops at once; the query threads answer (or hand back) the requests they hold.
+    await this.chain.close();
     this.sockets.closeAll(request.restart ? 'the node restarts: ask again' : 'the node is shutting down');
     await this.server.close(request.force);
     this.keys.close();
@@ -350,6 +352,8 @@ export class TsibaseNode implements NodeControl {
       { name: 'tsibase_blocks_applied', help: 'received blocks applied since the node started', value: blocksApplied },
       { name: 'tsibase_blocks_refused', help: 'received blocks refused since the node started', value: blocksRefused },
       { name: 'tsibase_http_connections', help: 'http and https connections open (upgraded ones included), which max_connections bounds', value: this.server.openConnections },
+      { name: 'tsibase_queries_on_threads', help: 'queries answered on the query threads since the node started (service_threads)', value: this.chain.queryFigures?.answered ?? 0 },
+      { name: 'tsibase_queries_handed_back', help: 'queries a query thread handed back to the chain thread, which ran them', value: this.chain.queryFigures?.handedOff ?? 0 },
       { name: 'tsibase_consensus_timeout_ms', help: 'the running consensus timeout: BFT view change, or the base of CFT elections', value: this.network.consensusTimeoutMs },
     ];
   }

@@ -8,6 +8,7 @@ import {
   taposReference, transactionId, type Action, type ActionTrace, type Bundle, type Claim, type KeyPair, type NewAccountAuth, type TransactionTrace,
 } from '../../host-api/index.js';
 import type { BlockSigners } from '../chain/block-signing.js';
+import type { QueryThreadFigures } from '../chain/query-threads.js';
 import { Chain } from '../chain/chain.js';
 import type { EmittedEvent } from '../chain/event-log.js';
 import { bootInProcess } from '../chain/in-process-boot.js';
@@ -52,6 +53,8 @@ export interface TestBootOptions {
   readonly rootHost?: string;
   /** Where errors of subjective callbacks go (they never fail a transaction); stderr by default. */
   readonly onCallbackError?: (error: Error) => void;
+  /** Threads that answer HTTP queries off the chain's thread (docs/serving.md §10); none by default. */
+  readonly queryThreads?: number;
 }
 
 export interface TestPushOptions {
@@ -102,6 +105,7 @@ interface Setup {
   readonly rootHost: string;
   readonly tokens: SessionTokens;
   readonly onCallbackError: (error: Error) => void;
+  readonly queryThreads: number;
 }
 
 const DEFAULT_EXPIRES_IN = 10;
@@ -170,6 +174,7 @@ export class BootedChain {
       rootHost: options.rootHost ?? 'tsibase.localhost',
       tokens: SessionTokens.withRandomKey(),
       onCallbackError: options.onCallbackError ?? ((err) => console.error(`TestChain: a subjective callback failed: ${err.message}`)),
+      queryThreads: options.queryThreads ?? 0,
     };
     const chain = BootedChain.assemble(temporaryDirectory(), clock, setup);
     try {
@@ -192,7 +197,7 @@ export class BootedChain {
     const sockets = new HttpSockets();
     const chain = new Chain(store, ENGINE, {
       producer: setup.producer, now: clock.now, manualBlocks: true, sockets,
-      blockSigners: blockSignersOf(setup.keys?.block), onCallbackError: setup.onCallbackError,
+      blockSigners: blockSignersOf(setup.keys?.block), onCallbackError: setup.onCallbackError, queryThreads: setup.queryThreads,
     });
     const server = new NodeHttpServer(chain, { sockets, tokens: setup.tokens, localHosts: new Map(), adminRoutes: NO_ADMIN_ROUTES });
     server.configure({ hosts: [setup.rootHost], services: [], httpTimeoutUs: null, maxConnections: undefined }, directory);
@@ -202,6 +207,11 @@ export class BootedChain {
   /** The head block (its header, id and the last irreversible block number). */
   get head(): ChainHead {
     return this.chain.head!;
+  }
+
+  /** What the query threads did (queryThreads), or undefined without any. */
+  get queryFigures(): QueryThreadFigures | undefined {
+    return this.chain.queryFigures;
   }
 
   /** The chain's time, ISO 8601. */
@@ -342,7 +352,7 @@ export class BootedChain {
   /** Stops the chain, closes its store and removes its directory. */
   async close(): Promise<void> {
     await this.pushes;
-    this.chain.close();
+    await this.chain.close();
     await this.server.close();
     await this.store.close();
     rmSync(this.directory, { recursive: true, force: true });

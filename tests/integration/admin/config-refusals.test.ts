@@ -59,6 +59,8 @@ test('a configuration that leaves the node unreachable or unstartable is 400 nam
     [{ ...config, tls: { trustfiles: [ctx.tls.certificate, missing] } }, 'tls.trustfiles[1]:', missing],
     [{ ...config, tls: { certificate: ctx.tls.certificate, key: ctx.other.key } }, 'tls:', 'no TLS context'],
     [{ ...config, tls: { certificate: join(ctx.dir, 'not-pem.crt'), key: ctx.tls.key } }, 'tls:', 'no TLS context'],
+    [{ ...config, service_threads: -1 }, 'service_threads:', 'whole number from 0 to 1024'],
+    [{ ...config, service_threads: 'four' }, 'service_threads:', '"four"'],
   ];
   for (const [value, field, problem] of refused) {
     const r = await admin(ctx.node, '/config', { method: 'PUT', json: value });
@@ -76,6 +78,17 @@ test('an https listener with readable TLS files that match is accepted', async (
   assert.is((await admin(ctx.node, '/config', { method: 'PUT', json: next })).status, 200);
   assert.equal(JSON.parse(readFileSync(configFile(ctx), 'utf8')), next);
   await assertServing(ctx, next);
+});
+
+test('service_threads is kept as a number (a decimal string is taken) and applies at the next start', async (ctx) => {
+  const config = jsonOf(await admin(ctx.node, '/config'));
+  assert.is((await admin(ctx.node, '/config', { method: 'PUT', json: { ...config, service_threads: '2' } })).status, 200);
+  assert.is(jsonOf(await admin(ctx.node, '/config')).service_threads, 2);
+  assert.is(JSON.parse(readFileSync(configFile(ctx), 'utf8')).service_threads, 2);
+  // A configuration without it keeps the one before.
+  const { service_threads: _, ...without } = config;
+  assert.is((await admin(ctx.node, '/config', { method: 'PUT', json: without })).status, 200);
+  assert.is(jsonOf(await admin(ctx.node, '/config')).service_threads, 2);
 });
 
 test('a configuration without http_timeout has none: idle connections stay open, no Keep-Alive timeout', async (ctx) => {

@@ -5,7 +5,7 @@
 
 import {
   AccountNumber, DbId, HttpHeader, HttpReply, HttpRequest, Option, Table, abort, checkHttpServerCaller,
-  accountName, checkoutSubjective, commitSubjective, jsonString,
+  accountName, checkoutSubjective, commitSubjective, host, jsonString, pack,
 } from "../../../services-wasm/sdk/index";
 import { HttpActor } from "../../../services-wasm/http/index";
 
@@ -34,10 +34,20 @@ export class Probe {
     const path = request.path();
     if (path == "/reply") return HttpReply.text("hello", "text/plain", 201).withHeader("Cache-Control", "no-store");
     if (path == "/abort") abort("probe refused");
+    if (path == "/spin") {
+      // Runs until the query's fuel is gone (the node answers its limit error).
+      let turns: u64 = 1;
+      while (turns != 0) turns = turns * 3 + 1;
+    }
     if (path == "/bad-header") return HttpReply.text("x").withHeader("X-Custom", "1");
     if (path == "/bad-status") return HttpReply.text("x", "text/plain", 99);
     if (path == "/bad-header-value") return HttpReply.text("x").withHeader("Cache-Control", "no-store\r\nX-Injected: 1");
     if (path == "/bad-content-type") return HttpReply.text("x", "text/plain\n");
+    if (path == "/send-elsewhere") {
+      // A reply on a socket that is not this request's: the node says whether it is open (errno 8 when not).
+      const reply = pack<HttpReply>(HttpReply.text("elsewhere"));
+      return HttpReply.json(host.socketSend(socket.get() + 1, reply.dataStart, reply.length).toString());
+    }
     if (path == "/send") {
       new HttpActor().sendReply(socket.get(), HttpReply.text("sent"));
       return HttpReply.text("ignored");
