@@ -1,6 +1,6 @@
 import { DbId } from '../../host-api/abi/databases.js';
 import { blockKey, logTruncateKey } from '../../host-api/abi/keys.js';
-import { Block } from '../../host-api/types/index.js';
+import { Block, coreSchema, type BlockHeader } from '../../host-api/types/index.js';
 import { LogTruncateRow } from '../../host-api/types/native.js';
 import type { KvReader, KvWriter } from '../db/store.js';
 
@@ -15,6 +15,18 @@ export function writeBlock(db: KvWriter, block: Block): void {
 export function readBlock(db: KvReader, blockNum: number): Block | undefined {
   const bytes = db.get(DbId.blockLog, blockKey(blockNum));
   return bytes ? Block.unpack(bytes) : undefined;
+}
+
+/**
+ * A Block read as far as its header: its other members are skipped as unknown fields are, so a
+ * block's thousands of transactions are not decoded to learn its id.
+ */
+const BlockHeaderOnly = coreSchema.typeOf({ Object: { header: 'BlockHeader' } });
+
+/** The header of block `blockNum` in the log, without decoding its transactions. */
+export function readBlockHeader(db: KvReader, blockNum: number): BlockHeader | undefined {
+  const bytes = db.get(DbId.blockLog, blockKey(blockNum));
+  return bytes ? (BlockHeaderOnly.unpack(bytes, { compat: true }) as { header: BlockHeader }).header : undefined;
 }
 
 /** Where the block log starts, when it was cut at a loaded snapshot. */

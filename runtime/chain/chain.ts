@@ -11,7 +11,7 @@ import { authBypass } from './auth-bypass.js';
 import type { ClosedBlock } from './block-builder.js';
 import { eventPosition, eventsSince, type EmittedEvent, type EventPosition } from './event-log.js';
 import { BlockImportQueue } from './block-import-queue.js';
-import { readBlock, readLogStart } from './block-log.js';
+import { readBlockHeader, readLogStart } from './block-log.js';
 import { BlockProduction } from './block-production.js';
 import type { BlockSigners } from './block-signing.js';
 import { readStatus } from './chain-state.js';
@@ -214,8 +214,8 @@ export class Chain implements NetworkChain, TransactionIntake, ChainQueries, Eve
 
   /** The id of block `blockNum`, if this node has it. */
   blockIdAt(blockNum: number): Uint8Array | undefined {
-    const block = readBlock(this.store, blockNum);
-    return block ? computeBlockId(block.header) : undefined;
+    const header = readBlockHeader(this.store, blockNum);
+    return header ? computeBlockId(header) : undefined;
   }
 
   /**

@@ -1,6 +1,7 @@
 import { parentPort } from 'node:worker_threads';
 import { verifySignedData } from './ecdsa.js';
 import { unpackChecks } from './signature-batch.js';
+import { nameSignatureThread } from './signature-thread-name.js';
 
 // A signature worker thread: verifies each batch it is sent and answers it with one message.
 
@@ -14,6 +15,8 @@ export interface BatchVerdicts {
   readonly id: number;
   readonly verdicts: Uint8Array;
 }
+
+nameSignatureThread();
 
 parentPort!.on('message', ({ id, checks }: BatchRequest) => {
   const unpacked = unpackChecks(checks);

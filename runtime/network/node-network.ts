@@ -24,7 +24,7 @@ import { NodeConsensus, restoreBftCommit, type ConsensusPorts } from './node-con
 import { StepQueue } from './step-queue.js';
 import type { SyncState } from '../../host-api/http/sync-status.js';
 import { SyncProgress } from './sync-progress.js';
-import { frameBytesOf, noteFrameBytes, storedSignedBlock, syncFrameOf, syncHeaderOf, syncMessageOf } from './wire-blocks.js';
+import { frameBlockId, frameBytesOf, noteFrame, storedSignedBlock, syncFrameOf, syncHeaderOf, syncMessageOf } from './wire-blocks.js';
 
 // The node's part in a network (docs/p2p.md "What we build"): the peer links carry native P2P
 // messages, decoded here; the router reaches the producers (§A); block sync streams blocks and
@@ -198,15 +198,23 @@ export class NodeNetwork implements LinkListener {
   }
 
   onMessage(linkId: PeerId, frame: Uint8Array): void {
+    // A block sync holds already (each peer streams the new block, so it comes again from the
+    // others) is not decoded again: sync only learns that this peer has it.
+    const id = frameBlockId(frame);
+    const held = id === undefined ? undefined : this.sync.held(id);
     let message: P2PMessage;
-    try {
-      message = decodeMessage(frame);
-    } catch (err) {
-      if (!(err instanceof P2PMessageError)) throw err;
-      this.links.refused(linkId, err.message, OFFENCE);
-      return;
+    if (held) {
+      message = { kind: 'BlockMessage', body: { block: held } };
+    } else {
+      try {
+        message = decodeMessage(frame);
+      } catch (err) {
+        if (!(err instanceof P2PMessageError)) throw err;
+        this.links.refused(linkId, err.message, OFFENCE);
+        return;
+      }
+      if (message.kind === 'BlockMessage') noteFrame(message.body.block, frame);
     }
-    if (message.kind === 'BlockMessage') noteFrameBytes(message.body.block, frame.length);
     this.route({ type: 'receive', peer: linkId, message });
   }
 

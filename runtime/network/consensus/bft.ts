@@ -144,11 +144,14 @@ export class Bft<S> {
 
   /**
    * Whether `previous` (the state kept last) still holds what `kept` gives now, so that the caller
-   * writes it again only when it changed; compared in place, without building `kept`.
+   * writes it again only when it changed; compared in place, without building `kept`. Without
+   * `committed`, the committed block and its proof are not compared (the caller keeps them only
+   * while BFT runs).
    */
-  keeps(previous: BftKept<S> | undefined, sameSignature: (a: S, b: S) => boolean): boolean {
+  keeps(previous: BftKept<S> | undefined, sameSignature: (a: S, b: S) => boolean, committed = true): boolean {
     if (!previous || previous.term !== this.term) return false;
-    if (!sameOrder(previous.bestConfirm, this.bestConfirm) || !sameOrder(previous.bestPrepared, this.bestPrepared) || !sameOrder(previous.committed, this.committed)) return false;
+    if (!sameOrder(previous.bestConfirm, this.bestConfirm) || !sameOrder(previous.bestPrepared, this.bestPrepared)) return false;
+    if (committed && !sameOrder(previous.committed, this.committed)) return false;
     const best = this.bestPrepared;
     const prepares = best && this.confirmations.get(best.id)?.prepares;
     const keptPrepares = previous.bestPrepared?.prepares ?? [];
@@ -158,6 +161,7 @@ export class Bft<S> {
       const kept = keptPrepares[i++]!;
       if (kept.producer !== producer || !sameSignature(kept.signature, signature)) return false;
     }
+    if (!committed) return true;
     const proof = this.committed && this.proofs.get(this.committed.id);
     const keptProof = previous.committed?.proof;
     if (keptProof === proof) return true;

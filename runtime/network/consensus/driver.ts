@@ -232,8 +232,11 @@ export class ConsensusDriver<S, P> {
   private stepBft(event: BftEvent<S>): void {
     if (this.bftFailed) return;
     const ready = this.bft.step(event);
-    // What the messages below depend on is on disk before they leave.
-    if (!this.bft.keeps(this.keptBft, this.options.sameSignature)) {
+    // What the messages below depend on is on disk before they leave. While the current set
+    // runs CFT, its commits move BFT's committed block at every block, and a CFT header's
+    // commitNum proves irreversibility after a restart (docs/p2p.md §5.4): the committed block is
+    // kept with the rest of BFT's state, but a commit alone is not written then.
+    if (!this.bft.keeps(this.keptBft, this.options.sameSignature, this.bftActive)) {
       this.keptBft = this.bft.kept;
       this.out.persist.bft = this.keptBft;
     }

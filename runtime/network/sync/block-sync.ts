@@ -47,6 +47,11 @@ export class BlockSync<B> {
     return this.applyingId;
   }
 
+  /** The block `id` if the tree holds it (received or applied, above the irreversible block). */
+  held(id: BlockIdHex): B | undefined {
+    return this.tree.block(id);
+  }
+
   /** Per link, its received blocks on the way to the best block that wait to be applied: the caller slows a link with many. */
   waitingOnBestPath(): Map<PeerId, WaitingBlocks> {
     return this.tree.waitingOnBestPath();

@@ -105,6 +105,10 @@ unsigned('the producer\'s blocks are readable for streaming: SignedBlock, id, he
   assert.is(top.signed.auxConsensusData, null);
   assert.is(producer.chain.signedBlockAt(head.header.blockNum + 1), undefined);
   assert.is(producer.chain.blockIdAt(1), undefined, 'there is no block 1');
+  // blockIdAt reads a block's header alone: the same id as the whole block read back gives.
+  for (let num = 2; num <= head.header.blockNum; num++) {
+    assert.is(bytesToHex(producer.chain.blockIdAt(num)!), bytesToHex(producer.chain.signedBlockAt(num)!.blockId), `block ${num}`);
+  }
 });
 
 unsigned('an empty node refuses a first block other than the boot block', async ({ producer, follower }) => {

@@ -65,4 +65,19 @@ test('BFT hands back to CFT: CFT goes on in BFT\'s term', () => {
   assert.ok(chainTypes(ready).includes('follow'));
 });
 
+test('under CFT a commit alone keeps nothing (the head\'s commitNum holds it); under BFT each commit is kept', () => {
+  const d = driver();
+  const cftSets = [cft(A, B, C)];
+  d.step({ type: 'start', producers: producers(cftSets, B, 1), head: block(4, 1, A, cftSets), commitIndex: 2 });
+  const cftCommits = [5, 6, 7].map((num) => d.step({ type: 'head', producers: producers(cftSets, B, 1), head: block(num, 1, A, cftSets), commitIndex: num - 2 }));
+  assert.equal(cftCommits.map((ready) => ready.persist.bft), [undefined, undefined, undefined], 'no BFT state is written at CFT commits');
+  const bftSets = [bft(A)];
+  // A single BFT producer commits through its own headers (§5.3): each commit is BFT's, and kept.
+  const handOver = d.step({ type: 'head', producers: producers(bftSets, A, 1), head: block(8, 1, A, bftSets), commitIndex: 6 });
+  assert.ok(d.bftActive);
+  assert.ok(handOver.persist.bft, 'the switch to BFT keeps its state');
+  const bftCommit = d.step({ type: 'head', producers: producers(bftSets, A, 2), head: block(9, 2, A, bftSets), commitIndex: 6 });
+  assert.is(bftCommit.persist.bft?.committed?.num, 9, 'a BFT commit is kept');
+});
+
 test.run();
