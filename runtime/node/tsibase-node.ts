@@ -316,10 +316,13 @@ export class TsibaseNode implements NodeControl {
     this.network.stop();
     await this.links.stop(request.restart);
     this.logSockets.closeAll(request.restart);
-    // Production stops at once; the query threads answer (or hand back) the requests they hold.
-    await this.chain.close();
+    // Production stops at once and the listeners at once; the query threads answer (or hand
+    // back) the requests they hold; then requests left open (deferred) can have no other answer.
+    const chainClosed = this.chain.close();
+    const serverClosed = this.server.close(request.force);
+    await chainClosed;
     this.sockets.closeAll(request.restart ? 'the node restarts: ask again' : 'the node is shutting down');
-    await this.server.close(request.force);
+    await serverClosed;
     this.keys.close();
     await this.store.close();
     await this.logging.close();
