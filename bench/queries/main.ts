@@ -13,13 +13,14 @@ import { CONNECTIONS, PIPELINING, fillRows, rowsService, serveSysQueryLoad, star
 import { SECONDS, WARM_UP_SECONDS, closedLoopRate, type LoadTiming, type LoadWindow } from '../lib/closed-loop.js';
 import { cpuSeconds } from '../lib/cpu-time.js';
 import { CONCURRENCY, preparedTransfers, transferPusher, type TransferPusher } from '../lib/transfers.js';
+import { closedLoopTransfers, verifiesPerSecond } from '../lib/verify-rate.js';
 import { nodeProcessId } from '../../tests/lib/node-process.js';
 
 const TRANSFER_FALL_TARGET = 0.10;
 const QUERY_FALL_TARGET = 0.20;
 const TIMING: LoadTiming = { warmUpSeconds: WARM_UP_SECONDS, seconds: SECONDS };
-/** Enough prepared transfers for three windows with their warm-ups at a few thousand per second. */
-const TRANSFERS = 60_000;
+/** Enough prepared transfers for the two windows that push them (each with its warm-up), at every core's verify rate. */
+const TRANSFERS = 2 * closedLoopTransfers(verifiesPerSecond());
 
 interface Figures {
   readonly rates: number[];
