@@ -1,8 +1,7 @@
 import { Worker } from 'node:worker_threads';
-import type { SharedReads } from '../db/shared-reads.js';
+import type { SharedReads, ViewChanges } from '../db/shared-reads.js';
 import type { ServeOutcome } from './interface.js';
 import type { FromQueryThread, QueryAnswer, QueryRequest, QueryThreadData, ToQueryThread } from './query-messages.js';
-import type { ViewChanges } from '../db/shared-reads.js';
 
 /** Milliseconds a closing thread is given to end by itself. */
 const CLOSE_WAIT_MS = 2000;
@@ -24,8 +23,7 @@ export interface QueryThreadFigures {
  * least busy, against the chain thread's state. The requests of one event-loop turn leave at its
  * end, one message per thread, after the store's changes since the last message (to every
  * thread), so a thread reads what this thread would read then: a state between each request's
- * arrival and its reply, as on this thread. A request
- * a thread cannot finish (a subjective write, a deferred reply, the session database, a snapshot
+ * arrival and its reply, as on this thread. A request a thread cannot finish (a subjective write, a deferred reply, the session database, a snapshot
  * already past the state) comes back before any effect and runs here from its start; so do the
  * requests of a thread that died, which a new one replaces. Threads hold the process open only
  * while they have requests.

@@ -34,7 +34,7 @@ export class HttpSockets implements SocketRegistry {
   watch(fd: number): void {
     const res = this.responses.get(fd);
     if (res === undefined) return;
-    if (this.closedWith !== undefined) return this.closeAll(this.closedWith);
+    if (this.closedWith !== undefined) return this.refuseClosed(fd);
     if (res.answered || res.destroyed) this.responses.delete(fd);
     else res.onClose(() => this.responses.delete(fd));
   }
@@ -56,10 +56,13 @@ export class HttpSockets implements SocketRegistry {
    */
   closeAll(message: string): void {
     this.closedWith = message;
-    for (const fd of [...this.responses.keys()]) {
-      const res = this.take(fd);
-      if (res) text(res, 503, message, { 'Retry-After': '1' });
-    }
+    for (const fd of [...this.responses.keys()]) this.refuseClosed(fd);
+  }
+
+  /** The answer closeAll gives, if the request is still open. */
+  private refuseClosed(fd: number): void {
+    const res = this.take(fd);
+    if (res) text(res, 503, this.closedWith!, { 'Retry-After': '1' });
   }
 
   /** Answers with an error of the node's own (500 with a text/html body) if still open. */

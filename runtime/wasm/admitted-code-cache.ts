@@ -28,7 +28,7 @@ export interface AdmittedCode {
 /** TSIBASE_CACHE_DIR: where the cache is (empty: none); by default the user's cache folder. */
 export const CACHE_DIR_ENV = 'TSIBASE_CACHE_DIR';
 
-/** Entries kept; past it the least recently written go (a dev chain's redeploys add one each). */
+/** Entries kept; past it the least recently written go, at a process's first write (a dev chain's redeploys add one each). */
 const MAX_ENTRIES = 512;
 
 const MAGIC = Buffer.from('tsibase admitted 1\n');
@@ -65,13 +65,33 @@ export function defaultAdmittedCodeDir(env: NodeJS.ProcessEnv = process.env): st
 
 export class AdmittedCodeCache {
   private fingerprintDir: string | undefined;
+  /** Pruning reads every entry's time: once a process, at its first write, not at each. */
+  private pruned = false;
 
   /** A cache in `dir` for admission with `options`. */
   constructor(readonly dir: string, private readonly options: AdmissionOptions = {}) {}
 
   /** The admitted form of `code`, when an intact entry holds it. */
   get(code: Uint8Array): AdmittedCode | undefined {
+    return this.entry(sha256(code));
+  }
+
+  /** Keeps `admitted` as the admitted form of `code`. A cache that cannot be written is no cache: nothing fails. */
+  put(code: Uint8Array, admitted: AdmittedCode): void {
+    this.keep(sha256(code), admitted);
+  }
+
+  /** The admitted form of `code` from its entry, else `admit`'s, kept: the code is hashed once. */
+  getOrAdmit(code: Uint8Array, admit: () => AdmittedCode): AdmittedCode {
     const codeHash = sha256(code);
+    const cached = this.entry(codeHash);
+    if (cached) return cached;
+    const admitted = admit();
+    this.keep(codeHash, admitted);
+    return admitted;
+  }
+
+  private entry(codeHash: Buffer): AdmittedCode | undefined {
     let file: Buffer;
     try {
       file = readFileSync(this.entryPath(codeHash));
@@ -81,10 +101,8 @@ export class AdmittedCodeCache {
     return decodeEntry(file, codeHash);
   }
 
-  /** Keeps `admitted` as the admitted form of `code`. A cache that cannot be written is no cache: nothing fails. */
-  put(code: Uint8Array, admitted: AdmittedCode): void {
+  private keep(codeHash: Buffer, admitted: AdmittedCode): void {
     try {
-      const codeHash = sha256(code);
       const path = this.entryPath(codeHash);
       mkdirSync(this.fingerprintPath(), { recursive: true });
       // Written aside and renamed: a reader sees the whole entry or none (a crash may tear the
@@ -92,7 +110,10 @@ export class AdmittedCodeCache {
       const temporary = `${path}.${process.pid}.tmp`;
       writeFileSync(temporary, encodeEntry(admitted, codeHash));
       renameSync(temporary, path);
-      this.prune();
+      if (!this.pruned) {
+        this.pruned = true;
+        this.prune();
+      }
     } catch {
       // A read-only or full disk: the node admits the code each start, as without a cache.
     }

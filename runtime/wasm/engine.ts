@@ -146,10 +146,7 @@ export class Engine {
       const admitted = admitModule(bytes, this.admission);
       return { ...admitted, bytes: admitted.unmeteredBytes() };
     }
-    const cached = this.admittedCode?.get(bytes);
-    if (cached) return cached;
-    const admitted = admitModule(bytes, this.admission);
-    this.admittedCode?.put(bytes, admitted);
-    return admitted;
+    const admit = () => admitModule(bytes, this.admission);
+    return this.admittedCode ? this.admittedCode.getOrAdmit(bytes, admit) : admit();
   }
 }

@@ -1,5 +1,5 @@
-import type { Caller } from '../host-state.js';
 import { Limits } from '../../../host-api/abi/databases.js';
+import type { Caller } from '../host-state.js';
 import type { ImportGroup } from './import-group.js';
 import { backingDb, checkMaxPrefix, checkRead, checkWrite, putRow } from './db-access.js';
 import { chargeHostCall } from './fuel-schedule.js';
