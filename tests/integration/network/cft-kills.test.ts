@@ -62,10 +62,17 @@ test(`the leader killed and restarted ${KILLS} times under load: no transaction 
       process.kill(nodeProcessId(leader), 'SIGKILL');
       await new Promise((resolve) => leader.process.once('exit', resolve));
       const survivor = nodes[(index + 1) % 3]!;
-      // The killed node starts again while the others elect a leader without it.
-      const [restarted] = await Promise.all([restartProducer(leader), waitUntil(`kill ${kill + 1}: a new leader commits`, async () => {
+      // The killed node starts again while the others elect a leader. Usually one of them wins
+      // at once (a prompt election, docs/p2p.md §5), but when the restarted node is reached again
+      // before that, the turn is called off and the election timeout decides: then the restarted
+      // node itself may win (its log may be the longest). Either is a leader of a later term.
+      // On a timeout the message says what the survivor last had, next to the killed leader's head.
+      let seen: unknown;
+      const what = () => `kill ${kill + 1}: a leader of a later term commits (the killed leader's head ${JSON.stringify(before)}, the survivor's last ${JSON.stringify(seen)})`;
+      const [restarted] = await Promise.all([restartProducer(leader), waitUntil(what, async () => {
         const head = await headerOf(survivor);
-        return head.term > before.term && head.producer !== before.producer && head.commitNum > before.commitNum;
+        seen = head;
+        return head.term > before.term && head.commitNum > before.commitNum;
       }, 40_000)]);
       nodes[index] = restarted;
     }
