@@ -1,9 +1,11 @@
 // A test service that grows the database fast (deployed as `bulk`): `fill(count, size)` appends
 // `count` rows of `size` bytes each and moves a summary row in the same action; `GET /last`
 // answers the summary and checks the last row it names, read whole, so a query that sees a
-// summary also sees every byte of the rows it counts (tests/integration/http/query-threads-growth.test.ts).
+// summary also sees every byte of the rows it counts (tests/integration/http/query-threads-growth.test.ts);
+// `/graphql` pages the rows (tests/integration/services/large-rows-page.test.ts), whose pages can
+// be larger than one kvRange reply (docs/host-abi.md §3).
 
-import { AccountNumber, HttpReply, HttpRequest, Option, Table, abort, checkHttpServerCaller } from "../../../services-wasm/sdk/index";
+import { AccountNumber, HttpReply, HttpRequest, Index, Option, Table, abort, checkHttpServerCaller } from "../../../services-wasm/sdk/index";
 
 @fracpack
 class Summary {
@@ -23,6 +25,13 @@ function dataOf(id: u32, size: u32): string {
   return String.fromCharCode(48 + <i32>(id % 10)).repeat(<i32>size);
 }
 
+@query
+class BulkQuery {
+  get bulks(): Index<Bulk, u32> {
+    return bulks.primary;
+  }
+}
+
 @service("bulk")
 export class BulkRows {
   @action
@@ -38,6 +47,7 @@ export class BulkRows {
   @action
   serveSys(request: HttpRequest, socket: Option<i32>, user: Option<AccountNumber>): HttpReply | null {
     checkHttpServerCaller();
+    if (request.path() == "/graphql") return new BulkQuery().serveGraphQL(request);
     if (request.path() != "/last") return null;
     const summary = summaries.get(0);
     if (summary === null) return HttpReply.json("0");
