@@ -1,8 +1,7 @@
-// Which module bin/tsibase.js runs (docs/design.md "The node's bundle"): a node's process (the
-// supervised child of `tsibase node` and `tsibase dev`) loads the CLI bundled into one file,
-// which starts it in about two-thirds of the CPU of loading its ~385 modules one by one. Every
-// other process (the supervisor, which only forks; the client commands) loads just the modules
-// it uses, as they are.
+// Which module bin/tsibase.js runs (docs/design.md, decision 11): a node's process (the
+// supervised child of `tsibase node` and `tsibase dev`) loads the CLI bundled into one file
+// rather than ~385 modules one by one. Every other process (the supervisor, which only forks;
+// the client commands) loads just the modules it uses, as they are.
 import { statSync } from 'node:fs';
 import { SUPERVISED_ENV } from './supervisor.js';
 
