@@ -19,8 +19,10 @@ $(NODE_MODULES_STAMP): package.json package-lock.json
 	npm install --no-audit --no-fund --no-save
 	@touch $@
 
-dist/.build-stamp: $(NODE_MODULES_STAMP) $(TS_SOURCES)
+# tsc, then the node's process's bundles of what it wrote (docs/design.md, decision 11).
+dist/.build-stamp: $(NODE_MODULES_STAMP) $(TS_SOURCES) scripts/build-node-bundle.js
 	npx tsc -p tsconfig.json
+	node scripts/build-node-bundle.js
 	@touch $@
 
 build: dist/.build-stamp

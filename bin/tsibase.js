@@ -1,4 +1,5 @@
 #!/usr/bin/env node
-import { main } from '../dist/runtime/cli/main.js';
+import { cliModule } from '../dist/runtime/cli/cli-module.js';
 
+const { main } = await import(cliModule().href);
 process.exitCode = await main(process.argv.slice(2));
