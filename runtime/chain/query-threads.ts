@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { SharedReads, ViewChanges } from '../db/shared-reads.js';
 import type { ServeOutcome } from './interface.js';
+import { decodeAnswers, encodeRequests } from './query-message-bytes.js';
 import type { FromQueryThread, QueryAnswer, QueryRequest, QueryThreadData, ToQueryThread } from './query-messages.js';
 
 /** Milliseconds a closing thread is given to end by itself. */
@@ -108,7 +109,8 @@ class QueryThread {
   }
 
   post(view: ViewChanges | undefined, requests: readonly QueryRequest[]): void {
-    this.worker.postMessage((view ? { view, requests } : { requests }) satisfies ToQueryThread);
+    const message = encodeRequests(view, requests) satisfies ToQueryThread;
+    this.worker.postMessage(message, [message]);
   }
 
   /**
@@ -133,8 +135,8 @@ class QueryThread {
   private start(): Worker {
     const worker = new Worker(new URL('./query-thread.js', import.meta.url), { workerData: this.pool.startData() });
     worker.unref();
-    worker.on('message', ({ answers }: FromQueryThread) => {
-      for (const answer of answers) this.answered(answer);
+    worker.on('message', (message: FromQueryThread) => {
+      for (const answer of decodeAnswers(message)) this.answered(answer);
     });
     // A thread that fails is replaced; its requests run here, in the order they came.
     worker.on('error', () => undefined);
