@@ -137,15 +137,17 @@ function readOverlayChanges(r: MessageReader): OverlayChanges {
   return { cleared, rows };
 }
 
-/** To a query thread: the store's changes since the last message (if any), then requests that must see them. */
-export function encodeRequests(view: ViewChanges | undefined, requests: readonly QueryRequest[]): ArrayBuffer {
+function writeView(w: MessageWriter, view: ViewChanges): void {
+  w.count(view.commits);
+  writeOverlayChanges(w, view.chain);
+  writeOverlayChanges(w, view.subjective);
+}
+
+/** To a query thread: the store's changes since its last message, in order, then requests that must see them. */
+export function encodeRequests(views: readonly ViewChanges[], requests: readonly QueryRequest[]): ArrayBuffer {
   const w = new MessageWriter();
-  w.u8(view ? 1 : 0);
-  if (view) {
-    w.count(view.commits);
-    writeOverlayChanges(w, view.chain);
-    writeOverlayChanges(w, view.subjective);
-  }
+  w.u32(views.length);
+  for (const view of views) writeView(w, view);
   w.u32(requests.length);
   for (const { id, socket, rawData } of requests) {
     w.count(id);
@@ -155,12 +157,13 @@ export function encodeRequests(view: ViewChanges | undefined, requests: readonly
   return w.buffer;
 }
 
-export function decodeRequests(buffer: ArrayBuffer): { view: ViewChanges | undefined; requests: QueryRequest[] } {
+export function decodeRequests(buffer: ArrayBuffer): { views: ViewChanges[]; requests: QueryRequest[] } {
   const r = new MessageReader(buffer);
-  const view = r.u8() === 1 ? { commits: r.count(), chain: readOverlayChanges(r), subjective: readOverlayChanges(r) } : undefined;
+  const views: ViewChanges[] = [];
+  for (let n = r.u32(); n > 0; n--) views.push({ commits: r.count(), chain: readOverlayChanges(r), subjective: readOverlayChanges(r) });
   const requests: QueryRequest[] = [];
   for (let n = r.u32(); n > 0; n--) requests.push({ id: r.count(), socket: r.u32(), rawData: r.data() });
-  return { view, requests };
+  return { views, requests };
 }
 
 function writeReply(w: MessageWriter, { socket, reply }: SocketReply): void {

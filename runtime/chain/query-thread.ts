@@ -35,8 +35,8 @@ parentPort!.on('message', (message: ToQueryThread) => {
     store.endSnapshot();
     return process.exit(0);
   }
-  const { view, requests } = decodeRequests(message);
-  if (view) store.apply(view);
+  const { views, requests } = decodeRequests(message);
+  for (const view of views) store.apply(view);
   const answers = encodeAnswers(requests.map(({ id, socket, rawData }) => answer(id, socket, rawData)));
   parentPort!.postMessage(answers, [answers]);
   clearTimeout(idle);
