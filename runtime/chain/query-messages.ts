@@ -1,6 +1,7 @@
 // The messages between the chain thread and a query thread (query-threads.ts, query-thread.ts;
 // docs/serving.md §10). Each message carries every request of one event-loop turn and its answer
-// every outcome of them: a message costs both threads more than the request it carries.
+// every outcome of them: a message costs both threads more than the request it carries. Both
+// travel as bytes (query-message-bytes.ts).
 
 import type { StoreLocation, ViewChanges } from '../db/shared-reads.js';
 import type { SocketOutcome } from '../wasm/host-state.js';
@@ -18,17 +19,13 @@ export interface QueryRequest {
   readonly rawData: Uint8Array;
 }
 
-/** To a query thread: the store's changes since the last message, if any, then requests that must see them; or the end. */
-export type ToQueryThread =
-  | { readonly view?: ViewChanges; readonly requests: readonly QueryRequest[] }
-  | { readonly close: true };
+/** To a query thread: the store's changes since the last message, if any, then requests that must see them (encodeRequests); or the end. */
+export type ToQueryThread = ArrayBuffer | { readonly close: true };
 
 /** A request's outcome, or why the chain thread must run it. */
 export type QueryAnswer =
   | { readonly id: number; readonly error: string | null; readonly sockets: SocketOutcome }
   | { readonly id: number; readonly handedOff: string };
 
-/** From a query thread: the answers to one message's requests, in their order. */
-export interface FromQueryThread {
-  readonly answers: readonly QueryAnswer[];
-}
+/** From a query thread: the answers to one message's requests, in their order (encodeAnswers). */
+export type FromQueryThread = ArrayBuffer;

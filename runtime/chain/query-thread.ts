@@ -9,7 +9,8 @@ import { SnapshotStore } from '../db/snapshot-store.js';
 import { defaultAdmittedCodeDir } from '../wasm/admitted-code-cache.js';
 import { Engine } from '../wasm/engine.js';
 import { Executor } from '../wasm/executor.js';
-import type { FromQueryThread, QueryAnswer, QueryThreadData, ToQueryThread } from './query-messages.js';
+import { decodeRequests, encodeAnswers } from './query-message-bytes.js';
+import type { QueryAnswer, QueryThreadData, ToQueryThread } from './query-messages.js';
 
 const HTTP = accountNumberFromName('http');
 /** Milliseconds without a request after which the thread lets its snapshot go. */
@@ -30,13 +31,14 @@ function answer(id: number, socket: number, rawData: Uint8Array): QueryAnswer {
 
 let idle: NodeJS.Timeout | undefined;
 parentPort!.on('message', (message: ToQueryThread) => {
-  if ('close' in message) {
+  if (!(message instanceof ArrayBuffer)) {
     store.endSnapshot();
     return process.exit(0);
   }
-  const { view, requests } = message;
-  if (view) store.apply(view);
-  parentPort!.postMessage({ answers: requests.map(({ id, socket, rawData }) => answer(id, socket, rawData)) } satisfies FromQueryThread);
+  const { views, requests } = decodeRequests(message);
+  for (const view of views) store.apply(view);
+  const answers = encodeAnswers(requests.map(({ id, socket, rawData }) => answer(id, socket, rawData)));
+  parentPort!.postMessage(answers, [answers]);
   clearTimeout(idle);
   idle = setTimeout(() => store.endSnapshot(), IDLE_MS).unref();
 });

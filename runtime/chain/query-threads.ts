@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { SharedReads, ViewChanges } from '../db/shared-reads.js';
 import type { ServeOutcome } from './interface.js';
+import { decodeAnswers, encodeRequests } from './query-message-bytes.js';
 import type { FromQueryThread, QueryAnswer, QueryRequest, QueryThreadData, ToQueryThread } from './query-messages.js';
 
 /** Milliseconds a closing thread is given to end by itself. */
@@ -20,10 +21,11 @@ export interface QueryThreadFigures {
 
 /**
  * The query threads (docs/serving.md §10): the http service's serve runs on one of them, the
- * least busy, against the chain thread's state. The requests of one event-loop turn leave at its
- * end, one message per thread, after the store's changes since the last message (to every
- * thread), so a thread reads what this thread would read then: a state between each request's
- * arrival and its reply, as on this thread. A request a thread cannot finish (a subjective write, a deferred reply, the session database, a snapshot
+ * least busy, against the chain thread's state. The requests of one event-loop turn are taken at
+ * its end with the store's changes since then (for every thread), so a thread reads what this
+ * thread would read then: a state between each request's arrival and its reply, as on this
+ * thread. A thread has one message at a time: what is taken while it works on one leaves, all in
+ * one message, when its answers come back (a message costs both threads more than a request). A request a thread cannot finish (a subjective write, a deferred reply, the session database, a snapshot
  * already past the state) comes back before any effect and runs here from its start; so do the
  * requests of a thread that died, which a new one replaces. Threads hold the process open only
  * while they have requests.
@@ -63,15 +65,12 @@ export class QueryThreads {
     return { location: this.reads.location, view: this.reads.everything() };
   }
 
-  /** Sends this turn's requests, each thread its own, after the changes every thread must see first. */
+  /** Hands each thread this turn's requests, its own, after the changes every thread must see first. */
   private flush(): void {
     const queued = this.queued;
     this.queued = new Map();
     const view = this.changes();
-    for (const thread of this.threads) {
-      const requests = queued.get(thread) ?? [];
-      if (view || requests.length > 0) thread.post(view, requests);
-    }
+    for (const thread of this.threads) thread.send(view, queued.get(thread) ?? []);
   }
 
   /** The store's changes since the last message, or undefined when there are none. */
@@ -92,6 +91,11 @@ class QueryThread {
   private answeredOnce = false;
   /** The thread could not start: its requests run on the chain thread. */
   failed = false;
+  /** A message is on the thread and its answers have not come back. */
+  private inFlight = false;
+  /** What waits for the message in flight to be answered: changes in their order, then requests. */
+  private waitingViews: ViewChanges[] = [];
+  private waitingRequests: QueryRequest[] = [];
 
   constructor(private readonly pool: QueryThreads) {
     this.worker = this.start();
@@ -107,8 +111,27 @@ class QueryThread {
     if (this.pending.size === 1) this.worker.ref();
   }
 
-  post(view: ViewChanges | undefined, requests: readonly QueryRequest[]): void {
-    this.worker.postMessage((view ? { view, requests } : { requests }) satisfies ToQueryThread);
+  /** Sends changes and requests now, or after the message in flight is answered. */
+  send(view: ViewChanges | undefined, requests: readonly QueryRequest[]): void {
+    if (view) this.waitingViews.push(view);
+    for (const request of requests) this.waitingRequests.push(request);
+    if (!this.inFlight) this.post();
+  }
+
+  private post(): void {
+    if (this.waitingViews.length === 0 && this.waitingRequests.length === 0) return;
+    const message = encodeRequests(this.waitingViews, this.waitingRequests) satisfies ToQueryThread;
+    this.waitingViews = [];
+    this.waitingRequests = [];
+    this.inFlight = true;
+    this.worker.postMessage(message, [message]);
+  }
+
+  /** A new worker starts from the store as it is now, which holds every change waiting; its requests run here. */
+  private forgetWaiting(): void {
+    this.inFlight = false;
+    this.waitingViews = [];
+    this.waitingRequests = [];
   }
 
   /**
@@ -133,13 +156,17 @@ class QueryThread {
   private start(): Worker {
     const worker = new Worker(new URL('./query-thread.js', import.meta.url), { workerData: this.pool.startData() });
     worker.unref();
-    worker.on('message', ({ answers }: FromQueryThread) => {
-      for (const answer of answers) this.answered(answer);
+    worker.on('message', (message: FromQueryThread) => {
+      // What waited leaves first: the thread works on it while these answers are written.
+      this.inFlight = false;
+      this.post();
+      for (const answer of decodeAnswers(message)) this.answered(answer);
     });
     // A thread that fails is replaced; its requests run here, in the order they came.
     worker.on('error', () => undefined);
     worker.on('exit', () => {
       if (this.worker !== worker) return;
+      this.forgetWaiting();
       this.failed = !this.answeredOnce;
       if (!this.closing && !this.failed) {
         this.answeredOnce = false;

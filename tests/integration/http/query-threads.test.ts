@@ -1,7 +1,7 @@
 // Queries on query threads (docs/serving.md §10): the same requests, on chains booted alike with
 // 0, 1 and 2 query threads, get byte-identical replies: service replies, aborts, refused
 // replies, a query out of fuel, GraphQL of the open block's writes and of a committed block, a
-// setCode seen by the next query, and the requests a thread hands back (deferred replies,
+// setCode seen by the next query, a query behind a busy thread seeing the writes made meanwhile, and the requests a thread hands back (deferred replies,
 // subjective views, a reply on another request's socket), which the chain thread runs. The
 // hand-offs of writes, the session database and a snapshot past the state are in
 // tests/unit/runtime/db/snapshot-store.test.ts.
@@ -68,6 +68,13 @@ async function scenario(queryThreads: number): Promise<Run> {
     await chain.newAccount('bob');
     await ask('open block');
     const openBlockAccounts = replies.find((r) => r.startsWith('open block: accounts'))!;
+    // A query taken while its thread works on another (one running out of fuel) leaves after it,
+    // with the writes made meanwhile: it sees carol, applied to the open block after the first
+    // query left and before it was asked.
+    const spinning = chain.http({ host: PROBE, path: '/spin' });
+    await chain.newAccount('carol');
+    replies.push(recorded('behind a busy thread', await chain.http(graphqlRequest('accounts', '{ getAccount(account: "carol") { accountNum } }'))));
+    replies.push(recorded('the busy one', await spinning));
     chain.produceBlock();
     await ask('committed');
     chain.autoBlock(true);
@@ -99,6 +106,7 @@ threads('0, 1 and 2 query threads answer every request byte for byte alike', asy
   assert.is(here.figures, undefined);
   assert.match(here.openBlockAccounts, Buffer.from('"bob":{"accountNum":"bob"}').toString('hex'));
   assert.ok(here.replies.some((r) => r.startsWith('open block: out of fuel 500')), 'the spinning query runs out of fuel');
+  assert.match(here.replies.find((r) => r.startsWith('behind a busy thread'))!, Buffer.from('"accountNum":"carol"').toString('hex'));
   assert.ok(here.replies.some((r) => r.startsWith('booted: send elsewhere 200') && r.endsWith(Buffer.from('8').toString('hex'))), 'no other request is open');
   assert.ok(here.replies.find((r) => r.startsWith('swap is a probe: swap'))! !== here.replies.find((r) => r.startsWith('swap is tokens: swap'))!.replace('swap is tokens', 'swap is a probe'));
   for (const count of [1, 2]) {
