@@ -12,7 +12,7 @@ import { CACHE_DIR_ENV } from '../../runtime/wasm/admitted-code-cache.js';
 import { startDev } from '../../tests/lib/dev-process.js';
 import { nodeProcessId, startNode } from '../../tests/lib/node-process.js';
 import { SECONDS, WARM_UP_SECONDS, closedLoopRate } from '../lib/closed-loop.js';
-import { cpuSeconds } from '../lib/cpu-time.js';
+import { cpuSeconds, threadGroupSeconds } from '../lib/cpu-time.js';
 import { formatRate } from '../lib/measure.js';
 import { ACCOUNTS, CONCURRENCY, CONNECTIONS, PIPELINING, preparedTransfers, transferPusher } from '../lib/transfers.js';
 import { closedLoopTransfers, verifiesPerSecond } from '../lib/verify-rate.js';
@@ -36,16 +36,19 @@ try {
   const pid = nodeProcessId(node);
   // CPU over the measured window. The main thread runs the chain: if it is not near 1.0, the
   // node is waiting, not computing.
-  let before = { node: 0, main: 0, client: process.cpuUsage(), at: 0 };
+  let before = { node: 0, main: 0, groups: new Map<string, number>(), client: process.cpuUsage(), at: 0 };
   let nodeCpu = 0, mainCpu = 0, clientCpu = 0;
+  /** CPU seconds per second of each group of the node's threads (cpu-time.ts), over the window. */
+  const groupCpu = new Map<string, number>();
   const tps = await closedLoopRate(CONCURRENCY, pusher.push, {
     onStart: () => {
-      before = { node: cpuSeconds(pid), main: cpuSeconds(pid, pid), client: process.cpuUsage(), at: performance.now() };
+      before = { node: cpuSeconds(pid), main: cpuSeconds(pid, pid), groups: threadGroupSeconds(pid), client: process.cpuUsage(), at: performance.now() };
     },
     onEnd: () => {
       const elapsed = (performance.now() - before.at) / 1000;
       nodeCpu = (cpuSeconds(pid) - before.node) / elapsed;
       mainCpu = (cpuSeconds(pid, pid) - before.main) / elapsed;
+      for (const [group, seconds] of threadGroupSeconds(pid)) groupCpu.set(group, (seconds - (before.groups.get(group) ?? 0)) / elapsed);
       const client = process.cpuUsage(before.client);
       clientCpu = (client.user + client.system) / 1e6 / elapsed;
     },
@@ -59,6 +62,10 @@ try {
   const cpuMs = (nodeCpu / tps) * 1000;
   const share = tps / verifyRate;
   console.log(`${'node CPU per transfer (ms)'.padEnd(48)} ${cpuMs.toFixed(3).padStart(12)}     (target ≤ ${CPU_TARGET_MS}: ${verdict(cpuMs <= CPU_TARGET_MS)}; main thread ${((mainCpu / tps) * 1000).toFixed(3)})`);
+  // Where the node's CPU goes, by thread: the chain (main), the signature checks, V8's platform
+  // threads (garbage collection, compilation: `node`), libuv's pool.
+  const byThread = [...groupCpu].filter(([, cpu]) => cpu > 0).sort((a, b) => b[1] - a[1]).map(([group, cpu]) => `${group} ${((cpu / tps) * 1000).toFixed(3)}`);
+  console.log(`${'  of it, by thread (ms a transfer)'.padEnd(48)} ${byThread.join(', ')}`);
   console.log(`${'transfers/s ÷ one core\'s verifications/s'.padEnd(48)} ${share.toFixed(2).padStart(12)}     (target ≥ ${VERIFY_SHARE_TARGET}: ${verdict(share >= VERIFY_SHARE_TARGET)})`);
 } finally {
   await node.stop();

@@ -32,6 +32,26 @@ test('§1.1 merkle: a caller-supplied SHA-256 (node:crypto, as the node uses) gi
   assert.is(bytesToHex(merkleRoot(items, () => new Uint8Array(32))), '00'.repeat(32), 'the hash given is the hash used');
 });
 
+test('§1.1 merkle: items of any size, one after another, hash only their own bytes (the inputs are built in a reused buffer)', () => {
+  // Fresh arrays for every input: the rule as written.
+  const leaf = (item: Uint8Array) => sha256(Uint8Array.from([0, ...item]));
+  const rootOf = (hashes: Uint8Array[]): Uint8Array => {
+    if (hashes.length === 1) return hashes[0]!;
+    let left = 1;
+    while (left * 2 < hashes.length) left *= 2;
+    return node(rootOf(hashes.slice(0, left)), rootOf(hashes.slice(left)));
+  };
+  // Long items first (the buffer grows, and keeps their bytes), then short ones, then an empty one.
+  const sizes = [1000, 300, 5, 2000, 1, 64, 65, 70_000, 0, 3];
+  const varied = sizes.map((size, i) => Uint8Array.from({ length: size }, (_, j) => (i * 31 + j) & 0xff || 0x5a));
+  assert.is(bytesToHex(merkleRoot(varied)), bytesToHex(rootOf(varied.map(leaf))));
+  for (const item of varied) assert.is(bytesToHex(merkleLeaf(item)), bytesToHex(leaf(item)), `${item.length} bytes`);
+  // What a hash is given is the input alone, whatever was built before it.
+  const seen: string[] = [];
+  merkleRoot([Uint8Array.of(9), Uint8Array.of(8)], (data) => (seen.push(bytesToHex(data)), new Uint8Array(32)));
+  assert.equal(seen, ['0009', '0008', `01${'00'.repeat(64)}`]);
+});
+
 test('docs/host-abi.md §9: an event merkle leaf of the empty record is sha256(00 00 00)', () => {
   assert.is(bytesToHex(merkleLeaf(Uint8Array.of(0, 0))), bytesToHex(sha256(Uint8Array.of(0, 0, 0))));
 });
