@@ -28,6 +28,25 @@ function answer(id: number, socket: number, rawData: Uint8Array): QueryAnswer {
   return { id, error: error ? error.message : null, sockets: sockets! };
 }
 
+/**
+ * The buffers of the answers' reply bodies that each hold one body alone, handed over to the chain
+ * thread rather than copied (a page's reply is kilobytes; copying it costs this thread more than
+ * the rest of the message). HttpReply.unpack copied every body out of wasm memory into an array
+ * of its own, or into a slab shared with other small arrays (host-api/encoding/bytes.ts), which
+ * is copied as before. Nothing on this thread reads a body once it is answered.
+ */
+function ownBodyBuffers(answers: readonly QueryAnswer[]): ArrayBuffer[] {
+  const buffers = new Set<ArrayBuffer>();
+  for (const answer of answers) {
+    if (!('sockets' in answer)) continue;
+    for (const { reply } of answer.sockets.replies) {
+      const { body } = reply;
+      if (body.buffer instanceof ArrayBuffer && body.byteOffset === 0 && body.byteLength === body.buffer.byteLength) buffers.add(body.buffer);
+    }
+  }
+  return [...buffers];
+}
+
 let idle: NodeJS.Timeout | undefined;
 parentPort!.on('message', (message: ToQueryThread) => {
   if ('close' in message) {
@@ -36,7 +55,8 @@ parentPort!.on('message', (message: ToQueryThread) => {
   }
   const { view, requests } = message;
   if (view) store.apply(view);
-  parentPort!.postMessage({ answers: requests.map(({ id, socket, rawData }) => answer(id, socket, rawData)) } satisfies FromQueryThread);
+  const answers = requests.map(({ id, socket, rawData }) => answer(id, socket, rawData));
+  parentPort!.postMessage({ answers } satisfies FromQueryThread, ownBodyBuffers(answers));
   clearTimeout(idle);
   idle = setTimeout(() => store.endSnapshot(), IDLE_MS).unref();
 });
