@@ -46,6 +46,23 @@ function packRange(entries: readonly KvEntry[]): Uint8Array {
   return out;
 }
 
+/**
+ * The packed replies of walks the store answered from memory: committed-read-cache.ts hands the
+ * same entries back for the same walk until a commit changes them, so a page read again (a
+ * GraphQL page asked by many clients) is not packed again. Keyed by the entries themselves, the
+ * reply goes when they do. Replies are only read (getResult copies them out).
+ */
+const packedWalks = new WeakMap<readonly KvEntry[], Uint8Array>();
+
+function packedRange(entries: readonly KvEntry[]): Uint8Array {
+  let packed = packedWalks.get(entries);
+  if (packed === undefined) {
+    packed = packRange(entries);
+    packedWalks.set(entries, packed);
+  }
+  return packed;
+}
+
 export const kvImports: ImportGroup = {
   kvPut: (host) => (db: number, kptr: number, klen: number, vptr: number, vlen: number): void => {
     const ctx = host.context;
@@ -83,7 +100,7 @@ export const kvImports: ImportGroup = {
     checkRead(ctx, inst, 'kvRange', db, key, match);
     const upper = ulen >>> 0 === 0 ? undefined : inst.view(uptr, ulen, 'kvRange upper bound').slice();
     const entries = backingDb(ctx, db).forward(db, { start: key.slice(), matchLength: match >>> 0, upper, maxRows: maxRows >>> 0, maxBytes: Limits.maxRangeReplyBytes });
-    const packed = packRange(entries);
+    const packed = packedRange(entries);
     chargeHostCall(ctx.meter, key.length + (upper?.length ?? 0) + packed.length, entries.length);
     inst.setResult(packed);
     return packed.length;

@@ -74,8 +74,12 @@ class CollectedField {
   prefix: Uint8Array = new Uint8Array(0);
   /** Its request, made when first resolved (variables do not change while a query runs). */
   request: FieldRequest | null = null;
+  /** Whether it asks for `__typename`, which every object answers by its type's name. */
+  typename: bool;
 
-  constructor(public key: string, public first: Selection, public selections: Array<Selection>) {}
+  constructor(public key: string, public first: Selection, public selections: Array<Selection>) {
+    this.typename = first.name == "__typename";
+  }
 }
 
 /** The fields a selection set collects on an object type, kept for the other objects it selects on (a list's rows). */
@@ -106,8 +110,13 @@ export class Execution {
   /** The field being written (leaf writers check it has no sub-selection) and where it is in the query. */
   private current: FieldRequest | null = null;
   private currentStart: i32 = 0;
-  /** The response path of the value being written: response keys, and "" for each list (its index is in its frame). */
+  /**
+   * The response path of the value being written: response keys, and "" for each list (its index
+   * is in its frame), in path[0, depth). Entered and left for every field written: the array
+   * keeps its length, so a step is a store.
+   */
   private path: Array<string> = [];
+  private depth: i32 = 0;
   private lists: Array<ListFrame> = [];
   /** The selection sets collected so far, by their selections. */
   private collected: Map<Array<Selection>, CollectedSet> = new Map<Array<Selection>, CollectedSet>();
@@ -135,9 +144,9 @@ export class Execution {
 
   /** The response path as JSON: response keys quoted, list indexes bare. */
   private pathJson(): string {
-    const items = new Array<string>(this.path.length);
+    const items = new Array<string>(this.depth);
     let list = 0;
-    for (let i = 0; i < this.path.length; i++) {
+    for (let i = 0; i < this.depth; i++) {
       const key = this.path[i];
       items[i] = key.length == 0 ? this.lists[list++].index.toString() : "\"" + key + "\"";
     }
@@ -218,7 +227,7 @@ export class Execution {
   beginList(nonNullItems: bool = true): void {
     this.emitByte(0x5b);
     this.lists.push(new ListFrame(this.out.length, nonNullItems, !this.nulled));
-    this.path.push("");
+    this.enter("");
   }
 
   /** Call before every item but the first. */
@@ -233,7 +242,7 @@ export class Execution {
   endList(): void {
     const frame = this.lists.pop();
     this.endItem(frame);
-    this.path.pop();
+    this.depth--;
     this.emitByte(0x5d);
   }
 
@@ -272,12 +281,20 @@ export class Execution {
     return set;
   }
 
+  /** Appends `key` to the response path. */
+  @inline
+  private enter(key: string): void {
+    if (this.depth < this.path.length) unchecked((this.path[this.depth] = key));
+    else this.path.push(key);
+    this.depth++;
+  }
+
   /** The fields of `object` that `field`'s sub-selections (or, for the root, `rootSelections`) ask for. */
-  private writeSelections(object: GqlObject, field: FieldRequest | null, rootSelections: Array<Selection> = []): void {
+  private writeSelections(object: GqlObject, field: FieldRequest | null, rootSelections: Array<Selection> | null = null): void {
     const type = object.typeName();
     let set = field !== null ? field.collected : null;
     if (set === null || set.type != type) {
-      set = this.fieldsOf(type, field !== null ? field.selections : rootSelections);
+      set = this.fieldsOf(type, field !== null ? field.selections : rootSelections!);
       if (field !== null) field.collected = set;
     }
     const fields = set.fields;
@@ -285,7 +302,7 @@ export class Execution {
     for (let i = 0; i < fields.length && !this.invalid && !this.nulled; i++) {
       const f = fields[i];
       if (!this.nulled) this.out.bytes(f.prefix);
-      if (f.first.name == "__typename") {
+      if (f.typename) {
         if (!this.nulled) this.out.string(type);
         continue;
       }
@@ -296,9 +313,9 @@ export class Execution {
       const outerStart = this.currentStart;
       this.current = request;
       this.currentStart = f.first.start;
-      this.path.push(f.key);
+      this.enter(f.key);
       if (!object.resolve(request, this) && !this.invalid) this.fail("Cannot query field \"" + f.first.name + "\" on type \"" + type + "\".");
-      this.path.pop();
+      this.depth--;
       this.current = outer;
       this.currentStart = outerStart;
       if (this.nulled && !this.invalid && !object.nonNull(f.first.name)) this.nullFrom(mark);

@@ -1,7 +1,8 @@
 // Queries on query threads (docs/serving.md §10): the same requests, on chains booted alike with
 // 0, 1 and 2 query threads, get byte-identical replies: service replies, aborts, refused
 // replies, a query out of fuel, GraphQL of the open block's writes and of a committed block, a
-// setCode seen by the next query, a query behind a busy thread seeing the writes made meanwhile, and the requests a thread hands back (deferred replies,
+// setCode seen by the next query, a query behind a busy thread seeing the writes made meanwhile,
+// a reply of kilobytes, and the requests a thread hands back (deferred replies,
 // subjective views, a reply on another request's socket), which the chain thread runs. The
 // hand-offs of writes, the session database and a snapshot past the state are in
 // tests/unit/runtime/db/snapshot-store.test.ts.
@@ -40,6 +41,8 @@ const QUERIES: readonly [string, TestHttpRequest][] = [
   ['root', { path: '/' }],
   ['common', { path: '/common/thisservice' }],
   ['accounts', graphqlRequest('accounts', '{ alice: getAccount(account: "alice") { accountNum authService } bob: getAccount(account: "bob") { accountNum } }')],
+  // A reply of kilobytes: a thread hands its body's buffer over rather than copying it.
+  ['schema', graphqlRequest('accounts', '{ __schema { types { name fields { name } } } }')],
   ['head', graphqlRequest('explorer', '{ headBlock { id header { blockNum time } transactionCount } }')],
   ['swap', { host: 'swap.tsibase.localhost', path: '/reply' }],
 ];
@@ -107,6 +110,9 @@ threads('0, 1 and 2 query threads answer every request byte for byte alike', asy
   assert.match(here.openBlockAccounts, Buffer.from('"bob":{"accountNum":"bob"}').toString('hex'));
   assert.ok(here.replies.some((r) => r.startsWith('open block: out of fuel 500')), 'the spinning query runs out of fuel');
   assert.match(here.replies.find((r) => r.startsWith('behind a busy thread'))!, Buffer.from('"accountNum":"carol"').toString('hex'));
+  const schema = here.replies.find((r) => r.startsWith('booted: schema 200'))!;
+  // Larger than the small arrays that share a slab (host-api/encoding/bytes.ts): a body of its own.
+  assert.ok(schema.length - schema.lastIndexOf(' ') > 2 * 1024, 'the schema reply is over a kilobyte');
   assert.ok(here.replies.some((r) => r.startsWith('booted: send elsewhere 200') && r.endsWith(Buffer.from('8').toString('hex'))), 'no other request is open');
   assert.ok(here.replies.find((r) => r.startsWith('swap is a probe: swap'))! !== here.replies.find((r) => r.startsWith('swap is tokens: swap'))!.replace('swap is tokens', 'swap is a probe'));
   for (const count of [1, 2]) {

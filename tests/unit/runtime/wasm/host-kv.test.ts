@@ -143,6 +143,22 @@ test('kvRange (rpc only): the rows kvGreaterEqual steps through, within the matc
   assert.is(range(key(20), 4, none, 3).errorCode, 'HOST_ACCESS_DENIED', 'must match the owner prefix');
 });
 
+test('kvRange asked again answers the same rows, and after a commit the rows it changed', ({ chain }) => {
+  const put = (sub: number, value: string) => run(chain, Probe.kvPut, concat(u32(DbId.service), field(key(50, sub)), field(value)));
+  const page = () => rangeRows(run(chain, Probe.kvRange, concat(u32(DbId.service), field(key(50)), u32(9), field(new Uint8Array(0)), u32(10)), 'rpc').retval)
+    .map((r) => `${r.key[9]}=${new TextDecoder().decode(r.value)}`);
+  put(1, 'a');
+  put(3, 'c');
+  assert.equal(page(), ['1=a', '3=c']);
+  assert.equal(page(), ['1=a', '3=c'], 'the same page again');
+  put(2, 'b');
+  assert.equal(page(), ['1=a', '2=b', '3=c'], 'a row written into the range');
+  put(3, 'C');
+  assert.equal(page(), ['1=a', '2=b', '3=C'], 'a row changed');
+  run(chain, Probe.kvRemove, concat(u32(DbId.service), field(key(50, 1))));
+  assert.equal(page(), ['2=b', '3=C'], 'a row removed');
+});
+
 test('kvRange ends its reply after the row that brings it to 1 MiB: never an empty one while rows remain', ({ chain }) => {
   const big = new Uint8Array(600 * 1024).fill(7);
   for (const sub of [1, 2, 3]) run(chain, Probe.kvPut, concat(u32(DbId.service), field(key(40, sub)), field(big)));
